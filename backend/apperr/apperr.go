@@ -1,0 +1,131 @@
+// Package apperr is costpilot's one error type: a Kind from SPEC.md 7 (plus
+// the kinds DESIGN.md 6 adds), the provider it concerns, a user-facing
+// message and details, and a cause that is never serialised.
+package apperr
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Kind classifies an error. Its string is the spec's error_type.
+type Kind string
+
+// The kinds of SPEC.md 7 and DESIGN.md 6.
+const (
+	Base            Kind = "BaseError"
+	Configuration   Kind = "ConfigurationError"
+	Provider        Kind = "ProviderError"
+	Report          Kind = "ReportError"
+	Security        Kind = "SecurityError"
+	Validation      Kind = "ValidationError"
+	Unauthenticated Kind = "AuthenticationError"
+	RateLimited     Kind = "RateLimitError"
+	NotFound        Kind = "NotFoundError"
+	NotImplemented  Kind = "NotImplementedError"
+)
+
+// Error is the error every layer returns to a front door.
+type Error struct {
+	Kind     Kind
+	Provider string
+	Message  string
+	Details  map[string]any
+	Err      error // cause; never serialised
+}
+
+// Error returns the message, with the cause for logs.
+func (e *Error) Error() string {
+	if e.Err != nil && e.Message == "" {
+		return e.Err.Error()
+	}
+	return e.Message
+}
+
+// Unwrap returns the cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is matches another *Error by Kind, so errors.Is(err, apperr.E(apperr.NotFound, ""))
+// works; prefer KindOf.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Kind == e.Kind && t.Message == ""
+}
+
+// E builds an error of a kind with a formatted message.
+func E(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// Wrap builds an error of a kind around a cause.
+func Wrap(kind Kind, err error, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// WithProvider sets the provider and returns e.
+func (e *Error) WithProvider(p string) *Error { e.Provider = p; return e }
+
+// WithDetail adds a detail and returns e.
+func (e *Error) WithDetail(k string, v any) *Error {
+	if e.Details == nil {
+		e.Details = map[string]any{}
+	}
+	e.Details[k] = v
+	return e
+}
+
+// KindOf returns the kind of the first *Error in err's chain, or "" when
+// there is none (an unhandled failure).
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
+}
+
+// As returns the first *Error in err's chain.
+func As(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// Body is the error shape of SPEC.md 7.
+type Body struct {
+	Error     string         `json:"error"`
+	ErrorType Kind           `json:"error_type"`
+	Provider  string         `json:"provider"`
+	Timestamp string         `json:"timestamp"`
+	Details   map[string]any `json:"details"`
+}
+
+// InternalBody is SPEC.md 7's shape for an unhandled failure.
+type InternalBody struct {
+	Error   string `json:"error"`
+	Message string `json:"message"`
+}
+
+// Encode returns the JSON body for err: the error shape for an *Error, the
+// internal shape otherwise. The second result is false for unhandled errors.
+// Unhandled messages come from our own wrapping, which never includes secrets.
+func Encode(err error, now time.Time) ([]byte, bool) {
+	if e, ok := As(err); ok && e.Kind != "" {
+		d := e.Details
+		if d == nil {
+			d = map[string]any{}
+		}
+		b, _ := json.Marshal(Body{
+			Error:     e.Error(),
+			ErrorType: e.Kind,
+			Provider:  e.Provider,
+			Timestamp: now.UTC().Format(time.RFC3339),
+			Details:   d,
+		})
+		return b, true
+	}
+	b, _ := json.Marshal(InternalBody{Error: "Internal server error", Message: err.Error()})
+	return b, false
+}

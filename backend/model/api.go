@@ -1,0 +1,259 @@
+package model
+
+import "time"
+
+// TimestampLayout is SPEC.md's "ISO 8601 timestamp without zone".
+const TimestampLayout = "2006-01-02T15:04:05"
+
+// Period is an analysis period. Start and End are instants; the days
+// analyzed are the UTC calendar days from Start's to End's, inclusive.
+type Period struct {
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// LastDays returns the period [now - n days, now].
+func LastDays(now time.Time, n int) Period {
+	return Period{Start: now.AddDate(0, 0, -n), End: now}
+}
+
+// FirstDay and LastDay give the inclusive day range of the period.
+func (p Period) FirstDay() string { return p.Start.UTC().Format(DateLayout) }
+
+// LastDay is the last UTC day of the period.
+func (p Period) LastDay() string { return p.End.UTC().Format(DateLayout) }
+
+// CostQuery selects the history an analysis covers.
+type CostQuery struct {
+	Period   Period
+	Metric   CostMetric  // default billed
+	Provider ProviderKey // filter; empty: all enabled
+	Account  string
+	Service  string
+	TagKey   string
+	TagValue string
+}
+
+// AnalysisPeriod is summary.analysis_period of SPEC.md 2.1.
+type AnalysisPeriod struct {
+	StartDate string `json:"start_date"`
+	EndDate   string `json:"end_date"`
+}
+
+// CostSummary is summary of SPEC.md 2.1.
+type CostSummary struct {
+	TotalCost         float64            `json:"total_cost"`
+	ProvidersAnalyzed []ProviderKey      `json:"providers_analyzed"`
+	AnalysisPeriod    AnalysisPeriod     `json:"analysis_period"`
+	Currency          string             `json:"currency"`
+	Metric            CostMetric         `json:"metric"`
+	RatesUsed         map[string]float64 `json:"rates_used,omitempty"`
+}
+
+// ResourceCost is an item of <provider>.resources (DESIGN.md 6).
+type ResourceCost struct {
+	ResourceID   string            `json:"resource_id"`
+	ResourceType string            `json:"resource_type"`
+	Service      string            `json:"service"`
+	Region       string            `json:"region"`
+	Cost         float64           `json:"cost"`
+	Tags         map[string]string `json:"tags"`
+}
+
+// ProviderCosts is the per-provider object of SPEC.md 2.1.
+type ProviderCosts struct {
+	TotalCost        float64            `json:"total_cost"`
+	ServiceBreakdown map[string]float64 `json:"service_breakdown"`
+	Resources        []ResourceCost     `json:"resources"`
+	DailyCosts       []DailyPoint       `json:"daily_costs"`
+	Source           SourceKind         `json:"source"`
+}
+
+// CostAnalysis is the cost analysis result of SPEC.md 2.1. It is encoded
+// with the provider objects at the top level beside summary.
+type CostAnalysis struct {
+	Summary   CostSummary                   `json:"summary"`
+	Providers map[ProviderKey]ProviderCosts `json:"-"`
+}
+
+// InstanceConfig is the instance_type and cost pair of a recommendation.
+type InstanceConfig struct {
+	InstanceType string  `json:"instance_type"`
+	Cost         float64 `json:"cost"`
+}
+
+// Recommendation is SPEC.md 2.2. Costs and savings are per month.
+type Recommendation struct {
+	ID                   string             `json:"id,omitempty"`
+	Type                 RecommendationType `json:"type"`
+	ResourceID           string             `json:"resource_id,omitempty"`
+	ResourceType         string             `json:"resource_type,omitempty"`
+	Description          string             `json:"description"`
+	CurrentConfig        *InstanceConfig    `json:"current_config,omitempty"`
+	RecommendedConfig    *InstanceConfig    `json:"recommended_config,omitempty"`
+	PotentialSavings     float64            `json:"potential_savings"`
+	Priority             Priority           `json:"priority"`
+	Provider             ProviderKey        `json:"provider"`
+	Confidence           float64            `json:"confidence"`
+	ImplementationEffort Effort             `json:"implementation_effort"`
+	Details              map[string]any     `json:"details,omitempty"`
+}
+
+// TrendAnalysis is provider_forecasts.<key>.trend_analysis of SPEC.md 2.3.
+type TrendAnalysis struct {
+	TrendDirection TrendDirection `json:"trend_direction"`
+	Volatility     float64        `json:"volatility"`
+	Slope          float64        `json:"slope_per_day"`
+	PValue         float64        `json:"p_value"`
+}
+
+// ProviderForecast is provider_forecasts.<key> of SPEC.md 2.3.
+type ProviderForecast struct {
+	TotalForecast      float64       `json:"total_forecast"`
+	ConfidenceInterval [2]float64    `json:"confidence_interval"`
+	TrendAnalysis      TrendAnalysis `json:"trend_analysis"`
+}
+
+// RecommendationsImpact is recommendations_impact of SPEC.md 2.3.
+type RecommendationsImpact struct {
+	BaseForecast      float64 `json:"base_forecast"`
+	OptimizedForecast float64 `json:"optimized_forecast"`
+	TotalSavings      float64 `json:"total_savings"`
+	SavingsPercentage float64 `json:"savings_percentage"`
+}
+
+// ForecastPoint is one day of daily_forecast (DESIGN.md 6).
+type ForecastPoint struct {
+	Date     string  `json:"date"`
+	Forecast float64 `json:"forecast"`
+	Lower    float64 `json:"lower"`
+	Upper    float64 `json:"upper"`
+}
+
+// Forecast is the cost forecast of SPEC.md 2.3.
+type Forecast struct {
+	TotalForecast         float64                          `json:"total_forecast"`
+	ConfidenceInterval    [2]float64                       `json:"confidence_interval"`
+	ConfidenceLevel       float64                          `json:"confidence_level"`
+	ForecastPeriod        int                              `json:"forecast_period"`
+	ProviderForecasts     map[ProviderKey]ProviderForecast `json:"provider_forecasts"`
+	RecommendationsImpact *RecommendationsImpact           `json:"recommendations_impact,omitempty"`
+	DailyForecast         []ForecastPoint                  `json:"daily_forecast"`
+	Currency              string                           `json:"currency"`
+	Model                 string                           `json:"model,omitempty"`
+}
+
+// AllocationRules is the allocation request of SPEC.md 2.4, with the
+// additions of the allocation issue.
+type AllocationRules struct {
+	Method            string             `json:"method" yaml:"method"`
+	Tags              []string           `json:"tags" yaml:"tags"`
+	Departments       []string           `json:"departments" yaml:"departments"`
+	Projects          []string           `json:"projects" yaml:"projects"`
+	Accounts          map[string]string  `json:"accounts,omitempty" yaml:"accounts,omitempty"`
+	Patterns          map[string]string  `json:"patterns,omitempty" yaml:"patterns,omitempty"`
+	SharedSplit       string             `json:"shared_split,omitempty" yaml:"shared_split,omitempty"`
+	SharedPercentages map[string]float64 `json:"shared_percentages,omitempty" yaml:"shared_percentages,omitempty"`
+	Start             string             `json:"start,omitempty" yaml:"start,omitempty"`
+	End               string             `json:"end,omitempty" yaml:"end,omitempty"`
+}
+
+// AllocatedCosts is allocated_costs of the allocation result.
+type AllocatedCosts struct {
+	ByDepartment map[string]float64 `json:"by_department"`
+	ByProject    map[string]float64 `json:"by_project"`
+	Unallocated  float64            `json:"unallocated"`
+	Shared       float64            `json:"shared"`
+	Total        float64            `json:"total"`
+}
+
+// AllocationResult is the result of allocate_costs.
+type AllocationResult struct {
+	AllocatedCosts AllocatedCosts     `json:"allocated_costs"`
+	Rules          AllocationRules    `json:"rules"`
+	MatchedRules   map[string]float64 `json:"matched_rules,omitempty"`
+	Period         AnalysisPeriod     `json:"period"`
+	Currency       string             `json:"currency"`
+}
+
+// ReportRequest is the report request of SPEC.md 2.5.
+type ReportRequest struct {
+	Type   ReportType   `json:"type"`
+	Format ReportFormat `json:"format"`
+}
+
+// ReportResult is the report result of SPEC.md 2.5.
+type ReportResult struct {
+	ReportPath string `json:"report_path"`
+}
+
+// ProviderStatus maps provider key to connected (SPEC.md 2.6).
+type ProviderStatus map[ProviderKey]bool
+
+// ProviderDetail is the detailed status of one provider.
+type ProviderDetail struct {
+	Provider  ProviderKey `json:"provider"`
+	Enabled   bool        `json:"enabled"`
+	Source    SourceKind  `json:"source"`
+	Connected bool        `json:"connected"`
+	Error     string      `json:"error,omitempty"`
+	LastSync  string      `json:"last_sync,omitempty"`
+	FirstDay  string      `json:"first_day,omitempty"`
+	LastDay   string      `json:"last_day,omitempty"`
+	Lines     int64       `json:"lines"`
+}
+
+// CredentialCheck is one provider's entry of validate_credentials.
+type CredentialCheck struct {
+	Valid bool   `json:"valid"`
+	Error string `json:"error,omitempty"`
+}
+
+// PerformanceMetrics is SPEC.md 2.7.
+type PerformanceMetrics struct {
+	CacheHitRate        float64 `json:"cache_hit_rate"`
+	TotalRequests       int64   `json:"total_requests"`
+	AverageResponseTime float64 `json:"average_response_time"`
+	ErrorRate           float64 `json:"error_rate"`
+	MemoryUsage         float64 `json:"memory_usage"`
+	CPUUsage            float64 `json:"cpu_usage"`
+}
+
+// OptimizationSummary is summary of SPEC.md 2.8.
+type OptimizationSummary struct {
+	TotalRecommendations  int           `json:"total_recommendations"`
+	TotalPotentialSavings float64       `json:"total_potential_savings"`
+	ProvidersAnalyzed     []ProviderKey `json:"providers_analyzed"`
+}
+
+// OptimizationResult is SPEC.md 2.8.
+type OptimizationResult struct {
+	Summary         OptimizationSummary `json:"summary"`
+	Recommendations []Recommendation    `json:"recommendations"`
+	ReportPath      string              `json:"report_path"`
+	RunID           int64               `json:"run_id,omitempty"`
+}
+
+// HealthCheck is one line of check_health.
+type HealthCheck struct {
+	Name    string `json:"name"`
+	Status  string `json:"status"` // ok, warning, error
+	Message string `json:"message"`
+}
+
+// Health is the result of check_health.
+type Health struct {
+	Status string        `json:"status"` // healthy, degraded, unhealthy
+	Checks []HealthCheck `json:"checks"`
+}
+
+// Alert is one item of get_alerts.
+type Alert struct {
+	ID       string         `json:"id"`
+	Kind     string         `json:"kind"` // budget, forecast_budget, anomaly, provider, stale_data
+	Severity string         `json:"severity"`
+	Provider ProviderKey    `json:"provider,omitempty"`
+	Message  string         `json:"message"`
+	Time     string         `json:"time"`
+	Details  map[string]any `json:"details,omitempty"`
+}

@@ -1,0 +1,111 @@
+package model
+
+// ProviderKey identifies a cloud in JSON: aws, azure, gcp or oci.
+type ProviderKey string
+
+// The four supported providers, in SPEC.md's order.
+const (
+	AWS   ProviderKey = "aws"
+	Azure ProviderKey = "azure"
+	GCP   ProviderKey = "gcp"
+	OCI   ProviderKey = "oci"
+)
+
+// AllProviders lists the provider keys in their canonical order.
+var AllProviders = []ProviderKey{AWS, Azure, GCP, OCI}
+
+// Valid reports whether k is one of the four supported keys.
+func (k ProviderKey) Valid() bool {
+	switch k {
+	case AWS, Azure, GCP, OCI:
+		return true
+	}
+	return false
+}
+
+// SourceKind says where a provider's history comes from.
+type SourceKind string
+
+// Sources of history (DESIGN.md 4).
+const (
+	SourceDemo   SourceKind = "demo"
+	SourceAPI    SourceKind = "api"
+	SourceExport SourceKind = "export"
+)
+
+// CostMetric selects which cost column an analysis sums.
+type CostMetric string
+
+// Cost metrics (DESIGN.md 4).
+const (
+	MetricBilled    CostMetric = "billed"
+	MetricEffective CostMetric = "effective"
+	MetricList      CostMetric = "list"
+)
+
+// Valid reports whether m is a known metric.
+func (m CostMetric) Valid() bool {
+	return m == MetricBilled || m == MetricEffective || m == MetricList
+}
+
+// RecommendationType is the kind of a recommendation (DESIGN.md 6).
+type RecommendationType string
+
+// Recommendation kinds.
+const (
+	RecRightsizing    RecommendationType = "rightsizing"
+	RecIdle           RecommendationType = "idle"
+	RecAutoscaling    RecommendationType = "autoscaling"
+	RecCostAllocation RecommendationType = "cost_allocation"
+	RecCommitment     RecommendationType = "commitment"
+)
+
+// Priority classifies a recommendation.
+type Priority string
+
+// Priorities.
+const (
+	PriorityHigh   Priority = "high"
+	PriorityMedium Priority = "medium"
+	PriorityLow    Priority = "low"
+)
+
+// Effort is the implementation effort of a recommendation.
+type Effort string
+
+// Efforts.
+const (
+	EffortLow    Effort = "low"
+	EffortMedium Effort = "medium"
+	EffortHigh   Effort = "high"
+)
+
+// ReportType is the kind of report (SPEC.md 2.5).
+type ReportType string
+
+// Report types.
+const (
+	ReportComprehensive   ReportType = "comprehensive"
+	ReportSummary         ReportType = "summary"
+	ReportRecommendations ReportType = "recommendations"
+)
+
+// ReportFormat is the output format of a report.
+type ReportFormat string
+
+// Report formats.
+const (
+	FormatHTML ReportFormat = "html"
+	FormatPDF  ReportFormat = "pdf"
+	FormatJSON ReportFormat = "json"
+)
+
+// TrendDirection is the direction of a cost trend.
+type TrendDirection string
+
+// Trend directions.
+const (
+	TrendIncreasing TrendDirection = "increasing"
+	TrendDecreasing TrendDirection = "decreasing"
+	TrendStable     TrendDirection = "stable"
+)

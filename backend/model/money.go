@@ -1,0 +1,145 @@
+// Package model holds the domain types shared by every part of costpilot.
+// It imports nothing internal.
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+)
+
+// Nanos is an amount of money in billionths of a currency unit. Real billing
+// line items go below $0.000001, so amounts are kept as exact integers and
+// turned into floats only at the edge (JSON, display).
+type Nanos int64
+
+// NanosPerUnit is the number of Nanos in one currency unit.
+const NanosPerUnit = 1_000_000_000
+
+// Float64 returns the amount in currency units.
+func (n Nanos) Float64() float64 {
+	whole := int64(n) / NanosPerUnit
+	frac := int64(n) % NanosPerUnit
+	return float64(whole) + float64(frac)/NanosPerUnit
+}
+
+// String formats the amount with nine decimals, exactly.
+func (n Nanos) String() string {
+	sign := ""
+	v := int64(n)
+	if v < 0 {
+		sign = "-"
+		if v == math.MinInt64 {
+			return "-9223372036.854775808"
+		}
+		v = -v
+	}
+	return fmt.Sprintf("%s%d.%09d", sign, v/NanosPerUnit, v%NanosPerUnit)
+}
+
+// NanosFromFloat converts a float amount, rounding to the nearest nano.
+func NanosFromFloat(f float64) Nanos {
+	return Nanos(math.Round(f * NanosPerUnit))
+}
+
+// ParseNanos parses a decimal string such as "12.5", "-0.0000001234",
+// "1e-7" or "1,234.50" into Nanos, rounding half away from zero beyond nine
+// decimals. Plain decimals are parsed exactly, without going through float64.
+func ParseNanos(s string) (Nanos, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, fmt.Errorf("empty amount")
+	}
+	if strings.ContainsAny(s, "eE") {
+		r, ok := new(big.Rat).SetString(s)
+		if !ok {
+			return 0, fmt.Errorf("invalid amount %q", s)
+		}
+		return ratToNanos(r, s)
+	}
+	neg := false
+	switch s[0] {
+	case '-':
+		neg = true
+		s = s[1:]
+	case '+':
+		s = s[1:]
+	}
+	intPart, fracPart, _ := strings.Cut(s, ".")
+	intPart = strings.ReplaceAll(intPart, ",", "")
+	if intPart == "" && fracPart == "" {
+		return 0, fmt.Errorf("invalid amount %q", s)
+	}
+	var whole int64
+	if intPart != "" {
+		if !allDigits(intPart) {
+			return 0, fmt.Errorf("invalid amount %q", s)
+		}
+		if len(intPart) > 10 {
+			r, ok := new(big.Rat).SetString(intPart + "." + fracPart)
+			if !ok {
+				return 0, fmt.Errorf("invalid amount %q", s)
+			}
+			if neg {
+				r.Neg(r)
+			}
+			return ratToNanos(r, s)
+		}
+		w, err := strconv.ParseInt(intPart, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("invalid amount %q", s)
+		}
+		whole = w
+	}
+	if fracPart != "" && !allDigits(fracPart) {
+		return 0, fmt.Errorf("invalid amount %q", s)
+	}
+	var frac int64
+	roundUp := false
+	for i := 0; i < 9; i++ {
+		frac *= 10
+		if i < len(fracPart) {
+			frac += int64(fracPart[i] - '0')
+		}
+	}
+	if len(fracPart) > 9 && fracPart[9] >= '5' {
+		roundUp = true
+	}
+	v := whole*NanosPerUnit + frac
+	if roundUp {
+		v++
+	}
+	if neg {
+		v = -v
+	}
+	return Nanos(v), nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func ratToNanos(r *big.Rat, orig string) (Nanos, error) {
+	scaled := new(big.Rat).Mul(r, big.NewRat(NanosPerUnit, 1))
+	num, den := scaled.Num(), scaled.Denom()
+	q, m := new(big.Int).QuoRem(num, den, new(big.Int))
+	// Round half away from zero.
+	if new(big.Int).Mul(new(big.Int).Abs(m), big.NewInt(2)).Cmp(den) >= 0 {
+		if num.Sign() < 0 {
+			q.Sub(q, big.NewInt(1))
+		} else {
+			q.Add(q, big.NewInt(1))
+		}
+	}
+	if !q.IsInt64() {
+		return 0, fmt.Errorf("amount %q out of range", orig)
+	}
+	return Nanos(q.Int64()), nil
+}
