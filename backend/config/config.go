@@ -1,0 +1,239 @@
+// Package config loads, defaults and validates costpilot's YAML
+// configuration (SPEC.md 2.9 with the additions of DESIGN.md 4).
+package config
+
+import (
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Config is the whole configuration file.
+type Config struct {
+	AWS          AWSConfig          `yaml:"aws"`
+	Azure        AzureConfig        `yaml:"azure"`
+	GCP          GCPConfig          `yaml:"gcp"`
+	OCI          OCIConfig          `yaml:"oci"`
+	Optimization OptimizationConfig `yaml:"optimization"`
+	OutputDir    string             `yaml:"output_dir"`
+	DataDir      string             `yaml:"data_dir"`
+	LogLevel     string             `yaml:"log_level"`
+	Dashboard    DashboardConfig    `yaml:"dashboard"`
+	Performance  PerformanceConfig  `yaml:"performance"`
+	Monitoring   MonitoringConfig   `yaml:"monitoring"`
+	Analysis     AnalysisConfig     `yaml:"analysis"`
+	Forecast     ForecastConfig     `yaml:"forecast"`
+	Currency     CurrencyConfig     `yaml:"currency"`
+	Budgets      []Budget           `yaml:"budgets"`
+	Alerts       AlertsConfig       `yaml:"alerts"`
+
+	// Path is the file the configuration was read from; empty for the
+	// built-in defaults.
+	Path string `yaml:"-"`
+}
+
+// Common holds the fields every provider section has.
+type Common struct {
+	Enabled     bool             `yaml:"enabled"`
+	Source      model.SourceKind `yaml:"source"`
+	ExportPaths []string         `yaml:"export_paths"`
+}
+
+// AWSConfig is the aws section.
+type AWSConfig struct {
+	Common          `yaml:",inline"`
+	Region          string   `yaml:"region"`
+	AccountID       string   `yaml:"account_id"`
+	Profile         string   `yaml:"profile"`
+	AccessKeyID     string   `yaml:"access_key_id"`
+	SecretAccessKey string   `yaml:"secret_access_key"`
+	Regions         []string `yaml:"regions"`
+	Endpoint        string   `yaml:"endpoint"`
+}
+
+// AzureConfig is the azure section.
+type AzureConfig struct {
+	Common         `yaml:",inline"`
+	SubscriptionID string `yaml:"subscription_id"`
+	TenantID       string `yaml:"tenant_id"`
+	ClientID       string `yaml:"client_id"`
+	ClientSecret   string `yaml:"client_secret"`
+	Endpoint       string `yaml:"endpoint"`
+}
+
+// GCPConfig is the gcp section.
+type GCPConfig struct {
+	Common          `yaml:",inline"`
+	ProjectID       string `yaml:"project_id"`
+	CredentialsFile string `yaml:"credentials_file"`
+	BillingTable    string `yaml:"billing_table"`
+	Endpoint        string `yaml:"endpoint"`
+}
+
+// OCIConfig is the oci section.
+type OCIConfig struct {
+	Common         `yaml:",inline"`
+	TenancyID      string `yaml:"tenancy_id"`
+	UserID         string `yaml:"user_id"`
+	Fingerprint    string `yaml:"fingerprint"`
+	PrivateKeyPath string `yaml:"private_key_path"`
+	Region         string `yaml:"region"`
+	Endpoint       string `yaml:"endpoint"`
+}
+
+// OptimizationConfig holds the rightsizing thresholds, as fractions.
+type OptimizationConfig struct {
+	CPUUtilizationThreshold    float64 `yaml:"cpu_utilization_threshold"`
+	MemoryUtilizationThreshold float64 `yaml:"memory_utilization_threshold"`
+}
+
+// DashboardConfig is the dashboard section.
+type DashboardConfig struct {
+	Enabled        bool            `yaml:"enabled"`
+	Host           string          `yaml:"host"`
+	Port           int             `yaml:"port"`
+	Debug          bool            `yaml:"debug"`
+	Auth           AuthConfig      `yaml:"auth"`
+	Security       SecurityConfig  `yaml:"security"`
+	Features       FeaturesConfig  `yaml:"features"`
+	RateLimit      RateLimitConfig `yaml:"rate_limit"`
+	MaxBodyBytes   int64           `yaml:"max_body_bytes"`
+	MaxUploadBytes int64           `yaml:"max_upload_bytes"`
+}
+
+// AuthConfig is dashboard.auth.
+type AuthConfig struct {
+	Enabled          bool `yaml:"enabled"`
+	SessionTimeout   int  `yaml:"session_timeout"`
+	MaxLoginAttempts int  `yaml:"max_login_attempts"`
+	LockoutSeconds   int  `yaml:"lockout_seconds"`
+}
+
+// SecurityConfig is dashboard.security.
+type SecurityConfig struct {
+	SecretKey      string   `yaml:"secret_key"`
+	SSLEnabled     bool     `yaml:"ssl_enabled"`
+	SSLCert        string   `yaml:"ssl_cert"`
+	SSLKey         string   `yaml:"ssl_key"`
+	TrustedProxies []string `yaml:"trusted_proxies"`
+}
+
+// FeaturesConfig is dashboard.features.
+type FeaturesConfig struct {
+	RealTimeUpdates   bool `yaml:"real_time_updates" json:"real_time_updates"`
+	InteractiveCharts bool `yaml:"interactive_charts" json:"interactive_charts"`
+	ExportReports     bool `yaml:"export_reports" json:"export_reports"`
+	Notifications     bool `yaml:"notifications" json:"notifications"`
+}
+
+// RateLimitConfig is dashboard.rate_limit.
+type RateLimitConfig struct {
+	Enabled        bool `yaml:"enabled"`
+	PerDay         int  `yaml:"per_day"`
+	PerHour        int  `yaml:"per_hour"`
+	SessionPerHour int  `yaml:"session_per_hour"`
+	CostsPerMinute int  `yaml:"costs_per_minute"`
+}
+
+// PerformanceConfig is the performance section.
+type PerformanceConfig struct {
+	Cache struct {
+		Enabled bool `yaml:"enabled"`
+		TTL     int  `yaml:"ttl"`
+	} `yaml:"cache"`
+	Parallel struct {
+		MaxWorkers int `yaml:"max_workers"`
+	} `yaml:"parallel"`
+}
+
+// MonitoringConfig is the monitoring section.
+type MonitoringConfig struct {
+	Metrics struct {
+		Enabled bool `yaml:"enabled"`
+	} `yaml:"metrics"`
+}
+
+// AnalysisConfig is the analysis section.
+type AnalysisConfig struct {
+	CostMetric model.CostMetric `yaml:"cost_metric"`
+}
+
+// ForecastConfig is the forecast section.
+type ForecastConfig struct {
+	Interval float64 `yaml:"interval"`
+}
+
+// CurrencyConfig converts mixed currencies to Base.
+type CurrencyConfig struct {
+	Base  string             `yaml:"base"`
+	Rates map[string]float64 `yaml:"rates"`
+}
+
+// Budget is one budget of DESIGN.md 4.
+type Budget struct {
+	Name   string      `yaml:"name" json:"name"`
+	Amount float64     `yaml:"amount" json:"amount"`
+	Period string      `yaml:"period" json:"period"`
+	Scope  BudgetScope `yaml:"scope" json:"scope"`
+}
+
+// BudgetScope narrows a budget; empty fields match everything.
+type BudgetScope struct {
+	Provider model.ProviderKey `yaml:"provider" json:"provider,omitempty"`
+	Account  string            `yaml:"account" json:"account,omitempty"`
+	Service  string            `yaml:"service" json:"service,omitempty"`
+	Tag      string            `yaml:"tag" json:"tag,omitempty"` // key:value
+}
+
+// AlertsConfig configures alert thresholds and delivery.
+type AlertsConfig struct {
+	Thresholds []float64 `yaml:"thresholds"`
+	WebhookURL string    `yaml:"webhook_url"`
+}
+
+// ProviderSettings is the part of a provider section every layer needs.
+type ProviderSettings struct {
+	Key         model.ProviderKey
+	Enabled     bool
+	Source      model.SourceKind
+	ExportPaths []string
+}
+
+// Provider returns the common settings of one provider.
+func (c *Config) Provider(k model.ProviderKey) ProviderSettings {
+	var cm Common
+	switch k {
+	case model.AWS:
+		cm = c.AWS.Common
+	case model.Azure:
+		cm = c.Azure.Common
+	case model.GCP:
+		cm = c.GCP.Common
+	case model.OCI:
+		cm = c.OCI.Common
+	}
+	return ProviderSettings{Key: k, Enabled: cm.Enabled, Source: cm.Source, ExportPaths: cm.ExportPaths}
+}
+
+// EnabledProviders lists the enabled providers in canonical order.
+func (c *Config) EnabledProviders() []model.ProviderKey {
+	var out []model.ProviderKey
+	for _, k := range model.AllProviders {
+		if c.Provider(k).Enabled {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (c *Config) common(k model.ProviderKey) *Common {
+	switch k {
+	case model.AWS:
+		return &c.AWS.Common
+	case model.Azure:
+		return &c.Azure.Common
+	case model.GCP:
+		return &c.GCP.Common
+	case model.OCI:
+		return &c.OCI.Common
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+func fieldsOf(t *testing.T, err error) []string {
+	t.Helper()
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Configuration {
+		t.Fatalf("want a ConfigurationError, got %v", err)
+	}
+	f, _ := e.Details["fields"].([]string)
+	return f
+}
+
+func TestParseAndValidate(t *testing.T) {
+	tests := []struct {
+		name   string
+		yaml   string
+		fields []string // nil: valid
+		line   string
+	}{
+		{name: "empty file is valid, all disabled", yaml: ""},
+		{name: "aws without region", yaml: "aws:\n  enabled: true\n", fields: []string{"aws.region"}},
+		{name: "aws with region", yaml: "aws:\n  enabled: true\n  region: eu-west-1\n"},
+		{name: "every error at once", yaml: "aws:\n  enabled: true\nazure:\n  enabled: true\n  source: api\noptimization:\n  cpu_utilization_threshold: 2\n",
+			fields: []string{"aws.region", "azure.subscription_id", "optimization.cpu_utilization_threshold"}},
+		{name: "bad source", yaml: "gcp:\n  enabled: true\n  source: cloud\n", fields: []string{"gcp.source"}},
+		{name: "export needs paths", yaml: "oci:\n  enabled: true\n  source: export\n", fields: []string{"oci.export_paths"}},
+		{name: "bad budget", yaml: "budgets:\n  - name: x\n    amount: 0\n    period: weekly\n", fields: []string{"budgets[0].amount", "budgets[0].period"}},
+		{name: "ssl needs files", yaml: "dashboard:\n  security:\n    ssl_enabled: true\n", fields: []string{"dashboard.security.ssl_cert", "dashboard.security.ssl_key"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := Parse([]byte(tt.yaml), "test.yaml")
+			if err != nil {
+				t.Fatalf("parse: %v", err)
+			}
+			errs := c.Validate()
+			if tt.fields == nil {
+				if len(errs) != 0 {
+					t.Fatalf("want valid, got %v", errs)
+				}
+				return
+			}
+			got := fieldsOf(t, errs.Err())
+			if !reflect.DeepEqual(got, tt.fields) {
+				t.Fatalf("fields = %v, want %v", got, tt.fields)
+			}
+		})
+	}
+}
+
+func TestInvalidYAMLNamesLine(t *testing.T) {
+	tests := []struct{ name, yaml, line string }{
+		{"unterminated quote", "aws:\n  enabled: true\n  region: \"x\n", "3"},
+		{"wrong type", "dashboard:\n  port: lots\n", "2"},
+		{"unknown key", "aws:\n  regoin: us-east-1\n", "2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.yaml), "bad.yaml")
+			e, ok := apperr.As(err)
+			if !ok || e.Kind != apperr.Configuration {
+				t.Fatalf("want ConfigurationError, got %v", err)
+			}
+			if e.Details["line"] != tt.line {
+				t.Fatalf("line = %v, want %s (%v)", e.Details["line"], tt.line, err)
+			}
+		})
+	}
+}
+
+func TestDefaultsAndTemplate(t *testing.T) {
+	d := Default()
+	if errs := d.Validate(); len(errs) != 0 {
+		t.Fatalf("defaults invalid: %v", errs)
+	}
+	if got := d.EnabledProviders(); len(got) != 4 {
+		t.Fatalf("defaults enable %v", got)
+	}
+	for _, k := range model.AllProviders {
+		if d.Provider(k).Source != model.SourceDemo {
+			t.Fatalf("%s source = %s", k, d.Provider(k).Source)
+		}
+	}
+	if d.Dashboard.Port != 5000 || d.Dashboard.Host != "0.0.0.0" || d.Dashboard.Auth.SessionTimeout != 3600 || d.Dashboard.Auth.MaxLoginAttempts != 5 {
+		t.Fatalf("dashboard defaults wrong: %+v", d.Dashboard)
+	}
+	tc, err := Parse([]byte(Template), "template")
+	if err != nil {
+		t.Fatalf("template: %v", err)
+	}
+	if errs := tc.Validate(); len(errs) != 0 {
+		t.Fatalf("template invalid: %v", errs)
+	}
+	tc.Path, d.Path = "", ""
+	if !reflect.DeepEqual(tc.EnabledProviders(), d.EnabledProviders()) || !reflect.DeepEqual(tc.Dashboard, d.Dashboard) || tc.Optimization != d.Optimization {
+		t.Fatalf("template and defaults differ")
+	}
+}
+
+func TestEnvironmentSecrets(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "key")
+	if err := os.WriteFile(f, []byte("from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("COSTPILOT_SECRET_KEY", "")
+	t.Setenv("COSTPILOT_SECRET_KEY_FILE", f)
+	c, err := Read("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Dashboard.Security.SecretKey != "from-file" {
+		t.Fatalf("secret from _FILE not applied: %q", c.Dashboard.Security.SecretKey)
+	}
+	t.Setenv("COSTPILOT_SECRET_KEY", "direct")
+	c, _ = Read("")
+	if c.Dashboard.Security.SecretKey != "direct" {
+		t.Fatalf("secret from env not applied")
+	}
+}
+
+func TestLocate(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	t.Setenv("COSTPILOT_CONFIG", "")
+	if _, found, err := Locate(""); err != nil || found {
+		t.Fatalf("empty dir: found=%v err=%v", found, err)
+	}
+	if _, _, err := Locate("missing.yaml"); apperr.KindOf(err) != apperr.Configuration {
+		t.Fatalf("explicit missing file: %v", err)
+	}
+	if err := os.WriteFile("costpilot.yaml", []byte(""), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, found, err := Locate("")
+	if err != nil || !found || filepath.Base(p) != "costpilot.yaml" {
+		t.Fatalf("local file: %s %v %v", p, found, err)
+	}
+}

@@ -1,0 +1,362 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Default returns the built-in configuration used when there is no file:
+// all four providers enabled on the demo source (DESIGN.md 3).
+func Default() *Config {
+	c := base()
+	for _, k := range model.AllProviders {
+		cm := c.common(k)
+		cm.Enabled = true
+		cm.Source = model.SourceDemo
+	}
+	c.AWS.Region = "us-east-1"
+	c.OCI.Region = "us-ashburn-1"
+	return c
+}
+
+// base holds the defaults of every key that is not a provider switch.
+func base() *Config {
+	c := &Config{LogLevel: "INFO"}
+	c.Optimization.CPUUtilizationThreshold = 0.8
+	c.Optimization.MemoryUtilizationThreshold = 0.8
+	d := &c.Dashboard
+	d.Enabled = true
+	d.Host = "0.0.0.0"
+	d.Port = 5000
+	d.Auth.Enabled = true
+	d.Auth.SessionTimeout = 3600
+	d.Auth.MaxLoginAttempts = 5
+	d.Auth.LockoutSeconds = 900
+	d.Features = FeaturesConfig{RealTimeUpdates: true, InteractiveCharts: true, ExportReports: true, Notifications: false}
+	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10}
+	d.Security.TrustedProxies = []string{}
+	d.MaxBodyBytes = 1 << 20
+	d.MaxUploadBytes = 512 << 20
+	c.Performance.Cache.Enabled = true
+	c.Performance.Cache.TTL = 3600
+	c.Performance.Parallel.MaxWorkers = 4
+	c.Monitoring.Metrics.Enabled = true
+	c.Analysis.CostMetric = model.MetricBilled
+	c.Forecast.Interval = 0.95
+	c.Currency.Base = "USD"
+	c.Alerts.Thresholds = []float64{80, 100}
+	return c
+}
+
+// Locate returns the config path to use: flag, $COSTPILOT_CONFIG,
+// ./costpilot.yaml, $XDG_CONFIG_HOME/costpilot/config.yaml. The second
+// result is false when none of them exists (use the defaults); an explicit
+// flag or variable naming a missing file is an error.
+func Locate(flag string) (string, bool, error) {
+	if flag != "" {
+		return explicit(flag, "--config")
+	}
+	if env := os.Getenv("COSTPILOT_CONFIG"); env != "" {
+		return explicit(env, "COSTPILOT_CONFIG")
+	}
+	candidates := []string{"costpilot.yaml"}
+	if dir := xdgConfigHome(); dir != "" {
+		candidates = append(candidates, filepath.Join(dir, "costpilot", "config.yaml"))
+	}
+	for _, p := range candidates {
+		if _, err := os.Stat(p); err == nil {
+			abs, _ := filepath.Abs(p)
+			return abs, true, nil
+		}
+	}
+	return DefaultPath(), false, nil
+}
+
+// DefaultPath is where `init` writes a config when none is named.
+func DefaultPath() string {
+	if dir := xdgConfigHome(); dir != "" {
+		return filepath.Join(dir, "costpilot", "config.yaml")
+	}
+	return "costpilot.yaml"
+}
+
+func explicit(p, from string) (string, bool, error) {
+	abs, _ := filepath.Abs(p)
+	if _, err := os.Stat(p); err != nil {
+		return abs, false, apperr.Wrap(apperr.Configuration, err, "config file %s (from %s) cannot be read: %s", p, from, errText(err))
+	}
+	return abs, true, nil
+}
+
+func xdgConfigHome() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return d
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".config")
+	}
+	return ""
+}
+
+func errText(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied"
+	}
+	return err.Error()
+}
+
+// Load reads the configuration at path ("" or a missing implicit file
+// means the defaults), applies environment overrides and validates it.
+// Every validation error is reported at once.
+func Load(path string) (*Config, error) {
+	c, err := Read(path)
+	if err != nil {
+		return nil, err
+	}
+	if errs := c.Validate(); len(errs) > 0 {
+		return c, errs.Err()
+	}
+	return c, nil
+}
+
+// Read parses the file at path without validating it. An empty path gives
+// the defaults.
+func Read(path string) (*Config, error) {
+	if path == "" {
+		c := Default()
+		c.applyEnv()
+		return c, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, apperr.Wrap(apperr.Configuration, err, "config file %s cannot be read: %s", path, errText(err))
+	}
+	c, err := Parse(data, path)
+	if err != nil {
+		return nil, err
+	}
+	c.applyEnv()
+	return c, nil
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// Parse decodes YAML onto the defaults. A provider absent from the file is
+// disabled (DESIGN.md 4); a provider present without a source uses demo.
+func Parse(data []byte, name string) (*Config, error) {
+	c := base()
+	c.Path = name
+	if len(bytes.TrimSpace(data)) > 0 {
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(c); err != nil {
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			msg = strings.ReplaceAll(msg, "\n", "; ")
+			e := apperr.Wrap(apperr.Configuration, err, "%s: invalid YAML: %s", name, msg)
+			if m := yamlLine.FindStringSubmatch(msg); m != nil {
+				e.WithDetail("line", m[1])
+			}
+			return nil, e
+		}
+	}
+	for _, k := range model.AllProviders {
+		if cm := c.common(k); cm.Enabled && cm.Source == "" {
+			cm.Source = model.SourceDemo
+		}
+	}
+	return c, nil
+}
+
+// applyEnv lets secrets come from the environment, directly or from a
+// file named by a _FILE variable, so they need not sit in the YAML.
+func (c *Config) applyEnv() {
+	set := func(dst *string, name string) {
+		if v := os.Getenv(name); v != "" {
+			*dst = v
+			return
+		}
+		if f := os.Getenv(name + "_FILE"); f != "" {
+			if b, err := os.ReadFile(f); err == nil {
+				*dst = strings.TrimRight(string(b), "\r\n")
+			}
+		}
+	}
+	set(&c.Dashboard.Security.SecretKey, "COSTPILOT_SECRET_KEY")
+	set(&c.Azure.ClientSecret, "COSTPILOT_AZURE_CLIENT_SECRET")
+	set(&c.AWS.SecretAccessKey, "COSTPILOT_AWS_SECRET_ACCESS_KEY")
+	if v := os.Getenv("COSTPILOT_LOG_LEVEL"); v != "" {
+		c.LogLevel = v
+	}
+}
+
+// FieldError is one invalid or missing field, named by its dotted path.
+type FieldError struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+func (f FieldError) String() string { return f.Field + " " + f.Message }
+
+// Errors is the list Validate returns.
+type Errors []FieldError
+
+// Err folds the list into one ConfigurationError naming every field.
+func (es Errors) Err() error {
+	if len(es) == 0 {
+		return nil
+	}
+	parts := make([]string, len(es))
+	fields := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.String()
+		fields[i] = e.Field
+	}
+	return apperr.E(apperr.Configuration, "%s", strings.Join(parts, "; ")).
+		WithDetail("errors", []FieldError(es)).
+		WithDetail("fields", fields)
+}
+
+// Validate checks every field and returns all problems found.
+func (c *Config) Validate() Errors {
+	var es Errors
+	add := func(field, format string, args ...any) {
+		es = append(es, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, k := range model.AllProviders {
+		cm := c.common(k)
+		if !cm.Enabled {
+			continue
+		}
+		switch cm.Source {
+		case model.SourceDemo, model.SourceAPI:
+		case model.SourceExport:
+			if len(cm.ExportPaths) == 0 {
+				add(string(k)+".export_paths", "is required when %s.source is export", k)
+			}
+		default:
+			add(string(k)+".source", "must be demo, api or export, not %q", cm.Source)
+		}
+	}
+	if c.AWS.Enabled && c.AWS.Region == "" {
+		add("aws.region", "is required when aws.enabled is true")
+	}
+	api := func(k model.ProviderKey) bool { cm := c.common(k); return cm.Enabled && cm.Source == model.SourceAPI }
+	if api(model.Azure) && c.Azure.SubscriptionID == "" {
+		add("azure.subscription_id", "is required when azure.source is api")
+	}
+	if api(model.GCP) {
+		if c.GCP.ProjectID == "" {
+			add("gcp.project_id", "is required when gcp.source is api")
+		}
+		if c.GCP.BillingTable == "" {
+			add("gcp.billing_table", "is required when gcp.source is api (the BigQuery billing export table, project.dataset.table)")
+		}
+	}
+	if api(model.OCI) {
+		for _, f := range []struct{ name, v string }{
+			{"tenancy_id", c.OCI.TenancyID}, {"user_id", c.OCI.UserID},
+			{"fingerprint", c.OCI.Fingerprint}, {"private_key_path", c.OCI.PrivateKeyPath},
+		} {
+			if f.v == "" && os.Getenv("OCI_CLI_CONFIG_FILE") == "" && !ociConfigExists() {
+				add("oci."+f.name, "is required when oci.source is api and no ~/.oci/config exists")
+			}
+		}
+	}
+	thr := func(field string, v float64) {
+		if v <= 0 || v > 1 {
+			add(field, "must be a fraction in (0, 1], got %g", v)
+		}
+	}
+	thr("optimization.cpu_utilization_threshold", c.Optimization.CPUUtilizationThreshold)
+	thr("optimization.memory_utilization_threshold", c.Optimization.MemoryUtilizationThreshold)
+	switch strings.ToUpper(c.LogLevel) {
+	case "DEBUG", "INFO", "WARN", "WARNING", "ERROR":
+	default:
+		add("log_level", "must be DEBUG, INFO, WARNING or ERROR, not %q", c.LogLevel)
+	}
+	d := c.Dashboard
+	if d.Port < 1 || d.Port > 65535 {
+		add("dashboard.port", "must be between 1 and 65535, got %d", d.Port)
+	}
+	if d.Auth.SessionTimeout < 60 {
+		add("dashboard.auth.session_timeout", "must be at least 60 seconds, got %d", d.Auth.SessionTimeout)
+	}
+	if d.Auth.MaxLoginAttempts < 1 {
+		add("dashboard.auth.max_login_attempts", "must be at least 1, got %d", d.Auth.MaxLoginAttempts)
+	}
+	if d.Security.SSLEnabled {
+		if d.Security.SSLCert == "" {
+			add("dashboard.security.ssl_cert", "is required when dashboard.security.ssl_enabled is true")
+		}
+		if d.Security.SSLKey == "" {
+			add("dashboard.security.ssl_key", "is required when dashboard.security.ssl_enabled is true")
+		}
+	}
+	if c.Performance.Cache.TTL < 0 {
+		add("performance.cache.ttl", "must not be negative")
+	}
+	if c.Performance.Parallel.MaxWorkers < 1 {
+		add("performance.parallel.max_workers", "must be at least 1, got %d", c.Performance.Parallel.MaxWorkers)
+	}
+	if !c.Analysis.CostMetric.Valid() {
+		add("analysis.cost_metric", "must be billed, effective or list, not %q", c.Analysis.CostMetric)
+	}
+	if c.Forecast.Interval != 0.80 && c.Forecast.Interval != 0.95 {
+		add("forecast.interval", "must be 0.80 or 0.95, got %g", c.Forecast.Interval)
+	}
+	if len(c.Currency.Base) != 3 {
+		add("currency.base", "must be a three-letter currency code, got %q", c.Currency.Base)
+	}
+	for cur, r := range c.Currency.Rates {
+		if r <= 0 {
+			add("currency.rates."+cur, "must be positive, got %g", r)
+		}
+	}
+	for i, b := range c.Budgets {
+		p := fmt.Sprintf("budgets[%d]", i)
+		if b.Name == "" {
+			add(p+".name", "is required")
+		}
+		if b.Amount <= 0 {
+			add(p+".amount", "must be positive")
+		}
+		if b.Period != "monthly" && b.Period != "quarterly" {
+			add(p+".period", "must be monthly or quarterly, not %q", b.Period)
+		}
+		if b.Scope.Provider != "" && !b.Scope.Provider.Valid() {
+			add(p+".scope.provider", "must be aws, azure, gcp or oci, not %q", b.Scope.Provider)
+		}
+		if b.Scope.Tag != "" && !strings.Contains(b.Scope.Tag, ":") {
+			add(p+".scope.tag", "must be key:value, got %q", b.Scope.Tag)
+		}
+	}
+	for i, t := range c.Alerts.Thresholds {
+		if t <= 0 {
+			add(fmt.Sprintf("alerts.thresholds[%d]", i), "must be a positive percentage")
+		}
+	}
+	return es
+}
+
+func ociConfigExists() bool {
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(h, ".oci", "config"))
+	return err == nil
+}

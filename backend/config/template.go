@@ -1,0 +1,95 @@
+package config
+
+// Template is the commented configuration `costpilot init` writes. It
+// parses to the same settings as Default, so a fresh install behaves the
+// same with or without it.
+const Template = `# costpilot configuration. Every key is optional unless noted.
+# Providers: source is demo (built-in simulated account), api (live SDK
+# calls, credentials from the SDK's own chain or the OS keyring) or export
+# (billing export files named in export_paths). A provider left out of this
+# file is disabled.
+aws:
+  enabled: true
+  source: demo
+  region: us-east-1          # required when aws is enabled
+  account_id: ""
+  # profile: default         # api: an AWS profile; AWS_PROFILE etc. also work
+  # export_paths: ["/data/cur/*.csv.gz"]
+azure:
+  enabled: true
+  source: demo
+  subscription_id: ""        # required for source: api
+gcp:
+  enabled: true
+  source: demo
+  project_id: ""             # required for source: api
+  # billing_table: project.dataset.gcp_billing_export_v1_XXXX
+oci:
+  enabled: true
+  source: demo
+  region: us-ashburn-1
+  tenancy_id: ""             # api: or use ~/.oci/config
+  user_id: ""
+  fingerprint: ""
+  private_key_path: ""
+
+optimization:
+  cpu_utilization_threshold: 0.8     # keep p95 CPU under 80 % after rightsizing
+  memory_utilization_threshold: 0.8
+
+# data_dir: ~/.local/share/costpilot  # SQLite history and cache
+# output_dir: ""                      # reports; default <data_dir>/reports
+log_level: INFO
+
+analysis:
+  cost_metric: billed        # billed, effective (amortized) or list
+forecast:
+  interval: 0.95             # 0.80 or 0.95
+
+currency:
+  base: USD
+  rates: {}                  # e.g. {EUR: 1.08}: 1 EUR = 1.08 USD
+
+# budgets:
+#   - name: prod-monthly
+#     amount: 50000
+#     period: monthly        # monthly or quarterly
+#     scope: {provider: aws, tag: "environment:prod"}
+alerts:
+  thresholds: [80, 100]      # percent of budget, actual and forecast
+  webhook_url: ""            # Slack-compatible; used when notifications is on
+
+dashboard:
+  enabled: true
+  host: 0.0.0.0
+  port: 5000
+  debug: false
+  auth:
+    enabled: true
+    session_timeout: 3600
+    max_login_attempts: 5
+  security:
+    secret_key: ""           # or COSTPILOT_SECRET_KEY; generated once if empty
+    ssl_enabled: false
+    ssl_cert: ""
+    ssl_key: ""
+    trusted_proxies: []      # X-Forwarded-For is honoured only from these
+  features:
+    real_time_updates: true
+    interactive_charts: true
+    export_reports: true
+    notifications: false
+  rate_limit:
+    enabled: true
+
+performance:
+  cache:
+    enabled: true
+    ttl: 3600
+  parallel:
+    max_workers: 4
+
+monitoring:
+  metrics:
+    enabled: true
+`
