@@ -31,6 +31,9 @@ const (
 	SplitFixed        = "fixed"
 )
 
+// unknownField rewrites yaml's "field x not found in type model.X" for people.
+var unknownField = regexp.MustCompile(`field (\S+) not found in type \S+`)
+
 // percentTolerance is how far fixed shared percentages may stray from 100,
 // to allow for decimal fractions such as 33.33+33.33+33.34 written by hand.
 const percentTolerance = 1e-6
@@ -110,7 +113,11 @@ func decodeYAML(data []byte, r *model.AllocationRules) error {
 			// Messages read "line 3: field foo not found in type ..." or
 			// "line 2: cannot unmarshal !!str `x` into float64": they carry
 			// the line, which is what a user needs to find the field.
-			return apperr.Wrap(apperr.Validation, err, "invalid rules: %s", strings.Join(te.Errors, "; "))
+			msgs := make([]string, len(te.Errors))
+			for i, m := range te.Errors {
+				msgs[i] = unknownField.ReplaceAllString(m, "unknown field $1")
+			}
+			return apperr.Wrap(apperr.Validation, err, "invalid rules: %s", strings.Join(msgs, "; "))
 		}
 		return apperr.Wrap(apperr.Validation, err, "invalid YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 	}
