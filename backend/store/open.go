@@ -1,0 +1,153 @@
+// Package store keeps costpilot's state in SQLite: cost history, inventory,
+// users, sessions, tokens, runs and saved results. All SQL lives here.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// ErrNotFound is returned when a looked-up row does not exist.
+var ErrNotFound = errors.New("store: not found")
+
+// FileName is the database file inside the data dir.
+const FileName = "costpilot.db"
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Store is the SQLite database. Writes go through one connection (SQLite
+// allows one writer); reads use a small pool that WAL lets run alongside.
+type Store struct {
+	w    *sql.DB
+	r    *sql.DB
+	path string
+}
+
+// Open opens (creating if needed) the database in dir and migrates it.
+func Open(ctx context.Context, dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("store: create data dir: %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+	w, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		return nil, fmt.Errorf("store: open: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	r, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("store: open reader: %w", err)
+	}
+	r.SetMaxOpenConns(4)
+	s := &Store{w: w, r: r, path: path}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func dsn(path string, writer bool) string {
+	q := url.Values{}
+	// busy_timeout first so the pragmas after it wait instead of failing.
+	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "foreign_keys(ON)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	if writer {
+		// BEGIN IMMEDIATE: take the write lock up front, so a transaction
+		// never fails half way on a lock upgrade.
+		q.Add("_txlock", "immediate")
+	}
+	return "file:" + path + "?" + q.Encode()
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// migrate applies the embedded migrations newer than PRAGMA user_version,
+// each in its own transaction. Forward-only.
+func (s *Store) migrate(ctx context.Context) error {
+	entries, err := migrations.ReadDir("migrations")
+	if err != nil {
+		return fmt.Errorf("store: read migrations: %w", err)
+	}
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	var current int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
+		return fmt.Errorf("store: read schema version: %w", err)
+	}
+	for _, name := range names {
+		v, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("store: migration %s: bad name", name)
+		}
+		if v <= current {
+			continue
+		}
+		body, err := migrations.ReadFile("migrations/" + name)
+		if err != nil {
+			return fmt.Errorf("store: read migration %s: %w", name, err)
+		}
+		err = s.tx(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("store: migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// SchemaVersion returns PRAGMA user_version.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	err := s.r.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+	return v, err
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its verdict.
+func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	var res string
+	err := s.r.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res)
+	return res, err
+}
+
+// tx runs fn in one write transaction: all of it lands or none.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}

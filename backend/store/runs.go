@@ -1,0 +1,136 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Run is one pipeline run (optimize, sync, import).
+type Run struct {
+	ID         int64           `json:"id"`
+	Kind       string          `json:"kind"`
+	StartedAt  string          `json:"started_at"`
+	FinishedAt string          `json:"finished_at"`
+	Status     string          `json:"status"`
+	Summary    json.RawMessage `json:"summary"`
+	Error      string          `json:"error,omitempty"`
+}
+
+// StartRun records the start of a run and returns its id.
+func (s *Store) StartRun(ctx context.Context, kind string) (int64, error) {
+	res, err := s.w.ExecContext(ctx, `INSERT INTO runs(kind, started_at) VALUES (?, ?)`, kind, time.Now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return 0, fmt.Errorf("store: start run: %w", err)
+	}
+	return res.LastInsertId()
+}
+
+// FinishRun records the outcome of a run and, in the same transaction,
+// the results to keep with it (kind → JSON-encodable value).
+func (s *Store) FinishRun(ctx context.Context, id int64, runErr error, summary any, results map[string]any) error {
+	sum, err := json.Marshal(summary)
+	if err != nil {
+		return fmt.Errorf("store: encode run summary: %w", err)
+	}
+	status, msg := "ok", ""
+	if runErr != nil {
+		status, msg = "error", runErr.Error()
+	}
+	now := time.Now().UTC().Format(time.RFC3339)
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE runs SET finished_at = ?, status = ?, summary = ?, error = ? WHERE id = ?`,
+			now, status, string(sum), msg, id); err != nil {
+			return err
+		}
+		for kind, v := range results {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO saved_results(run_id, kind, data, created_at) VALUES (?,?,?,?)`,
+				id, kind, string(b), now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: finish run: %w", err)
+	}
+	return nil
+}
+
+// Runs lists the latest runs, newest first.
+func (s *Store) Runs(ctx context.Context, limit int) ([]Run, error) {
+	var out []Run
+	err := s.query(ctx, `SELECT id, kind, started_at, finished_at, status, summary, error FROM runs ORDER BY id DESC LIMIT ?`,
+		[]any{limit}, func(rows *sql.Rows) error {
+			var r Run
+			var sum string
+			if err := rows.Scan(&r.ID, &r.Kind, &r.StartedAt, &r.FinishedAt, &r.Status, &sum, &r.Error); err != nil {
+				return err
+			}
+			r.Summary = json.RawMessage(sum)
+			out = append(out, r)
+			return nil
+		})
+	return out, err
+}
+
+// SavedResult returns the data of one saved result of a run.
+func (s *Store) SavedResult(ctx context.Context, runID int64, kind string) (json.RawMessage, error) {
+	var data string
+	err := s.r.QueryRowContext(ctx, `SELECT data FROM saved_results WHERE run_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`, runID, kind).Scan(&data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: saved result: %w", err)
+	}
+	return json.RawMessage(data), nil
+}
+
+// LatestResult returns the newest saved result of a kind, from any run.
+func (s *Store) LatestResult(ctx context.Context, kind string) (json.RawMessage, string, error) {
+	var data, at string
+	err := s.r.QueryRowContext(ctx, `SELECT data, created_at FROM saved_results WHERE kind = ? ORDER BY id DESC LIMIT 1`, kind).Scan(&data, &at)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", ErrNotFound
+	}
+	if err != nil {
+		return nil, "", fmt.Errorf("store: latest result: %w", err)
+	}
+	return json.RawMessage(data), at, nil
+}
+
+// DeleteResults removes every run and saved result.
+func (s *Store) DeleteResults(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM saved_results`)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		_, err = tx.ExecContext(ctx, `DELETE FROM runs`)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: delete results: %w", err)
+	}
+	return n, nil
+}
+
+// RecordImport logs an imported file.
+func (s *Store) RecordImport(ctx context.Context, path, format string, rows int64, providers, first, last string) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO imports(path, format, rows, providers, first_day, last_day, imported_at) VALUES (?,?,?,?,?,?,?)`,
+		path, format, rows, providers, first, last, time.Now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("store: record import: %w", err)
+	}
+	return nil
+}
