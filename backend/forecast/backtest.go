@@ -1,0 +1,149 @@
+package forecast
+
+import (
+	"math"
+	"sort"
+)
+
+const (
+	// minTrain is the shortest history a backtest origin may leave the
+	// models; with 28 days required overall this still gives one origin.
+	minTrain = 21
+	// maxOrigins bounds the backtest's cost: each origin refits every
+	// candidate.
+	maxOrigins = 12
+	// combineTop is how many of the best backtested candidates are
+	// averaged. Averaging a few good models is steadier than picking the
+	// single best, whose lead over short backtests is partly luck.
+	combineTop = 3
+)
+
+// backtestOrigins returns the history lengths at which a rolling-origin
+// backtest of horizon h forecasts, newest first. Origins are whole weeks
+// apart so every weekday is tested alike, and further apart for long
+// horizons so the backtest reaches back far enough to test them.
+func backtestOrigins(n, h int) []int {
+	step := period * ((h + 41) / 42)
+	var out []int
+	for k := 1; k <= maxOrigins; k++ {
+		o := n - k*step
+		if o < minTrain {
+			break
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// backtest holds every candidate's forecasts from every origin, on the
+// model scale. An origin close to the end forecasts only the days the
+// history still has.
+type backtest struct {
+	y       []float64
+	tr      transform
+	origins []int
+	cands   []int         // indexes into candidates that could run
+	zf      [][][]float64 // [cand][origin][day]
+}
+
+// runBacktest forecasts h days from each origin with each candidate.
+func runBacktest(y []float64, tr transform, h int) *backtest {
+	z := tr.fwdAll(y)
+	bt := &backtest{y: y, tr: tr, origins: backtestOrigins(len(y), h)}
+	comps := make([]*components, len(bt.origins))
+	for j, o := range bt.origins {
+		comps[j] = decompose(z[:o], min(h, len(y)-o))
+	}
+	for ci, c := range candidates {
+		if c.needYear && !allHaveYear(comps) {
+			continue
+		}
+		fs := make([][]float64, len(bt.origins))
+		for j, o := range bt.origins {
+			fs[j] = c.fc(comps[j], min(h, len(y)-o))
+		}
+		bt.cands = append(bt.cands, ci)
+		bt.zf = append(bt.zf, fs)
+	}
+	return bt
+}
+
+func allHaveYear(cs []*components) bool {
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		if c.year == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// score is a candidate's backtest mean absolute error on the original
+// scale: the mean over origins at each lead time, then the mean over lead
+// times, so that every lead time of the horizon counts the same.
+func (bt *backtest) score(k int) float64 {
+	var sum []float64
+	var cnt []int
+	for j, o := range bt.origins {
+		for i, f := range bt.zf[k][j] {
+			if i >= len(sum) {
+				sum = append(sum, 0)
+				cnt = append(cnt, 0)
+			}
+			sum[i] += math.Abs(bt.y[o+i] - bt.tr.inv(f))
+			cnt[i]++
+		}
+	}
+	if len(sum) == 0 {
+		return math.Inf(1)
+	}
+	s := 0.0
+	for i := range sum {
+		s += sum[i] / float64(cnt[i])
+	}
+	return s / float64(len(sum))
+}
+
+// choose returns the indexes (into bt.cands) of the best candidates.
+func (bt *backtest) choose() []int {
+	idx := make([]int, len(bt.cands))
+	sc := make([]float64, len(bt.cands))
+	for k := range idx {
+		idx[k] = k
+		sc[k] = bt.score(k)
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return sc[idx[a]] < sc[idx[b]] })
+	return idx[:min(combineTop, len(idx))]
+}
+
+// combinedErrors returns, per origin, the errors of the combination of the
+// chosen candidates on the model scale: actual minus forecast by day.
+func (bt *backtest) combinedErrors(chosen []int) [][]float64 {
+	out := make([][]float64, len(bt.origins))
+	for j, o := range bt.origins {
+		paths := make([][]float64, len(chosen))
+		for i, k := range chosen {
+			paths[i] = bt.zf[k][j]
+		}
+		comb := combine(paths)
+		e := make([]float64, len(comb))
+		for i, f := range comb {
+			e[i] = bt.tr.fwd(bt.y[o+i]) - f
+		}
+		out[j] = e
+	}
+	return out
+}
+
+// combine averages forecast paths of equal length.
+func combine(paths [][]float64) []float64 {
+	out := make([]float64, len(paths[0]))
+	for _, p := range paths {
+		for i, v := range p {
+			out[i] += v / float64(len(paths))
+		}
+	}
+	return out
+}

@@ -1,0 +1,115 @@
+package forecast
+
+// components is what the candidate models share at one forecast origin:
+// the cleaned history on the model scale and its seasonal patterns.
+type components struct {
+	z         []float64   // cleaned, transformed history
+	weekLong  weekProfile // weekly pattern of the last year
+	weekShort weekProfile // weekly pattern of the last eight weeks
+	year      []float64   // yearly cycle for days 0..len(z)+h-1, or nil
+}
+
+// decompose prepares the components of a transformed history for
+// forecasting h days.
+func decompose(z []float64, h int) *components {
+	c := &components{z: clean(z)}
+	c.weekLong = weeklyProfile(c.z, 52)
+	c.weekShort = weeklyProfile(c.z, 8)
+	if len(c.z) >= 400 {
+		d := make([]float64, len(c.z))
+		for t, v := range c.z {
+			d[t] = v - c.weekLong[t%period]
+		}
+		c.year = yearlyComponent(d, h)
+	}
+	return c
+}
+
+// candidate is one forecasting model: given the components at an origin it
+// returns the h-day path on the model scale.
+type candidate struct {
+	name string
+	// needYear marks models that need the yearly cycle.
+	needYear bool
+	fc       func(c *components, h int) []float64
+}
+
+// candidates are the models the rolling-origin backtest chooses among.
+// They are deliberately simple and different from each other: the
+// backtest, not in-sample fit, decides which suit a series.
+var candidates = []candidate{
+	{name: "snaive", fc: seasonalNaive},
+	{name: "mean28+week", fc: func(c *components, h int) []float64 {
+		return windowMean(c, h, 28, c.weekLong, nil)
+	}},
+	{name: "ses+week", fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekLong, nil, false)
+	}},
+	{name: "damped+week", fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekLong, nil, true)
+	}},
+	{name: "ses+week8", fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekShort, nil, false)
+	}},
+	{name: "ses+week+year", needYear: true, fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekLong, c.year, false)
+	}},
+	{name: "damped+week+year", needYear: true, fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekLong, c.year, true)
+	}},
+	{name: "mean28+week+year", needYear: true, fc: func(c *components, h int) []float64 {
+		return windowMean(c, h, 28, c.weekLong, c.year)
+	}},
+}
+
+// seasonalNaive repeats the last week.
+func seasonalNaive(c *components, h int) []float64 {
+	n := len(c.z)
+	out := make([]float64, h)
+	for i := range out {
+		out[i] = c.z[n-period+i%period]
+	}
+	return out
+}
+
+// adjusted returns z without the weekly pattern and the yearly cycle.
+func adjusted(c *components, week weekProfile, year []float64) []float64 {
+	a := make([]float64, len(c.z))
+	for t, v := range c.z {
+		a[t] = v - week[t%period]
+		if year != nil {
+			a[t] -= year[t]
+		}
+	}
+	return a
+}
+
+// reseason adds the seasonal patterns back onto a path of levels that
+// starts the day after the history.
+func reseason(path []float64, n int, week weekProfile, year []float64) []float64 {
+	for i := range path {
+		t := n + i
+		path[i] += week[t%period]
+		if year != nil {
+			path[i] += year[t]
+		}
+	}
+	return path
+}
+
+// windowMean forecasts the mean adjusted level of the last w days.
+func windowMean(c *components, h, w int, week weekProfile, year []float64) []float64 {
+	a := adjusted(c, week, year)
+	lvl := mean(a[max(0, len(a)-w):])
+	path := make([]float64, h)
+	for i := range path {
+		path[i] = lvl
+	}
+	return reseason(path, len(a), week, year)
+}
+
+// smoothed forecasts the adjusted series by exponential smoothing.
+func smoothed(c *components, h int, week weekProfile, year []float64, damped bool) []float64 {
+	a := adjusted(c, week, year)
+	return reseason(fitETS(a, damped).forecast(h), len(a), week, year)
+}
