@@ -11,7 +11,7 @@ const (
 	minTrain = 21
 	// maxOrigins bounds the backtest's cost: each origin refits every
 	// candidate.
-	maxOrigins = 12
+	maxOrigins = 20
 	// combineTop is how many of the best backtested candidates are
 	// averaged. Averaging a few good models is steadier than picking the
 	// single best, whose lead over short backtests is partly luck.
@@ -23,7 +23,7 @@ const (
 // apart so every weekday is tested alike, and further apart for long
 // horizons so the backtest reaches back far enough to test them.
 func backtestOrigins(n, h int) []int {
-	step := period * ((h + 41) / 42)
+	step := period * max(3, (h+29)/30)
 	var out []int
 	for k := 1; k <= maxOrigins; k++ {
 		o := n - k*step
