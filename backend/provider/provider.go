@@ -1,0 +1,94 @@
+// Package provider defines what costpilot needs from a cloud: daily costs,
+// an inventory with utilization, and a credential check. Providers return
+// data and never touch the store.
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Provider is one cloud account source.
+type Provider interface {
+	// Key is the provider key (aws, azure, gcp, oci).
+	Key() model.ProviderKey
+	// Source says where the data comes from (demo, api, export).
+	Source() model.SourceKind
+	// FetchCosts returns the daily cost lines of the inclusive days
+	// [from, to] (YYYY-MM-DD), as a batch that replaces that span.
+	FetchCosts(ctx context.Context, from, to string) (model.Batch, error)
+	// Inventory returns the resources and their recent hourly utilization.
+	Inventory(ctx context.Context) (model.Inventory, error)
+	// Check validates credentials and connectivity; nil means valid.
+	Check(ctx context.Context) error
+}
+
+// Factory builds a provider from the configuration.
+type Factory func(cfg *config.Config, creds Credentials) (Provider, error)
+
+// Credentials gives a provider secrets stored outside the config (the OS
+// keyring on the desktop). Get returns "" when nothing is stored.
+type Credentials interface {
+	Get(provider model.ProviderKey, field string) (string, error)
+}
+
+// NoCredentials is a Credentials with nothing stored.
+type NoCredentials struct{}
+
+// Get always returns "".
+func (NoCredentials) Get(model.ProviderKey, string) (string, error) { return "", nil }
+
+// Registry maps a provider key and source to the factory that builds it.
+type Registry struct {
+	mu        sync.RWMutex
+	factories map[string]Factory
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{factories: map[string]Factory{}} }
+
+func regKey(k model.ProviderKey, s model.SourceKind) string { return string(k) + "/" + string(s) }
+
+// Register adds the factory for a provider key and source.
+func (r *Registry) Register(k model.ProviderKey, s model.SourceKind, f Factory) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.factories[regKey(k, s)] = f
+}
+
+// Has reports whether a factory exists for the key and source.
+func (r *Registry) Has(k model.ProviderKey, s model.SourceKind) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	_, ok := r.factories[regKey(k, s)]
+	return ok
+}
+
+// Build builds the provider for key k with its configured source.
+func (r *Registry) Build(cfg *config.Config, k model.ProviderKey, creds Credentials) (Provider, error) {
+	s := cfg.Provider(k).Source
+	r.mu.RLock()
+	f, ok := r.factories[regKey(k, s)]
+	r.mu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("provider: no %s connector for source %q in this build", k, s)
+	}
+	return f(cfg, creds)
+}
+
+// Sources lists the registered key/source pairs, sorted.
+func (r *Registry) Sources() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]string, 0, len(r.factories))
+	for k := range r.factories {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
