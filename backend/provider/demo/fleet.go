@@ -49,20 +49,20 @@ type flatService struct {
 
 // cloud describes one simulated provider account.
 type cloud struct {
-	key       model.ProviderKey
-	currency  string
-	billing   string
-	accounts  []string
-	regions   []string
-	services  map[string]string // kind -> service name
-	category  map[string]string // kind -> FOCUS service category
-	types     []string          // instance types, cheap to expensive
-	armTypes  []string
-	volType   string
-	discount  float64 // negotiated discount of billed below list
-	flat      []flatService
-	idPrefix  func(kind, name string, n uint64) string
-	scale     int // machines
+	key      model.ProviderKey
+	currency string
+	billing  string
+	accounts []string
+	regions  []string
+	services map[string]string // kind -> service name
+	category map[string]string // kind -> FOCUS service category
+	types    []string          // instance types, cheap to expensive
+	armTypes []string
+	volType  string
+	discount float64 // negotiated discount of billed below list
+	flat     []flatService
+	idPrefix func(kind, name string, n uint64) string
+	scale    int // machines
 }
 
 var clouds = map[model.ProviderKey]cloud{
