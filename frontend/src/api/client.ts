@@ -1,0 +1,50 @@
+// The one module components import (STYLE.md 4). The transport behind it is
+// picked at build time by the @transport Vite alias: http.ts for the web,
+// wails.ts for the desktop (a later issue); both export `transport`.
+import { transport } from '@transport';
+import type { Transport } from './transport';
+
+export { ApiError, toApiError } from './errors';
+export type * from './types';
+
+/** api is the service seen from the UI. */
+export const api: Transport = transport;
+
+/** REFRESH_MS is SPEC.md 8's dashboard auto-refresh period. */
+export const REFRESH_MS = 30_000;
+
+type Listener = () => void;
+const listeners = new Map<string, Set<Listener>>();
+let timer: ReturnType<typeof setInterval> | undefined;
+
+/**
+ * onEvent subscribes to live updates and returns the unsubscribe function.
+ * On the web 'refresh' fires every 30 s by polling (no server push), and
+ * not while the tab is hidden; the desktop transport will map Wails events
+ * onto the same names.
+ */
+export function onEvent(name: 'refresh', fn: Listener): () => void {
+  let set = listeners.get(name);
+  if (!set) {
+    set = new Set();
+    listeners.set(name, set);
+  }
+  set.add(fn);
+  ensureTimer();
+  return () => {
+    set.delete(fn);
+    if (set.size === 0) listeners.delete(name);
+    if (listeners.size === 0 && timer !== undefined) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  };
+}
+
+function ensureTimer(): void {
+  if (timer !== undefined) return;
+  timer = setInterval(() => {
+    if (typeof document !== 'undefined' && document.visibilityState === 'hidden') return;
+    listeners.get('refresh')?.forEach((fn) => fn());
+  }, REFRESH_MS);
+}

@@ -1,0 +1,112 @@
+// The web transport: fetch to the headless server's /api with the session
+// cookie. 401 sends the browser to the server's login form.
+import { ApiError, errorFromBody, NETWORK, UNAUTHENTICATED } from './errors';
+import { costQueryString } from './query';
+import type { Transport } from './transport';
+import type { AllocationRules, ReportRequest } from './types';
+
+type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** HttpOptions lets tests replace fetch and the 401 redirect. */
+export interface HttpOptions {
+  fetch?: FetchFn;
+  /** Called on a 401; the default goes to /login. */
+  onUnauthorized?: () => void;
+  /** Prefix before /api, '' for same origin. */
+  base?: string;
+}
+
+function goToLogin(): void {
+  if (typeof window !== 'undefined') window.location.assign('/login');
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** createHttpTransport builds the fetch transport. */
+export function createHttpTransport(opts: HttpOptions = {}): Transport {
+  const doFetch: FetchFn = opts.fetch ?? ((input, init) => fetch(input, init));
+  const onUnauthorized = opts.onUnauthorized ?? goToLogin;
+  const base = opts.base ?? '';
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const init: RequestInit = {
+      method,
+      credentials: 'same-origin',
+      headers: { Accept: 'application/json' },
+    };
+    if (body instanceof FormData) {
+      init.body = body;
+    } else if (body !== undefined) {
+      init.body = JSON.stringify(body);
+      init.headers = { ...init.headers, 'Content-Type': 'application/json' };
+    }
+    let res: Response;
+    try {
+      res = await doFetch(base + path, init);
+    } catch (e) {
+      throw new ApiError(`Cannot reach the costpilot server (${e instanceof Error ? e.message : String(e)})`, NETWORK);
+    }
+    if (res.status === 401) {
+      const err = errorFromBody(401, await readBody(res).catch(() => undefined));
+      onUnauthorized();
+      throw new ApiError(err.message, UNAUTHENTICATED, { status: 401, provider: err.provider, details: err.details });
+    }
+    // A redirect to the login page (303 followed by fetch) also means the session ended.
+    if (res.redirected && new URL(res.url, 'http://x').pathname === '/login') {
+      onUnauthorized();
+      throw new ApiError('Your session has ended; please log in again.', UNAUTHENTICATED, { status: 401 });
+    }
+    const parsed = await readBody(res);
+    if (!res.ok) throw errorFromBody(res.status, parsed);
+    return parsed as T;
+  }
+
+  const get = <T>(path: string) => call<T>('GET', path);
+  const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
+  const list = async <T>(path: string): Promise<T[]> => (await get<T[] | null>(path)) ?? [];
+
+  return {
+    AnalyzeCosts: async (q) => {
+      let qs: string;
+      try {
+        qs = costQueryString(q);
+      } catch (e) {
+        throw new ApiError(e instanceof Error ? e.message : String(e), 'ValidationError');
+      }
+      return get(`/api/costs?${qs}`);
+    },
+    GenerateRecommendations: () => list('/api/recommendations'),
+    ForecastCosts: (days) => get(`/api/forecast?days=${encodeURIComponent(String(days))}`),
+    OptimizeAll: () => post('/api/optimize'),
+    GenerateReport: (req: ReportRequest) => post('/api/reports', req),
+    ListReports: () => list('/api/reports'),
+    ReportURL: (name) => `${base}/api/reports/${encodeURIComponent(name)}`,
+    GetProviderStatus: () => get('/api/status'),
+    GetProviderDetails: () => list('/api/status/detailed'),
+    ValidateCredentials: () => post('/api/credentials/validate'),
+    AllocateCosts: (rules: AllocationRules) => post('/api/allocate', rules),
+    ListAllocationRules: () => list('/api/allocation/rules'),
+    SaveAllocationRule: (name, rules) => post('/api/allocation/rules', { name, rules }),
+    GetMetrics: () => get('/api/performance'),
+    CheckHealth: () => get('/api/health'),
+    GetAlerts: () => list('/api/alerts'),
+    ListRuns: () => list('/api/runs'),
+    GetSession: () => get('/api/session'),
+    ImportFile: (file) => {
+      const form = new FormData();
+      form.append('file', file, file.name);
+      return post('/api/import', form);
+    },
+  };
+}
+
+/** transport is the web build's instance, chosen by the @transport alias. */
+export const transport: Transport = createHttpTransport();

@@ -1,0 +1,33 @@
+import type { CostQuery } from './types';
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * costQueryString builds the query of GET /api/costs (DESIGN.md 6): either
+ * days=N or start/end dates, then metric and the filters. Empty values are
+ * left out; a malformed date or day count throws, so a bad URL never
+ * reaches the server.
+ */
+export function costQueryString(q: CostQuery): string {
+  const p = new URLSearchParams();
+  if (q.start || q.end) {
+    if (!q.start || !q.end || !DATE.test(q.start) || !DATE.test(q.end)) {
+      throw new RangeError('start and end must both be YYYY-MM-DD dates');
+    }
+    if (q.start > q.end) throw new RangeError('start must not be after end');
+    p.set('start', q.start);
+    p.set('end', q.end);
+  } else {
+    const days = q.days ?? 30;
+    if (!Number.isInteger(days) || days < 1 || days > 365) {
+      throw new RangeError('days must be an integer from 1 to 365');
+    }
+    p.set('days', String(days));
+  }
+  if (q.metric && q.metric !== 'billed') p.set('metric', q.metric);
+  for (const key of ['provider', 'account', 'service', 'tag'] as const) {
+    const v = q[key]?.trim();
+    if (v) p.set(key, v);
+  }
+  return p.toString();
+}

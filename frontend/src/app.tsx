@@ -1,0 +1,151 @@
+// The shell: navigation, session, theme and the page for the current URL.
+import { useEffect, useState } from 'preact/hooks';
+import { api, toApiError, type Alert, type Session } from './api/client';
+import { Link, useLocation } from './lib/router';
+import { DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session';
+import { applyTheme, initialTheme, ThemeContext, type Theme } from './lib/theme';
+import { useApi } from './lib/useApi';
+import { AllocationPage } from './pages/Allocation';
+import { ForecastPage } from './pages/Forecast';
+import { OverviewPage } from './pages/Overview';
+import { RecommendationsPage } from './pages/Recommendations';
+import { ReportsPage } from './pages/Reports';
+import { StatusPage } from './pages/Status';
+
+interface Route {
+  path: string;
+  title: string;
+  icon: string;
+  page: () => preact.JSX.Element;
+}
+
+// Icons are inline SVG paths (bundled; no icon font from the network).
+const ROUTES: Route[] = [
+  { path: '/', title: 'Overview', icon: 'M3 13h8V3H3v10zm0 8h8v-6H3v6zm10 0h8V11h-8v10zm0-18v6h8V3h-8z', page: OverviewPage },
+  { path: '/recommendations', title: 'Recommendations', icon: 'M9 21h6v-1H9v1zm3-19a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z', page: RecommendationsPage },
+  { path: '/forecast', title: 'Forecast', icon: 'M3 17l6-6 4 4 8-8v4h2V3h-8v2h4l-6 6-4-4-7.4 7.4L3 17z', page: ForecastPage },
+  { path: '/allocation', title: 'Allocation', icon: 'M11 2v20a10 10 0 0 1 0-20zm2 0v9h9a10 10 0 0 0-9-9zm0 11v9a10 10 0 0 0 9-9h-9z', page: AllocationPage },
+  { path: '/reports', title: 'Reports', icon: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8l-6-6zm2 16H8v-2h8v2zm0-4H8v-2h8v2zm-3-5V3.5L18.5 9H13z', page: ReportsPage },
+  { path: '/status', title: 'Status', icon: 'M3 12h4l3-8 4 16 3-8h4', page: StatusPage },
+];
+
+function routeFor(path: string): Route | undefined {
+  const clean = path.replace(/\/+$/, '') || '/';
+  return ROUTES.find((r) => r.path === clean);
+}
+
+function NotFound() {
+  return (
+    <section class="page">
+      <h1>Page not found</h1>
+      <p>
+        There is no page at this address. <Link href="/">Go to the overview</Link>.
+      </p>
+    </section>
+  );
+}
+
+function Icon({ d }: { d: string }) {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" class="icon">
+      <path d={d} />
+    </svg>
+  );
+}
+
+function AlertBell() {
+  const alerts = useApi<Alert[]>(() => api.GetAlerts(), []);
+  const n = alerts.data?.length ?? 0;
+  if (!alerts.data || n === 0) return null;
+  return (
+    <Link href="/status#alerts" class="alert-pill" aria-label={`${n} alerts`} title={`${n} alerts`}>
+      {n} alert{n === 1 ? '' : 's'}
+    </Link>
+  );
+}
+
+export function App() {
+  const loc = useLocation();
+  const [theme, setTheme] = useState<Theme>(initialTheme);
+  const [session, setSession] = useState<Session>(DEFAULT_SESSION);
+  const [menuOpen, setMenuOpen] = useState(false);
+
+  useEffect(() => applyTheme(theme, false), []);
+  useEffect(() => {
+    api.GetSession().then(
+      (s) => setSession(normalizeSession(s)),
+      // No /api/session yet (501/404): keep the defaults; a 401 has already gone to /login.
+      (e) => console.info('session:', toApiError(e).message),
+    );
+  }, []);
+
+  const route = routeFor(loc.path);
+  useEffect(() => {
+    document.title = `${route?.title ?? 'Not found'} · costpilot`;
+    setMenuOpen(false);
+  }, [route]);
+
+  const toggleTheme = () => {
+    const t = theme === 'dark' ? 'light' : 'dark';
+    applyTheme(t, true);
+    setTheme(t);
+  };
+
+  const Page = route?.page ?? NotFound;
+  return (
+    <ThemeContext.Provider value={theme}>
+      <SessionContext.Provider value={session}>
+        <a href="#main" class="skip-link">
+          Skip to content
+        </a>
+        <div class="layout">
+          <header class="sidebar">
+            <div class="brand-row">
+              <Link href="/" class="brand" aria-label="costpilot overview">
+                <img src="/favicon.svg" alt="" width="28" height="28" />
+                <span>costpilot</span>
+              </Link>
+              <button
+                type="button"
+                class="menu-btn"
+                aria-expanded={menuOpen}
+                aria-controls="main-nav"
+                onClick={() => setMenuOpen(!menuOpen)}
+              >
+                Menu
+              </button>
+            </div>
+            <nav id="main-nav" class={menuOpen ? 'nav open' : 'nav'} aria-label="Main">
+              <ul>
+                {ROUTES.map((r) => (
+                  <li key={r.path}>
+                    <Link href={r.path} class={route === r ? 'active' : ''} aria-current={route === r ? 'page' : undefined}>
+                      <Icon d={r.icon} />
+                      {r.title}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </nav>
+            <div class={menuOpen ? 'side-foot open' : 'side-foot'}>
+              {session.features.notifications && <AlertBell />}
+              <button type="button" class="btn btn-ghost" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
+                {theme === 'dark' ? '☀ Light theme' : '☾ Dark theme'}
+              </button>
+              {session.username && <div class="muted small user">Signed in as {session.username}</div>}
+              <form method="post" action="/logout">
+                <button type="submit" class="btn btn-ghost" data-testid="logout">
+                  Log out
+                </button>
+              </form>
+              {session.version && <div class="muted small">costpilot {session.version}</div>}
+            </div>
+          </header>
+          <main id="main" tabIndex={-1}>
+            <Page />
+          </main>
+        </div>
+      </SessionContext.Provider>
+    </ThemeContext.Provider>
+  );
+}

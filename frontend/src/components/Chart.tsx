@@ -1,0 +1,69 @@
+// Apache ECharts, importing only the parts used. Colours come from the
+// theme; when dashboard.features.interactive_charts is off the chart is a
+// still picture (no tooltip, legend toggling or zoom).
+import { BarChart, LineChart } from 'echarts/charts';
+import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+import { useEffect, useRef } from 'preact/hooks';
+import { useSession } from '../lib/session';
+import { useTheme } from '../lib/theme';
+
+echarts.use([BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+
+export type ChartOption = echarts.EChartsCoreOption;
+
+/** chartColors reads the palette from the CSS variables of the theme. */
+export function chartColors(): { text: string; muted: string; grid: string; bg: string } {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    text: v('--text', '#1f2328'),
+    muted: v('--muted', '#656d76'),
+    grid: v('--border', '#d0d7de'),
+    bg: v('--surface', '#ffffff'),
+  };
+}
+
+export function Chart({ option, height = 320, label }: { option: ChartOption; height?: number; label: string }) {
+  const el = useRef<HTMLDivElement>(null);
+  const chart = useRef<echarts.ECharts | null>(null);
+  const theme = useTheme();
+  const { features } = useSession();
+  const interactive = features.interactive_charts;
+
+  useEffect(() => {
+    if (!el.current) return;
+    const c = echarts.init(el.current, undefined, { renderer: 'canvas' });
+    chart.current = c;
+    const ro = new ResizeObserver(() => c.resize());
+    ro.observe(el.current);
+    return () => {
+      ro.disconnect();
+      c.dispose();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    const colors = chartColors();
+    const base: ChartOption = {
+      backgroundColor: 'transparent',
+      textStyle: { color: colors.text, fontFamily: 'inherit' },
+      animationDuration: 300,
+    };
+    const merged: Record<string, unknown> = { ...base, ...option };
+    if (!interactive) {
+      merged.tooltip = { show: false };
+      if (Array.isArray(merged.series)) {
+        merged.series = (merged.series as object[]).map((s) => ({ ...s, silent: true }));
+      }
+      if (merged.legend) merged.legend = { ...(merged.legend as object), selectedMode: false };
+    }
+    c.setOption(merged, { notMerge: true });
+  }, [option, theme, interactive]);
+
+  return <div class="chart" ref={el} style={{ height: `${height}px` }} role="img" aria-label={label} />;
+}

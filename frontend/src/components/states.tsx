@@ -1,0 +1,80 @@
+// Loading, empty, error and "not available yet" states, so no page is ever blank.
+import type { ComponentChildren } from 'preact';
+import type { ApiError } from '../api/client';
+import { titleCase } from '../lib/format';
+
+export function Loading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <div class="state state-loading" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true" />
+      <span>{label}</span>
+    </div>
+  );
+}
+
+export function Empty({ title, children }: { title: string; children?: ComponentChildren }) {
+  return (
+    <div class="state state-empty" role="status">
+      <strong>{title}</strong>
+      {children && <p>{children}</p>}
+    </div>
+  );
+}
+
+function detailText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  try {
+    return JSON.stringify(v);
+  } catch {
+    return String(v);
+  }
+}
+
+/** ErrorState shows the error shape; a 501 becomes a calm "not available yet". */
+export function ErrorState({ error, onRetry, what }: { error: ApiError; onRetry?: () => void; what?: string }) {
+  if (error.notAvailable) {
+    return (
+      <div class="state state-na" role="status" data-state="not-available">
+        <strong>{what ? `${what}: not available yet` : 'Not available yet'}</strong>
+        <p>{error.message || 'This server does not offer this capability yet.'} It appears here as soon as the server supports it.</p>
+      </div>
+    );
+  }
+  const details = error.details ? Object.entries(error.details) : [];
+  return (
+    <div class="state state-error" role="alert" data-state="error">
+      <strong>
+        {titleCase(error.type.replace(/Error$/, '')) || 'Error'} error
+        {error.provider ? ` (${error.provider})` : ''}
+      </strong>
+      <p>{error.message}</p>
+      {details.length > 0 && (
+        <dl class="details">
+          {details.map(([k, v]) => (
+            <div key={k}>
+              <dt>{k}</dt>
+              <dd>{detailText(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {onRetry && (
+        <button type="button" class="btn" onClick={onRetry}>
+          Retry
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** Stale is a thin banner for a failed background refresh over data still shown. */
+export function StaleBanner({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
+  return (
+    <div class="banner" role="status">
+      Refresh failed: {error.message}{' '}
+      <button type="button" class="btn-link" onClick={onRetry}>
+        Retry
+      </button>
+    </div>
+  );
+}

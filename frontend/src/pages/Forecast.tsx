@@ -1,0 +1,226 @@
+// Forecast: history, the forecast line with its confidence band, each
+// provider's trend, and the forecast after recommendations.
+import { useMemo } from 'preact/hooks';
+import { api, type CostAnalysis, type Forecast, type ProviderKey } from '../api/client';
+import { Chart, chartColors, type ChartOption } from '../components/Chart';
+import { DataTable, type Column } from '../components/DataTable';
+import { Segmented } from '../components/Segmented';
+import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
+import { dailyByProvider } from '../lib/costs';
+import { formatCurrency, formatCurrencyCompact, formatNumber, formatPercent, formatShortDate, providerName } from '../lib/format';
+import { setQuery, useLocation } from '../lib/router';
+import { useSession } from '../lib/session';
+import { useTheme } from '../lib/theme';
+import { useApi } from '../lib/useApi';
+
+const HISTORY_DAYS = 90;
+
+interface ProviderRow {
+  provider: ProviderKey;
+  total: number;
+  lower: number;
+  upper: number;
+  direction: string;
+  volatility: number;
+  slope?: number;
+}
+
+function forecastChart(f: Forecast, history: CostAnalysis | null, currency: string): ChartOption {
+  const c = chartColors();
+  const hist: { dates: string[]; totals: number[] } = history ? dailyByProvider(history) : { dates: [], totals: [] };
+  const points = f.daily_forecast ?? [];
+  const dates = [...hist.dates, ...points.map((p) => p.date).filter((d) => !hist.dates.includes(d))];
+  const at = new Map(dates.map((d, i) => [d, i]));
+  const n = dates.length;
+  const actual: (number | null)[] = new Array(n).fill(null);
+  const fc: (number | null)[] = new Array(n).fill(null);
+  const lower: (number | null)[] = new Array(n).fill(null);
+  const band: (number | null)[] = new Array(n).fill(null);
+  hist.dates.forEach((d, i) => (actual[at.get(d)!] = Math.round(hist.totals[i] * 100) / 100));
+  for (const p of points) {
+    const i = at.get(p.date)!;
+    fc[i] = Math.round(p.forecast * 100) / 100;
+    lower[i] = Math.round(p.lower * 100) / 100;
+    band[i] = Math.round((p.upper - p.lower) * 100) / 100;
+  }
+  const level = f.confidence_level ? `${Math.round(f.confidence_level * 100)}% interval` : 'Confidence interval';
+  return {
+    color: ['#6e7781', '#1f6feb', '#1f6feb'],
+    tooltip: {
+      trigger: 'axis',
+      valueFormatter: (v: number) => (v === null || v === undefined ? '—' : formatCurrency(v, currency)),
+    },
+    legend: { top: 0, data: ['Actual', 'Forecast', level], textStyle: { color: c.text } },
+    grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
+    xAxis: {
+      type: 'category',
+      data: dates,
+      boundaryGap: false,
+      axisLabel: { color: c.muted, formatter: (v: string) => formatShortDate(v) },
+      axisLine: { lineStyle: { color: c.grid } },
+    },
+    yAxis: {
+      type: 'value',
+      axisLabel: { color: c.muted, formatter: (v: number) => formatCurrencyCompact(v, currency) },
+      splitLine: { lineStyle: { color: c.grid, type: 'dashed' } },
+    },
+    series: [
+      { name: 'Actual', type: 'line', data: actual, showSymbol: false, lineStyle: { width: 1.5 } },
+      { name: 'Forecast', type: 'line', data: fc, showSymbol: false, lineStyle: { width: 2 } },
+      // The band is the lower bound (invisible) with the width stacked on top of it.
+      { name: 'lower', type: 'line', data: lower, stack: 'band', showSymbol: false, lineStyle: { opacity: 0 }, tooltip: { show: false } },
+      {
+        name: level,
+        type: 'line',
+        data: band,
+        stack: 'band',
+        showSymbol: false,
+        lineStyle: { opacity: 0 },
+        areaStyle: { color: 'rgba(31,111,235,0.18)' },
+        tooltip: { show: false },
+      },
+    ],
+  };
+}
+
+function Trend({ direction }: { direction: string }) {
+  const arrow = direction === 'increasing' ? '↗' : direction === 'decreasing' ? '↘' : '→';
+  const cls = direction === 'increasing' ? 'change up' : direction === 'decreasing' ? 'change down' : 'change';
+  return (
+    <span class={cls}>
+      {arrow} {direction}
+    </span>
+  );
+}
+
+export function ForecastPage() {
+  const loc = useLocation();
+  const { currency: sessionCurrency } = useSession();
+  const theme = useTheme();
+  const daysParam = Number(new URLSearchParams(loc.search).get('days'));
+  const days = daysParam === 60 || daysParam === 90 ? daysParam : 30;
+
+  const state = useApi(async () => {
+    // History is context for the chart; the forecast stands without it.
+    const [forecast, history] = await Promise.all([
+      api.ForecastCosts(days),
+      api.AnalyzeCosts({ days: HISTORY_DAYS }).catch(() => null),
+    ]);
+    return { forecast, history };
+  }, [days]);
+
+  const f = state.data?.forecast;
+  const currency = f?.currency || sessionCurrency;
+  const option = useMemo(
+    () => (state.data ? forecastChart(state.data.forecast, state.data.history, currency) : null),
+    [state.data, currency, theme],
+  );
+  const rows: ProviderRow[] = Object.entries(f?.provider_forecasts ?? {}).map(([k, v]) => ({
+    provider: k as ProviderKey,
+    total: v!.total_forecast,
+    lower: v!.confidence_interval?.[0] ?? 0,
+    upper: v!.confidence_interval?.[1] ?? 0,
+    direction: v!.trend_analysis?.trend_direction ?? 'stable',
+    volatility: v!.trend_analysis?.volatility ?? 0,
+    slope: v!.trend_analysis?.slope_per_day,
+  }));
+  const columns: Column<ProviderRow>[] = [
+    { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
+    { key: 'total', label: `Forecast (${days} days)`, value: (r) => Math.round(r.total * 100) / 100, render: (r) => formatCurrency(r.total, currency), numeric: true },
+    {
+      key: 'interval',
+      label: 'Interval',
+      value: (r) => `${r.lower.toFixed(2)}–${r.upper.toFixed(2)}`,
+      render: (r) => `${formatCurrency(r.lower, currency)} – ${formatCurrency(r.upper, currency)}`,
+      sortable: false,
+    },
+    { key: 'direction', label: 'Trend', value: (r) => r.direction, render: (r) => <Trend direction={r.direction} /> },
+    {
+      key: 'slope',
+      label: 'Slope / day',
+      value: (r) => r.slope ?? null,
+      render: (r) => (r.slope === undefined ? '—' : formatCurrency(r.slope, currency)),
+      numeric: true,
+    },
+    { key: 'volatility', label: 'Volatility', value: (r) => r.volatility, render: (r) => formatNumber(r.volatility, 3), numeric: true },
+  ];
+  const impact = f?.recommendations_impact;
+
+  return (
+    <section class="page" aria-labelledby="fc-title">
+      <div class="page-head">
+        <div>
+          <h1 id="fc-title">Forecast</h1>
+          <p class="muted">
+            Next {days} days{f?.model ? ` · model: ${f.model}` : ''}
+          </p>
+        </div>
+        <div class="controls">
+          <Segmented
+            label="Forecast horizon"
+            options={[30, 60, 90].map((d) => ({ value: String(d), label: `${d} days` }))}
+            value={String(days)}
+            onChange={(v) => setQuery({ days: v === '30' ? null : v })}
+          />
+        </div>
+      </div>
+
+      {state.error && state.data && <StaleBanner error={state.error} onRetry={state.reload} />}
+      {!state.data && state.loading && <Loading label="Forecasting…" />}
+      {!state.data && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Forecast" />}
+
+      {f && (
+        <>
+          <div class="cards">
+            <article class="card card-total">
+              <h2 class="card-label">Forecast, next {f.forecast_period || days} days</h2>
+              <div class="card-value" data-testid="total-forecast">
+                {formatCurrency(f.total_forecast, currency)}
+              </div>
+              <span class="muted small">
+                {f.confidence_level ? `${Math.round(f.confidence_level * 100)}% interval: ` : 'Interval: '}
+                {formatCurrency(f.confidence_interval?.[0], currency)} – {formatCurrency(f.confidence_interval?.[1], currency)}
+              </span>
+            </article>
+            {impact && (
+              <>
+                <article class="card">
+                  <h2 class="card-label">Optimized forecast</h2>
+                  <div class="card-value small-value">{formatCurrency(impact.optimized_forecast, currency)}</div>
+                  <span class="change down">
+                    ▼ {formatCurrency(impact.total_savings, currency)} ({formatPercent(impact.savings_percentage / 100)})
+                  </span>
+                </article>
+                <article class="card">
+                  <h2 class="card-label">Base forecast</h2>
+                  <div class="card-value small-value">{formatCurrency(impact.base_forecast, currency)}</div>
+                  <span class="muted small">before recommendations</span>
+                </article>
+              </>
+            )}
+          </div>
+          <article class="panel">
+            <h2>History and forecast</h2>
+            {option && (f.daily_forecast?.length ?? 0) > 0 ? (
+              <Chart option={option} height={340} label={`Daily cost for the last ${HISTORY_DAYS} days and the forecast with its confidence band`} />
+            ) : (
+              <Empty title="No daily forecast">The server returned no daily points for this horizon.</Empty>
+            )}
+          </article>
+          <article class="panel">
+            <h2>Per-provider trend</h2>
+            <DataTable
+              columns={columns}
+              rows={rows}
+              rowKey={(r) => r.provider}
+              caption="Per-provider forecast and trend"
+              csvName={`costpilot-forecast-${days}d.csv`}
+              initialSort={{ key: 'total', dir: 'desc' }}
+              filterable={false}
+            />
+          </article>
+        </>
+      )}
+    </section>
+  );
+}

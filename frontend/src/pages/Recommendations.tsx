@@ -1,0 +1,198 @@
+// Recommendations: what to change, what it saves, filterable by type,
+// provider and priority; and running the full optimization pipeline.
+import { useMemo, useState } from 'preact/hooks';
+import { api, toApiError, type ApiError, type OptimizationResult, type Recommendation } from '../api/client';
+import { DataTable, type Column } from '../components/DataTable';
+import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
+import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
+import { setQuery, useLocation } from '../lib/router';
+import { useSession } from '../lib/session';
+import { useApi } from '../lib/useApi';
+
+const PRIORITY_ORDER: Record<string, number> = { high: 3, medium: 2, low: 1 };
+
+function config(c: Recommendation['current_config']): string {
+  if (!c) return '—';
+  return c.instance_type ? `${c.instance_type}` : '—';
+}
+
+export function RecommendationsPage() {
+  const loc = useLocation();
+  const { currency, features } = useSession();
+  const params = new URLSearchParams(loc.search);
+  const type = params.get('type') ?? '';
+  const provider = params.get('provider') ?? '';
+  const priority = params.get('priority') ?? '';
+  const state = useApi(() => api.GenerateRecommendations(), []);
+  const [opt, setOpt] = useState<{ running: boolean; result?: OptimizationResult; error?: ApiError }>({ running: false });
+
+  const all = state.data ?? [];
+  const rows = useMemo(
+    () =>
+      all.filter(
+        (r) => (!type || r.type === type) && (!provider || r.provider === provider) && (!priority || r.priority === priority),
+      ),
+    [all, type, provider, priority],
+  );
+  const types = useMemo(() => [...new Set(all.map((r) => r.type))].sort(), [all]);
+  const providers = useMemo(() => [...new Set(all.map((r) => r.provider))].sort(), [all]);
+  const savings = rows.reduce((s, r) => s + (r.potential_savings || 0), 0);
+  const high = rows.filter((r) => r.priority === 'high').length;
+
+  const runOptimize = async () => {
+    setOpt({ running: true });
+    try {
+      const result = await api.OptimizeAll();
+      setOpt({ running: false, result });
+      state.reload();
+    } catch (e) {
+      setOpt({ running: false, error: toApiError(e) });
+    }
+  };
+
+  const columns: Column<Recommendation>[] = [
+    { key: 'type', label: 'Type', value: (r) => titleCase(r.type) },
+    { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
+    {
+      key: 'resource',
+      label: 'Resource',
+      value: (r) => r.resource_id ?? '',
+      render: (r) => (
+        <span>
+          <code class="rid">{r.resource_id || '—'}</code>
+          {r.resource_type && <span class="muted small block">{r.resource_type}</span>}
+        </span>
+      ),
+    },
+    { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc">{r.description}</span> },
+    {
+      key: 'current',
+      label: 'Current',
+      value: (r) => config(r.current_config),
+      render: (r) => (
+        <span>
+          {config(r.current_config)}
+          {r.current_config && <span class="muted small block">{formatCurrency(r.current_config.cost, currency)}/mo</span>}
+        </span>
+      ),
+    },
+    {
+      key: 'recommended',
+      label: 'Recommended',
+      value: (r) => config(r.recommended_config),
+      render: (r) => (
+        <span>
+          {config(r.recommended_config)}
+          {r.recommended_config && <span class="muted small block">{formatCurrency(r.recommended_config.cost, currency)}/mo</span>}
+        </span>
+      ),
+    },
+    {
+      key: 'savings',
+      label: 'Savings / mo',
+      value: (r) => Math.round(r.potential_savings * 100) / 100,
+      render: (r) => <strong>{formatCurrency(r.potential_savings, currency)}</strong>,
+      numeric: true,
+    },
+    {
+      key: 'priority',
+      label: 'Priority',
+      value: (r) => PRIORITY_ORDER[r.priority] ?? 0,
+      render: (r) => <span class={`pill pill-${r.priority}`}>{r.priority}</span>,
+    },
+    { key: 'confidence', label: 'Confidence', value: (r) => r.confidence, render: (r) => formatPercent(r.confidence, 0), numeric: true },
+    { key: 'effort', label: 'Effort', value: (r) => r.implementation_effort, render: (r) => titleCase(r.implementation_effort) },
+  ];
+
+  const select = (label: string, name: string, value: string, options: string[], show: (v: string) => string) => (
+    <label>
+      {label}{' '}
+      <select class="input" value={value} onChange={(e) => setQuery({ [name]: (e.target as HTMLSelectElement).value })}>
+        <option value="">All</option>
+        {options.map((o) => (
+          <option key={o} value={o}>
+            {show(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+
+  return (
+    <section class="page" aria-labelledby="rec-title">
+      <div class="page-head">
+        <div>
+          <h1 id="rec-title">Recommendations</h1>
+          <p class="muted">Rightsizing, idle resources, autoscaling, commitments and tagging, with monthly savings.</p>
+        </div>
+        <div class="controls">
+          <button type="button" class="btn btn-primary" onClick={runOptimize} disabled={opt.running}>
+            {opt.running ? 'Running optimization…' : 'Run optimization'}
+          </button>
+        </div>
+      </div>
+
+      {opt.error && <ErrorState error={opt.error} what="Optimization" />}
+      {opt.result && (
+        <div class="notice" role="status">
+          Optimization finished: {opt.result.summary.total_recommendations} recommendations,{' '}
+          {formatCurrency(opt.result.summary.total_potential_savings, currency)} potential savings a month.
+          {opt.result.report_path && features.export_reports && (
+            <>
+              {' '}
+              Report written to <code>{opt.result.report_path}</code>.
+            </>
+          )}
+        </div>
+      )}
+
+      {state.error && state.data && <StaleBanner error={state.error} onRetry={state.reload} />}
+      {!state.data && state.loading && <Loading label="Generating recommendations…" />}
+      {!state.data && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Recommendations" />}
+
+      {state.data && (
+        <>
+          <div class="cards">
+            <article class="card card-total">
+              <h2 class="card-label">Potential savings / month</h2>
+              <div class="card-value" data-testid="total-savings">
+                {formatCurrency(savings, currency)}
+              </div>
+              <span class="muted small">{rows.length === all.length ? 'all recommendations' : 'of the filtered recommendations'}</span>
+            </article>
+            <article class="card">
+              <h2 class="card-label">Recommendations</h2>
+              <div class="card-value small-value">{rows.length}</div>
+              <span class="muted small">{high} high priority</span>
+            </article>
+            <article class="card">
+              <h2 class="card-label">Annualized</h2>
+              <div class="card-value small-value">{formatCurrency(savings * 12, currency)}</div>
+              <span class="muted small">if all are implemented</span>
+            </article>
+          </div>
+          <div class="filters">
+            {select('Type', 'type', type, types, titleCase)}
+            {select('Provider', 'provider', provider, providers, providerName)}
+            {select('Priority', 'priority', priority, ['high', 'medium', 'low'], titleCase)}
+          </div>
+          {all.length === 0 ? (
+            <Empty title="No recommendations">Nothing to optimize right now: every analyzed resource looks right-sized.</Empty>
+          ) : (
+            <article class="panel">
+              <DataTable
+                columns={columns}
+                rows={rows}
+                rowKey={(r, i) => r.id ?? `${r.provider}/${r.resource_id}/${r.type}/${i}`}
+                caption="Recommendations"
+                csvName="costpilot-recommendations.csv"
+                initialSort={{ key: 'savings', dir: 'desc' }}
+                testId="recommendations-table"
+              />
+            </article>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+// Reports: generate a report of a type and format, download it, and list
+// the earlier ones. Off when dashboard.features.export_reports is false.
+import { useState } from 'preact/hooks';
+import { api, toApiError, type ApiError, type ReportFormat, type ReportInfo, type ReportResult, type ReportType } from '../api/client';
+import { DataTable, type Column } from '../components/DataTable';
+import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
+import { formatBytes, formatDateTime, titleCase } from '../lib/format';
+import { useSession } from '../lib/session';
+import { useApi } from '../lib/useApi';
+
+const TYPES: ReportType[] = ['comprehensive', 'summary', 'recommendations'];
+const FORMATS: ReportFormat[] = ['html', 'pdf', 'json'];
+
+/** baseName is the file name of a report path (either separator). */
+function baseName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
+}
+
+export function ReportsPage() {
+  const { features } = useSession();
+  const [type, setType] = useState<ReportType>('comprehensive');
+  const [format, setFormat] = useState<ReportFormat>('html');
+  const [gen, setGen] = useState<{ busy: boolean; result?: ReportResult; error?: ApiError }>({ busy: false });
+  const list = useApi(() => api.ListReports(), []);
+
+  const generate = async (e: Event) => {
+    e.preventDefault();
+    setGen({ busy: true });
+    try {
+      const result = await api.GenerateReport({ type, format });
+      setGen({ busy: false, result });
+      list.reload();
+    } catch (err) {
+      setGen({ busy: false, error: toApiError(err) });
+    }
+  };
+
+  const columns: Column<ReportInfo>[] = [
+    { key: 'name', label: 'Name', value: (r) => r.name, render: (r) => <code class="rid">{r.name}</code> },
+    { key: 'type', label: 'Type', value: (r) => titleCase(r.type) },
+    { key: 'format', label: 'Format', value: (r) => r.format.toUpperCase() },
+    { key: 'size', label: 'Size', value: (r) => r.size, render: (r) => formatBytes(r.size), numeric: true },
+    { key: 'created_at', label: 'Created', value: (r) => r.created_at, render: (r) => formatDateTime(r.created_at) },
+    {
+      key: 'download',
+      label: 'Download',
+      value: () => '',
+      sortable: false,
+      render: (r) => (
+        <a href={api.ReportURL(r.name)} download={r.name} class="btn btn-small">
+          Download
+        </a>
+      ),
+    },
+  ];
+
+  const generatedName = gen.result ? gen.result.name || baseName(gen.result.report_path) : '';
+
+  return (
+    <section class="page" aria-labelledby="rep-title">
+      <div class="page-head">
+        <div>
+          <h1 id="rep-title">Reports</h1>
+          <p class="muted">Comprehensive, summary and recommendations reports as HTML, PDF or JSON.</p>
+        </div>
+      </div>
+
+      {!features.export_reports ? (
+        <div class="state state-na" role="status">
+          <strong>Report export is turned off</strong>
+          <p>This dashboard's configuration sets dashboard.features.export_reports to false.</p>
+        </div>
+      ) : (
+        <form class="panel report-form" onSubmit={generate} aria-labelledby="gen-title">
+          <h2 id="gen-title">Generate a report</h2>
+          <div class="form-row">
+            <label class="field">
+              <span>Type</span>
+              <select class="input" value={type} onChange={(e) => setType((e.target as HTMLSelectElement).value as ReportType)}>
+                {TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {titleCase(t)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field">
+              <span>Format</span>
+              <select class="input" value={format} onChange={(e) => setFormat((e.target as HTMLSelectElement).value as ReportFormat)}>
+                {FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {f.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" class="btn btn-primary" disabled={gen.busy}>
+              {gen.busy ? 'Generating…' : 'Generate'}
+            </button>
+          </div>
+          {gen.error && <ErrorState error={gen.error} what="Report" />}
+          {gen.result && (
+            <div class="notice" role="status">
+              Report written to <code>{gen.result.report_path}</code>.{' '}
+              {generatedName && (
+                <a href={api.ReportURL(generatedName)} download={generatedName}>
+                  Download {generatedName}
+                </a>
+              )}
+            </div>
+          )}
+        </form>
+      )}
+
+      <article class="panel">
+        <h2>Earlier reports</h2>
+        {list.error && list.data && <StaleBanner error={list.error} onRetry={list.reload} />}
+        {!list.data && list.loading && <Loading label="Loading reports…" />}
+        {!list.data && list.error && <ErrorState error={list.error} onRetry={list.reload} what="Report list" />}
+        {list.data && list.data.length === 0 && <Empty title="No reports yet">Generate one above; it will be listed here.</Empty>}
+        {list.data && list.data.length > 0 && (
+          <DataTable columns={columns} rows={list.data} rowKey={(r) => r.name} caption="Earlier reports" initialSort={{ key: 'created_at', dir: 'desc' }} testId="reports-table" />
+        )}
+      </article>
+    </section>
+  );
+}

@@ -1,0 +1,235 @@
+// Status: provider connections and credential validity, performance
+// metrics, health checks, alerts and recent pipeline runs. Each section
+// loads on its own so one missing capability never blanks the page.
+import { useState } from 'preact/hooks';
+import { api, toApiError, type ApiError, type CredentialChecks, type ProviderDetail, type ProviderKey, type RunInfo } from '../api/client';
+import { Empty, ErrorState, Loading } from '../components/states';
+import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
+import { useSession } from '../lib/session';
+import { useApi } from '../lib/useApi';
+
+/** providerRows prefers the detailed status and falls back to the boolean map. */
+async function loadProviders(): Promise<ProviderDetail[]> {
+  try {
+    return await api.GetProviderDetails();
+  } catch (e) {
+    const err = toApiError(e);
+    if (!err.notAvailable && err.status !== 404) throw err;
+    const simple = await api.GetProviderStatus();
+    return Object.entries(simple).map(([k, connected]) => ({
+      provider: k as ProviderKey,
+      enabled: true,
+      source: 'demo' as const,
+      connected: Boolean(connected),
+      lines: 0,
+      sourceUnknown: true,
+    }));
+  }
+}
+
+function Section({ title, id, children }: { title: string; id: string; children: preact.ComponentChildren }) {
+  return (
+    <article class="panel" id={id} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+    </article>
+  );
+}
+
+function Pill({ ok, label }: { ok: boolean | 'warn'; label: string }) {
+  const cls = ok === 'warn' ? 'pill pill-medium' : ok ? 'pill pill-ok' : 'pill pill-high';
+  return <span class={cls}>{label}</span>;
+}
+
+export function StatusPage() {
+  const { features } = useSession();
+  const providers = useApi(loadProviders, []);
+  const perf = useApi(() => api.GetMetrics(), []);
+  const health = useApi(() => api.CheckHealth(), []);
+  const alerts = useApi(() => api.GetAlerts(), []);
+  const runs = useApi(() => api.ListRuns(), []);
+  const [creds, setCreds] = useState<{ busy: boolean; result?: CredentialChecks; error?: ApiError }>({ busy: false });
+
+  const validate = async () => {
+    setCreds({ busy: true });
+    try {
+      setCreds({ busy: false, result: await api.ValidateCredentials() });
+    } catch (e) {
+      setCreds({ busy: false, error: toApiError(e) });
+    }
+  };
+
+  const p = perf.data;
+  const runKeys = (r: RunInfo) => Object.entries(r).filter(([k]) => k !== 'id' && k !== 'started_at' && typeof r[k] !== 'object');
+
+  return (
+    <section class="page" aria-labelledby="status-title">
+      <div class="page-head">
+        <div>
+          <h1 id="status-title">Status</h1>
+          <p class="muted">Provider connections, credentials, performance and health.</p>
+        </div>
+        <div class="controls">
+          <button type="button" class="btn btn-primary" onClick={validate} disabled={creds.busy}>
+            {creds.busy ? 'Validating…' : 'Validate credentials'}
+          </button>
+        </div>
+      </div>
+
+      <Section title="Providers" id="providers">
+        {creds.error && <ErrorState error={creds.error} what="Credential validation" />}
+        {!providers.data && providers.loading && <Loading />}
+        {!providers.data && providers.error && <ErrorState error={providers.error} onRetry={providers.reload} what="Provider status" />}
+        {providers.data && providers.data.length === 0 && <Empty title="No providers enabled">Enable a provider in the configuration file.</Empty>}
+        {providers.data && providers.data.length > 0 && (
+          <div class="table-scroll">
+            <table>
+              <caption class="sr-only">Providers</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Provider</th>
+                  <th scope="col">Connection</th>
+                  <th scope="col">Source</th>
+                  <th scope="col">History</th>
+                  <th scope="col" class="num">Cost lines</th>
+                  <th scope="col">Last sync</th>
+                  <th scope="col">Credentials</th>
+                </tr>
+              </thead>
+              <tbody>
+                {providers.data.map((d) => {
+                  const c = creds.result?.[d.provider];
+                  const unknown = 'sourceUnknown' in d;
+                  return (
+                    <tr key={d.provider}>
+                      <td>
+                        <strong>{providerName(d.provider)}</strong>
+                        {!d.enabled && <span class="muted small"> (disabled)</span>}
+                      </td>
+                      <td>
+                        <Pill ok={d.connected} label={d.connected ? 'Connected' : 'Not connected'} />
+                        {d.error && <span class="muted small block">{d.error}</span>}
+                      </td>
+                      <td>{unknown ? '—' : titleCase(d.source)}</td>
+                      <td>{d.first_day ? `${formatDate(d.first_day)} – ${formatDate(d.last_day)}` : '—'}</td>
+                      <td class="num">{unknown ? '—' : formatNumber(d.lines)}</td>
+                      <td>{d.last_sync ? formatDateTime(d.last_sync) : '—'}</td>
+                      <td>
+                        {c ? (
+                          <>
+                            <Pill ok={c.valid} label={c.valid ? 'Valid' : 'Invalid'} />
+                            {c.error && <span class="muted small block">{c.error}</span>}
+                          </>
+                        ) : (
+                          <span class="muted small">not checked</span>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
+
+      <div class="grid-2">
+        <Section title="Performance" id="performance">
+          {!p && perf.loading && <Loading />}
+          {!p && perf.error && <ErrorState error={perf.error} onRetry={perf.reload} what="Performance metrics" />}
+          {p && (
+            <dl class="metrics">
+              <div>
+                <dt>Requests</dt>
+                <dd>{formatNumber(p.total_requests)}</dd>
+              </div>
+              <div>
+                <dt>Avg. response</dt>
+                <dd>{formatSeconds(p.average_response_time)}</dd>
+              </div>
+              <div>
+                <dt>Error rate</dt>
+                <dd>{formatPercent(p.error_rate)}</dd>
+              </div>
+              <div>
+                <dt>Cache hit rate</dt>
+                <dd>{formatPercent(p.cache_hit_rate)}</dd>
+              </div>
+              <div>
+                <dt>Memory</dt>
+                <dd>{formatPercent(p.memory_usage)}</dd>
+              </div>
+              <div>
+                <dt>CPU</dt>
+                <dd>{formatPercent(p.cpu_usage)}</dd>
+              </div>
+            </dl>
+          )}
+        </Section>
+        <Section title="Health" id="health">
+          {!health.data && health.loading && <Loading />}
+          {!health.data && health.error && <ErrorState error={health.error} onRetry={health.reload} what="Health checks" />}
+          {health.data && (
+            <>
+              <p>
+                Overall:{' '}
+                <Pill ok={health.data.status === 'healthy' ? true : health.data.status === 'degraded' ? 'warn' : false} label={health.data.status} />
+              </p>
+              <ul class="checks">
+                {(health.data.checks ?? []).map((c) => (
+                  <li key={c.name}>
+                    <Pill ok={c.status === 'ok' ? true : c.status === 'warning' ? 'warn' : false} label={c.status} />
+                    <strong>{c.name}</strong>
+                    <span class="muted small">{c.message}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </Section>
+      </div>
+
+      {features.notifications && (
+        <Section title="Alerts" id="alerts">
+          {!alerts.data && alerts.loading && <Loading />}
+          {!alerts.data && alerts.error && <ErrorState error={alerts.error} onRetry={alerts.reload} what="Alerts" />}
+          {alerts.data && alerts.data.length === 0 && <Empty title="No alerts">Budgets, anomalies and providers are all quiet.</Empty>}
+          {alerts.data && alerts.data.length > 0 && (
+            <ul class="alerts">
+              {alerts.data.map((a) => (
+                <li key={a.id} class={`alert alert-${a.severity}`}>
+                  <Pill ok={a.severity === 'info' ? true : a.severity === 'warning' ? 'warn' : false} label={a.severity} />
+                  <span>
+                    <strong>{titleCase(a.kind)}</strong>
+                    {a.provider && ` · ${providerName(a.provider)}`}: {a.message}
+                  </span>
+                  <span class="muted small">{formatDateTime(a.time)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      )}
+
+      <Section title="Recent runs" id="runs">
+        {!runs.data && runs.loading && <Loading />}
+        {!runs.data && runs.error && <ErrorState error={runs.error} onRetry={runs.reload} what="Run history" />}
+        {runs.data && runs.data.length === 0 && <Empty title="No runs yet">Run an optimization from the Recommendations page.</Empty>}
+        {runs.data && runs.data.length > 0 && (
+          <ul class="runs">
+            {runs.data.slice(0, 10).map((r) => (
+              <li key={String(r.id)}>
+                <strong>#{String(r.id)}</strong> <span>{formatDateTime(r.started_at)}</span>{' '}
+                <span class="muted small">
+                  {runKeys(r)
+                    .map(([k, v]) => `${titleCase(k)}: ${String(v)}`)
+                    .join(' · ')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+    </section>
+  );
+}

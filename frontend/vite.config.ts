@@ -1,0 +1,31 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+// STYLE.md 4: one API client, two transports picked at build time. The web
+// build (default, VITE_TARGET=web) talks HTTP; the desktop build
+// (VITE_TARGET=wails) will call the Wails bindings through src/api/wails.ts.
+const target = process.env.VITE_TARGET ?? 'web';
+const transport = target === 'wails' ? './src/api/wails.ts' : './src/api/http.ts';
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@transport': fileURLToPath(new URL(transport, import.meta.url)),
+    },
+  },
+  oxc: {
+    jsx: { runtime: 'automatic', importSource: 'preact' },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // No inline scripts anywhere: the server's CSP is script-src 'self'.
+    modulePreload: { polyfill: false },
+    assetsInlineLimit: 0,
+    chunkSizeWarningLimit: 1200,
+  },
+  test: {
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+  },
+});
