@@ -20,10 +20,15 @@ const (
 
 // backtestOrigins returns the history lengths at which a rolling-origin
 // backtest of horizon h forecasts, newest first. Origins are whole weeks
-// apart so every weekday is tested alike, and further apart for long
-// horizons so the backtest reaches back far enough to test them.
+// apart so every weekday is tested alike: three weeks or more, so the
+// backtest spans a good part of a year and sees more than one regime, and
+// closer only when the history is short.
 func backtestOrigins(n, h int) []int {
 	step := period * max(3, (h+29)/30)
+	// A short history gets closer origins rather than too few of them.
+	for step > period && n-3*step < minTrain {
+		step -= period
+	}
 	var out []int
 	for k := 1; k <= maxOrigins; k++ {
 		o := n - k*step

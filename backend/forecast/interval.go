@@ -51,6 +51,10 @@ func calibrate(errs [][]float64) calibration {
 		}
 	}
 	sp := fitSpread(sum, cnt)
+	if !(sp.scale(1) > 0) {
+		// No errors at all (a constant series): intervals of zero width.
+		return calibration{spread: spread{a: math.Inf(-1)}}
+	}
 	var u, tot []float64
 	for _, e := range errs {
 		if len(e) == 0 {
