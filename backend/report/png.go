@@ -1,0 +1,187 @@
+package report
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"sort"
+	"unicode/utf8"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
+	"golang.org/x/image/math/fixed"
+)
+
+// pngScale is the device pixels per logical pixel: charts go into the PDF at
+// about 190 mm wide, so twice the logical size keeps them sharp in print.
+const pngScale = 2
+
+// renderPNG rasterises a scene: the PDF cannot take SVG, and drawing with
+// the standard library keeps the binary free of C and of a browser.
+func renderPNG(s *scene) ([]byte, error) {
+	w, h := int(math.Ceil(s.Width*pngScale)), int(math.Ceil(s.Height*pngScale))
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 0xff
+	}
+	for _, a := range s.Areas {
+		fillPolygon(img, a.Points, a.Fill)
+	}
+	for _, r := range s.Rects {
+		fillRect(img, r.X*pngScale, r.Y*pngScale, (r.X+r.W)*pngScale, (r.Y+r.H)*pngScale, r.Fill)
+	}
+	for _, l := range s.Lines {
+		strokeLine(img, l)
+	}
+	for _, t := range s.Texts {
+		drawText(img, t)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// blend paints c over the pixel at x, y with coverage cov (0..1).
+func blend(img *image.RGBA, x, y int, c rgba, cov float64) {
+	if !(image.Point{x, y}.In(img.Rect)) {
+		return
+	}
+	a := float64(c.A) / 255 * cov
+	if a <= 0 {
+		return
+	}
+	i := img.PixOffset(x, y)
+	p := img.Pix[i : i+4 : i+4]
+	p[0] = uint8(float64(p[0])*(1-a) + float64(c.R)*a + 0.5)
+	p[1] = uint8(float64(p[1])*(1-a) + float64(c.G)*a + 0.5)
+	p[2] = uint8(float64(p[2])*(1-a) + float64(c.B)*a + 0.5)
+	p[3] = 0xff
+}
+
+func fillRect(img *image.RGBA, x0, y0, x1, y1 float64, c rgba) {
+	for y := int(math.Floor(y0)); y < int(math.Ceil(y1)); y++ {
+		for x := int(math.Floor(x0)); x < int(math.Ceil(x1)); x++ {
+			blend(img, x, y, c, 1)
+		}
+	}
+}
+
+// strokeLine stamps round dots along each segment: simple, and good enough
+// for chart lines a few pixels wide.
+func strokeLine(img *image.RGBA, l shapeLine) {
+	r := math.Max(l.Width, 1) * pngScale / 2
+	dash := 0.0
+	for i := 1; i < len(l.Points); i++ {
+		a, b := l.Points[i-1], l.Points[i]
+		ax, ay, bx, by := a.X*pngScale, a.Y*pngScale, b.X*pngScale, b.Y*pngScale
+		n := int(math.Ceil(math.Hypot(bx-ax, by-ay)/0.5)) + 1
+		for k := 0; k <= n; k++ {
+			dash += 0.5
+			if l.Dashed && math.Mod(dash, 16) > 9 {
+				continue
+			}
+			t := float64(k) / float64(n)
+			dot(img, ax+(bx-ax)*t, ay+(by-ay)*t, r, l.Stroke)
+		}
+	}
+}
+
+func dot(img *image.RGBA, cx, cy, r float64, c rgba) {
+	for y := int(cy - r - 1); y <= int(cy+r+1); y++ {
+		for x := int(cx - r - 1); x <= int(cx+r+1); x++ {
+			d := math.Hypot(float64(x)+0.5-cx, float64(y)+0.5-cy)
+			if cov := math.Min(1, r+0.5-d); cov > 0 {
+				// Overlapping dots must not darken a translucent stroke: keep
+				// the strongest coverage per pixel by painting opaque colours
+				// only (chart lines are opaque).
+				blend(img, x, y, rgba{c.R, c.G, c.B, 0xff}, cov)
+			}
+		}
+	}
+}
+
+// fillPolygon fills by scanline with the even-odd rule.
+func fillPolygon(img *image.RGBA, ps []pt, c rgba) {
+	if len(ps) < 3 {
+		return
+	}
+	minY, maxY := math.Inf(1), math.Inf(-1)
+	for _, p := range ps {
+		minY, maxY = math.Min(minY, p.Y*pngScale), math.Max(maxY, p.Y*pngScale)
+	}
+	for y := int(minY); y <= int(maxY); y++ {
+		fy := float64(y) + 0.5
+		var xs []float64
+		for i := range ps {
+			a, b := ps[i], ps[(i+1)%len(ps)]
+			ay, by := a.Y*pngScale, b.Y*pngScale
+			if (ay <= fy) != (by <= fy) {
+				xs = append(xs, a.X*pngScale+(fy-ay)/(by-ay)*(b.X-a.X)*pngScale)
+			}
+		}
+		sort.Float64s(xs)
+		for i := 0; i+1 < len(xs); i += 2 {
+			for x := int(math.Round(xs[i])); x < int(math.Round(xs[i+1])); x++ {
+				blend(img, x, y, c, 1)
+			}
+		}
+	}
+}
+
+// drawText draws with the 7x13 bitmap font at 1x into a mask, then scales
+// the mask up so text matches the layout's logical metrics.
+func drawText(img *image.RGBA, t shapeText) {
+	s := asciiOnly(t.Text)
+	n := utf8.RuneCountInString(s)
+	if n == 0 {
+		return
+	}
+	w := float64(n) * charWidth
+	x := t.X
+	switch t.Anchor {
+	case anchorMiddle:
+		x -= w / 2
+	case anchorEnd:
+		x -= w
+	}
+	mask := image.NewAlpha(image.Rect(0, 0, n*7+1, 13))
+	d := font.Drawer{Dst: mask, Src: image.NewUniform(color.Alpha{A: 0xff}), Face: basicfont.Face7x13, Dot: fixed.P(0, 10)}
+	d.DrawString(s)
+	if t.Bold {
+		d.Dot = fixed.P(1, 10)
+		d.DrawString(s)
+	}
+	ox, oy := int(math.Round(x*pngScale)), int(math.Round((t.Y-10)*pngScale))
+	for my := 0; my < 13; my++ {
+		for mx := 0; mx < mask.Rect.Dx(); mx++ {
+			a := mask.AlphaAt(mx, my).A
+			if a == 0 {
+				continue
+			}
+			for dy := 0; dy < pngScale; dy++ {
+				for dx := 0; dx < pngScale; dx++ {
+					blend(img, ox+mx*pngScale+dx, oy+my*pngScale+dy, t.Fill, float64(a)/255)
+				}
+			}
+		}
+	}
+}
+
+// asciiOnly replaces what the bitmap font cannot draw: the clip ellipsis
+// becomes a dot, anything else outside printable ASCII a question mark.
+func asciiOnly(s string) string {
+	b := []rune(s)
+	for i, r := range b {
+		switch {
+		case r == '…':
+			b[i] = '.'
+		case r < 0x20 || r > 0x7e:
+			b[i] = '?'
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,143 @@
+// Package report renders cost reports (comprehensive, summary,
+// recommendations) as a self-contained HTML file, a PDF or JSON. It is pure
+// rendering over model types: the Service gathers the Data.
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Data is everything a report can show. Forecast and Allocation are nil
+// when unavailable; sections without data are left out.
+type Data struct {
+	Type            model.ReportType        `json:"type"`
+	GeneratedAt     time.Time               `json:"generated_at"`
+	Analysis        model.CostAnalysis      `json:"analysis"`
+	Recommendations []model.Recommendation  `json:"recommendations"`
+	Forecast        *model.Forecast         `json:"forecast"`
+	Allocation      *model.AllocationResult `json:"allocation"`
+}
+
+// fileMode keeps reports private to the user: billing data is sensitive.
+const fileMode = 0o600
+
+// maxNameTries bounds the -2, -3… suffixes tried when reports of the same
+// type are written within the same second.
+const maxNameTries = 100
+
+// Write renders d in format into dir (created if missing) as
+// costpilot-<type>-<UTC timestamp>.<ext> and returns the absolute path. The
+// timestamp is d.GeneratedAt (now when zero). The file appears whole or not
+// at all: it is written to a temporary file in dir, then linked into place
+// without replacing an existing report. Unknown type or format, an
+// unwritable dir or a rendering failure: *apperr.Error of kind Report.
+func Write(dir string, d Data, format model.ReportFormat) (string, error) {
+	switch d.Type {
+	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
+	default:
+		return "", apperr.E(apperr.Report, "unknown report type %q (want comprehensive, summary or recommendations)", d.Type).WithDetail("field", "type")
+	}
+	if d.GeneratedAt.IsZero() {
+		d.GeneratedAt = time.Now()
+	}
+	d.GeneratedAt = d.GeneratedAt.UTC()
+	var render func(Data) ([]byte, error)
+	switch format {
+	case model.FormatHTML:
+		render = renderHTML
+	case model.FormatPDF:
+		render = renderPDF
+	case model.FormatJSON:
+		render = renderJSON
+	default:
+		return "", apperr.E(apperr.Report, "unknown report format %q (want html, pdf or json)", format).WithDetail("field", "format")
+	}
+	if dir == "" {
+		return "", apperr.E(apperr.Report, "no output directory for the report").WithDetail("field", "output_dir")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", apperr.Wrap(apperr.Report, err, "invalid report output directory %s: %v", dir, err)
+	}
+	body, err := render(d)
+	if err != nil {
+		return "", apperr.Wrap(apperr.Report, err, "cannot render the %s report as %s: %v", d.Type, format, err)
+	}
+	if err := os.MkdirAll(abs, 0o750); err != nil {
+		return "", apperr.Wrap(apperr.Report, err, "cannot create the report directory %s: %v", abs, unwrapPath(err))
+	}
+	base := fmt.Sprintf("costpilot-%s-%s", d.Type, d.GeneratedAt.Format("20060102T150405Z"))
+	path, err := writeAtomic(abs, base, string(format), body)
+	if err != nil {
+		return "", apperr.Wrap(apperr.Report, err, "cannot write the report to %s: %v", abs, unwrapPath(err))
+	}
+	return path, nil
+}
+
+// writeAtomic writes body to a temporary file in dir and links it to the
+// first free name base[-N].ext, so readers never see a partial report and an
+// earlier report is never overwritten.
+func writeAtomic(dir, base, ext string, body []byte) (string, error) {
+	tmp, err := os.CreateTemp(dir, ".costpilot-report-*.tmp")
+	if err != nil {
+		return "", err
+	}
+	tmpName := tmp.Name()
+	defer os.Remove(tmpName) // after a successful link, only the temporary name goes
+	if _, err := tmp.Write(body); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(tmpName, fileMode); err != nil {
+		return "", err
+	}
+	for i := 1; i <= maxNameTries; i++ {
+		name := base + "." + ext
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d.%s", base, i, ext)
+		}
+		path := filepath.Join(dir, name)
+		err := os.Link(tmpName, path)
+		if err == nil {
+			return path, nil
+		}
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		// Some file systems have no hard links: fall back to a rename after
+		// checking the name is free (a tiny race we accept there).
+		if _, statErr := os.Lstat(path); statErr == nil {
+			continue
+		}
+		if err := os.Rename(tmpName, path); err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+	return "", fmt.Errorf("report: %d reports named %s already exist", maxNameTries, base)
+}
+
+// unwrapPath drops the operation and path of a *fs.PathError, which the
+// message already names.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

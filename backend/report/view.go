@@ -1,0 +1,509 @@
+package report
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Row limits keep reports readable; the JSON report always has everything.
+const (
+	topServices       = 15
+	topResources      = 25
+	summaryServices   = 8
+	forecastHistory   = 60
+	maxChartBars      = 12
+	maxChartProviders = 8
+)
+
+// view is the format-independent content of a report: what to show, with
+// every number already formatted. HTML and PDF render the same view.
+type view struct {
+	Title     string
+	Type      model.ReportType
+	Generated string
+	Period    string
+	Currency  string
+	Metric    string
+	Providers string
+
+	Cards []card
+
+	ProviderRows []cells
+	ServiceRows  []cells
+	ResourceRows []cells
+	RecRows      []cells
+	RecTotal     string
+
+	Forecast   *forecastView
+	Allocation *allocationView
+
+	Charts []*scene
+
+	ShowProviders bool
+	ShowServices  bool
+	ShowResources bool
+	ShowRecs      bool
+}
+
+type card struct{ Label, Value, Note string }
+
+// cells is one table row of formatted values.
+type cells []string
+
+type forecastView struct {
+	Total, Interval, Period, Model string
+	Rows                           []cells
+	Impact                         []card
+}
+
+type allocationView struct {
+	Method, Total, Unallocated, Shared string
+	Departments, Projects, Matched     []cells
+}
+
+// Table headers, shared by HTML and PDF.
+var (
+	providerHeader   = []string{"Provider", "Source", "Total cost", "Share"}
+	serviceHeader    = []string{"Provider", "Service", "Cost", "Share"}
+	resourceHeader   = []string{"Provider", "Resource", "Type", "Service", "Region", "Cost"}
+	recHeader        = []string{"Priority", "Type", "Provider", "Resource", "Description", "Monthly savings", "Confidence", "Effort"}
+	forecastHeader   = []string{"Provider", "Forecast", "Interval", "Trend", "Volatility"}
+	allocationHeader = []string{"Name", "Cost", "Share"}
+)
+
+type providerTotal struct {
+	key model.ProviderKey
+	pc  model.ProviderCosts
+}
+
+func buildView(d Data) *view {
+	a := d.Analysis
+	cur := a.Summary.Currency
+	money := func(v float64) string { return formatMoney(v, cur) }
+	short := func(v float64) string { return formatShort(v, cur) }
+	v := &view{
+		Title:     "costpilot " + string(d.Type) + " report",
+		Type:      d.Type,
+		Generated: d.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC"),
+		Period:    periodText(a.Summary.AnalysisPeriod),
+		Currency:  cur,
+		Metric:    string(a.Summary.Metric),
+	}
+	provs := providerTotals(a)
+	var names []string
+	for _, p := range provs {
+		names = append(names, string(p.key))
+	}
+	v.Providers = strings.Join(names, ", ")
+	total := a.Summary.TotalCost
+
+	savings := 0.0
+	high := 0
+	for _, r := range d.Recommendations {
+		savings += r.PotentialSavings
+		if r.Priority == model.PriorityHigh {
+			high++
+		}
+	}
+
+	comprehensive := d.Type == model.ReportComprehensive
+	if d.Type != model.ReportRecommendations {
+		v.Cards = append(v.Cards,
+			card{"Total cost", money(total), v.Period},
+			card{"Providers", itoa(len(provs)), v.Providers},
+			card{"Daily average", money(dailyAverage(a)), "over days with data"},
+			card{"Potential savings", money(savings), itoa(len(d.Recommendations)) + " recommendations, per month"},
+		)
+		if d.Forecast != nil {
+			v.Cards = append(v.Cards, card{"Forecast", money(d.Forecast.TotalForecast), "next " + itoa(d.Forecast.ForecastPeriod) + " days"})
+		}
+		v.ShowProviders = true
+		for _, p := range provs {
+			v.ProviderRows = append(v.ProviderRows, cells{string(p.key), string(p.pc.Source), money(p.pc.TotalCost), formatPercent(share(p.pc.TotalCost, total))})
+		}
+		v.Charts = append(v.Charts, dailyChart(a, provs, short))
+		v.Charts = append(v.Charts, barScene("Cost by provider", providerBars(provs), short))
+		n := summaryServices
+		if comprehensive {
+			n = topServices
+		}
+		svc := services(provs)
+		v.ShowServices = true
+		for i, s := range svc {
+			if i == n {
+				break
+			}
+			v.ServiceRows = append(v.ServiceRows, cells{string(s.provider), s.name, money(s.cost), formatPercent(share(s.cost, total))})
+		}
+		v.Charts = append(v.Charts, barScene("Top services", serviceBars(svc), short))
+	}
+	if comprehensive {
+		v.ShowResources = true
+		for _, r := range topResourceList(provs, topResources) {
+			v.ResourceRows = append(v.ResourceRows, cells{string(r.provider), r.ResourceID, r.ResourceType, r.Service, r.Region, money(r.Cost)})
+		}
+	}
+	if comprehensive || d.Type == model.ReportRecommendations {
+		v.ShowRecs = true
+		v.RecTotal = money(savings)
+		for _, r := range sortedRecs(d.Recommendations) {
+			v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, r.Description,
+				money(r.PotentialSavings), formatPercent(r.Confidence), string(r.ImplementationEffort)})
+		}
+		if d.Type == model.ReportRecommendations {
+			v.Cards = append(v.Cards,
+				card{"Recommendations", itoa(len(d.Recommendations)), itoa(high) + " high priority"},
+				card{"Potential savings", money(savings), "per month"},
+				card{"Annualised", money(savings * 12), "if all are applied"},
+			)
+			if len(d.Recommendations) > 0 {
+				v.Charts = append(v.Charts, barScene("Savings by recommendation type", recBars(d.Recommendations), short))
+			}
+		}
+	}
+	if comprehensive && d.Forecast != nil {
+		v.Forecast = forecastSection(d.Forecast, money)
+		v.Charts = append(v.Charts, forecastChart(a, d.Forecast, short))
+	}
+	if comprehensive && d.Allocation != nil {
+		v.Allocation = allocationSection(d.Allocation, money)
+		if len(v.Allocation.Departments) > 0 {
+			v.Charts = append(v.Charts, barScene("Cost by department", mapBars(d.Allocation.AllocatedCosts.ByDepartment), short))
+		}
+	}
+	return v
+}
+
+// itoa formats a count with thousands separators.
+func itoa(n int) string {
+	if n < 0 {
+		return "-" + groupThousands(strconv.Itoa(-n))
+	}
+	return groupThousands(strconv.Itoa(n))
+}
+
+// formatFloat formats a plain number with two decimals.
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
+
+func share(part, total float64) float64 {
+	if total == 0 {
+		return 0
+	}
+	return part / total
+}
+
+func periodText(p model.AnalysisPeriod) string {
+	s, e := dateOf(p.StartDate), dateOf(p.EndDate)
+	if s == "" && e == "" {
+		return "no period"
+	}
+	return s + " to " + e
+}
+
+func dateOf(ts string) string {
+	d, _, _ := strings.Cut(ts, "T")
+	return d
+}
+
+// providerTotals lists providers in canonical order, then any others.
+func providerTotals(a model.CostAnalysis) []providerTotal {
+	var out []providerTotal
+	seen := map[model.ProviderKey]bool{}
+	for _, k := range model.AllProviders {
+		if pc, ok := a.Providers[k]; ok {
+			out = append(out, providerTotal{k, pc})
+			seen[k] = true
+		}
+	}
+	var rest []string
+	for k := range a.Providers {
+		if !seen[k] {
+			rest = append(rest, string(k))
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		out = append(out, providerTotal{model.ProviderKey(k), a.Providers[model.ProviderKey(k)]})
+	}
+	return out
+}
+
+func dailyAverage(a model.CostAnalysis) float64 {
+	days := map[string]bool{}
+	for _, pc := range a.Providers {
+		for _, p := range pc.DailyCosts {
+			days[p.Date] = true
+		}
+	}
+	if len(days) == 0 {
+		return 0
+	}
+	return a.Summary.TotalCost / float64(len(days))
+}
+
+// dailySeries returns the union of days and the total per day.
+func dailySeries(provs []providerTotal) ([]string, map[model.ProviderKey]map[string]float64, []float64) {
+	per := map[model.ProviderKey]map[string]float64{}
+	daySet := map[string]bool{}
+	for _, p := range provs {
+		m := map[string]float64{}
+		for _, dp := range p.pc.DailyCosts {
+			m[dp.Date] += dp.Cost
+			daySet[dp.Date] = true
+		}
+		per[p.key] = m
+	}
+	days := make([]string, 0, len(daySet))
+	for d := range daySet {
+		days = append(days, d)
+	}
+	sort.Strings(days)
+	totals := make([]float64, len(days))
+	for i, d := range days {
+		for _, m := range per {
+			totals[i] += m[d]
+		}
+	}
+	return days, per, totals
+}
+
+func dailyChart(a model.CostAnalysis, provs []providerTotal, short func(float64) string) *scene {
+	days, per, totals := dailySeries(provs)
+	var ss []series
+	for i, p := range provs {
+		if i == maxChartProviders {
+			break
+		}
+		vals := make([]float64, len(days))
+		for j, d := range days {
+			v, ok := per[p.key][d]
+			if !ok {
+				v = math.NaN()
+			}
+			vals[j] = v
+		}
+		ss = append(ss, series{Name: string(p.key), Values: vals, Color: palette[i%len(palette)], Width: 1.5})
+	}
+	if len(provs) > 1 {
+		ss = append(ss, series{Name: "total", Values: totals, Color: colTotal, Width: 2.5})
+	}
+	return lineScene("Daily cost", days, ss, nil, short)
+}
+
+func forecastChart(a model.CostAnalysis, f *model.Forecast, short func(float64) string) *scene {
+	days, _, totals := dailySeries(providerTotals(a))
+	if len(days) > forecastHistory {
+		days, totals = days[len(days)-forecastHistory:], totals[len(totals)-forecastHistory:]
+	}
+	labels := append([]string{}, days...)
+	hist := append([]float64{}, totals...)
+	fc := make([]float64, len(days))
+	for i := range fc {
+		fc[i] = math.NaN()
+	}
+	b := &band{From: len(days)}
+	for _, p := range f.DailyForecast {
+		labels = append(labels, p.Date)
+		hist = append(hist, math.NaN())
+		fc = append(fc, p.Forecast)
+		b.Lower = append(b.Lower, p.Lower)
+		b.Upper = append(b.Upper, p.Upper)
+	}
+	// Join the forecast line to the last actual day.
+	if len(days) > 0 && len(f.DailyForecast) > 0 {
+		fc[len(days)-1] = totals[len(totals)-1]
+	}
+	ss := []series{
+		{Name: "actual", Values: hist, Color: colTotal, Width: 2},
+		{Name: "forecast", Values: fc, Color: colAccent, Width: 2, Dashed: true},
+	}
+	return lineScene("Forecast with confidence interval", labels, ss, b, short)
+}
+
+func providerBars(provs []providerTotal) []bar {
+	var bs []bar
+	for i, p := range provs {
+		bs = append(bs, bar{Label: string(p.key), Value: p.pc.TotalCost, Color: palette[i%len(palette)]})
+	}
+	return bs
+}
+
+type serviceCost struct {
+	provider model.ProviderKey
+	name     string
+	cost     float64
+}
+
+func services(provs []providerTotal) []serviceCost {
+	var out []serviceCost
+	for _, p := range provs {
+		for name, c := range p.pc.ServiceBreakdown {
+			out = append(out, serviceCost{p.key, name, c})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].cost != out[j].cost {
+			return out[i].cost > out[j].cost
+		}
+		if out[i].provider != out[j].provider {
+			return out[i].provider < out[j].provider
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+func serviceBars(svc []serviceCost) []bar {
+	colors := map[model.ProviderKey]rgba{}
+	for i, k := range model.AllProviders {
+		colors[k] = palette[i]
+	}
+	var bs []bar
+	for i, s := range svc {
+		if i == maxChartBars {
+			break
+		}
+		c, ok := colors[s.provider]
+		if !ok {
+			c = colMuted
+		}
+		bs = append(bs, bar{Label: string(s.provider) + ": " + s.name, Value: s.cost, Color: c})
+	}
+	return bs
+}
+
+type providerResource struct {
+	provider model.ProviderKey
+	model.ResourceCost
+}
+
+func topResourceList(provs []providerTotal, n int) []providerResource {
+	var out []providerResource
+	for _, p := range provs {
+		for _, r := range p.pc.Resources {
+			out = append(out, providerResource{p.key, r})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Cost > out[j].Cost })
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out
+}
+
+var priorityRank = map[model.Priority]int{model.PriorityHigh: 0, model.PriorityMedium: 1, model.PriorityLow: 2}
+
+func sortedRecs(rs []model.Recommendation) []model.Recommendation {
+	out := append([]model.Recommendation(nil), rs...)
+	sort.SliceStable(out, func(i, j int) bool {
+		pi, pj := rank(out[i].Priority), rank(out[j].Priority)
+		if pi != pj {
+			return pi < pj
+		}
+		return out[i].PotentialSavings > out[j].PotentialSavings
+	})
+	return out
+}
+
+func rank(p model.Priority) int {
+	if r, ok := priorityRank[p]; ok {
+		return r
+	}
+	return len(priorityRank)
+}
+
+func recBars(rs []model.Recommendation) []bar {
+	m := map[string]float64{}
+	for _, r := range rs {
+		m[string(r.Type)] += r.PotentialSavings
+	}
+	return mapBars(m)
+}
+
+// mapBars sorts a name → amount map into bars, largest first.
+func mapBars(m map[string]float64) []bar {
+	rows := sortedAmounts(m)
+	var bs []bar
+	for i, r := range rows {
+		if i == maxChartBars {
+			break
+		}
+		bs = append(bs, bar{Label: r.name, Value: r.v, Color: palette[i%len(palette)]})
+	}
+	return bs
+}
+
+type amount struct {
+	name string
+	v    float64
+}
+
+func sortedAmounts(m map[string]float64) []amount {
+	out := make([]amount, 0, len(m))
+	for k, v := range m {
+		out = append(out, amount{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].v != out[j].v {
+			return out[i].v > out[j].v
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+func forecastSection(f *model.Forecast, money func(float64) string) *forecastView {
+	fv := &forecastView{
+		Total:    money(f.TotalForecast),
+		Interval: money(f.ConfidenceInterval[0]) + " – " + money(f.ConfidenceInterval[1]),
+		Period:   itoa(f.ForecastPeriod) + " days",
+		Model:    f.Model,
+	}
+	if f.ConfidenceLevel > 0 {
+		fv.Interval += " (" + formatPercent(f.ConfidenceLevel) + ")"
+	}
+	var keys []string
+	for k := range f.ProviderForecasts {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p := f.ProviderForecasts[model.ProviderKey(k)]
+		fv.Rows = append(fv.Rows, cells{k, money(p.TotalForecast),
+			money(p.ConfidenceInterval[0]) + " – " + money(p.ConfidenceInterval[1]),
+			string(p.TrendAnalysis.TrendDirection), formatFloat(p.TrendAnalysis.Volatility)})
+	}
+	if im := f.RecommendationsImpact; im != nil {
+		fv.Impact = []card{
+			{"Base forecast", money(im.BaseForecast), ""},
+			{"Optimized forecast", money(im.OptimizedForecast), ""},
+			{"Savings", money(im.TotalSavings), formatFloat(im.SavingsPercentage) + "%"},
+		}
+	}
+	return fv
+}
+
+func allocationSection(r *model.AllocationResult, money func(float64) string) *allocationView {
+	ac := r.AllocatedCosts
+	av := &allocationView{
+		Method:      r.Rules.Method,
+		Total:       money(ac.Total),
+		Unallocated: money(ac.Unallocated) + " (" + formatPercent(share(ac.Unallocated, ac.Total)) + ")",
+		Shared:      money(ac.Shared),
+	}
+	rows := func(m map[string]float64) []cells {
+		var out []cells
+		for _, a := range sortedAmounts(m) {
+			out = append(out, cells{a.name, money(a.v), formatPercent(share(a.v, ac.Total))})
+		}
+		return out
+	}
+	av.Departments = rows(ac.ByDepartment)
+	av.Projects = rows(ac.ByProject)
+	av.Matched = rows(r.MatchedRules)
+	return av
+}
