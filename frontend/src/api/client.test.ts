@@ -37,3 +37,38 @@ describe('onEvent refresh polling', () => {
     offB();
   });
 });
+
+describe('analyzeCosts cache', () => {
+  it('reuses an answer for a minute unless fresh, and never caches failures', async () => {
+    const { api, analyzeCosts, COST_CACHE_MS } = await import('./client');
+    const calls: unknown[] = [];
+    let fail = false;
+    const orig = api.AnalyzeCosts;
+    api.AnalyzeCosts = async (q) => {
+      calls.push(q);
+      if (fail) throw new Error('boom');
+      return { summary: { total_cost: calls.length, providers_analyzed: [], analysis_period: { start_date: '', end_date: '' } } };
+    };
+    try {
+      const t0 = 1_000_000;
+      const a = await analyzeCosts({ days: 7, provider: 'aws' }, false, t0);
+      const b = await analyzeCosts({ provider: 'aws', days: 7 }, false, t0 + 1000);
+      expect(b).toBe(a);
+      expect(calls).toHaveLength(1);
+      await analyzeCosts({ days: 7, provider: 'aws' }, true, t0 + 2000);
+      expect(calls).toHaveLength(2);
+      await analyzeCosts({ days: 30 }, false, t0 + 2000);
+      expect(calls).toHaveLength(3);
+      const c = await analyzeCosts({ days: 7, provider: 'aws' }, false, t0 + 2000 + COST_CACHE_MS);
+      expect(calls).toHaveLength(4);
+      expect(c.summary.total_cost).toBe(4);
+      fail = true;
+      await expect(analyzeCosts({ days: 90 }, false, t0 + 3 * COST_CACHE_MS)).rejects.toThrow('boom');
+      fail = false;
+      await analyzeCosts({ days: 90 }, false, t0 + 3 * COST_CACHE_MS + 1);
+      expect(calls).toHaveLength(6);
+    } finally {
+      api.AnalyzeCosts = orig;
+    }
+  });
+});

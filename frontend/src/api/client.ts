@@ -3,12 +3,36 @@
 // wails.ts for the desktop (a later issue); both export `transport`.
 import { transport } from '@transport';
 import type { Transport } from './transport';
+import type { CostAnalysis, CostQuery } from './types';
 
 export { ApiError, toApiError } from './errors';
 export type * from './types';
 
 /** api is the service seen from the UI. */
 export const api: Transport = transport;
+
+/** COST_CACHE_MS is how long a cost analysis is reused by page changes. */
+export const COST_CACHE_MS = 60_000;
+const costCache = new Map<string, { at: number; value: Promise<CostAnalysis> }>();
+
+/**
+ * analyzeCosts is api.AnalyzeCosts with a short in-memory cache: the server
+ * allows 10 cost analyses a minute (SPEC.md 8), and moving between pages
+ * or back through the history should not spend them. fresh (the 30 s
+ * refresh, Retry) always asks the server. Failures are not cached.
+ */
+export function analyzeCosts(q: CostQuery, fresh = false, now = Date.now()): Promise<CostAnalysis> {
+  const key = JSON.stringify(q, Object.keys(q).sort());
+  const hit = costCache.get(key);
+  if (!fresh && hit && now - hit.at < COST_CACHE_MS) return hit.value;
+  const value = api.AnalyzeCosts(q);
+  costCache.set(key, { at: now, value });
+  value.catch(() => {
+    if (costCache.get(key)?.value === value) costCache.delete(key);
+  });
+  for (const [k, v] of costCache) if (now - v.at >= COST_CACHE_MS) costCache.delete(k);
+  return value;
+}
 
 /** REFRESH_MS is SPEC.md 8's dashboard auto-refresh period. */
 export const REFRESH_MS = 30_000;

@@ -1,6 +1,7 @@
 // useApi loads data for a page and keeps it fresh: it refetches when its
 // inputs change and on the 30 s refresh event, keeping what is on screen
-// (and the user's filters, which live in the URL) while it does.
+// (and the user's filters, which live in the URL) while it does. load gets
+// fresh=true for a refresh or retry, so caches are bypassed then.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, onEvent, toApiError } from '../api/client';
 import { useSession } from './session';
@@ -15,7 +16,7 @@ export interface ApiState<T> {
   reload: () => void;
 }
 
-export function useApi<T>(load: () => Promise<T>, deps: unknown[], opts: { live?: boolean } = {}): ApiState<T> {
+export function useApi<T>(load: (fresh: boolean) => Promise<T>, deps: unknown[], opts: { live?: boolean } = {}): ApiState<T> {
   const { features } = useSession();
   const live = (opts.live ?? true) && features.real_time_updates;
   const [state, setState] = useState<Omit<ApiState<T>, 'reload'>>({
@@ -31,7 +32,7 @@ export function useApi<T>(load: () => Promise<T>, deps: unknown[], opts: { live?
   const run = useCallback((keep: boolean) => {
     const id = ++seq.current;
     setState((s) => ({ ...s, loading: true, ...(keep ? {} : { data: undefined, error: undefined }) }));
-    loadRef.current().then(
+    loadRef.current(keep).then(
       (data) => {
         if (id === seq.current) setState({ data, error: undefined, loading: false, updatedAt: new Date() });
       },

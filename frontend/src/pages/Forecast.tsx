@@ -1,7 +1,7 @@
 // Forecast: history, the forecast line with its confidence band, each
 // provider's trend, and the forecast after recommendations.
 import { useMemo } from 'preact/hooks';
-import { api, type CostAnalysis, type Forecast, type ProviderKey } from '../api/client';
+import { analyzeCosts, api, type CostAnalysis, type Forecast, type ProviderKey } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { DataTable, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
@@ -100,11 +100,11 @@ export function ForecastPage() {
   const daysParam = Number(new URLSearchParams(loc.search).get('days'));
   const days = daysParam === 60 || daysParam === 90 ? daysParam : 30;
 
-  const state = useApi(async () => {
+  const state = useApi(async (fresh) => {
     // History is context for the chart; the forecast stands without it.
     const [forecast, history] = await Promise.all([
       api.ForecastCosts(days),
-      api.AnalyzeCosts({ days: HISTORY_DAYS }).catch(() => null),
+      analyzeCosts({ days: HISTORY_DAYS }, fresh).catch(() => null),
     ]);
     return { forecast, history };
   }, [days]);

@@ -1,7 +1,7 @@
 // Overview: the period's total and per-provider cost with change against
 // the previous period, daily cost by provider, services and top resources.
 import { useMemo, useState } from 'preact/hooks';
-import { api, type CostAnalysis, type CostMetric, type CostQuery } from '../api/client';
+import { analyzeCosts, type CostAnalysis, type CostMetric, type CostQuery } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { DataTable, Tags, tagText, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
@@ -154,12 +154,13 @@ export function OverviewPage() {
 
   const query: CostQuery = { ...periodQuery(period), metric, provider, tag };
   const key = JSON.stringify(query);
-  const state = useApi<OverviewData>(async () => {
+  const state = useApi<OverviewData>(async (fresh) => {
     const prev = previousPeriod(period);
     // The previous period is a comparison only: its failure must not hide the current one.
     const [current, previous] = await Promise.all([
-      api.AnalyzeCosts(query),
-      api.AnalyzeCosts({ ...query, days: undefined, start: prev.start, end: prev.end }).catch(() => null),
+      analyzeCosts(query, fresh),
+      // A past period does not change: the cache may keep it across refreshes.
+      analyzeCosts({ ...query, days: undefined, start: prev.start, end: prev.end }).catch(() => null),
     ]);
     return { current, previous };
   }, [key]);
