@@ -67,6 +67,7 @@ type ProviderCosts struct {
 	Resources        []ResourceCost     `json:"resources"`
 	DailyCosts       []DailyPoint       `json:"daily_costs"`
 	Source           SourceKind         `json:"source"`
+	ResourceCount    int                `json:"resource_count"` // resources with cost; the list holds the top ones
 }
 
 // CostAnalysis is the cost analysis result of SPEC.md 2.1. It is encoded

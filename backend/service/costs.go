@@ -1,0 +1,153 @@
+package service
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/analysis"
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
+)
+
+// MaxDays bounds `days` in the API and CLI (DESIGN.md 6).
+const MaxDays = 365
+
+// PeriodForDays returns the last n days ending now, validating n.
+func (s *Service) PeriodForDays(n int) (model.Period, error) {
+	if n < 1 || n > MaxDays {
+		return model.Period{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, n).WithDetail("field", "days")
+	}
+	return model.LastDays(s.now(), n), nil
+}
+
+// PeriodForDates returns the period of the inclusive dates start..end
+// (YYYY-MM-DD, UTC).
+func PeriodForDates(start, end string) (model.Period, error) {
+	a, err := time.Parse(model.DateLayout, start)
+	if err != nil {
+		return model.Period{}, apperr.E(apperr.Validation, "start must be a date YYYY-MM-DD, got %q", start).WithDetail("field", "start")
+	}
+	b, err := time.Parse(model.DateLayout, end)
+	if err != nil {
+		return model.Period{}, apperr.E(apperr.Validation, "end must be a date YYYY-MM-DD, got %q", end).WithDetail("field", "end")
+	}
+	if b.Before(a) {
+		return model.Period{}, apperr.E(apperr.Validation, "end %s is before start %s", end, start).WithDetail("field", "end")
+	}
+	if b.Sub(a) > 3*366*24*time.Hour {
+		return model.Period{}, apperr.E(apperr.Validation, "the period may span at most three years").WithDetail("field", "end")
+	}
+	return model.Period{Start: a, End: b.Add(24*time.Hour - time.Second)}, nil
+}
+
+// ParseTagFilter splits "key:value".
+func ParseTagFilter(tag string) (string, string, error) {
+	if tag == "" {
+		return "", "", nil
+	}
+	k, v, ok := strings.Cut(tag, ":")
+	if !ok || k == "" {
+		return "", "", apperr.E(apperr.Validation, "tag filter must be key:value, got %q", tag).WithDetail("field", "tag")
+	}
+	return k, v, nil
+}
+
+// AnalyzeCosts is analyze_costs (SPEC.md 4.2): totals, per-provider
+// totals, service breakdown, resources and daily costs over the period,
+// from the stored history of each enabled provider's source.
+func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.CostAnalysis, error) {
+	if q.Period.End.IsZero() {
+		q.Period.End = s.now()
+	}
+	if q.Period.Start.IsZero() {
+		q.Period.Start = q.Period.End.AddDate(0, 0, -30)
+	}
+	if q.Period.End.Before(q.Period.Start) {
+		return model.CostAnalysis{}, apperr.E(apperr.Validation, "end_date is before start_date").WithDetail("field", "end_date")
+	}
+	if q.Metric == "" {
+		q.Metric = s.cfg.Analysis.CostMetric
+	}
+	if !q.Metric.Valid() {
+		return model.CostAnalysis{}, apperr.E(apperr.Validation, "metric must be billed, effective or list, got %q", q.Metric).WithDetail("field", "metric")
+	}
+	keys, err := s.providers(q.Provider)
+	if err != nil {
+		return model.CostAnalysis{}, err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return model.CostAnalysis{}, err
+	}
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
+	sc.Account, sc.Service, sc.TagKey, sc.TagValue = q.Account, q.Service, q.TagKey, q.TagValue
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return model.CostAnalysis{}, err
+	}
+	var sums analysis.Sums
+	if sums.Services, err = s.store.ServiceSums(ctx, sc, q.Metric); err != nil {
+		return model.CostAnalysis{}, err
+	}
+	if sums.Days, err = s.store.DaySums(ctx, sc, q.Metric); err != nil {
+		return model.CostAnalysis{}, err
+	}
+	if sums.Resources, err = s.store.ResourceSums(ctx, sc, q.Metric); err != nil {
+		return model.CostAnalysis{}, err
+	}
+	return analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv), nil
+}
+
+func (s *Service) converter(ctx context.Context, sc store.Scope) (*analysis.Converter, error) {
+	curs, err := s.store.Currencies(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	if len(curs) == 0 {
+		curs = []string{s.cfg.Currency.Base}
+	}
+	return analysis.NewConverter(curs, s.cfg.Currency.Base, s.cfg.Currency.Rates)
+}
+
+// DailySeries returns each provider's daily cost over the inclusive days
+// [from, to], one value per day (0 where a day has no data), in the
+// report currency. Forecasts and anomaly detection work on it.
+func (s *Service) DailySeries(ctx context.Context, from, to string, metric model.CostMetric) (map[model.ProviderKey][]float64, string, error) {
+	keys, err := s.providers("")
+	if err != nil {
+		return nil, "", err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return nil, "", err
+	}
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from, to
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, "", err
+	}
+	if metric == "" {
+		metric = s.cfg.Analysis.CostMetric
+	}
+	days, err := s.store.DaySums(ctx, sc, metric)
+	if err != nil {
+		return nil, "", err
+	}
+	start, _ := time.Parse(model.DateLayout, from)
+	end, _ := time.Parse(model.DateLayout, to)
+	n := int(end.Sub(start).Hours()/24) + 1
+	out := map[model.ProviderKey][]float64{}
+	for _, k := range keys {
+		out[k] = make([]float64, n)
+	}
+	for _, d := range days {
+		t, _ := time.Parse(model.DateLayout, d.Day)
+		i := int(t.Sub(start).Hours() / 24)
+		if i >= 0 && i < n {
+			out[d.Provider][i] += conv.Convert(d.Amount, d.Currency)
+		}
+	}
+	return out, conv.Target, nil
+}

@@ -1,0 +1,215 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Health statuses.
+const (
+	StatusOK      = "ok"
+	StatusWarning = "warning"
+	StatusError   = "error"
+)
+
+// minFreeBytes is the free space below which the disk check fails.
+const minFreeBytes = 100 << 20
+
+// CheckHealth is check_health: database writable, cache usable, disk space
+// for the data and output dirs, each enabled provider reachable, and the
+// age of the newest data. Only errors make the result unhealthy; stale
+// data is a warning.
+func (s *Service) CheckHealth(ctx context.Context) model.Health {
+	var checks []model.HealthCheck
+	add := func(name, status, msg string) {
+		checks = append(checks, model.HealthCheck{Name: name, Status: status, Message: msg})
+	}
+	if err := s.store.Ping(ctx); err != nil {
+		add("database", StatusError, "not writable: "+err.Error())
+	} else if res, err := s.store.IntegrityCheck(ctx); err != nil || res != "ok" {
+		add("database", StatusError, fmt.Sprintf("integrity check: %s %v", res, err))
+	} else {
+		add("database", StatusOK, s.store.Path())
+	}
+	if err := s.cache.Check(); err != nil {
+		add("cache", StatusError, err.Error())
+	} else {
+		add("cache", StatusOK, fmt.Sprintf("hit rate %.0f%%", 100*s.cache.HitRate()))
+	}
+	for _, d := range []struct{ name, path string }{{"disk_data", s.dataDir}, {"disk_output", s.OutputDir()}} {
+		free, err := freeSpace(d.path)
+		switch {
+		case err != nil:
+			add(d.name, StatusWarning, err.Error())
+		case free < minFreeBytes:
+			add(d.name, StatusError, fmt.Sprintf("%s: only %d MB free", d.path, free>>20))
+		default:
+			add(d.name, StatusOK, fmt.Sprintf("%s: %d MB free", d.path, free>>20))
+		}
+	}
+	details, err := s.ProviderDetails(ctx)
+	if err != nil {
+		add("providers", StatusError, err.Error())
+	}
+	yday := yesterday(s.now())
+	for _, d := range details {
+		if !d.Enabled {
+			continue
+		}
+		name := "provider_" + string(d.Provider)
+		switch {
+		case !d.Connected:
+			add(name, StatusError, d.Error)
+		case d.Source == model.SourceDemo:
+			add(name, StatusOK, "demo data")
+		case d.LastDay == "":
+			add(name, StatusWarning, "connected, no data yet: run costpilot sync or import")
+		default:
+			last, _ := time.Parse(model.DateLayout, d.LastDay)
+			y, _ := time.Parse(model.DateLayout, yday)
+			if age := int(y.Sub(last).Hours() / 24); age > 2 {
+				add(name, StatusWarning, fmt.Sprintf("newest data is from %s, %d days old", d.LastDay, age))
+			} else {
+				add(name, StatusOK, "data up to "+d.LastDay)
+			}
+		}
+	}
+	h := model.Health{Status: "healthy", Checks: checks}
+	for _, c := range checks {
+		if c.Status == StatusError {
+			h.Status = "unhealthy"
+			break
+		}
+		if c.Status == StatusWarning {
+			h.Status = "degraded"
+		}
+	}
+	return h
+}
+
+// freeSpace returns the bytes available at path or its nearest existing
+// parent (the output dir may not exist yet).
+func freeSpace(path string) (uint64, error) {
+	p := path
+	for {
+		if _, err := os.Stat(p); err == nil {
+			break
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			break
+		}
+		p = parent
+	}
+	var st unix.Statfs_t
+	if err := unix.Statfs(p, &st); err != nil {
+		return 0, fmt.Errorf("statfs %s: %w", p, err)
+	}
+	return st.Bavail * uint64(st.Bsize), nil
+}
+
+// Info describes the installation, for `costpilot info`.
+type Info struct {
+	Version    string          `json:"version"`
+	ConfigPath string          `json:"config_path"`
+	DataDir    string          `json:"data_dir"`
+	Database   string          `json:"database"`
+	OutputDir  string          `json:"output_dir"`
+	Providers  []ProviderInfo  `json:"providers"`
+	Connectors []string        `json:"connectors"`
+	Features   map[string]bool `json:"features"`
+	Currency   string          `json:"currency"`
+	Schema     int             `json:"schema_version"`
+}
+
+// ProviderInfo is one provider's line of Info.
+type ProviderInfo struct {
+	Provider model.ProviderKey `json:"provider"`
+	Enabled  bool              `json:"enabled"`
+	Source   model.SourceKind  `json:"source"`
+	FirstDay string            `json:"first_day,omitempty"`
+	LastDay  string            `json:"last_day,omitempty"`
+	Lines    int64             `json:"lines"`
+}
+
+// GetInfo returns Info.
+func (s *Service) GetInfo(ctx context.Context) (Info, error) {
+	cp := s.cfgPath
+	if cp == "" {
+		cp = "(none: built-in defaults)"
+	}
+	f := s.cfg.Dashboard.Features
+	in := Info{Version: Version, ConfigPath: cp, DataDir: s.dataDir, Database: s.store.Path(), OutputDir: s.OutputDir(),
+		Connectors: s.reg.Sources(), Currency: s.cfg.Currency.Base,
+		Features: map[string]bool{"real_time_updates": f.RealTimeUpdates, "interactive_charts": f.InteractiveCharts,
+			"export_reports": f.ExportReports, "notifications": f.Notifications}}
+	v, err := s.store.SchemaVersion(ctx)
+	if err != nil {
+		return in, err
+	}
+	in.Schema = v
+	stats, err := s.store.Stats(ctx)
+	if err != nil {
+		return in, err
+	}
+	for _, k := range model.AllProviders {
+		ps := s.cfg.Provider(k)
+		pi := ProviderInfo{Provider: k, Enabled: ps.Enabled, Source: ps.Source}
+		if ps.Enabled {
+			pi.Source = s.source(ctx, k)
+		}
+		for _, h := range stats {
+			if h.Provider == k && h.Source == pi.Source {
+				pi.FirstDay, pi.LastDay, pi.Lines = h.FirstDay, h.LastDay, h.Lines
+			}
+		}
+		in.Providers = append(in.Providers, pi)
+	}
+	return in, nil
+}
+
+// CleanupResult says what cleanup removed.
+type CleanupResult struct {
+	CacheEntries int   `json:"cache_entries"`
+	Results      int64 `json:"saved_results"`
+	Reports      int   `json:"reports"`
+}
+
+// ClearCache empties the cache.
+func (s *Service) ClearCache() (CleanupResult, error) {
+	n, err := s.cache.Clear()
+	return CleanupResult{CacheEntries: n}, err
+}
+
+// DeleteResults removes saved runs and results, and the report files
+// costpilot wrote in the output dir (only files named costpilot-*).
+func (s *Service) DeleteResults(ctx context.Context) (CleanupResult, error) {
+	var res CleanupResult
+	n, err := s.store.DeleteResults(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Results = n
+	entries, err := os.ReadDir(s.OutputDir())
+	if err != nil && !os.IsNotExist(err) {
+		return res, fmt.Errorf("service: list reports: %w", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasPrefix(e.Name(), "costpilot-") {
+			continue
+		}
+		if err := os.Remove(filepath.Join(s.OutputDir(), e.Name())); err != nil {
+			return res, fmt.Errorf("service: remove report: %w", err)
+		}
+		res.Reports++
+	}
+	return res, nil
+}

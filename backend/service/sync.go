@@ -1,0 +1,167 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider/demo"
+)
+
+// SyncResult reports what a sync did for one provider.
+type SyncResult struct {
+	Provider  model.ProviderKey `json:"provider"`
+	Source    model.SourceKind  `json:"source"`
+	From      string            `json:"from,omitempty"`
+	To        string            `json:"to,omitempty"`
+	Lines     int               `json:"lines"`
+	Resources int               `json:"resources"`
+	Skipped   bool              `json:"skipped,omitempty"`
+	Warning   string            `json:"warning,omitempty"`
+	Error     string            `json:"error,omitempty"`
+}
+
+// DefaultSyncDays is how far back a first live sync reaches.
+const DefaultSyncDays = 90
+
+// ensureFresh brings demo history up to yesterday. It is cheap when the
+// history is current, so analysis calls it every time.
+func (s *Service) ensureFresh(ctx context.Context, keys []model.ProviderKey) error {
+	var stale []model.ProviderKey
+	stats, err := s.store.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	want := yesterday(s.now())
+	for _, k := range keys {
+		if s.source(ctx, k) != model.SourceDemo {
+			continue
+		}
+		fresh := false
+		for _, h := range stats {
+			if h.Provider == k && h.Source == model.SourceDemo && h.LastDay == want && h.Status == "ok" {
+				fresh = true
+			}
+		}
+		if !fresh {
+			stale = append(stale, k)
+		}
+	}
+	if len(stale) == 0 {
+		return nil
+	}
+	for _, k := range stale {
+		if _, err := s.syncOne(ctx, k, 0, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Sync pulls provider data into the history: for demo providers the whole
+// simulated history, for live providers the days not yet stored plus the
+// last three again (clouds restate recent days). days bounds how far back
+// a first sync reaches (0: DefaultSyncDays). A failing provider does not
+// stop the others; its error is in its result and in the returned error.
+func (s *Service) Sync(ctx context.Context, only model.ProviderKey, days int) ([]SyncResult, error) {
+	keys, err := s.providers(only)
+	if err != nil {
+		return nil, err
+	}
+	var out []SyncResult
+	var errs []error
+	for _, k := range keys {
+		res, err := s.syncOne(ctx, k, days, false)
+		if err != nil {
+			res.Error = err.Error()
+			errs = append(errs, err)
+		}
+		out = append(out, res)
+	}
+	if len(errs) == 1 {
+		return out, errs[0]
+	}
+	if len(errs) > 1 {
+		e := apperr.E(apperr.Provider, "%d providers failed to sync", len(errs))
+		for _, r := range out {
+			if r.Error != "" {
+				e.WithDetail(string(r.Provider), r.Error)
+			}
+		}
+		return out, e
+	}
+	return out, nil
+}
+
+func (s *Service) syncOne(ctx context.Context, k model.ProviderKey, days int, quiet bool) (SyncResult, error) {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	src := s.source(ctx, k)
+	res := SyncResult{Provider: k, Source: src}
+	if src == model.SourceExport {
+		res.Skipped = true
+		res.Warning = "export providers are loaded with `costpilot import` or from export_paths"
+		return res, nil
+	}
+	p, err := s.reg.Build(s.cfg, k, s.creds)
+	if err != nil {
+		return res, apperr.Wrap(apperr.Provider, err, "%s: %v", k, err).WithProvider(string(k))
+	}
+	to := yesterday(s.now())
+	toDay, _ := time.Parse(model.DateLayout, to)
+	var from string
+	if src == model.SourceDemo {
+		// The simulated account is generated relative to today, so it is
+		// replaced whole when the day changes.
+		from = toDay.AddDate(0, 0, -(demo.HistoryDays - 1)).Format(model.DateLayout)
+	} else {
+		if days <= 0 {
+			days = DefaultSyncDays
+		}
+		from = toDay.AddDate(0, 0, -(days - 1)).Format(model.DateLayout)
+		if stats, err := s.store.Stats(ctx); err == nil {
+			for _, h := range stats {
+				if h.Provider == k && h.Source == src && h.LastDay != "" && h.Status == "ok" {
+					last, _ := time.Parse(model.DateLayout, h.LastDay)
+					if inc := last.AddDate(0, 0, -3).Format(model.DateLayout); inc > from {
+						from = inc
+					}
+				}
+			}
+		}
+	}
+	res.From, res.To = from, to
+	start := time.Now()
+	batch, err := p.FetchCosts(ctx, from, to)
+	if err != nil {
+		_ = s.store.SetSyncError(context.WithoutCancel(ctx), k, src, err.Error())
+		return res, wrapProvider(k, err, "fetch costs")
+	}
+	batch.Provider, batch.Source, batch.From, batch.To = k, src, from, to
+	if err := s.store.ReplaceHistory(ctx, batch); err != nil {
+		return res, apperr.Wrap(apperr.Base, err, "%s: cannot store the synced history", k).WithProvider(string(k))
+	}
+	res.Lines = len(batch.Lines)
+	inv, err := p.Inventory(ctx)
+	if err != nil {
+		// Costs are what matter: an inventory failure is a warning.
+		res.Warning = wrapProvider(k, err, "inventory").Error()
+	} else if err := s.store.ReplaceInventory(ctx, src, inv); err != nil {
+		res.Warning = "cannot store the inventory: " + err.Error()
+	} else {
+		res.Resources = len(inv.Resources)
+	}
+	_ = s.cache.DeleteBucket(ResultsBucket)
+	if !quiet {
+		s.log.Info("synced", "provider", k, "source", src, "from", from, "to", to, "lines", res.Lines,
+			"resources", res.Resources, "took", time.Since(start).Round(time.Millisecond))
+	} else {
+		s.log.Debug("refreshed demo history", "provider", k, "lines", res.Lines, "took", time.Since(start).Round(time.Millisecond))
+	}
+	return res, nil
+}
+
+// ResultsBucket is the cache bucket of computed results; it is dropped
+// whenever the history changes.
+const ResultsBucket = "results"
