@@ -56,17 +56,6 @@ func weeklyProfile(z []float64, weeks int) weekProfile {
 	return p
 }
 
-// strength is the share of the variance of the weekly-adjusted-plus-pattern
-// series the pattern explains; a weak pattern is mostly noise and is
-// better left out of a forecast.
-func (p weekProfile) amplitude() float64 {
-	s := 0.0
-	for _, v := range p {
-		s += v * v
-	}
-	return math.Sqrt(s / period)
-}
-
 // yearlyComponent fits a smooth yearly cycle to d (already free of the
 // weekly pattern) by least squares on a piecewise-linear trend plus
 // yearHarmonics Fourier pairs, over the last yearWindow days. The trend has
