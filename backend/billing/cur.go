@@ -1,0 +1,245 @@
+package billing
+
+import (
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// curMapper reads AWS Cost and Usage Reports: legacy (lineItem/...) and
+// CUR 2.0 (line_item_...), CSV or Parquet. Dims: 0 payer account, 1 usage
+// account, 2 product code, 3 product name, 4 region, 5 resource id, 6
+// product family, 7 line item type, 8 tags, 9 currency.
+//
+// Costs follow the FOCUS conversion of CUR: billed is the unblended cost;
+// effective is the amortized cost (savings plan and reservation effective
+// cost for covered usage, the unused part of recurring commitment fees, zero
+// for negations and upfront fees); list is the public on-demand cost.
+type curMapper struct {
+	forced                                  model.ProviderKey
+	payer, account, typ, start, code, pname int
+	regionCode, region, resource, family    int
+	currency, unblended, public             int
+	riEffective, spEffective                int
+	riUnusedUpfront, riUnusedRecurring      int
+	spTotalCommit, spUsedCommit, riARN      int
+	pstart, pend, tagsCol                   int
+	tagIdx                                  []int
+	tagKeys                                 []string
+	names                                   map[int]string
+	tagBuf                                  []byte
+	startName                               string
+}
+
+func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
+	f := func(legacy, v2 string) int { return h.find(legacy, v2) }
+	m := &curMapper{
+		forced:            forced,
+		payer:             f("bill/PayerAccountId", "bill_payer_account_id"),
+		account:           f("lineItem/UsageAccountId", "line_item_usage_account_id"),
+		typ:               f("lineItem/LineItemType", "line_item_line_item_type"),
+		start:             f("lineItem/UsageStartDate", "line_item_usage_start_date"),
+		code:              f("lineItem/ProductCode", "line_item_product_code"),
+		pname:             f("product/ProductName", "product_product_name"),
+		regionCode:        f("product/regionCode", "product_region_code"),
+		region:            f("product/region", "product_region"),
+		resource:          f("lineItem/ResourceId", "line_item_resource_id"),
+		family:            f("product/productFamily", "product_product_family"),
+		currency:          f("lineItem/CurrencyCode", "line_item_currency_code"),
+		unblended:         f("lineItem/UnblendedCost", "line_item_unblended_cost"),
+		public:            f("pricing/publicOnDemandCost", "pricing_public_on_demand_cost"),
+		riEffective:       f("reservation/EffectiveCost", "reservation_effective_cost"),
+		spEffective:       f("savingsPlan/SavingsPlanEffectiveCost", "savings_plan_savings_plan_effective_cost"),
+		riUnusedUpfront:   f("reservation/UnusedAmortizedUpfrontFeeForBillingPeriod", "reservation_unused_amortized_upfront_fee_for_billing_period"),
+		riUnusedRecurring: f("reservation/UnusedRecurringFee", "reservation_unused_recurring_fee"),
+		spTotalCommit:     f("savingsPlan/TotalCommitmentToDate", "savings_plan_total_commitment_to_date"),
+		spUsedCommit:      f("savingsPlan/UsedCommitment", "savings_plan_used_commitment"),
+		riARN:             f("reservation/ReservationARN", "reservation_reservation_a_r_n"),
+		pstart:            f("bill/BillingPeriodStartDate", "bill_billing_period_start_date"),
+		pend:              f("bill/BillingPeriodEndDate", "bill_billing_period_end_date"),
+		tagsCol:           h.find("resource_tags"),
+		names:             map[int]string{},
+	}
+	if m.unblended < 0 {
+		return nil, missing("lineItem/UnblendedCost")
+	}
+	if m.start < 0 {
+		return nil, missing("lineItem/UsageStartDate")
+	}
+	for _, i := range []int{m.unblended, m.public, m.riEffective, m.spEffective, m.riUnusedUpfront,
+		m.riUnusedRecurring, m.spTotalCommit, m.spUsedCommit, m.start} {
+		m.names[i] = h.colName(i, "cost")
+	}
+	m.startName = m.names[m.start]
+	idx, keys := h.prefixed("resourceTags/", "resource_tags_")
+	for i, k := range keys {
+		k = strings.TrimPrefix(strings.TrimPrefix(k, "user:"), "user_")
+		keys[i] = k
+	}
+	m.tagIdx, m.tagKeys = idx, keys
+	return m, nil
+}
+
+func (m *curMapper) amt(rec [][]byte, i int) (model.Nanos, bool, *fieldError) {
+	return amount(rec, i, m.names[i])
+}
+
+func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
+	out = append(out, rawLine{})
+	l := &out[len(out)-1]
+	var fe *fieldError
+	if l.day, fe = dayCell(rec, m.start, m.startName); fe != nil {
+		return out, fe
+	}
+	l.pstart = optDay(rec, m.pstart)
+	if e := optDay(rec, m.pend); !e.isZero() {
+		l.pend = e.addDays(-1) // the end date is exclusive
+	}
+	if l.billed, _, fe = m.amt(rec, m.unblended); fe != nil {
+		return out, fe
+	}
+	typ := cell(rec, m.typ)
+	switch string(typ) {
+	case "SavingsPlanCoveredUsage":
+		l.effective, _, fe = m.amt(rec, m.spEffective)
+	case "DiscountedUsage":
+		l.effective, _, fe = m.amt(rec, m.riEffective)
+	case "SavingsPlanNegation", "SavingsPlanUpfrontFee":
+		l.effective = 0
+	case "SavingsPlanRecurringFee":
+		var total, used model.Nanos
+		if total, _, fe = m.amt(rec, m.spTotalCommit); fe == nil {
+			used, _, fe = m.amt(rec, m.spUsedCommit)
+		}
+		l.effective = total - used
+	case "RIFee":
+		var up, rec2 model.Nanos
+		if up, _, fe = m.amt(rec, m.riUnusedUpfront); fe == nil {
+			rec2, _, fe = m.amt(rec, m.riUnusedRecurring)
+		}
+		l.effective = up + rec2
+	case "Fee":
+		if cell(rec, m.riARN) != nil {
+			l.effective = 0 // an upfront reservation fee is amortized into usage
+		} else {
+			l.effective = l.billed
+		}
+	default:
+		l.effective = l.billed
+	}
+	if fe != nil {
+		return out, fe
+	}
+	var ok bool
+	if l.list, ok, fe = m.amt(rec, m.public); fe != nil {
+		return out, fe
+	} else if !ok {
+		l.list = l.billed
+	}
+	d := &l.dims
+	d[0], d[1], d[2], d[3] = cell(rec, m.payer), cell(rec, m.account), cell(rec, m.code), cell(rec, m.pname)
+	if d[4] = cell(rec, m.regionCode); d[4] == nil {
+		d[4] = cell(rec, m.region)
+	}
+	d[5], d[6], d[7], d[9] = cell(rec, m.resource), cell(rec, m.family), typ, cell(rec, m.currency)
+	if m.tagsCol >= 0 {
+		d[8] = cell(rec, m.tagsCol)
+	} else if len(m.tagIdx) > 0 {
+		d[8] = m.packTags(rec)
+	}
+	return out, nil
+}
+
+// packTags packs the non-empty tag columns as index=value pairs; describe
+// unpacks them. Only a new key pays for building the map.
+func (m *curMapper) packTags(rec [][]byte) []byte {
+	b := m.tagBuf[:0]
+	for n, i := range m.tagIdx {
+		v := cell(rec, i)
+		if v == nil {
+			continue
+		}
+		b = appendPacked(b, n, v)
+	}
+	m.tagBuf = b
+	return b
+}
+
+func (m *curMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
+	d := &l.dims
+	p := model.AWS
+	if m.forced != "" {
+		p = m.forced
+	}
+	c := model.CostLine{
+		Provider: p, BillingAccount: str(d[0]), SubAccount: str(d[1]), Region: str(d[4]),
+		ResourceID: str(d[5]), Currency: currency(d[9]), ChargeCategory: curChargeCategory(string(d[7])),
+	}
+	if c.BillingAccount == "" {
+		c.BillingAccount = c.SubAccount
+	}
+	code := str(d[2])
+	c.Service = str(d[3])
+	if c.Service == "" {
+		c.Service = code
+	}
+	c.ServiceCategory = serviceCategory(model.AWS, code, c.Service)
+	c.ResourceType = arnType(c.ResourceID)
+	if c.ResourceType == "" {
+		c.ResourceType = str(d[6])
+	}
+	if m.tagsCol >= 0 {
+		t, err := parseTags(d[8])
+		if err != nil {
+			return c, badField("resource_tags", "invalid tags: %v", err)
+		}
+		c.Tags = stripUserPrefix(t)
+	} else {
+		c.Tags = unpackTags(d[8], m.tagKeys)
+	}
+	return c, nil
+}
+
+// curChargeCategory maps lineItem/LineItemType to a FOCUS ChargeCategory.
+func curChargeCategory(t string) string {
+	switch t {
+	case "Usage", "DiscountedUsage", "SavingsPlanCoveredUsage", "SavingsPlanNegation", "":
+		return "Usage"
+	case "Tax":
+		return "Tax"
+	case "Credit", "Refund", "EdpDiscount", "BundledDiscount", "PrivateRateDiscount", "Discount",
+		"DistributorDiscount", "SppDiscount", "SavingsBundleDiscount":
+		return "Credit"
+	case "Fee", "RIFee", "SavingsPlanRecurringFee", "SavingsPlanUpfrontFee":
+		return "Purchase"
+	}
+	return "Adjustment"
+}
+
+// arnType is the resource type of an ARN ("instance" of
+// arn:aws:ec2:...:instance/i-1), or "".
+func arnType(id string) string {
+	if !strings.HasPrefix(id, "arn:") {
+		return ""
+	}
+	parts := strings.SplitN(id, ":", 6)
+	if len(parts) < 6 {
+		return ""
+	}
+	res := parts[5]
+	if i := strings.IndexAny(res, "/:"); i > 0 {
+		return res[:i]
+	}
+	return parts[2]
+}
+
+// stripUserPrefix drops CUR 2.0's "user_" prefix of user-defined tags.
+func stripUserPrefix(t map[string]string) map[string]string {
+	for k, v := range t {
+		if s, ok := strings.CutPrefix(k, "user_"); ok && s != "" {
+			delete(t, k)
+			t[s] = v
+		}
+	}
+	return t
+}

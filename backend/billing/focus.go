@@ -1,0 +1,140 @@
+package billing
+
+import (
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// focusMapper reads FOCUS 1.0 to 1.4. Dims: 0 provider (ServiceProviderName,
+// else ProviderName), 1 invoice issuer, 2 host provider or publisher, 3
+// billing account, 4 sub account, 5 service, 6 service category, 7 region,
+// 8 resource id, 9 resource type, 10 charge category, 11 tags, 12 currency.
+type focusMapper struct {
+	forced                          model.ProviderKey
+	provider, issuer, host, publish int
+	account, sub, service, category int
+	regionID, regionName, resource  int
+	resType, charge, tags, currency int
+	billed, effective, list         int
+	start, pstart, pend             int
+	billedName, effName, listName   string
+	startName, providerName         string
+}
+
+func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
+	m := &focusMapper{
+		forced:     forced,
+		provider:   h.find("ServiceProviderName", "ProviderName"),
+		issuer:     h.find("InvoiceIssuerName", "InvoiceIssuer"),
+		host:       h.find("HostProviderName"),
+		publish:    h.find("PublisherName"),
+		account:    h.find("BillingAccountId"),
+		sub:        h.find("SubAccountId"),
+		service:    h.find("ServiceName"),
+		category:   h.find("ServiceCategory"),
+		regionID:   h.find("RegionId", "Region"),
+		regionName: h.find("RegionName"),
+		resource:   h.find("ResourceId"),
+		resType:    h.find("ResourceType"),
+		charge:     h.find("ChargeCategory"),
+		tags:       h.find("Tags"),
+		currency:   h.find("BillingCurrency"),
+		billed:     h.find("BilledCost"),
+		effective:  h.find("EffectiveCost"),
+		list:       h.find("ListCost"),
+		start:      h.find("ChargePeriodStart"),
+		pstart:     h.find("BillingPeriodStart"),
+		pend:       h.find("BillingPeriodEnd"),
+	}
+	if m.host < 0 {
+		m.host = m.publish
+	}
+	if m.billed < 0 {
+		return nil, missing("BilledCost")
+	}
+	if m.start < 0 {
+		return nil, missing("ChargePeriodStart")
+	}
+	if m.provider < 0 && m.issuer < 0 && m.host < 0 && forced == "" {
+		return nil, missing("ProviderName")
+	}
+	m.billedName = h.colName(m.billed, "BilledCost")
+	m.effName = h.colName(m.effective, "EffectiveCost")
+	m.listName = h.colName(m.list, "ListCost")
+	m.startName = h.colName(m.start, "ChargePeriodStart")
+	m.providerName = h.colName(m.provider, "ProviderName")
+	return m, nil
+}
+
+func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
+	out = append(out, rawLine{})
+	l := &out[len(out)-1]
+	var fe *fieldError
+	if l.day, fe = dayCell(rec, m.start, m.startName); fe != nil {
+		return out, fe
+	}
+	l.pstart = optDay(rec, m.pstart)
+	if e := optDay(rec, m.pend); !e.isZero() {
+		l.pend = e.addDays(-1) // BillingPeriodEnd is exclusive
+	}
+	var ok bool
+	if l.billed, _, fe = amount(rec, m.billed, m.billedName); fe != nil {
+		return out, fe
+	}
+	if l.effective, ok, fe = amount(rec, m.effective, m.effName); fe != nil {
+		return out, fe
+	} else if !ok {
+		l.effective = l.billed
+	}
+	if l.list, ok, fe = amount(rec, m.list, m.listName); fe != nil {
+		return out, fe
+	} else if !ok {
+		l.list = l.billed
+	}
+	d := &l.dims
+	d[0], d[1], d[2] = cell(rec, m.provider), cell(rec, m.issuer), cell(rec, m.host)
+	d[3], d[4], d[5], d[6] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.service), cell(rec, m.category)
+	if d[7] = cell(rec, m.regionID); d[7] == nil {
+		d[7] = cell(rec, m.regionName)
+	}
+	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
+	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
+	return out, nil
+}
+
+func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
+	d := &l.dims
+	p := chooseProvider(m.forced, d[0], d[1], d[2])
+	if p == "" {
+		return model.CostLine{}, badField(m.providerName,
+			"provider %q is not aws, azure, gcp or oci (force one with --provider)", clip(d[0]))
+	}
+	tags, err := parseTags(d[11])
+	if err != nil {
+		return model.CostLine{}, badField("Tags", "invalid tags: %v", err)
+	}
+	c := model.CostLine{
+		Provider: p, BillingAccount: str(d[3]), SubAccount: str(d[4]), Service: str(d[5]),
+		ServiceCategory: str(d[6]), Region: str(d[7]), ResourceID: str(d[8]), ResourceType: str(d[9]),
+		ChargeCategory: str(d[10]), Tags: tags, Currency: currency(d[12]),
+	}
+	if c.ServiceCategory == "" {
+		c.ServiceCategory = serviceCategory(p, c.Service)
+	}
+	if c.ChargeCategory == "" {
+		c.ChargeCategory = "Usage"
+	}
+	return c, nil
+}
+
+// currency normalises a currency code; any code is accepted, because
+// import never fails because of a currency.
+func currency(b []byte) string {
+	s := str(b)
+	out := []byte(s)
+	for i, c := range out {
+		if c >= 'a' && c <= 'z' {
+			out[i] = c - 'a' + 'A'
+		}
+	}
+	return string(out)
+}

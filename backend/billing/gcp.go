@@ -1,0 +1,290 @@
+package billing
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// gcpMapper reads the Google Cloud billing export to BigQuery, saved as CSV
+// (nested fields flattened as service.description or service_description,
+// repeated fields as JSON) or as newline-delimited JSON. Dims: 0 billing
+// account, 1 project, 2 service, 3 region, 4 resource, 5 cost type, 6
+// labels, 7 project labels, 8 currency, 9 credit type (credit lines only).
+//
+// Billed and effective are cost; list is cost_at_list when present, else
+// cost. Each credit becomes a line of its own with ChargeCategory Credit and
+// its (negative) amount, so credits stay visible as the export has them.
+type gcpMapper struct {
+	forced                                     model.ProviderKey
+	account, project, service, region, loc     int
+	resource, resName, costType, labels, plabs int
+	currency, cost, list, credits, start, inv  int
+	costName, listName, startName              string
+	credBuf                                    []gcpCredit
+}
+
+type gcpCredit struct {
+	Name   string      `json:"name"`
+	Amount json.Number `json:"amount"`
+	Type   string      `json:"type"`
+}
+
+var creditCategory = []byte("Credit")
+
+func bindGCP(h header, forced model.ProviderKey) (mapper, *fieldError) {
+	f := func(n string) int { return h.find(n, strings.ReplaceAll(n, ".", "_")) }
+	m := &gcpMapper{
+		forced:   forced,
+		account:  f("billing_account_id"),
+		project:  f("project.id"),
+		service:  f("service.description"),
+		region:   f("location.region"),
+		loc:      f("location.location"),
+		resource: f("resource.global_name"),
+		resName:  f("resource.name"),
+		costType: f("cost_type"),
+		labels:   f("labels"),
+		plabs:    f("project.labels"),
+		currency: f("currency"),
+		cost:     f("cost"),
+		list:     f("cost_at_list"),
+		credits:  f("credits"),
+		start:    f("usage_start_time"),
+		inv:      f("invoice.month"),
+	}
+	if m.cost < 0 {
+		return nil, missing("cost")
+	}
+	if m.start < 0 {
+		return nil, missing("usage_start_time")
+	}
+	m.costName, m.listName, m.startName = h.colName(m.cost, ""), h.colName(m.list, "cost_at_list"), h.colName(m.start, "")
+	return m, nil
+}
+
+func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
+	out = append(out, rawLine{})
+	base := len(out) - 1
+	l := &out[base]
+	var fe *fieldError
+	if l.day, fe = dayCell(rec, m.start, m.startName); fe != nil {
+		return out, fe
+	}
+	if inv := cell(rec, m.inv); len(inv) == 6 && allDigitsB(inv) {
+		var s day
+		copy(s[:], string(inv[:4])+"-"+string(inv[4:6])+"-01")
+		if validDate(s) {
+			l.pstart = s
+			l.pend = monthEnd(s)
+		}
+	}
+	if l.billed, _, fe = amount(rec, m.cost, m.costName); fe != nil {
+		return out, fe
+	}
+	l.effective = l.billed
+	var ok bool
+	if l.list, ok, fe = amount(rec, m.list, m.listName); fe != nil {
+		return out, fe
+	} else if !ok {
+		l.list = l.billed
+	}
+	d := &l.dims
+	d[0], d[1], d[2] = cell(rec, m.account), cell(rec, m.project), cell(rec, m.service)
+	if d[3] = cell(rec, m.region); d[3] == nil {
+		d[3] = cell(rec, m.loc)
+	}
+	if d[4] = cell(rec, m.resource); d[4] == nil {
+		d[4] = cell(rec, m.resName)
+	}
+	d[5], d[6], d[7], d[8] = cell(rec, m.costType), cell(rec, m.labels), cell(rec, m.plabs), cell(rec, m.currency)
+
+	cr := bytes.TrimSpace(cell(rec, m.credits))
+	if len(cr) == 0 || string(cr) == "[]" {
+		return out, nil
+	}
+	m.credBuf = m.credBuf[:0]
+	dec := json.NewDecoder(bytes.NewReader(cr))
+	dec.UseNumber()
+	if err := dec.Decode(&m.credBuf); err != nil {
+		return out, badField("credits", "invalid credits: %v", err)
+	}
+	for _, c := range m.credBuf {
+		v, ok := parseAmount([]byte(c.Amount))
+		if !ok {
+			return out, badField("credits", "invalid credit amount %q", c.Amount)
+		}
+		cl := out[base]
+		cl.billed, cl.effective, cl.list = v, v, 0
+		cl.dims[5] = creditCategory
+		cl.dims[9] = []byte(c.Type)
+		out = append(out, cl)
+	}
+	return out, nil
+}
+
+// monthEnd is the last day of d's month.
+func monthEnd(d day) day {
+	return d.addMonths(1).addDays(-1)
+}
+
+func (m *gcpMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
+	d := &l.dims
+	p := model.GCP
+	if m.forced != "" {
+		p = m.forced
+	}
+	tags, err := parseTags(d[7])
+	if err != nil {
+		return model.CostLine{}, badField("project.labels", "invalid labels: %v", err)
+	}
+	own, err := parseTags(d[6])
+	if err != nil {
+		return model.CostLine{}, badField("labels", "invalid labels: %v", err)
+	}
+	// Resource labels win over the project's.
+	if tags == nil {
+		tags = own
+	} else {
+		for k, v := range own {
+			tags[k] = v
+		}
+	}
+	c := model.CostLine{
+		Provider: p, BillingAccount: str(d[0]), SubAccount: str(d[1]), Service: str(d[2]),
+		Region: str(d[3]), ResourceID: str(d[4]), Tags: tags, Currency: currency(d[8]),
+		ChargeCategory: gcpChargeCategory(str(d[5])),
+	}
+	c.ServiceCategory = serviceCategory(model.GCP, c.Service)
+	c.ResourceType = gcpResourceType(c.ResourceID)
+	return c, nil
+}
+
+// gcpChargeCategory maps cost_type to a FOCUS ChargeCategory.
+func gcpChargeCategory(t string) string {
+	switch strings.ToLower(t) {
+	case "", "regular", "usage":
+		return "Usage"
+	case "tax":
+		return "Tax"
+	case "credit":
+		return "Credit"
+	}
+	return "Adjustment" // adjustment, rounding_error
+}
+
+// gcpResourceType is the collection of a resource global name
+// (//compute.googleapis.com/projects/p/zones/z/instances/i gives
+// compute.googleapis.com/instances), or "".
+func gcpResourceType(id string) string {
+	rest, ok := strings.CutPrefix(id, "//")
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(rest, "/")
+	if len(parts) < 3 {
+		return ""
+	}
+	return parts[0] + "/" + parts[len(parts)-2]
+}
+
+// gcpJSONColumns is the header JSON lines are flattened to.
+var gcpJSONColumns = []string{
+	"billing_account_id", "project.id", "service.description", "location.region", "location.location",
+	"resource.global_name", "resource.name", "cost_type", "labels", "project.labels", "currency",
+	"cost", "cost_at_list", "credits", "usage_start_time", "invoice.month",
+}
+
+// gcpJSONRow decodes one JSON line of the BigQuery export into cells in
+// gcpJSONColumns order. Numbers stay as their JSON text, so amounts are
+// exact.
+type gcpJSONRow struct {
+	fields [][]byte
+}
+
+func newGCPJSONRow() *gcpJSONRow { return &gcpJSONRow{fields: make([][]byte, len(gcpJSONColumns))} }
+
+type gcpJSONLine struct {
+	BillingAccountID json.RawMessage `json:"billing_account_id"`
+	Project          *struct {
+		ID     json.RawMessage `json:"id"`
+		Labels json.RawMessage `json:"labels"`
+	} `json:"project"`
+	Service *struct {
+		Description json.RawMessage `json:"description"`
+	} `json:"service"`
+	Location *struct {
+		Region   json.RawMessage `json:"region"`
+		Location json.RawMessage `json:"location"`
+	} `json:"location"`
+	Resource *struct {
+		GlobalName json.RawMessage `json:"global_name"`
+		Name       json.RawMessage `json:"name"`
+	} `json:"resource"`
+	CostType       json.RawMessage `json:"cost_type"`
+	Labels         json.RawMessage `json:"labels"`
+	Currency       json.RawMessage `json:"currency"`
+	Cost           json.RawMessage `json:"cost"`
+	CostAtList     json.RawMessage `json:"cost_at_list"`
+	Credits        json.RawMessage `json:"credits"`
+	UsageStartTime json.RawMessage `json:"usage_start_time"`
+	Invoice        *struct {
+		Month json.RawMessage `json:"month"`
+	} `json:"invoice"`
+}
+
+func (r *gcpJSONRow) decode(line []byte) ([][]byte, *fieldError) {
+	var j gcpJSONLine
+	if err := json.Unmarshal(line, &j); err != nil {
+		return nil, badField("json", "invalid JSON line: %v", err)
+	}
+	f := r.fields
+	for i := range f {
+		f[i] = nil
+	}
+	f[0] = scalar(j.BillingAccountID)
+	if j.Project != nil {
+		f[1], f[9] = scalar(j.Project.ID), raw(j.Project.Labels)
+	}
+	if j.Service != nil {
+		f[2] = scalar(j.Service.Description)
+	}
+	if j.Location != nil {
+		f[3], f[4] = scalar(j.Location.Region), scalar(j.Location.Location)
+	}
+	if j.Resource != nil {
+		f[5], f[6] = scalar(j.Resource.GlobalName), scalar(j.Resource.Name)
+	}
+	f[7], f[8], f[10] = scalar(j.CostType), raw(j.Labels), scalar(j.Currency)
+	f[11], f[12], f[13], f[14] = scalar(j.Cost), scalar(j.CostAtList), raw(j.Credits), scalar(j.UsageStartTime)
+	if j.Invoice != nil {
+		f[15] = scalar(j.Invoice.Month)
+	}
+	return f, nil
+}
+
+// scalar is a JSON string's text or a number's literal; null is nil.
+func scalar(v json.RawMessage) []byte {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	if v[0] == '"' {
+		var s string
+		if json.Unmarshal(v, &s) == nil {
+			return []byte(s)
+		}
+	}
+	return v
+}
+
+// raw is a JSON value's text; null is nil.
+func raw(v json.RawMessage) []byte {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || string(v) == "null" {
+		return nil
+	}
+	return v
+}
