@@ -29,26 +29,30 @@ func (u usage) enough() bool {
 }
 
 // window keeps the samples within LookbackDays before now (all of them when
-// now is zero), sorted by time, one per hour (later duplicates win).
+// now is zero), sorted by time, one per hour (the last given wins).
 func window(samples []model.UtilizationSample, now time.Time) []model.UtilizationSample {
 	var from time.Time
 	if !now.IsZero() {
 		from = now.Add(-LookbackDays * hoursPerDay * hour)
 	}
-	byHour := map[time.Time]model.UtilizationSample{}
+	out := make([]model.UtilizationSample, 0, len(samples))
 	for _, s := range samples {
 		if !now.IsZero() && (s.Time.Before(from) || s.Time.After(now)) {
 			continue
 		}
-		byHour[s.Time.UTC().Truncate(hour)] = s
-	}
-	out := make([]model.UtilizationSample, 0, len(byHour))
-	for t, s := range byHour {
-		s.Time = t
+		s.Time = s.Time.UTC().Truncate(hour)
 		out = append(out, s)
 	}
-	slices.SortFunc(out, func(a, b model.UtilizationSample) int { return a.Time.Compare(b.Time) })
-	return out
+	slices.SortStableFunc(out, func(a, b model.UtilizationSample) int { return a.Time.Compare(b.Time) })
+	// Keep the last sample of each hour.
+	kept := out[:0]
+	for i, s := range out {
+		if i+1 < len(out) && out[i+1].Time.Equal(s.Time) {
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return kept
 }
 
 // summarize computes the usage of one resource from its windowed samples.

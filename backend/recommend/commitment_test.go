@@ -1,0 +1,108 @@
+package recommend
+
+import (
+	"time"
+
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// steadyCompute is 30 days ending at testNow of $48 a day of on-demand
+// compute, plus lines that must not count: storage, a discounted
+// (already committed) machine and a purchase.
+func steadyCompute() []model.CostLine {
+	var out []model.CostLine
+	for d := 0; d < 30; d++ {
+		day := testNow.AddDate(0, 0, -d).Format(model.DateLayout)
+		out = append(out,
+			costLine(model.AWS, day, "111", "i-a", "Compute", 24, nil),
+			costLine(model.AWS, day, "111", "i-b", "Compute", 24, nil),
+			costLine(model.AWS, day, "111", "vol-a", "Storage", 5, nil))
+		disc := costLine(model.AWS, day, "111", "i-ri", "Compute", 10, nil)
+		disc.Effective = model.NanosFromFloat(5)
+		buy := costLine(model.AWS, day, "111", "", "Compute", 100, nil)
+		buy.ChargeCategory = "Purchase"
+		out = append(out, disc, buy)
+	}
+	return out
+}
+
+// TestCommitmentHandComputed: $48 a day is $2 an hour of on-demand compute;
+// a 1-year Compute Savings Plan at 28 % saves 2 * 0.28 * 730 = $408.80 for
+// a commitment of 2 * 0.72 = $1.44 an hour; high risk halves the score
+// (204.4) -> medium priority.
+func TestCommitmentHandComputed(t *testing.T) {
+	recs := AnalyzeProvider(model.AWS, Input{Costs: steadyCompute()}, defaultOptions)
+	var rec model.Recommendation
+	found := false
+	for _, r := range recs {
+		if r.Type == model.RecCommitment {
+			rec, found = r, true
+		}
+	}
+	if !found {
+		t.Fatalf("no commitment in %+v", recs)
+	}
+	if rec.PotentialSavings != 408.8 || rec.Priority != model.PriorityMedium || rec.Confidence != 1 {
+		t.Errorf("got savings %v priority %s confidence %v", rec.PotentialSavings, rec.Priority, rec.Confidence)
+	}
+	if got := rec.Details["commitment_per_hour"]; got != 1.44 {
+		t.Errorf("commitment per hour %v, want 1.44", got)
+	}
+	if got := rec.Details["term_years"]; got != 1 {
+		t.Errorf("term %v", got)
+	}
+}
+
+func TestCommitmentBaseline(t *testing.T) {
+	short := steadyCompute()[:5*10] // 10 days
+	tests := []struct {
+		name    string
+		costs   []model.CostLine
+		other   float64
+		savings float64 // 0: none
+	}{
+		// Other recommendations saving $146 a month remove $0.20 an hour:
+		// 1.8 * 0.28 * 730 = 367.92.
+		{"after other savings", steadyCompute(), 146, 367.92},
+		{"other savings cover the baseline", steadyCompute(), 2000, 0},
+		{"too little history", short, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, ok := costBaseline(tt.costs, testNow)
+			var rec model.Recommendation
+			if ok {
+				rec, ok = commit(model.AWS, b, tt.other)
+			}
+			if tt.savings == 0 {
+				if ok {
+					t.Fatalf("got %+v, want none", rec)
+				}
+				return
+			}
+			if !ok || rec.PotentialSavings != tt.savings {
+				t.Fatalf("got %v %v, want %v", ok, rec.PotentialSavings, tt.savings)
+			}
+		})
+	}
+}
+
+// TestCommitmentFromInventory: without cost history, always-on machines
+// form the baseline: two m6a.large are 0.1728 an hour; GCP's 37 % is not
+// used for AWS, so 0.1728 * 0.28 * 730 = 35.32.
+func TestCommitmentFromInventory(t *testing.T) {
+	var res []model.Resource
+	var util []model.UtilizationSample
+	for _, id := range []string{"i-1", "i-2"} {
+		res = append(res, machine(model.AWS, id, "us-east-1", "m6a.large", 0))
+		util = append(util, hourly(id, 30, func(time.Time) (float64, float64, float64) {
+			return 0.5, 0.5, 1e9
+		})...)
+	}
+	recs := AnalyzeProvider(model.AWS, Input{Inventory: []model.Inventory{{Provider: model.AWS, Resources: res, Utilization: util}}}, defaultOptions)
+	if len(recs) != 1 || recs[0].Type != model.RecCommitment || recs[0].PotentialSavings != 35.32 {
+		t.Fatalf("got %+v", recs)
+	}
+}
