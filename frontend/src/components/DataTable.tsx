@@ -97,7 +97,7 @@ export function DataTable<R>({
         )}
         {toolbar}
         <span class="muted small">
-          {filtered.length === rows.length ? `${rows.length} rows` : `${filtered.length} of ${rows.length} rows`}
+          {filtered.length === rows.length ? `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}` : `${filtered.length} of ${rows.length} rows`}
         </span>
         {csvName && features.export_reports && (
           <button type="button" class="btn btn-small" onClick={exportCSV} disabled={sorted.length === 0}>

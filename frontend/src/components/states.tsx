@@ -21,6 +21,12 @@ export function Empty({ title, children }: { title: string; children?: Component
   );
 }
 
+/** sentence ends a message with a full stop. */
+function sentence(s: string): string {
+  const t = s.trim();
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
 function detailText(v: unknown): string {
   if (typeof v === 'string') return v;
   try {
@@ -36,7 +42,7 @@ export function ErrorState({ error, onRetry, what }: { error: ApiError; onRetry?
     return (
       <div class="state state-na" role="status" data-state="not-available">
         <strong>{what ? `${what}: not available yet` : 'Not available yet'}</strong>
-        <p>{error.message || 'This server does not offer this capability yet.'} It appears here as soon as the server supports it.</p>
+        <p>{sentence(error.message || 'This server does not offer this capability yet')} It appears here as soon as the server supports it.</p>
       </div>
     );
   }

@@ -264,7 +264,7 @@ export function OverviewPage() {
 
       {data && (
         <>
-          <div class="cards">
+          <div class="cards cards-overview">
             <article class="card card-total">
               <h2 class="card-label">Total cost</h2>
               <div class="card-value" data-testid="total-cost">

@@ -66,26 +66,20 @@ export function RecommendationsPage() {
     },
     { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc">{r.description}</span> },
     {
-      key: 'current',
-      label: 'Current',
-      value: (r) => config(r.current_config),
-      render: (r) => (
-        <span>
-          {config(r.current_config)}
-          {r.current_config && <span class="muted small block">{formatCurrency(r.current_config.cost, currency)}/mo</span>}
-        </span>
-      ),
-    },
-    {
-      key: 'recommended',
-      label: 'Recommended',
-      value: (r) => config(r.recommended_config),
-      render: (r) => (
-        <span>
-          {config(r.recommended_config)}
-          {r.recommended_config && <span class="muted small block">{formatCurrency(r.recommended_config.cost, currency)}/mo</span>}
-        </span>
-      ),
+      key: 'change',
+      label: 'Current → recommended',
+      value: (r) => `${config(r.current_config)} → ${config(r.recommended_config)}`,
+      render: (r) =>
+        r.current_config || r.recommended_config ? (
+          <span>
+            {config(r.current_config)} → {config(r.recommended_config)}
+            <span class="muted small block">
+              {formatCurrency(r.current_config?.cost, currency)} → {formatCurrency(r.recommended_config?.cost, currency)} /mo
+            </span>
+          </span>
+        ) : (
+          '—'
+        ),
     },
     {
       key: 'savings',
