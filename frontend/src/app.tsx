@@ -1,5 +1,5 @@
 // The shell: navigation, session, theme and the page for the current URL.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, toApiError, type Alert, type Session } from './api/client';
 import { Link, useLocation } from './lib/router';
 import { DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session';
@@ -80,9 +80,13 @@ export function App() {
   }, []);
 
   const route = routeFor(loc.path);
+  const firstRoute = useRef(true);
   useEffect(() => {
     document.title = `${route?.title ?? 'Not found'} · costpilot`;
     setMenuOpen(false);
+    // After in-app navigation, move focus to the new page for keyboard and screen-reader users.
+    if (firstRoute.current) firstRoute.current = false;
+    else document.getElementById('main')?.focus({ preventScroll: false });
   }, [route]);
 
   const toggleTheme = () => {

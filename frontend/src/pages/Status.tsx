@@ -2,7 +2,7 @@
 // metrics, health checks, alerts and recent pipeline runs. Each section
 // loads on its own so one missing capability never blanks the page.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type CredentialChecks, type ProviderDetail, type ProviderKey, type RunInfo } from '../api/client';
+import { api, toApiError, type ApiError, type CredentialChecks, type ImportSummary, type ProviderDetail, type ProviderKey, type RunInfo } from '../api/client';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
 import { useSession } from '../lib/session';
@@ -56,6 +56,20 @@ export function StatusPage() {
       setCreds({ busy: false, result: await api.ValidateCredentials() });
     } catch (e) {
       setCreds({ busy: false, error: toApiError(e) });
+    }
+  };
+
+  const [imp, setImp] = useState<{ busy: boolean; file?: File; result?: ImportSummary; error?: ApiError }>({ busy: false });
+  const upload = async (e: Event) => {
+    e.preventDefault();
+    if (!imp.file) return;
+    setImp({ ...imp, busy: true, result: undefined, error: undefined });
+    try {
+      const result = await api.ImportFile(imp.file);
+      setImp({ busy: false, result });
+      providers.reload();
+    } catch (err) {
+      setImp({ busy: false, file: imp.file, error: toApiError(err) });
     }
   };
 
@@ -210,6 +224,32 @@ export function StatusPage() {
           )}
         </Section>
       )}
+
+      <Section title="Import billing data" id="import">
+        <form class="form-row" onSubmit={upload}>
+          <label class="field">
+            <span>Billing export (FOCUS, AWS CUR, Azure, Google Cloud or OCI; CSV, gzip or Parquet)</span>
+            <input
+              type="file"
+              class="input"
+              onChange={(e) => setImp({ busy: false, file: (e.target as HTMLInputElement).files?.[0] })}
+            />
+          </label>
+          <button type="submit" class="btn" disabled={!imp.file || imp.busy}>
+            {imp.busy ? 'Importing…' : 'Import'}
+          </button>
+        </form>
+        {imp.error && <ErrorState error={imp.error} what="Import" />}
+        {imp.result && (
+          <div class="notice" role="status">
+            Imported.{' '}
+            {Object.entries(imp.result)
+              .filter(([, v]) => typeof v !== 'object')
+              .map(([k, v]) => `${titleCase(k)}: ${String(v)}`)
+              .join(' · ')}
+          </div>
+        )}
+      </Section>
 
       <Section title="Recent runs" id="runs">
         {!runs.data && runs.loading && <Loading />}
