@@ -91,7 +91,7 @@ func autoscale(f *fleet, opt Options) (model.Recommendation, bool) {
 		ResourceID:   f.name,
 		ResourceType: "autoscaling_group",
 		Description: fmt.Sprintf("Scale %s with demand: it runs %.1f %s on average but its %s pattern needs %.1f; "+
-			"a %d-%d instance policy at %.0f%% CPU with %d scheduled minimums saves $%.2f a month.",
+			"a %d-%d instance policy tracking %.0f%% CPU, with %d scheduled minimum(s) in UTC, saves $%.2f a month.",
 			f.name, now, typ, kind, with, policy.Min, policy.Max, policy.TargetUtilization*100, len(policy.Schedule), savings),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: fmt.Sprintf("%s x %.1f", typ, now), Cost: money(curMonthly)},
 		RecommendedConfig:    &model.InstanceConfig{InstanceType: fmt.Sprintf("%s x %d-%d", typ, policy.Min, policy.Max), Cost: money(newMonthly)},
