@@ -7,7 +7,7 @@ describe('costQueryString', () => {
     { name: 'default is 30 days', q: {}, want: 'days=30' },
     { name: 'days', q: { days: 7 }, want: 'days=7' },
     { name: 'range wins over days', q: { days: 7, start: '2026-01-01', end: '2026-01-31' }, want: 'start=2026-01-01&end=2026-01-31' },
-    { name: 'billed is the default and left out', q: { days: 30, metric: 'billed' }, want: 'days=30' },
+    { name: 'billed is sent when chosen', q: { days: 30, metric: 'billed' }, want: 'days=30&metric=billed' },
     { name: 'list metric', q: { days: 30, metric: 'list' }, want: 'days=30&metric=list' },
     {
       name: 'filters are trimmed and encoded',

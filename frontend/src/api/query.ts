@@ -24,7 +24,8 @@ export function costQueryString(q: CostQuery): string {
     }
     p.set('days', String(days));
   }
-  if (q.metric && q.metric !== 'billed') p.set('metric', q.metric);
+  // Sent whenever chosen: without it the server uses analysis.cost_metric.
+  if (q.metric) p.set('metric', q.metric);
   for (const key of ['provider', 'account', 'service', 'tag'] as const) {
     const v = q[key]?.trim();
     if (v) p.set(key, v);

@@ -147,12 +147,14 @@ export function OverviewPage() {
   const params = new URLSearchParams(loc.search);
   const period = parsePeriod(params);
   const metricParam = params.get('metric');
-  const metric: CostMetric = metricParam === 'effective' || metricParam === 'list' ? metricParam : 'billed';
+  // No metric in the URL: the server's configured analysis.cost_metric applies.
+  const chosenMetric: CostMetric | undefined =
+    metricParam === 'billed' || metricParam === 'effective' || metricParam === 'list' ? metricParam : undefined;
   const provider = params.get('provider') ?? '';
   const tag = params.get('tag') ?? '';
   const [tagDraft, setTagDraft] = useState(tag);
 
-  const query: CostQuery = { ...periodQuery(period), metric, provider, tag };
+  const query: CostQuery = { ...periodQuery(period), metric: chosenMetric, provider, tag };
   const key = JSON.stringify(query);
   const state = useApi<OverviewData>(async (fresh) => {
     const prev = previousPeriod(period);
@@ -166,6 +168,7 @@ export function OverviewPage() {
   }, [key]);
 
   const data = state.data;
+  const metric: CostMetric = chosenMetric ?? data?.current.summary.metric ?? 'billed';
   const currency = data?.current.summary.currency || sessionCurrency;
   const providers = data ? providerEntries(data.current) : [];
   const services = useMemo(() => (data ? serviceRows(data.current) : []), [data]);
@@ -204,7 +207,7 @@ export function OverviewPage() {
         </div>
         <div class="controls">
           <PeriodPicker period={period} />
-          <Segmented label="Cost metric" options={METRICS} value={metric} onChange={(m) => setQuery({ metric: m === 'billed' ? null : m })} />
+          <Segmented label="Cost metric" options={METRICS} value={metric} onChange={(m) => setQuery({ metric: m })} />
         </div>
       </div>
       <div class="filters">
