@@ -20,7 +20,6 @@ type usage struct {
 	p95Mem      float64
 	maxMem      float64
 	p95Network  float64
-	meanNetwork float64
 }
 
 // enough reports whether the window is long and complete enough to act on.
@@ -80,7 +79,6 @@ func summarize(samples []model.UtilizationSample) usage {
 	u.maxCPU = slices.Max(cpu)
 	u.cpuCV = cv(cpu)
 	u.p95Network = percentile(net, 0.95)
-	u.meanNetwork = mean(net)
 	// Memory counts as known only when most hours report it; a few stray
 	// readings would understate the peak.
 	if float64(len(mem)) >= MinCoverage*float64(len(samples)) {
