@@ -10,16 +10,16 @@ import (
 
 // usage summarises one resource's utilization over the analysis window.
 type usage struct {
-	samples     int
-	days        float64 // span of the samples in days
-	coverage    float64 // fraction of hours in the span with a sample
-	p95CPU      float64
-	maxCPU      float64
-	cpuCV       float64 // coefficient of variation of hourly CPU
-	memKnown    bool
-	p95Mem      float64
-	maxMem      float64
-	p95Network  float64
+	samples    int
+	days       float64 // span of the samples in days
+	coverage   float64 // fraction of hours in the span with a sample
+	p95CPU     float64
+	maxCPU     float64
+	cpuCV      float64 // coefficient of variation of hourly CPU
+	memKnown   bool
+	p95Mem     float64
+	maxMem     float64
+	p95Network float64
 }
 
 // enough reports whether the window is long and complete enough to act on.
