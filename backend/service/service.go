@@ -20,6 +20,7 @@ import (
 	"github.com/costpilot/costpilot/backend/cache"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/monitor"
 	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/demo"
 	"github.com/costpilot/costpilot/backend/store"
@@ -52,6 +53,9 @@ type Service struct {
 	log     *slog.Logger
 
 	syncMu sync.Mutex // one sync at a time
+
+	counters *monitor.Counters
+	process  *monitor.Process
 }
 
 // Open loads and validates the configuration, then opens the data dir.
@@ -102,7 +106,7 @@ func OpenWith(ctx context.Context, cfg *config.Config, o Options) (*Service, err
 		return nil, apperr.Wrap(apperr.Base, err, "cannot open the cache in %s: %v", dir, rootCause(err))
 	}
 	return &Service{cfg: cfg, cfgPath: cfg.Path, dataDir: dir, store: st, cache: c, reg: o.Registry,
-		creds: o.Creds, now: o.Now, log: o.Logger}, nil
+		creds: o.Creds, now: o.Now, log: o.Logger, counters: &monitor.Counters{}, process: monitor.NewProcess()}, nil
 }
 
 func rootCause(err error) error {

@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+func (a *app) initCmd() *cobra.Command {
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Write a commented configuration file",
+		Long: `Write a commented configuration file to --config (or the default path,
+$XDG_CONFIG_HOME/costpilot/config.yaml). It enables all four providers on the demo source;
+edit it to switch a provider to api or export. An existing file is kept unless --force.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			path, err := service.InitConfig(a.g.configPath, force)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, path)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite an existing file")
+	return cmd
+}
+
+func (a *app) validateConfigCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "validate-config",
+		Short: "Check the configuration and list every error with its field",
+		Long: `Check the configuration file (see costpilot --help for how it is found). Prints
+"configuration is valid", or every error with its field by dotted path (exit 2). Invalid YAML
+is reported with its line number.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			res, err := service.ValidateConfig(a.g.configPath)
+			if err != nil {
+				if e, ok := apperr.As(err); ok && e.Kind == apperr.Configuration && a.g.output == "json" {
+					_ = a.emit(map[string]any{"valid": false, "errors": []map[string]any{{"field": "", "message": e.Error(), "line": e.Details["line"]}}, "path": res.Path}, nil)
+				}
+				return err
+			}
+			_ = a.emit(res, func(w io.Writer) {
+				if res.Valid {
+					fmt.Fprintln(w, "configuration is valid")
+				}
+			})
+			if !res.Valid {
+				if a.g.output != "json" {
+					for _, e := range res.Errors {
+						fmt.Fprintf(a.stderr, "%s: %s\n", e.Field, e.Message)
+					}
+				}
+				return apperr.E(apperr.Configuration, "%d configuration error(s) in %s", len(res.Errors), displayPath(res.Path))
+			}
+			return nil
+		},
+	}
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func displayPath(p string) string {
+	if p == "" {
+		return "the built-in defaults"
+	}
+	return p
+}
+
+func (a *app) statusCmd() *cobra.Command {
+	var detailed bool
+	cmd := &cobra.Command{
+		Use:   "status [--detailed]",
+		Short: "Show whether each enabled provider is connected",
+		Long: `Show whether each enabled provider is connected (SPEC.md 2.6: provider key to true/false).
+--detailed adds the source, the error when not connected, and the stored history's extent.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			if detailed {
+				d, err := svc.ProviderDetails(cmd.Context())
+				if err != nil {
+					return err
+				}
+				return a.emit(d, func(w io.Writer) {
+					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tCONNECTED\tHISTORY\tLINES\tERROR")
+					for _, p := range d {
+						hist := ""
+						if p.FirstDay != "" {
+							hist = p.FirstDay + ".." + p.LastDay
+						}
+						fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%s\t%d\t%s\n", p.Provider, p.Enabled, p.Source, p.Connected, hist, p.Lines, p.Error)
+					}
+					tw.Flush()
+				})
+			}
+			st, err := svc.GetProviderStatus(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return a.emit(st, func(w io.Writer) {
+				for _, k := range model.AllProviders {
+					if v, ok := st[k]; ok {
+						word := "connected"
+						if !v {
+							word = "NOT connected (costpilot status --detailed says why)"
+						}
+						fmt.Fprintf(w, "%-6s %s\n", k, word)
+					}
+				}
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&detailed, "detailed", false, "show source, errors and history per provider")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func (a *app) healthCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "health",
+		Short: "Check the database, cache, disk space and providers",
+		Long: `Check that the database is writable, the cache usable, the data and output dirs have
+disk space, each enabled provider answers, and how old the newest data is. Exits non-zero only
+when something is unhealthy; warnings (such as stale data) exit 0.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			h := svc.CheckHealth(cmd.Context())
+			if err := a.emit(h, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				for _, c := range h.Checks {
+					fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Status, c.Name, c.Message)
+				}
+				tw.Flush()
+				fmt.Fprintln(w, h.Status)
+			}); err != nil {
+				return err
+			}
+			if h.Status == "unhealthy" {
+				return apperr.E(apperr.Base, "unhealthy")
+			}
+			return nil
+		},
+	}
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func (a *app) infoCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "info",
+		Short: "Show version, paths, providers and stored history",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			in, err := svc.GetInfo(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return a.emit(in, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintf(tw, "version\t%s\nconfig\t%s\ndata dir\t%s\ndatabase\t%s (schema %d)\nreports\t%s\ncurrency\t%s\n",
+					in.Version, in.ConfigPath, in.DataDir, in.Database, in.Schema, in.OutputDir, in.Currency)
+				tw.Flush()
+				fmt.Fprintln(w)
+				tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tHISTORY\tLINES")
+				for _, p := range in.Providers {
+					h := ""
+					if p.FirstDay != "" {
+						h = p.FirstDay + ".." + p.LastDay
+					}
+					fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%d\n", p.Provider, p.Enabled, p.Source, h, p.Lines)
+				}
+				tw.Flush()
+				keys := make([]string, 0, len(in.Features))
+				for k := range in.Features {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				fmt.Fprint(w, "\nfeatures:")
+				for _, k := range keys {
+					fmt.Fprintf(w, " %s=%v", k, in.Features[k])
+				}
+				fmt.Fprintf(w, "\nconnectors: %v\n", in.Connectors)
+			})
+		},
+	}
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func (a *app) versionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintln(a.stdout, "costpilot", service.Version)
+			return nil
+		},
+	}
+}
