@@ -167,12 +167,16 @@ func TestRealSamples(t *testing.T) {
 // curRefEffective is the FOCUS amortized cost of a CUR row, written
 // independently of curMapper from the conversion rules.
 func curRefEffective(idx map[string]int, rec []string) string {
-	get := func(c string) string {
+	return curRefEffectiveBy(func(c string) string {
 		if i, ok := idx[c]; ok {
 			return rec[i]
 		}
 		return ""
-	}
+	})
+}
+
+// curRefEffectiveBy reads cells by their legacy CUR names.
+func curRefEffectiveBy(get func(string) string) string {
 	num := func(c string) *big.Rat {
 		x, ok := new(big.Rat).SetString(get(c))
 		if !ok {
