@@ -1,0 +1,138 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/billing"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// ImportOptions tune an import.
+type ImportOptions struct {
+	Format   string            // auto, focus, aws-cur, azure, gcp, oci
+	Provider model.ProviderKey // force the provider
+	DryRun   bool              // parse and report, write nothing
+	Progress func(read, total int64)
+}
+
+// ImportTotals are one provider's sums in one currency.
+type ImportTotals struct {
+	Currency  string  `json:"currency"`
+	Billed    float64 `json:"billed"`
+	Effective float64 `json:"effective"`
+	List      float64 `json:"list"`
+	// Exact decimal strings, so a check against the source file can be
+	// exact too.
+	BilledExact    string `json:"billed_exact"`
+	EffectiveExact string `json:"effective_exact"`
+}
+
+// ImportFile is what one file held.
+type ImportFile struct {
+	Path      string                               `json:"path"`
+	Format    string                               `json:"format"`
+	Rows      int64                                `json:"rows"`
+	Lines     int                                  `json:"daily_lines"`
+	From      string                               `json:"from"`
+	To        string                               `json:"to"`
+	Providers []model.ProviderKey                  `json:"providers"`
+	Totals    map[model.ProviderKey][]ImportTotals `json:"totals"`
+	Warnings  []string                             `json:"warnings,omitempty"`
+}
+
+// ImportResult is the result of an import.
+type ImportResult struct {
+	DryRun bool         `json:"dry_run"`
+	Files  []ImportFile `json:"files"`
+}
+
+// ImportFiles imports billing export files into the history, each file in
+// one transaction: a bad row stops that file with file:line: column:
+// reason and leaves the history unchanged. Re-importing a file, or a newer
+// export of the same period, replaces that period for its accounts.
+func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
+	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
+	for _, p := range paths {
+		fr, err := billing.ParseFile(ctx, p, billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress})
+		if err != nil {
+			return res, err
+		}
+		f, err := s.commitImport(ctx, fr, o.DryRun)
+		if err != nil {
+			return res, err
+		}
+		res.Files = append(res.Files, f)
+	}
+	return res, nil
+}
+
+// Import imports one export read from r (an upload); name labels it.
+func (s *Service) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportResult, error) {
+	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
+	fr, err := billing.Parse(ctx, r, name, billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress})
+	if err != nil {
+		return res, err
+	}
+	f, err := s.commitImport(ctx, fr, o.DryRun)
+	if err != nil {
+		return res, err
+	}
+	res.Files = append(res.Files, f)
+	return res, nil
+}
+
+func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry bool) (ImportFile, error) {
+	f := ImportFile{Path: fr.Path, Format: fr.Format, Rows: fr.Rows, Totals: map[model.ProviderKey][]ImportTotals{}}
+	for _, b := range fr.Batches {
+		f.Providers = append(f.Providers, b.Provider)
+		f.Lines += len(b.Lines)
+		if f.From == "" || b.From < f.From {
+			f.From = b.From
+		}
+		if b.To > f.To {
+			f.To = b.To
+		}
+		ps := s.cfg.Provider(b.Provider)
+		switch {
+		case !ps.Enabled:
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s is not enabled in the configuration: its imported data is kept but not shown", b.Provider))
+		case s.cfgPath != "" && ps.Source != model.SourceExport:
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s uses source %s: set %s.source: export to analyze the imported data", b.Provider, ps.Source, b.Provider))
+		}
+	}
+	sort.Slice(f.Providers, func(i, j int) bool { return f.Providers[i] < f.Providers[j] })
+	for k, byCur := range fr.Totals {
+		for cur, t := range byCur {
+			f.Totals[k] = append(f.Totals[k], ImportTotals{Currency: cur, Billed: t.Billed.Float64(), Effective: t.Effective.Float64(),
+				List: t.List.Float64(), BilledExact: t.Billed.String(), EffectiveExact: t.Effective.String()})
+		}
+		sort.Slice(f.Totals[k], func(i, j int) bool { return f.Totals[k][i].Currency < f.Totals[k][j].Currency })
+	}
+	if len(fr.Batches) == 0 {
+		return f, apperr.E(apperr.Validation, "%s: no cost rows found", fr.Path)
+	}
+	if dry {
+		return f, nil
+	}
+	for i := range fr.Batches {
+		fr.Batches[i].Source = model.SourceExport
+	}
+	if err := s.store.ReplaceHistory(ctx, fr.Batches...); err != nil {
+		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)
+	}
+	provs := make([]string, len(f.Providers))
+	for i, p := range f.Providers {
+		provs[i] = string(p)
+	}
+	if err := s.store.RecordImport(ctx, fr.Path, fr.Format, fr.Rows, strings.Join(provs, ","), f.From, f.To); err != nil {
+		s.log.Warn("import log not written", "err", err)
+	}
+	_ = s.cache.DeleteBucket(ResultsBucket)
+	s.log.Info("imported", "file", fr.Path, "format", fr.Format, "rows", fr.Rows, "providers", provs, "from", f.From, "to", f.To)
+	return f, nil
+}

@@ -1,0 +1,295 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/allocate"
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/forecast"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/recommend"
+	"github.com/costpilot/costpilot/backend/store"
+)
+
+// recommendationWindow is the history the recommenders look at.
+const recommendationWindow = 30
+
+// GenerateRecommendations is generate_recommendations (SPEC.md 4.2): every
+// kind over every enabled provider, from the stored inventory, its hourly
+// utilization and the last 30 days of costs. Results are cached until the
+// history changes.
+func (s *Service) GenerateRecommendations(ctx context.Context) ([]model.Recommendation, error) {
+	keys, err := s.providers("")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return nil, err
+	}
+	opt := recommend.Options{CPUThreshold: s.cfg.Optimization.CPUUtilizationThreshold,
+		MemoryThreshold: s.cfg.Optimization.MemoryUtilizationThreshold, Now: s.now()}
+	cacheKey := fmt.Sprintf("recommendations:%s:%g:%g:%v", yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
+	if b, ok := s.cache.Get(ResultsBucket, cacheKey); ok {
+		var recs []model.Recommendation
+		if json.Unmarshal(b, &recs) == nil {
+			return recs, nil
+		}
+	}
+	in, err := s.recommendInput(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	recs := recommend.Generate(in, opt)
+	if recs == nil {
+		recs = []model.Recommendation{}
+	}
+	if b, err := json.Marshal(recs); err == nil {
+		_ = s.cache.Put(ResultsBucket, cacheKey, b, s.cacheTTL())
+	}
+	return recs, nil
+}
+
+func (s *Service) cacheTTL() time.Duration {
+	return time.Duration(s.cfg.Performance.Cache.TTL) * time.Second
+}
+
+func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) (recommend.Input, error) {
+	var in recommend.Input
+	since := s.now().AddDate(0, 0, -recommendationWindow)
+	for _, k := range keys {
+		inv, err := s.store.Inventory(ctx, k, s.source(ctx, k), since)
+		if err != nil {
+			return in, err
+		}
+		in.Inventory = append(in.Inventory, inv)
+	}
+	sc := s.scope(ctx, keys)
+	sc.To = yesterday(s.now())
+	sc.From = demoDay(s.now(), -recommendationWindow)
+	lines, err := s.store.DailyLines(ctx, sc)
+	if err != nil {
+		return in, err
+	}
+	in.Costs, err = s.toBase(ctx, sc, lines)
+	return in, err
+}
+
+// toBase converts lines of several currencies to the report currency, so
+// the domain packages never add different currencies.
+func (s *Service) toBase(ctx context.Context, sc store.Scope, lines []model.CostLine) ([]model.CostLine, error) {
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range lines {
+		l := &lines[i]
+		if l.Currency == conv.Target {
+			continue
+		}
+		r := conv.Rates[l.Currency]
+		l.Billed = model.NanosFromFloat(l.Billed.Float64() * r)
+		l.Effective = model.NanosFromFloat(l.Effective.Float64() * r)
+		l.List = model.NanosFromFloat(l.List.Float64() * r)
+		l.Currency = conv.Target
+	}
+	return lines, nil
+}
+
+func demoDay(now time.Time, offset int) string {
+	y, _ := time.Parse(model.DateLayout, yesterday(now))
+	return y.AddDate(0, 0, offset+1).Format(model.DateLayout)
+}
+
+// forecastHistory is how much history the forecaster sees: enough for
+// the yearly cycle when the data has it.
+const forecastHistory = 730
+
+// ForecastCosts is forecast_costs (SPEC.md 4.2): the next `days` days per
+// provider and in total, with the interval at forecast.interval, trend
+// analysis, daily points and, when asked, the impact of the current
+// recommendations.
+func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommendations bool) (model.Forecast, error) {
+	if days < 1 || days > MaxDays {
+		return model.Forecast{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, days).WithDetail("field", "days")
+	}
+	to := yesterday(s.now())
+	from := demoDay(s.now(), -forecastHistory)
+	series, cur, err := s.DailySeries(ctx, from, to, "")
+	if err != nil {
+		return model.Forecast{}, err
+	}
+	start, _ := time.Parse(model.DateLayout, from)
+	level := s.cfg.Forecast.Interval
+	fc := model.Forecast{ForecastPeriod: days, ConfidenceLevel: level, Currency: cur,
+		ProviderForecasts: map[model.ProviderKey]model.ProviderForecast{}, DailyForecast: []model.ForecastPoint{}, Model: forecast.BenchModel}
+	var total []float64
+	for _, k := range s.cfg.EnabledProviders() {
+		v := series[k]
+		if total == nil {
+			total = make([]float64, len(v))
+		}
+		for i := range v {
+			total[i] += v[i]
+		}
+	}
+	first, last := span(total)
+	if last-first+1 < forecast.MinHistory {
+		return model.Forecast{}, apperr.E(apperr.Validation,
+			"forecasting needs at least %d days of cost history; there are %d", forecast.MinHistory, max(0, last-first+1)).
+			WithDetail("days_available", max(0, last-first+1)).WithDetail("days_required", forecast.MinHistory)
+	}
+	origin := start.AddDate(0, 0, first)
+	opt := forecast.Options{Horizon: days, Level: level}
+	res, err := forecast.Forecast(total[first:last+1], origin, opt)
+	if err != nil {
+		return model.Forecast{}, err
+	}
+	fc.TotalForecast = res.TotalMean
+	fc.ConfidenceInterval = [2]float64{res.TotalLower, res.TotalUpper}
+	day0 := start.AddDate(0, 0, last+1)
+	for i := range res.Mean {
+		fc.DailyForecast = append(fc.DailyForecast, model.ForecastPoint{Date: day0.AddDate(0, 0, i).Format(model.DateLayout),
+			Forecast: res.Mean[i], Lower: res.Lower[i], Upper: res.Upper[i]})
+	}
+	for _, k := range s.cfg.EnabledProviders() {
+		v := series[k]
+		f, l := span(v)
+		if l < 0 || l-f+1 < forecast.MinHistory {
+			continue // too little history for this provider alone; the total still has it
+		}
+		pr, err := forecast.Forecast(v[f:l+1], start.AddDate(0, 0, f), opt)
+		if err != nil {
+			return model.Forecast{}, fmt.Errorf("service: forecast %s: %w", k, err)
+		}
+		fc.ProviderForecasts[k] = model.ProviderForecast{TotalForecast: pr.TotalMean,
+			ConfidenceInterval: [2]float64{pr.TotalLower, pr.TotalUpper}, TrendAnalysis: forecast.Trend(v[f : l+1])}
+	}
+	if includeRecommendations {
+		recs, err := s.GenerateRecommendations(ctx)
+		if err != nil {
+			return model.Forecast{}, err
+		}
+		var monthly float64
+		for _, r := range recs {
+			monthly += r.PotentialSavings
+		}
+		imp := forecast.Impact(res.Mean, monthly)
+		fc.RecommendationsImpact = &imp
+	}
+	return fc, nil
+}
+
+// span returns the first and last index with a non-zero value (-1, -1
+// when all are zero), so a history that starts late or stops early is
+// not read as zero spend.
+func span(v []float64) (int, int) {
+	first, last := -1, -1
+	for i, x := range v {
+		if x != 0 && !math.IsNaN(x) {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	return first, last
+}
+
+// EvaluateModel is evaluate_model: rolling-origin backtests of the
+// forecaster on the total daily history.
+func (s *Service) EvaluateModel(ctx context.Context, horizon int) (forecast.Evaluation, error) {
+	to := yesterday(s.now())
+	from := demoDay(s.now(), -forecastHistory)
+	series, _, err := s.DailySeries(ctx, from, to, "")
+	if err != nil {
+		return forecast.Evaluation{}, err
+	}
+	var total []float64
+	for _, v := range series {
+		if total == nil {
+			total = make([]float64, len(v))
+		}
+		for i := range v {
+			total[i] += v[i]
+		}
+	}
+	f, l := span(total)
+	if f < 0 {
+		return forecast.Evaluation{}, apperr.E(apperr.Validation, "no cost history to evaluate")
+	}
+	start, _ := time.Parse(model.DateLayout, from)
+	return forecast.Evaluate(total[f:l+1], start.AddDate(0, 0, f), horizon)
+}
+
+// AllocateCosts is allocate_costs (SPEC.md 4.2): the period's costs split
+// by department and project by the rules; allocated plus unallocated
+// equals the total.
+func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules) (model.AllocationResult, error) {
+	if err := allocate.Validate(rules); err != nil {
+		return model.AllocationResult{}, err
+	}
+	p := model.LastDays(s.now(), 30)
+	if rules.Start != "" || rules.End != "" {
+		if rules.Start == "" || rules.End == "" {
+			return model.AllocationResult{}, apperr.E(apperr.Validation, "start and end go together").WithDetail("field", "start")
+		}
+		var err error
+		if p, err = PeriodForDates(rules.Start, rules.End); err != nil {
+			return model.AllocationResult{}, err
+		}
+	}
+	keys, err := s.providers("")
+	if err != nil {
+		return model.AllocationResult{}, err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return model.AllocationResult{}, err
+	}
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = p.FirstDay(), p.LastDay()
+	lines, err := s.store.Lines(ctx, sc)
+	if err != nil {
+		return model.AllocationResult{}, err
+	}
+	if lines, err = s.toBase(ctx, sc, lines); err != nil {
+		return model.AllocationResult{}, err
+	}
+	res, err := allocate.Allocate(lines, rules, s.cfg.Analysis.CostMetric)
+	if err != nil {
+		return model.AllocationResult{}, err
+	}
+	res.Period = model.AnalysisPeriod{StartDate: p.Start.UTC().Format(model.TimestampLayout), EndDate: p.End.UTC().Format(model.TimestampLayout)}
+	return res, nil
+}
+
+// SaveRuleSet stores a named allocation rule set after validating it.
+func (s *Service) SaveRuleSet(ctx context.Context, name string, rules model.AllocationRules) (store.RuleSet, error) {
+	if name == "" {
+		return store.RuleSet{}, apperr.E(apperr.Validation, "a rule set needs a name").WithDetail("field", "name")
+	}
+	if err := allocate.Validate(rules); err != nil {
+		return store.RuleSet{}, err
+	}
+	return s.store.SaveRuleSet(ctx, name, rules)
+}
+
+// RuleSets lists the saved allocation rule sets.
+func (s *Service) RuleSets(ctx context.Context) ([]store.RuleSet, error) {
+	return s.store.RuleSets(ctx)
+}
+
+// Runs lists the latest pipeline runs.
+func (s *Service) Runs(ctx context.Context, limit int) ([]store.Run, error) {
+	if limit <= 0 {
+		limit = 50
+	}
+	runs, err := s.store.Runs(ctx, limit)
+	if runs == nil {
+		runs = []store.Run{}
+	}
+	return runs, err
+}

@@ -1,0 +1,193 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/report"
+)
+
+// defaultAllocation is used in comprehensive reports when no rule set is
+// saved: departments from the department tag, else the team tag.
+var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []string{"department", "team"}}
+
+// GenerateReport is generate_report (SPEC.md 4.2): a report of the last 30
+// days written to the output dir; the result holds its absolute path.
+func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
+	if req.Type == "" {
+		req.Type = model.ReportComprehensive
+	}
+	if req.Format == "" {
+		req.Format = model.FormatHTML
+	}
+	switch req.Type {
+	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
+	default:
+		return model.ReportResult{}, apperr.E(apperr.Report, "unknown report type %q: use comprehensive, summary or recommendations", req.Type).WithDetail("field", "type")
+	}
+	switch req.Format {
+	case model.FormatHTML, model.FormatPDF, model.FormatJSON:
+	default:
+		return model.ReportResult{}, apperr.E(apperr.Report, "unknown report format %q: use html, pdf or json", req.Format).WithDetail("field", "format")
+	}
+	d, err := s.reportData(ctx, req.Type, nil)
+	if err != nil {
+		return model.ReportResult{}, err
+	}
+	path, err := report.Write(s.OutputDir(), d, req.Format)
+	if err != nil {
+		return model.ReportResult{}, err
+	}
+	return model.ReportResult{ReportPath: path}, nil
+}
+
+// reportData gathers what a report of type t shows. recs may be passed in
+// when the caller already has them.
+func (s *Service) reportData(ctx context.Context, t model.ReportType, recs []model.Recommendation) (report.Data, error) {
+	d := report.Data{Type: t, GeneratedAt: s.now()}
+	a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: model.LastDays(s.now(), 30)})
+	if err != nil {
+		return d, err
+	}
+	d.Analysis = a
+	if recs == nil {
+		if recs, err = s.GenerateRecommendations(ctx); err != nil {
+			return d, err
+		}
+	}
+	d.Recommendations = recs
+	if t == model.ReportComprehensive || t == model.ReportSummary {
+		// A forecast needs 28 days of history; a report without one is
+		// still useful, so its absence is logged, not fatal.
+		if fc, err := s.ForecastCosts(ctx, 30, true); err == nil {
+			d.Forecast = &fc
+		} else {
+			s.log.Warn("report without forecast", "err", err)
+		}
+	}
+	if t == model.ReportComprehensive {
+		rules := defaultAllocation
+		if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {
+			rules = sets[0].Rules
+		}
+		if al, err := s.AllocateCosts(ctx, rules); err == nil {
+			d.Allocation = &al
+		} else {
+			s.log.Warn("report without allocation", "err", err)
+		}
+	}
+	return d, nil
+}
+
+// ReportFile describes a report in the output dir.
+type ReportFile struct {
+	Name      string `json:"name"`
+	Type      string `json:"type"`
+	Format    string `json:"format"`
+	Size      int64  `json:"size"`
+	CreatedAt string `json:"created_at"`
+}
+
+var reportName = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommendations)-[0-9TZ-]+\.(html|pdf|json)$`)
+
+// ListReports lists the reports costpilot wrote, newest first.
+func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
+	out := []ReportFile{}
+	entries, err := os.ReadDir(s.OutputDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, apperr.Wrap(apperr.Report, err, "cannot list the output dir %s", s.OutputDir())
+	}
+	for _, e := range entries {
+		m := reportName.FindStringSubmatch(e.Name())
+		if m == nil || e.IsDir() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		out = append(out, ReportFile{Name: e.Name(), Type: m[1], Format: m[2], Size: info.Size(),
+			CreatedAt: info.ModTime().UTC().Format(time.RFC3339)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].CreatedAt > out[j].CreatedAt || (out[i].CreatedAt == out[j].CreatedAt && out[i].Name > out[j].Name)
+	})
+	return out, nil
+}
+
+// ReportFilePath returns the path of a report by name, refusing anything
+// that is not a report costpilot wrote (no path traversal).
+func (s *Service) ReportFilePath(name string) (string, error) {
+	if !reportName.MatchString(name) || strings.ContainsAny(name, `/\`) {
+		return "", apperr.E(apperr.NotFound, "no report named %q", name)
+	}
+	p := filepath.Join(s.OutputDir(), name)
+	if _, err := os.Stat(p); err != nil {
+		return "", apperr.E(apperr.NotFound, "no report named %q", name)
+	}
+	return p, nil
+}
+
+// OptimizeAll is optimize_all (SPEC.md 4.2 and 2.8): analysis,
+// recommendations, an optional comprehensive HTML report and the optional
+// saving of the results and the run.
+func (s *Service) OptimizeAll(ctx context.Context, generateReport, saveResults bool) (model.OptimizationResult, error) {
+	var runID int64
+	var err error
+	if saveResults {
+		if runID, err = s.store.StartRun(ctx, "optimize"); err != nil {
+			return model.OptimizationResult{}, err
+		}
+	}
+	res, results, runErr := s.optimize(ctx, generateReport)
+	if saveResults {
+		if err := s.store.FinishRun(context.WithoutCancel(ctx), runID, runErr, res.Summary, results); err != nil && runErr == nil {
+			runErr = err
+		}
+		res.RunID = runID
+	}
+	return res, runErr
+}
+
+func (s *Service) optimize(ctx context.Context, generateReport bool) (model.OptimizationResult, map[string]any, error) {
+	res := model.OptimizationResult{Recommendations: []model.Recommendation{}}
+	keys, err := s.providers("")
+	if err != nil {
+		return res, nil, err
+	}
+	a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: model.LastDays(s.now(), 30)})
+	if err != nil {
+		return res, nil, err
+	}
+	recs, err := s.GenerateRecommendations(ctx)
+	if err != nil {
+		return res, nil, err
+	}
+	res.Recommendations = recs
+	res.Summary = model.OptimizationSummary{TotalRecommendations: len(recs), ProvidersAnalyzed: keys}
+	for _, r := range recs {
+		res.Summary.TotalPotentialSavings += r.PotentialSavings
+	}
+	if generateReport {
+		d, err := s.reportData(ctx, model.ReportComprehensive, recs)
+		if err != nil {
+			return res, nil, err
+		}
+		if res.ReportPath, err = report.Write(s.OutputDir(), d, model.FormatHTML); err != nil {
+			return res, nil, err
+		}
+	}
+	return res, map[string]any{"analysis": a, "recommendations": recs}, nil
+}
