@@ -11,6 +11,9 @@ import (
 // evilName is billing text an attacker controls: it must show as text.
 const evilName = "<script>alert(1)</script>"
 
+// accentedName is outside ASCII but inside the PDF fonts' code page.
+const accentedName = "café-€-Ærø"
+
 var fixedTime = time.Date(2026, 3, 31, 12, 30, 0, 0, time.UTC)
 
 // sampleData builds a deterministic report input: three providers over 45
@@ -50,6 +53,9 @@ func sampleData(typ model.ReportType, nRecs int) Data {
 			if k == model.AWS && i == 3 {
 				name = evilName
 			}
+			if k == model.AWS && i == 4 {
+				name = accentedName
+			}
 			pc.Resources = append(pc.Resources, model.ResourceCost{
 				ResourceID: name, ResourceType: "instance", Service: "Compute", Region: "eu-west-1",
 				Cost: pc.TotalCost / float64(20+i), Tags: map[string]string{"team": "<b>platform</b>"},
@@ -64,7 +70,7 @@ func sampleData(typ model.ReportType, nRecs int) Data {
 	for i := 0; i < nRecs; i++ {
 		recs = append(recs, model.Recommendation{
 			Type: types[i%len(types)], ResourceID: fmt.Sprintf("i-%04d", i), ResourceType: "instance",
-			Description: fmt.Sprintf("Downsize m5.2xlarge to m5.large: average CPU %d%% over 14 days", 5+i%20),
+			Description:   fmt.Sprintf("Downsize m5.2xlarge to m5.large: average CPU %d%% over 14 days", 5+i%20),
 			CurrentConfig: &model.InstanceConfig{InstanceType: "m5.2xlarge", Cost: 280}, RecommendedConfig: &model.InstanceConfig{InstanceType: "m5.large", Cost: 70},
 			PotentialSavings: 210 - float64(i), Priority: prios[i%3], Provider: model.AWS, Confidence: 0.8, ImplementationEffort: model.EffortLow,
 		})

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/text/encoding/charmap"
+
 	"github.com/johnfercher/maroto/v2"
 	"github.com/johnfercher/maroto/v2/pkg/components/col"
 	"github.com/johnfercher/maroto/v2/pkg/components/image"
@@ -15,12 +17,18 @@ import (
 	"github.com/johnfercher/maroto/v2/pkg/consts/border"
 	"github.com/johnfercher/maroto/v2/pkg/consts/breakline"
 	"github.com/johnfercher/maroto/v2/pkg/consts/extension"
-	"github.com/johnfercher/maroto/v2/pkg/consts/fontfamily"
 	"github.com/johnfercher/maroto/v2/pkg/consts/fontstyle"
 	"github.com/johnfercher/maroto/v2/pkg/consts/pagesize"
 	"github.com/johnfercher/maroto/v2/pkg/core"
 	"github.com/johnfercher/maroto/v2/pkg/props"
 )
+
+// pdfFont names the Helvetica core font. maroto re-parses gofpdf's
+// code-page table for every text drawn in a family it spells "helvetica"
+// (seconds for a long table); gofpdf itself ignores the case of the name. So
+// the capitalised spelling, with the text encoded once by pdfText, gives the
+// same output without that cost.
+const pdfFont = "Helvetica"
 
 // Page geometry in millimetres (A4 portrait).
 const (
@@ -52,9 +60,9 @@ func renderPDF(d Data) ([]byte, error) {
 		WithPageSize(pagesize.A4).
 		WithMaxGridSize(pdfGrid).
 		WithLeftMargin(pdfMargin).WithRightMargin(pdfMargin).WithTopMargin(pdfMargin).WithBottomMargin(pdfMargin).
-		WithDefaultFont(&props.Font{Family: fontfamily.Helvetica, Size: 9, Color: pdfInk}).
-		WithPageNumber(props.PageNumber{Pattern: "Page {current} of {total}", Place: props.RightBottom, Size: 8, Color: pdfMuted}).
-		WithTitle(pdfText(v.Title), true).
+		WithDefaultFont(&props.Font{Family: pdfFont, Size: 9, Color: pdfInk}).
+		WithPageNumber(props.PageNumber{Family: pdfFont, Pattern: "Page {current} of {total}", Place: props.RightBottom, Size: 8, Color: pdfMuted}).
+		WithTitle(v.Title, true).
 		WithCreator("costpilot", true).
 		WithCreationDate(d.GeneratedAt).
 		WithCompression(true).
@@ -171,7 +179,7 @@ func cardRows(cs []card) []core.Row {
 			c := col.New(pdfGrid / cardsPerRow)
 			if j < len(cs) {
 				c.Add(
-					text.New(strings.ToUpper(pdfText(cs[j].Label)), props.Text{Size: 7, Color: pdfMuted, Top: 2, Left: 2.5}),
+					text.New(pdfText(strings.ToUpper(cs[j].Label)), props.Text{Size: 7, Color: pdfMuted, Top: 2, Left: 2.5}),
 					text.New(pdfText(cs[j].Value), props.Text{Size: 12, Style: fontstyle.Bold, Top: 6.5, Left: 2.5}),
 					text.New(pdfText(clip(cs[j].Note, 48)), props.Text{Size: 6.5, Color: pdfMuted, Top: 14, Left: 2.5}),
 				).WithStyle(&props.Cell{BackgroundColor: pdfCardBg, BorderType: border.Full, BorderColor: pdfLine, BorderThickness: 0.2})
@@ -227,13 +235,21 @@ func tableRows(t table) []core.Row {
 	return rows
 }
 
-// pdfText flattens control characters (a tag value may hold newlines) and
-// trims, because the PDF text layout works line by line.
+// pdfText flattens control characters (a tag value may hold newlines),
+// trims, and encodes the text in Windows-1252, the encoding of the PDF core
+// fonts; runes outside it become '?'.
 func pdfText(s string) string {
-	return strings.TrimSpace(strings.Map(func(r rune) rune {
+	s = strings.TrimSpace(s)
+	b := make([]byte, 0, len(s))
+	for _, r := range s {
 		if unicode.IsControl(r) {
-			return ' '
+			r = ' '
 		}
-		return r
-	}, s))
+		c, ok := charmap.Windows1252.EncodeRune(r)
+		if !ok {
+			c = '?'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }

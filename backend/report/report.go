@@ -67,12 +67,13 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 	if err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "invalid report output directory %s: %v", dir, err)
 	}
+	// The directory is checked first: rendering a PDF is the slow part.
+	if err := os.MkdirAll(abs, 0o750); err != nil {
+		return "", apperr.Wrap(apperr.Report, err, "cannot create the report directory %s: %v", abs, unwrapPath(err))
+	}
 	body, err := render(d)
 	if err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "cannot render the %s report as %s: %v", d.Type, format, err)
-	}
-	if err := os.MkdirAll(abs, 0o750); err != nil {
-		return "", apperr.Wrap(apperr.Report, err, "cannot create the report directory %s: %v", abs, unwrapPath(err))
 	}
 	base := fmt.Sprintf("costpilot-%s-%s", d.Type, d.GeneratedAt.Format("20060102T150405Z"))
 	path, err := writeAtomic(abs, base, string(format), body)
