@@ -139,14 +139,20 @@ func lineScene(title string, labels []string, ss []series, b *band, money func(f
 	pw, ph := s.Width-left-right, s.Height-top-bottom
 	lo, hi := 0.0, 0.0
 	for _, se := range ss {
-		for _, v := range se.Values {
-			if !math.IsNaN(v) {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
+		for i, v := range se.Values {
+			if !finite(v) {
+				se.Values[i] = math.NaN() // drawn as a gap
+				continue
 			}
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
 		}
 	}
 	if b != nil {
 		for i := range b.Upper {
+			if i >= len(b.Lower) || !finite(b.Lower[i]) || !finite(b.Upper[i]) {
+				b = nil // a broken interval is left out rather than drawn wrong
+				break
+			}
 			lo, hi = math.Min(lo, b.Lower[i]), math.Max(hi, b.Upper[i])
 		}
 	}
@@ -223,8 +229,11 @@ func barScene(title string, bars []bar, money func(float64) string) *scene {
 	s.Height = top + float64(len(bars))*barRow + 10
 	s.Texts = append(s.Texts, shapeText{X: 8, Y: 18, Text: title, Anchor: anchorStart, Fill: colInk, Bold: true})
 	hi := 0.0
-	for _, b := range bars {
-		hi = math.Max(hi, math.Abs(b.Value))
+	for i := range bars {
+		if !finite(bars[i].Value) {
+			bars[i].Value = 0
+		}
+		hi = math.Max(hi, math.Abs(bars[i].Value))
 	}
 	pw := s.Width - labelW - valueW - 16
 	for i, b := range bars {
@@ -242,6 +251,9 @@ func barScene(title string, bars []bar, money func(float64) string) *scene {
 
 // niceTicks returns about n evenly spaced round values covering lo..hi.
 func niceTicks(lo, hi float64, n int) []float64 {
+	if !finite(hi-lo) {
+		return []float64{0, 1}
+	}
 	if hi-lo <= 0 {
 		hi = lo + 1
 	}
@@ -256,7 +268,12 @@ func niceTicks(lo, hi float64, n int) []float64 {
 	}
 	start := math.Floor(lo/step) * step
 	var out []float64
-	for v := start; v < hi+step*0.999; v += step {
+	// The cap guards against a step lost in float precision.
+	for k := 0; k < 4*n; k++ {
+		v := start + float64(k)*step
+		if v >= hi+step*0.999 {
+			break
+		}
 		out = append(out, v)
 	}
 	if len(out) < 2 {
@@ -292,3 +309,5 @@ func clip(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -69,9 +69,22 @@ func blend(img *image.RGBA, x, y int, c rgba, cov float64) {
 	p[3] = 0xff
 }
 
+// clampSpan turns a float pixel span into integer bounds inside [0, n],
+// so a stray huge or non-finite coordinate cannot make a loop run wild.
+func clampSpan(a, b float64, n int) (int, int) {
+	if !finite(a) || !finite(b) {
+		return 0, 0
+	}
+	lo := int(math.Max(0, math.Min(float64(n), math.Floor(a))))
+	hi := int(math.Max(0, math.Min(float64(n), math.Ceil(b))))
+	return lo, hi
+}
+
 func fillRect(img *image.RGBA, x0, y0, x1, y1 float64, c rgba) {
-	for y := int(math.Floor(y0)); y < int(math.Ceil(y1)); y++ {
-		for x := int(math.Floor(x0)); x < int(math.Ceil(x1)); x++ {
+	xa, xb := clampSpan(x0, x1, img.Rect.Dx())
+	ya, yb := clampSpan(y0, y1, img.Rect.Dy())
+	for y := ya; y < yb; y++ {
+		for x := xa; x < xb; x++ {
 			blend(img, x, y, c, 1)
 		}
 	}
@@ -89,10 +102,10 @@ func strokeLine(img *image.RGBA, l shapeLine) {
 		bx, by := l.Points[i].X*pngScale, l.Points[i].Y*pngScale
 		dx, dy := bx-ax, by-ay
 		seg := math.Hypot(dx, dy)
-		x0, x1 := int(math.Floor(math.Min(ax, bx)-r-1)), int(math.Ceil(math.Max(ax, bx)+r+1))
-		y0, y1 := int(math.Floor(math.Min(ay, by)-r-1)), int(math.Ceil(math.Max(ay, by)+r+1))
-		for y := y0; y <= y1; y++ {
-			for x := x0; x <= x1; x++ {
+		x0, x1 := clampSpan(math.Min(ax, bx)-r-1, math.Max(ax, bx)+r+1, img.Rect.Dx())
+		y0, y1 := clampSpan(math.Min(ay, by)-r-1, math.Max(ay, by)+r+1, img.Rect.Dy())
+		for y := y0; y < y1; y++ {
+			for x := x0; x < x1; x++ {
 				px, py := float64(x)+0.5, float64(y)+0.5
 				t := 0.0
 				if seg > 0 {
@@ -120,7 +133,8 @@ func fillPolygon(img *image.RGBA, ps []pt, c rgba) {
 	for _, p := range ps {
 		minY, maxY = math.Min(minY, p.Y*pngScale), math.Max(maxY, p.Y*pngScale)
 	}
-	for y := int(minY); y <= int(maxY); y++ {
+	ya, yb := clampSpan(minY, maxY+1, img.Rect.Dy())
+	for y := ya; y < yb; y++ {
 		fy := float64(y) + 0.5
 		var xs []float64
 		for i := range ps {
@@ -132,7 +146,8 @@ func fillPolygon(img *image.RGBA, ps []pt, c rgba) {
 		}
 		sort.Float64s(xs)
 		for i := 0; i+1 < len(xs); i += 2 {
-			for x := int(math.Round(xs[i])); x < int(math.Round(xs[i+1])); x++ {
+			xa, xb := clampSpan(math.Round(xs[i]), math.Round(xs[i+1]), img.Rect.Dx())
+			for x := xa; x < xb; x++ {
 				blend(img, x, y, c, 1)
 			}
 		}
