@@ -251,7 +251,7 @@ func barScene(title string, bars []bar, money func(float64) string) *scene {
 
 // niceTicks returns about n evenly spaced round values covering lo..hi.
 func niceTicks(lo, hi float64, n int) []float64 {
-	if !finite(hi-lo) {
+	if !finite(hi - lo) {
 		return []float64{0, 1}
 	}
 	if hi-lo <= 0 {
