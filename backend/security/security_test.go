@@ -1,0 +1,225 @@
+package security
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+)
+
+// fast keeps the tests quick; the format and checks are the same.
+var fast = Argon2Params{MemoryKiB: 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+
+func TestHashAndVerify(t *testing.T) {
+	h, err := HashPasswordWith("correct horse battery", fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		password string
+		want     bool
+	}{
+		{"right password", "correct horse battery", true},
+		{"wrong password", "correct horse batterY", false},
+		{"empty", "", false},
+		{"prefix", "correct horse", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ok, err := VerifyPassword(tt.password, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok != tt.want {
+				t.Fatalf("VerifyPassword = %v, want %v", ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestDefaultHashIsArgon2idWithParams(t *testing.T) {
+	h, err := HashPassword("a long enough password")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
+		t.Fatalf("hash %q", h)
+	}
+	if ok, err := VerifyPassword("a long enough password", h); err != nil || !ok {
+		t.Fatalf("verify: %v %v", ok, err)
+	}
+}
+
+func TestDistinctSalts(t *testing.T) {
+	seen := map[string]bool{}
+	salts := map[string]bool{}
+	for i := 0; i < 5; i++ {
+		h, err := HashPasswordWith("same password here", fast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[h] {
+			t.Fatal("two hashes of the same password are equal")
+		}
+		seen[h] = true
+		salts[strings.Split(h, "$")[4]] = true
+	}
+	if len(salts) != 5 {
+		t.Fatalf("%d distinct salts of 5", len(salts))
+	}
+}
+
+func TestMalformedHashIsSecurityError(t *testing.T) {
+	good, _ := HashPasswordWith("password12345", fast)
+	parts := strings.Split(good, "$")
+	tests := []struct {
+		name string
+		hash string
+	}{
+		{"empty", ""},
+		{"bcrypt", "$2a$10$abcdefghijklmnopqrstuvCDEFGHIJKLMNOPQRSTUVWXYZ01234"},
+		{"bad version", strings.Replace(good, "v=19", "v=16", 1)},
+		{"bad params", strings.Replace(good, parts[3], "m=x,t=1,p=1", 1)},
+		{"huge memory", strings.Replace(good, parts[3], "m=99999999,t=1,p=1", 1)},
+		{"bad salt", strings.Replace(good, parts[4], "!!!", 1)},
+		{"short key", strings.Replace(good, parts[5], "AAAA", 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := VerifyPassword("password12345", tt.hash)
+			if apperr.KindOf(err) != apperr.Security {
+				t.Fatalf("kind %q (%v), want SecurityError", apperr.KindOf(err), err)
+			}
+		})
+	}
+}
+
+func TestEncryptDecrypt(t *testing.T) {
+	k, err := NewKeys("0123456789abcdef0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, plain := range []string{"", "client-secret-value", strings.Repeat("é", 1000)} {
+		c, err := k.Encrypt(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plain != "" && strings.Contains(c, plain) {
+			t.Fatal("ciphertext contains the plaintext")
+		}
+		c2, _ := k.Encrypt(plain)
+		if c == c2 {
+			t.Fatal("two encryptions are equal: nonce reused")
+		}
+		got, err := k.Decrypt(c)
+		if err != nil || got != plain {
+			t.Fatalf("Decrypt = %q, %v", got, err)
+		}
+	}
+}
+
+func TestTamperedCiphertextIsSecurityError(t *testing.T) {
+	k, _ := NewKeys("0123456789abcdef0123456789abcdef")
+	other, _ := NewKeys("another secret key, also long")
+	c, err := k.Encrypt("the client secret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := base64.RawURLEncoding.DecodeString(c)
+	flip := func(i int) string {
+		b := append([]byte(nil), raw...)
+		b[i] ^= 0x01
+		return base64.RawURLEncoding.EncodeToString(b)
+	}
+	tests := []struct {
+		name string
+		keys *Keys
+		in   string
+	}{
+		{"flipped ciphertext byte", k, flip(len(raw) / 2)},
+		{"flipped tag byte", k, flip(len(raw) - 1)},
+		{"flipped nonce byte", k, flip(2)},
+		{"flipped version", k, flip(0)},
+		{"truncated", k, c[:len(c)-4]},
+		{"too short", k, "AAAA"},
+		{"not base64", k, "not base64 at all!"},
+		{"empty", k, ""},
+		{"other key", other, c},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.keys.Decrypt(tt.in)
+			if apperr.KindOf(err) != apperr.Security {
+				t.Fatalf("kind %q (%v), want SecurityError", apperr.KindOf(err), err)
+			}
+		})
+	}
+}
+
+func TestShortSecretKeyRefused(t *testing.T) {
+	if _, err := NewKeys("short"); apperr.KindOf(err) != apperr.Security {
+		t.Fatalf("kind %q", apperr.KindOf(err))
+	}
+}
+
+func TestSignUnsign(t *testing.T) {
+	k, _ := NewKeys("0123456789abcdef0123456789abcdef")
+	other, _ := NewKeys("another secret key, also long")
+	s := k.Sign("session-id-123")
+	if v, err := k.Unsign(s); err != nil || v != "session-id-123" {
+		t.Fatalf("Unsign = %q, %v", v, err)
+	}
+	tests := []struct {
+		name string
+		keys *Keys
+		in   string
+	}{
+		{"other key", other, s},
+		{"changed value", k, "session-id-124" + s[len("session-id-123"):]},
+		{"no signature", k, "session-id-123"},
+		{"empty signature", k, "session-id-123."},
+		{"garbled signature", k, "session-id-123.!!!"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := tt.keys.Unsign(tt.in); apperr.KindOf(err) != apperr.Security {
+				t.Fatalf("kind %q", apperr.KindOf(err))
+			}
+		})
+	}
+}
+
+func TestTokens(t *testing.T) {
+	a, _ := NewAPIToken()
+	b, _ := NewAPIToken()
+	if a == b || !strings.HasPrefix(a, TokenPrefix) || len(a) < 40 {
+		t.Fatalf("tokens %q %q", a, b)
+	}
+	if HashToken(a) == HashToken(b) || HashToken(a) != HashToken(a) || len(HashToken(a)) != 64 {
+		t.Fatal("HashToken is not a stable SHA-256 hex")
+	}
+}
+
+func TestRedactQuery(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"nothing sensitive", "days=30&provider=aws", "days=30&provider=aws"},
+		{"token", "days=30&access_token=abc", "access_token=REDACTED&days=30"},
+		{"api key", "api_key=s3cr3t", "api_key=REDACTED"},
+		{"empty", "", ""},
+		{"unparsable", "a=%zz", "REDACTED"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := RedactQuery(tt.in); got != tt.want {
+				t.Fatalf("RedactQuery(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+	if m := Mask("cp_abcdefghijklmnop"); strings.Contains(m, "efgh") {
+		t.Fatalf("Mask leaks: %q", m)
+	}
+}
