@@ -108,6 +108,9 @@ func decodeYAML(data []byte, r *model.AllocationRules) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(r); err != nil {
+		if errors.Is(err, io.EOF) { // only comments
+			return fieldError("", "method", "the rule set is empty")
+		}
 		var te *yaml.TypeError
 		if errors.As(err, &te) {
 			// Messages read "line 3: field foo not found in type ..." or

@@ -53,6 +53,7 @@ func TestParseRulesErrors(t *testing.T) {
 		field            string // "" when the error names a line instead
 	}{
 		{name: "empty", file: "r.yaml", data: "  \n", field: "method"},
+		{name: "only comments", file: "r.yaml", data: "# nothing yet\n", field: "method"},
 		{name: "yaml syntax", file: "r.yaml", data: "method: [tag_based\n"},
 		{name: "yaml misspelt field", file: "r.yaml", data: "method: tag_based\ntags: [team]\ndepartment: [x]\n"},
 		{name: "yaml wrong type", file: "r.yml", data: "method: fixed\nshared_percentages: {a: lots}\n"},

@@ -127,7 +127,7 @@ func renderPDF(d Data) ([]byte, error) {
 func titleRows(v *view) []core.Row {
 	big := props.Text{Size: 30, Style: fontstyle.Bold, Color: pdfAccent, Align: align.Left}
 	sub := props.Text{Size: 18, Style: fontstyle.Bold, Align: align.Left}
-	meta := props.Text{Size: 11, Color: pdfMuted, Align: align.Left, BreakLineStrategy: breakline.DashStrategy}
+	meta := props.Text{Size: 11, Color: pdfMuted, Align: align.Left, Bottom: 2, BreakLineStrategy: breakline.DashStrategy}
 	rows := []core.Row{
 		spacer(70),
 		text.NewRow(16, "costpilot", big),
