@@ -293,3 +293,9 @@ func (s *Service) Runs(ctx context.Context, limit int) ([]store.Run, error) {
 	}
 	return runs, err
 }
+
+// ParseAllocationRules reads a rule file (YAML or JSON); errors name the
+// file and field.
+func ParseAllocationRules(data []byte, name string) (model.AllocationRules, error) {
+	return allocate.ParseRules(data, name)
+}

@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+func init() { register((*app).importCmd) }
+
+func (a *app) importCmd() *cobra.Command {
+	var format, provider string
+	var dry bool
+	cmd := &cobra.Command{
+		Use:   "import FILE...",
+		Short: "Import billing export files (FOCUS, AWS CUR, Azure, GCP, OCI) into the history",
+		Long: `Import billing exports into the local history, detecting the format from the header:
+FOCUS 1.0-1.4, AWS CUR (legacy and 2.0), Azure cost exports (EA and MCA, actual and amortized),
+Google Cloud billing export (CSV or newline-delimited JSON), OCI cost reports; plain, .gz or
+Parquet. Each file is one transaction: a bad row stops it with file:line: column: reason and the
+history is unchanged. Re-importing a file, or a newer export of the same billing period, replaces
+that period for its accounts. Imported data shows for providers whose source is export (or, with
+no config file, for any provider that has imported data). --dry-run shows rows, period, providers
+and totals without writing.`,
+		Example: `  costpilot import focus-2026-05.csv.gz
+  costpilot import --dry-run cur/*.parquet -o json
+  costpilot import --format azure --provider azure export.csv`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			switch format {
+			case "auto", "focus", "aws-cur", "azure", "gcp", "oci":
+			default:
+				return usageError{fmt.Sprintf("--format must be auto, focus, aws-cur, azure, gcp or oci, got %q", format)}
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			opts := service.ImportOptions{Format: format, Provider: model.ProviderKey(provider), DryRun: dry}
+			var bar *progressBar
+			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+				bar = &progressBar{w: f}
+				opts.Progress = bar.update
+			}
+			res, err := svc.ImportFiles(cmd.Context(), args, opts)
+			if bar != nil {
+				bar.done()
+			}
+			if err != nil {
+				return err
+			}
+			for _, f := range res.Files {
+				for _, w := range f.Warnings {
+					fmt.Fprintln(a.stderr, "warning:", w)
+				}
+			}
+			return a.emit(res, func(w io.Writer) { printImport(w, res) })
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "auto", "auto, focus, aws-cur, azure, gcp or oci")
+	cmd.Flags().StringVar(&provider, "provider", "", "force the provider key (aws, azure, gcp, oci)")
+	cmd.Flags().BoolVar(&dry, "dry-run", false, "parse and summarize without writing")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func printImport(w io.Writer, res service.ImportResult) {
+	verb := "imported"
+	if res.DryRun {
+		verb = "would import (dry run)"
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(w, "%s %s: %s, %d rows → %d daily lines, %s..%s\n", verb, f.Path, f.Format, f.Rows, f.Lines, f.From, f.To)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  PROVIDER\tCURRENCY\tBILLED\tEFFECTIVE")
+		for _, k := range f.Providers {
+			for _, t := range f.Totals[k] {
+				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", k, t.Currency, money(t.Billed, t.Currency), money(t.Effective, t.Currency))
+			}
+		}
+		tw.Flush()
+	}
+}
+
+// progressBar draws a one-line byte progress bar on a terminal.
+type progressBar struct {
+	mu    sync.Mutex
+	w     io.Writer
+	last  time.Time
+	drawn bool
+}
+
+func (p *progressBar) update(read, total int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	if total <= 0 {
+		fmt.Fprintf(p.w, "\r%d MB read", read>>20)
+	} else {
+		frac := float64(read) / float64(total)
+		n := int(frac * 30)
+		fmt.Fprintf(p.w, "\r[%s%s] %3.0f%% %d/%d MB", strings.Repeat("=", n), strings.Repeat(" ", 30-n), 100*frac, read>>20, total>>20)
+	}
+	p.drawn = true
+}
+
+func (p *progressBar) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

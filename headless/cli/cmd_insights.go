@@ -1,0 +1,319 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+func init() {
+	register((*app).recommendCmd)
+	register((*app).forecastCmd)
+	register((*app).allocateCmd)
+	register((*app).optimizeCmd)
+	register((*app).reportCmd)
+	register((*app).runsCmd)
+}
+
+func (a *app) recommendCmd() *cobra.Command {
+	var kind, provider, priority string
+	cmd := &cobra.Command{
+		Use:   "recommend",
+		Short: "List optimization recommendations with monthly savings",
+		Long: `List rightsizing, idle, autoscaling, cost allocation and commitment recommendations for
+every enabled provider, from the stored inventory, utilization and the last 30 days of costs.
+Savings are per month. -o json prints exactly the /api/recommendations answer.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			recs, err := svc.GenerateRecommendations(cmd.Context())
+			if err != nil {
+				return err
+			}
+			out := recs[:0:0]
+			for _, r := range recs {
+				if (kind == "" || string(r.Type) == kind) && (provider == "" || string(r.Provider) == provider) && (priority == "" || string(r.Priority) == priority) {
+					out = append(out, r)
+				}
+			}
+			return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base) })
+		},
+	}
+	cmd.Flags().StringVar(&kind, "type", "", "only this type: rightsizing, idle, autoscaling, cost_allocation, commitment")
+	cmd.Flags().StringVar(&provider, "provider", "", "only this provider")
+	cmd.Flags().StringVar(&priority, "priority", "", "only this priority: high, medium, low")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func printRecommendations(w io.Writer, recs []model.Recommendation, cur string) {
+	var total float64
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PRIORITY\tTYPE\tPROVIDER\tRESOURCE\tCHANGE\tSAVINGS/MO\tCONF\tDESCRIPTION")
+	for _, r := range recs {
+		total += r.PotentialSavings
+		change := ""
+		if r.CurrentConfig != nil && r.RecommendedConfig != nil {
+			change = r.CurrentConfig.InstanceType + " → " + r.RecommendedConfig.InstanceType
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", r.Priority, r.Type, r.Provider, truncate(r.ResourceID, 40),
+			change, money(r.PotentialSavings, cur), r.Confidence, truncate(r.Description, 70))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\n%d recommendations, potential savings %s a month\n", len(recs), money(total, cur))
+}
+
+func (a *app) forecastCmd() *cobra.Command {
+	var days int
+	var noRecs bool
+	cmd := &cobra.Command{
+		Use:   "forecast [--days N]",
+		Short: "Forecast costs for the next N days with a confidence interval",
+		Long: `Forecast the next N days (default 30) per provider and in total, with the interval at
+forecast.interval (default 95 %), each provider's trend and volatility, and the forecast after the
+current recommendations are applied. Needs at least 28 days of history.
+-o json prints exactly the /api/forecast answer.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			fc, err := svc.ForecastCosts(cmd.Context(), days, !noRecs)
+			if err != nil {
+				return err
+			}
+			return a.emit(fc, func(w io.Writer) {
+				c := fc.Currency
+				fmt.Fprintf(w, "Forecast for the next %d days: %s (%.0f%% interval %s to %s)\n\n", fc.ForecastPeriod,
+					money(fc.TotalForecast, c), 100*fc.ConfidenceLevel, money(fc.ConfidenceInterval[0], c), money(fc.ConfidenceInterval[1], c))
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "PROVIDER\tFORECAST\tINTERVAL\tTREND\tVOLATILITY")
+				for _, k := range model.AllProviders {
+					p, ok := fc.ProviderForecasts[k]
+					if !ok {
+						continue
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s – %s\t%s\t%.3f\n", k, money(p.TotalForecast, c), money(p.ConfidenceInterval[0], c),
+						money(p.ConfidenceInterval[1], c), p.TrendAnalysis.TrendDirection, p.TrendAnalysis.Volatility)
+				}
+				tw.Flush()
+				if im := fc.RecommendationsImpact; im != nil {
+					fmt.Fprintf(w, "\nWith the current recommendations: %s (saves %s, %.1f%%)\n", money(im.OptimizedForecast, c),
+						money(im.TotalSavings, c), im.SavingsPercentage)
+				}
+			})
+		},
+	}
+	cmd.Flags().IntVar(&days, "days", 30, "days to forecast (1-365; the dashboard offers 30, 60, 90)")
+	cmd.Flags().BoolVar(&noRecs, "no-recommendations", false, "skip the recommendations impact")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func (a *app) allocateCmd() *cobra.Command {
+	var rulesFile, save string
+	cmd := &cobra.Command{
+		Use:   "allocate --rules FILE",
+		Short: "Allocate costs to departments and projects by rules",
+		Long: `Allocate the costs of a period (default the last 30 days; or start/end in the rules) by a
+rule file in YAML or JSON with SPEC.md 2.4's fields: method (tag_based, account or regex), tags,
+departments, projects, plus accounts, patterns, shared_split (even, proportional, fixed) and
+shared_percentages. --save NAME keeps the rule set for the dashboard.`,
+		Example: `  cat > rules.yaml <<'EOF'
+  method: tag_based
+  tags: [department, team]
+  departments: []        # empty: take them from the tag values
+  projects: []
+  EOF
+  costpilot allocate --rules rules.yaml`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			if rulesFile == "" {
+				return usageError{"--rules FILE is required"}
+			}
+			data, err := os.ReadFile(rulesFile)
+			if err != nil {
+				return apperr.Wrap(apperr.Validation, err, "%s: cannot read the rules file", rulesFile)
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			rules, err := service.ParseAllocationRules(data, rulesFile)
+			if err != nil {
+				return err
+			}
+			if save != "" {
+				if _, err := svc.SaveRuleSet(cmd.Context(), save, rules); err != nil {
+					return err
+				}
+			}
+			res, err := svc.AllocateCosts(cmd.Context(), rules)
+			if err != nil {
+				return err
+			}
+			return a.emit(res, func(w io.Writer) { printAllocation(w, res) })
+		},
+	}
+	cmd.Flags().StringVar(&rulesFile, "rules", "", "rule file, YAML or JSON")
+	cmd.Flags().StringVar(&save, "save", "", "also save the rule set under this name")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func printAllocation(w io.Writer, res model.AllocationResult) {
+	c := res.Currency
+	ac := res.AllocatedCosts
+	fmt.Fprintf(w, "Allocation %s to %s: total %s, unallocated %s\n\n", res.Period.StartDate, res.Period.EndDate, money(ac.Total, c), money(ac.Unallocated, c))
+	for _, sec := range []struct {
+		name string
+		m    map[string]float64
+	}{{"DEPARTMENT", ac.ByDepartment}, {"PROJECT", ac.ByProject}} {
+		if len(sec.m) == 0 {
+			continue
+		}
+		keys := make([]string, 0, len(sec.m))
+		for k := range sec.m {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return sec.m[keys[i]] > sec.m[keys[j]] })
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "%s\tCOST\tSHARE\n", sec.name)
+		for _, k := range keys {
+			share := 0.0
+			if ac.Total != 0 {
+				share = sec.m[k] / ac.Total
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", k, money(sec.m[k], c), pct(share))
+		}
+		tw.Flush()
+		fmt.Fprintln(w)
+	}
+}
+
+func (a *app) optimizeCmd() *cobra.Command {
+	var noReport, noSave bool
+	cmd := &cobra.Command{
+		Use:   "optimize [--no-report] [--no-save]",
+		Short: "Run the whole pipeline: analysis, recommendations, report, saved results",
+		Long: `Run analysis over the last 30 days, generate recommendations, write a comprehensive HTML
+report (unless --no-report) and save the results with the run (unless --no-save; see
+costpilot runs). Prints the optimization result (SPEC.md 2.8); the report path is the last line.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			res, err := svc.OptimizeAll(cmd.Context(), !noReport, !noSave)
+			if err != nil {
+				return err
+			}
+			return a.emit(res, func(w io.Writer) {
+				cur := svc.Config().Currency.Base
+				fmt.Fprintf(w, "Providers: %v\nRecommendations: %d\nPotential savings: %s a month\n", res.Summary.ProvidersAnalyzed,
+					res.Summary.TotalRecommendations, money(res.Summary.TotalPotentialSavings, cur))
+				if res.RunID != 0 {
+					fmt.Fprintf(w, "Saved as run %d\n", res.RunID)
+				}
+				if res.ReportPath != "" {
+					fmt.Fprintln(w, res.ReportPath)
+				}
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&noReport, "no-report", false, "do not write a report")
+	cmd.Flags().BoolVar(&noSave, "no-save", false, "do not save the results and the run")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func (a *app) reportCmd() *cobra.Command {
+	var typ, format string
+	cmd := &cobra.Command{
+		Use:   "report --type comprehensive|summary|recommendations --format html|pdf|json",
+		Short: "Write a report to the output dir and print its path",
+		Long: `Write a report of the last 30 days to output_dir (default <data dir>/reports) with a
+timestamped name, and print its absolute path as the last line. HTML is one self-contained file;
+PDF has a title page, summary cards, charts and page numbers; JSON holds the same data.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			res, err := svc.GenerateReport(cmd.Context(), model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format)})
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.stdout, res.ReportPath)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&typ, "type", "comprehensive", "comprehensive, summary or recommendations")
+	cmd.Flags().StringVar(&format, "format", "html", "html, pdf or json")
+	return cmd
+}
+
+func (a *app) runsCmd() *cobra.Command {
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "List saved pipeline runs",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			runs, err := svc.Runs(cmd.Context(), limit)
+			if err != nil {
+				return err
+			}
+			return a.emit(runs, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tKIND\tSTARTED\tFINISHED\tSTATUS\tSUMMARY")
+				for _, r := range runs {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Kind, r.StartedAt, r.FinishedAt, r.Status, truncate(string(r.Summary), 80))
+				}
+				tw.Flush()
+			})
+		},
+	}
+	cmd.Flags().IntVar(&limit, "limit", 20, "how many runs")
+	a.outputFlag(cmd)
+	return cmd
+}
