@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -277,5 +276,4 @@ func TestMapping(t *testing.T) {
 	if r := find(forced, func(l *model.CostLine) bool { return l.ChargeCategory == "Adjustment" }); len(r) != 1 || r[0].Billed != nanos("-0.064") {
 		t.Errorf("oci correction %+v", r)
 	}
-	_ = big.NewInt
 }

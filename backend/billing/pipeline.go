@@ -56,12 +56,22 @@ type chunker struct {
 	carry []byte
 	eof   bool
 	free  chan []byte
+	alloc int // size of the last buffer allocated
 }
 
 // next returns the next chunk (nil at the end). Its buffer comes from the
 // free list, which bounds the memory in flight.
 func (c *chunker) next() ([]byte, error) {
 	buf := <-c.free
+	if buf == nil {
+		// Buffers start small and double, so a small file costs little.
+		if c.alloc == 0 {
+			c.alloc = 256 << 10
+		} else if c.alloc < chunkSize {
+			c.alloc *= 2
+		}
+		buf = make([]byte, 0, max(c.alloc, 2*len(c.carry)))
+	}
 	buf = append(buf[:0], c.carry...)
 	for {
 		for len(buf) < cap(buf) && !c.eof {
@@ -171,11 +181,12 @@ func (w *worker) process(c chunk) (int64, error) {
 			}
 			w.fields = fields
 		} else {
+			start := pos
 			w.fields, pos, nls, err = nextRecord(data, pos, w.fields)
 			if err != nil {
 				return line, lineError(w.name, line, "row", err.Error())
 			}
-			if len(w.fields) == 1 && len(w.fields[0]) == 0 {
+			if blankLine(data[start:pos]) {
 				line += int64(nls)
 				continue // blank line
 			}
@@ -240,7 +251,7 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	workers := runtime.GOMAXPROCS(0)
 	free := make(chan []byte, 2*workers+2)
 	for i := 0; i < cap(free); i++ {
-		free <- make([]byte, 0, chunkSize)
+		free <- nil // allocated on first use
 	}
 	ch := &chunker{r: bin, json: isJSON, free: free}
 	readErr := func(err error) error {
@@ -308,11 +319,7 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 						fail.set(line, err)
 					}
 				}
-				if c.data != nil && cap(c.data) == chunkSize {
-					free <- c.data[:0]
-				} else if c.data != nil {
-					free <- make([]byte, 0, chunkSize)
-				}
+				free <- c.data[:0]
 			}
 		}(w)
 	}

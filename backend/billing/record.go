@@ -129,3 +129,8 @@ func lineEnd(buf []byte) int {
 	}
 	return nl + 1
 }
+
+// blankLine reports whether a record's bytes are an empty line.
+func blankLine(rec []byte) bool {
+	return len(rec) == 0 || string(rec) == "\n" || string(rec) == "\r\n" || string(rec) == "\r"
+}

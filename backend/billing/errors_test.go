@@ -1,0 +1,127 @@
+package billing
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+)
+
+const focusHeader = "BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargePeriodStart,EffectiveCost,ListCost,ProviderName,ServiceName,Tags\n"
+
+func focusRow(cost string) string {
+	return cost + `,acct,USD,Usage,2025-01-01T00:00:00Z,1,1,AWS,Amazon S3,"{""a"":""b""}"` + "\n"
+}
+
+// bigFOCUS is n rows with bad at line badLine (0: none).
+func bigFOCUS(n int, badLine int) []byte {
+	var b bytes.Buffer
+	b.WriteString(focusHeader)
+	for line := 2; line < n+2; line++ {
+		if line == badLine {
+			b.WriteString(focusRow("12.5x"))
+			continue
+		}
+		b.WriteString(focusRow(fmt.Sprintf("0.%09d", line)))
+	}
+	return b.Bytes()
+}
+
+func TestErrors(t *testing.T) {
+	gzBytes, err := os.ReadFile(filepath.Join("testdata", "focus-1.3.csv.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		data   []byte
+		opt    Options
+		line   int64  // 0: not a line error
+		column string // detail expected with line
+	}{
+		{"truncated gzip", gzBytes[:len(gzBytes)/2], Options{}, 0, ""},
+		{"missing cost column", []byte(strings.Replace(focusHeader, "BilledCost,", "Cost,", 1) + focusRow("1")), Options{}, 1, "BilledCost"},
+		{"non-numeric cost on line 5000", bigFOCUS(6000, 5000), Options{}, 5000, "BilledCost"},
+		{"unknown header", []byte("a,b,c\n1,2,3\n"), Options{}, 1, "header"},
+		{"empty file", nil, Options{}, 0, ""},
+		{"short row", []byte(focusHeader + "1,acct,USD\n"), Options{}, 2, "row"},
+		{"bad date", []byte(focusHeader + strings.Replace(focusRow("1"), "2025-01-01T00:00:00Z", "yesterday", 1)), Options{}, 2, "ChargePeriodStart"},
+		{"unknown provider", []byte(focusHeader + strings.Replace(focusRow("1"), "AWS", "Snowflake", 1)), Options{}, 2, "ProviderName"},
+		{"bad tags", []byte(focusHeader + strings.Replace(focusRow("1"), `"{""a"":""b""}"`, `"{oops"`, 1)), Options{}, 2, "Tags"},
+		{"unterminated quote", []byte(focusHeader + focusRow("1") + `1,"acct`), Options{}, 3, "row"},
+		{"unknown forced format", []byte(focusHeader + focusRow("1")), Options{Format: "xlsx"}, 0, ""},
+		{"forced format lacks columns", []byte(focusHeader + focusRow("1")), Options{Format: FormatOCI}, 1, "cost/myCost"},
+		{"bad forced provider", []byte(focusHeader + focusRow("1")), Options{Provider: "ibm"}, 0, ""},
+		{"bad credit json", []byte("billing_account_id,usage_start_time,cost,currency,credits\nb,2024-01-01,1,USD,[{\n"), Options{}, 2, "credits"},
+		{"not a parquet file", []byte("PAR1garbage"), Options{}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(context.Background(), bytes.NewReader(tt.data), "f.csv", tt.opt)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if k := apperr.KindOf(err); k != apperr.Validation {
+				t.Fatalf("kind %q (%v), want Validation", k, err)
+			}
+			e, _ := apperr.As(err)
+			if tt.line == 0 {
+				return
+			}
+			if e.Details["line"] != tt.line || e.Details["column"] != tt.column {
+				t.Errorf("details %v, want line %d column %s (%v)", e.Details, tt.line, tt.column, err)
+			}
+		})
+	}
+}
+
+func TestForcedProvider(t *testing.T) {
+	data := focusHeader + strings.Replace(focusRow("2.5"), "AWS", "Snowflake", 1)
+	res, err := Parse(context.Background(), strings.NewReader(data), "f.csv", Options{Provider: "gcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Batches) != 1 || res.Batches[0].Provider != "gcp" || res.Totals["gcp"]["USD"].Billed != 2_500_000_000 {
+		t.Errorf("forced provider ignored: %+v", res.Totals)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Parse(ctx, bytes.NewReader(bigFOCUS(20000, 0)), "f.csv", Options{})
+	if err == nil {
+		t.Fatal("a cancelled parse succeeded")
+	}
+}
+
+func TestLargeAggregation(t *testing.T) {
+	// Many chunks, both workers, one daily key: the sum must be exact.
+	n := 200000
+	var progressCalls int
+	var last int64
+	data := bigFOCUS(n, 0)
+	res, err := Parse(context.Background(), bytes.NewReader(data), "big.csv", Options{Progress: func(read, total int64) {
+		progressCalls++
+		last = read
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int64
+	for line := 2; line < n+2; line++ {
+		want += int64(line)
+	}
+	b := res.Batches[0]
+	if res.Rows != int64(n) || len(b.Lines) != 1 || int64(b.Lines[0].Billed) != want {
+		t.Errorf("rows %d lines %d billed %d, want %d", res.Rows, len(b.Lines), b.Lines[0].Billed, want)
+	}
+	if progressCalls == 0 || last != int64(len(data)) {
+		t.Errorf("progress %d calls, last %d of %d", progressCalls, last, len(data))
+	}
+}
