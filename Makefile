@@ -1,0 +1,65 @@
+# costpilot build and test entry points (DESIGN.md 2). Each target installs
+# what it needs that is missing, on Debian or Ubuntu.
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/costpilot
+DESKTOP_BIN := bin/costpilot-desktop
+APT := $(shell command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get; })
+
+.PHONY: all build desktop frontend run test test-go test-frontend test-e2e test-desktop lint deps-frontend deps-test deps-desktop clean
+
+all: build
+
+# ---- build -------------------------------------------------------------
+deps-frontend:
+	@command -v npm >/dev/null || { $(APT) update -qq && $(APT) install -y -qq nodejs npm; }
+	@cd frontend && { [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; }
+
+frontend: deps-frontend
+	cd frontend && npm run build
+
+build: frontend
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) .
+
+deps-desktop:
+	@pkg-config --exists gtk+-3.0 webkit2gtk-4.1 2>/dev/null || { $(APT) update -qq && $(APT) install -y -qq libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config; }
+
+desktop: frontend deps-desktop
+	cd frontend && VITE_TARGET=wails npm run build
+	CGO_ENABLED=1 $(GO) build -trimpath -tags desktop,production,webkit2_41 -o $(DESKTOP_BIN) .
+	cd frontend && npm run build
+
+# ---- run ---------------------------------------------------------------
+# The desktop window when a display and GTK/WebKit are there, else the
+# headless dashboard on http://127.0.0.1:5000 (demo data when nothing is
+# configured). scripts/run.sh says which and why in one line.
+run:
+	@bash scripts/run.sh
+
+# ---- test --------------------------------------------------------------
+deps-test:
+	@missing=""; \
+	  command -v chromium >/dev/null || missing="$$missing chromium"; \
+	  command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
+	  if [ -n "$$missing" ]; then $(APT) update -qq && $(APT) install -y -qq $$missing; fi
+
+test: deps-test test-go test-frontend test-e2e
+	@echo "make test: all suites passed"
+
+test-go:
+	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*')); \
+	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
+
+test-frontend: deps-frontend
+	cd frontend && npm run typecheck && npm run build && npm test
+
+test-e2e: build
+	COSTPILOT_BIN=$(CURDIR)/$(BIN) bash -c 'cd frontend && npm run e2e'
+
+lint:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin test-artifacts
