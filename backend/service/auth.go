@@ -1,0 +1,475 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"math"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/security"
+	"github.com/costpilot/costpilot/backend/store"
+)
+
+// Audit events.
+const (
+	AuditLoginSuccess  = "login_success"
+	AuditLoginFailure  = "login_failure"
+	AuditLoginLocked   = "login_refused_locked"
+	AuditLogout        = "logout"
+	AuditUserAdd       = "user_add"
+	AuditUserPassword  = "user_password"
+	AuditUserDelete    = "user_delete"
+	AuditTokenCreate   = "token_create"
+	AuditTokenRevoke   = "token_revoke"
+	AuditSecretChanged = "secret_put"
+)
+
+// Principal kinds: who a request acts as.
+const (
+	PrincipalSession   = "session"
+	PrincipalToken     = "token"
+	PrincipalAnonymous = "anonymous" // auth disabled in the configuration
+)
+
+// Principal is the authenticated caller of a request.
+type Principal struct {
+	Kind      string
+	Username  string    // session users
+	UserID    int64     // session users
+	SessionID string    // hash of the session id: a key for per-session limits
+	TokenID   int64     // token clients
+	TokenName string    // token clients
+	ExpiresAt time.Time // sessions
+}
+
+// LoginRequest is one login attempt. Previous is the session cookie the
+// browser still sent, if any: it is ended so the id rotates at login.
+type LoginRequest struct {
+	Username   string
+	Password   string
+	ClientAddr string
+	Previous   string
+}
+
+// LoginResult is a successful login: Session is the signed value for the
+// cookie; it is valid until ExpiresAt.
+type LoginResult struct {
+	Username  string
+	Session   string
+	ExpiresAt time.Time
+	MaxAge    int // seconds
+}
+
+// NewToken is a token just created; Token is shown once and never stored.
+type NewToken struct {
+	store.APIToken
+	Token string `json:"token"`
+}
+
+// errBadLogin is the one answer to a wrong password and to an unknown
+// user, so a login reveals nothing about which usernames exist.
+func errBadLogin() error {
+	return apperr.E(apperr.Unauthenticated, "invalid username or password")
+}
+
+var usernameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
+
+// ValidateUsername checks a new username: 1 to 64 letters, digits and
+// . _ @ -, starting with a letter or digit.
+func ValidateUsername(name string) error {
+	if !usernameRE.MatchString(name) {
+		return apperr.E(apperr.Validation, "username must be 1 to 64 letters, digits or . _ @ -, starting with a letter or digit").WithDetail("field", "username")
+	}
+	return nil
+}
+
+// ValidatePassword checks a new password's length (in characters).
+func ValidatePassword(pw string) error {
+	n := utf8.RuneCountInString(pw)
+	if n < security.MinPasswordLen {
+		return apperr.E(apperr.Validation, "password must be at least %d characters, got %d", security.MinPasswordLen, n).WithDetail("field", "password")
+	}
+	if len(pw) > security.MaxPasswordLen {
+		return apperr.E(apperr.Validation, "password must be at most %d bytes", security.MaxPasswordLen).WithDetail("field", "password")
+	}
+	return nil
+}
+
+// keys derives the encryption and signing keys from the secret key. HKDF
+// is microseconds, so they are derived per call rather than cached.
+func (s *Service) keys() (*security.Keys, error) {
+	k, err := s.SecretKey()
+	if err != nil {
+		return nil, err
+	}
+	return security.NewKeys(k)
+}
+
+// CheckSecretKey reports whether the secret key is usable, so the
+// dashboard can refuse to start rather than fail every login.
+func (s *Service) CheckSecretKey() error {
+	_, err := s.keys()
+	return err
+}
+
+func (s *Service) audit(ctx context.Context, event, username, addr string, details map[string]any) {
+	if err := s.store.AddAudit(ctx, store.AuditEvent{Event: event, Username: username, ClientAddr: addr, Details: details}, s.now()); err != nil {
+		// An audit failure must not hide the outcome from the user; it is logged.
+		s.log.Error("cannot write the audit log", "event", event, "err", err)
+	}
+}
+
+// HasUsers reports whether any dashboard user exists.
+func (s *Service) HasUsers(ctx context.Context) (bool, error) {
+	n, err := s.store.CountUsers(ctx)
+	return n > 0, err
+}
+
+// AddUser creates a dashboard user with a salted argon2id hash of password.
+func (s *Service) AddUser(ctx context.Context, username, password, actor string) (store.User, error) {
+	if err := ValidateUsername(username); err != nil {
+		return store.User{}, err
+	}
+	if err := ValidatePassword(password); err != nil {
+		return store.User{}, err
+	}
+	h, err := security.HashPassword(password)
+	if err != nil {
+		return store.User{}, err
+	}
+	u, err := s.store.CreateUser(ctx, username, h)
+	if errors.Is(err, store.ErrDuplicate) {
+		return store.User{}, apperr.E(apperr.Validation, "user %s already exists: use costpilot user passwd to change the password", username).WithDetail("field", "username")
+	}
+	if err != nil {
+		return store.User{}, err
+	}
+	s.audit(ctx, AuditUserAdd, username, actor, nil)
+	return u, nil
+}
+
+// SetUserPassword replaces a user's password and ends the user's sessions.
+func (s *Service) SetUserPassword(ctx context.Context, username, password, actor string) error {
+	if err := ValidatePassword(password); err != nil {
+		return err
+	}
+	u, err := s.userByName(ctx, username)
+	if err != nil {
+		return err
+	}
+	h, err := security.HashPassword(password)
+	if err != nil {
+		return err
+	}
+	if err := s.store.SetPassword(ctx, u.ID, h); err != nil {
+		return err
+	}
+	s.audit(ctx, AuditUserPassword, username, actor, nil)
+	return nil
+}
+
+// Users lists the dashboard users (without hashes).
+func (s *Service) Users(ctx context.Context) ([]store.User, error) {
+	return s.store.Users(ctx)
+}
+
+// DeleteUser removes a user and the user's sessions.
+func (s *Service) DeleteUser(ctx context.Context, username, actor string) error {
+	u, err := s.userByName(ctx, username)
+	if err != nil {
+		return err
+	}
+	if err := s.store.DeleteUser(ctx, u.ID); err != nil {
+		return err
+	}
+	s.audit(ctx, AuditUserDelete, username, actor, nil)
+	return nil
+}
+
+func (s *Service) userByName(ctx context.Context, username string) (store.User, error) {
+	u, err := s.store.UserByName(ctx, username)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, apperr.E(apperr.NotFound, "no user called %s", username).WithDetail("field", "username")
+	}
+	return u, err
+}
+
+// lockoutWindow is how long a lock lasts, and how long failures count
+// towards one.
+func (s *Service) lockoutWindow() time.Duration {
+	sec := s.cfg.Dashboard.Auth.LockoutSeconds
+	if sec <= 0 {
+		sec = 900
+	}
+	return time.Duration(sec) * time.Second
+}
+
+func (s *Service) maxAttempts() int {
+	if n := s.cfg.Dashboard.Auth.MaxLoginAttempts; n > 0 {
+		return n
+	}
+	return 5
+}
+
+// throttleSubjects are the username (case-folded, so case games do not
+// multiply the allowance) and the client address a login counts against.
+func throttleSubjects(r LoginRequest) [2][2]string {
+	u := strings.ToLower(r.Username)
+	if len(u) > 128 {
+		u = u[:128]
+	}
+	return [2][2]string{{store.ThrottleUser, u}, {store.ThrottleAddr, r.ClientAddr}}
+}
+
+// retryAfter is a RateLimited error for a lock lasting until `until`.
+func retryAfter(until, now time.Time) error {
+	sec := int(math.Ceil(until.Sub(now).Seconds()))
+	if sec < 1 {
+		sec = 1
+	}
+	return apperr.E(apperr.RateLimited, "too many failed login attempts: try again in %d seconds", sec).WithDetail("retry_after", sec)
+}
+
+// Login checks a username and password. While the username or the client
+// address is locked (max_login_attempts failures in a row), every attempt
+// is refused with a RateLimited error carrying details.retry_after, even
+// with the right password. A wrong password and an unknown user get the
+// same Unauthenticated error after the same work. On success the previous
+// session, if any, is ended and a new one is created.
+func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error) {
+	now := s.now()
+	subjects := throttleSubjects(r)
+	for _, sub := range subjects {
+		l, err := s.store.LoginLock(ctx, sub[0], sub[1])
+		if err != nil {
+			return LoginResult{}, err
+		}
+		if l.LockedUntil.After(now) {
+			s.audit(ctx, AuditLoginLocked, r.Username, r.ClientAddr, map[string]any{"locked": sub[0]})
+			return LoginResult{}, retryAfter(l.LockedUntil, now)
+		}
+	}
+	keys, err := s.keys()
+	if err != nil {
+		return LoginResult{}, err
+	}
+	ok := false
+	u, err := s.store.UserByName(ctx, r.Username)
+	switch {
+	case errors.Is(err, store.ErrNotFound) || len(r.Password) > security.MaxPasswordLen:
+		security.BurnVerification(r.Password)
+	case err != nil:
+		return LoginResult{}, err
+	default:
+		if ok, err = security.VerifyPassword(r.Password, u.PasswordHash); err != nil {
+			return LoginResult{}, err
+		}
+	}
+	if !ok {
+		for _, sub := range subjects {
+			if _, err := s.store.RecordLoginFailure(ctx, sub[0], sub[1], now, s.lockoutWindow(), s.maxAttempts()); err != nil {
+				return LoginResult{}, err
+			}
+		}
+		s.audit(ctx, AuditLoginFailure, r.Username, r.ClientAddr, nil)
+		return LoginResult{}, errBadLogin()
+	}
+	for _, sub := range subjects {
+		if err := s.store.ClearLoginFailures(ctx, sub[0], sub[1]); err != nil {
+			return LoginResult{}, err
+		}
+	}
+	if r.Previous != "" {
+		if id, err := keys.Unsign(r.Previous); err == nil {
+			if err := s.store.DeleteSession(ctx, security.HashToken(id)); err != nil {
+				return LoginResult{}, err
+			}
+		}
+	}
+	if _, err := s.store.DeleteExpiredSessions(ctx, now); err != nil {
+		return LoginResult{}, err
+	}
+	id, err := security.RandomString(32)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	timeout := time.Duration(s.cfg.Dashboard.Auth.SessionTimeout) * time.Second
+	se := store.Session{IDHash: security.HashToken(id), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(timeout), ClientAddr: r.ClientAddr}
+	if err := s.store.CreateSession(ctx, se); err != nil {
+		return LoginResult{}, err
+	}
+	s.audit(ctx, AuditLoginSuccess, u.Username, r.ClientAddr, nil)
+	return LoginResult{Username: u.Username, Session: keys.Sign(id), ExpiresAt: se.ExpiresAt, MaxAge: int(timeout.Seconds())}, nil
+}
+
+func errNoSession() error {
+	return apperr.E(apperr.Unauthenticated, "not logged in or the session expired: log in again")
+}
+
+// Authenticate returns the user of a session cookie value. A forged,
+// unknown or expired session is Unauthenticated; an expired one is deleted.
+func (s *Service) Authenticate(ctx context.Context, cookie string) (Principal, error) {
+	keys, err := s.keys()
+	if err != nil {
+		return Principal{}, err
+	}
+	id, err := keys.Unsign(cookie)
+	if err != nil {
+		return Principal{}, errNoSession()
+	}
+	h := security.HashToken(id)
+	se, err := s.store.SessionByHash(ctx, h)
+	if errors.Is(err, store.ErrNotFound) {
+		return Principal{}, errNoSession()
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if !s.now().Before(se.ExpiresAt) {
+		if err := s.store.DeleteSession(ctx, h); err != nil {
+			s.log.Warn("cannot delete an expired session", "err", err)
+		}
+		return Principal{}, errNoSession()
+	}
+	return Principal{Kind: PrincipalSession, Username: se.Username, UserID: se.UserID, SessionID: h, ExpiresAt: se.ExpiresAt}, nil
+}
+
+// Logout ends the session of a cookie value; an unknown one is ignored.
+func (s *Service) Logout(ctx context.Context, cookie, clientAddr string) error {
+	p, err := s.Authenticate(ctx, cookie)
+	if err != nil {
+		return nil // nothing to end
+	}
+	if err := s.store.DeleteSession(ctx, p.SessionID); err != nil {
+		return err
+	}
+	s.audit(ctx, AuditLogout, p.Username, clientAddr, nil)
+	return nil
+}
+
+// tokenTouchEvery bounds how often last_used is written: one write per
+// minute per token instead of one per request.
+const tokenTouchEvery = time.Minute
+
+// AuthenticateToken returns the client of an API token (sent as
+// Authorization: Bearer). Unknown and revoked tokens are Unauthenticated.
+func (s *Service) AuthenticateToken(ctx context.Context, token string) (Principal, error) {
+	bad := apperr.E(apperr.Unauthenticated, "invalid or revoked API token")
+	if !strings.HasPrefix(token, security.TokenPrefix) || len(token) > 256 {
+		return Principal{}, bad
+	}
+	t, err := s.store.TokenByHash(ctx, security.HashToken(token))
+	if errors.Is(err, store.ErrNotFound) {
+		return Principal{}, bad
+	}
+	if err != nil {
+		return Principal{}, err
+	}
+	if t.RevokedAt != "" {
+		return Principal{}, bad
+	}
+	now := s.now()
+	if last, err := time.Parse(time.RFC3339, t.LastUsed); err != nil || now.Sub(last) >= tokenTouchEvery {
+		if err := s.store.TouchToken(ctx, t.ID, now); err != nil {
+			s.log.Warn("cannot record token use", "token_id", t.ID, "err", err)
+		}
+	}
+	return Principal{Kind: PrincipalToken, TokenID: t.ID, TokenName: t.Name}, nil
+}
+
+// CreateToken creates an API token called name. The token is in the
+// result only; the store keeps its hash.
+func (s *Service) CreateToken(ctx context.Context, name, actor string) (NewToken, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || utf8.RuneCountInString(name) > 100 {
+		return NewToken{}, apperr.E(apperr.Validation, "token name must be 1 to 100 characters").WithDetail("field", "name")
+	}
+	tok, err := security.NewAPIToken()
+	if err != nil {
+		return NewToken{}, err
+	}
+	t, err := s.store.CreateToken(ctx, name, security.HashToken(tok), s.now())
+	if err != nil {
+		return NewToken{}, err
+	}
+	s.audit(ctx, AuditTokenCreate, "", actor, map[string]any{"token_id": t.ID, "name": name})
+	return NewToken{APIToken: t, Token: tok}, nil
+}
+
+// Tokens lists the API tokens (never the tokens themselves).
+func (s *Service) Tokens(ctx context.Context) ([]store.APIToken, error) {
+	return s.store.Tokens(ctx)
+}
+
+// RevokeToken revokes an API token by id; it stops working at once.
+func (s *Service) RevokeToken(ctx context.Context, id int64, actor string) error {
+	err := s.store.RevokeToken(ctx, id, s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.E(apperr.NotFound, "no API token with id %d", id).WithDetail("field", "id")
+	}
+	if err != nil {
+		return err
+	}
+	s.audit(ctx, AuditTokenRevoke, "", actor, map[string]any{"token_id": id})
+	return nil
+}
+
+// AuditLog returns the newest audit events first.
+func (s *Service) AuditLog(ctx context.Context, limit int) ([]store.AuditEvent, error) {
+	if limit < 1 || limit > 10000 {
+		limit = 100
+	}
+	return s.store.AuditEvents(ctx, limit)
+}
+
+// EncryptSensitiveData is encrypt_sensitive_data (SPEC.md 4.2).
+func (s *Service) EncryptSensitiveData(plaintext string) (string, error) {
+	k, err := s.keys()
+	if err != nil {
+		return "", err
+	}
+	return k.Encrypt(plaintext)
+}
+
+// DecryptSensitiveData is decrypt_sensitive_data (SPEC.md 4.2); tampered
+// input is a SecurityError.
+func (s *Service) DecryptSensitiveData(sealed string) (string, error) {
+	k, err := s.keys()
+	if err != nil {
+		return "", err
+	}
+	return k.Decrypt(sealed)
+}
+
+// PutSecret stores a secret value (e.g. a client secret entered in the
+// UI) encrypted under the secret key.
+func (s *Service) PutSecret(ctx context.Context, name, value, actor string) error {
+	if name == "" || len(name) > 200 {
+		return apperr.E(apperr.Validation, "secret name must be 1 to 200 characters").WithDetail("field", "name")
+	}
+	sealed, err := s.EncryptSensitiveData(value)
+	if err != nil {
+		return err
+	}
+	if err := s.store.PutSecret(ctx, name, []byte(sealed), s.now()); err != nil {
+		return err
+	}
+	s.audit(ctx, AuditSecretChanged, "", actor, map[string]any{"name": name})
+	return nil
+}
+
+// GetSecret returns a stored secret, decrypted.
+func (s *Service) GetSecret(ctx context.Context, name string) (string, error) {
+	b, err := s.store.Secret(ctx, name)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", apperr.E(apperr.NotFound, "no stored secret called %s", name)
+	}
+	if err != nil {
+		return "", err
+	}
+	return s.DecryptSensitiveData(string(b))
+}

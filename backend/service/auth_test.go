@@ -1,0 +1,180 @@
+package service
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+)
+
+// clockService opens a service whose clock the test moves.
+func clockService(t *testing.T) (*Service, *atomic.Int64) {
+	t.Helper()
+	var now atomic.Int64
+	now.Store(testNow.UnixNano())
+	cfg := config.Default()
+	cfg.Dashboard.Security.SecretKey = "test-secret-key-0123456789abcdef"
+	s, err := OpenWith(context.Background(), cfg, Options{DataDir: t.TempDir(),
+		Now:    func() time.Time { return time.Unix(0, now.Load()).UTC() },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s, &now
+}
+
+func TestAddUserValidation(t *testing.T) {
+	s, _ := clockService(t)
+	ctx := context.Background()
+	if _, err := s.AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, user, pw string
+		kind           apperr.Kind
+	}{
+		{"short password", "bob", "short", apperr.Validation},
+		{"eleven characters", "bob", "elevenchars", apperr.Validation},
+		{"bad username", "../bob", "a good long password", apperr.Validation},
+		{"empty username", "", "a good long password", apperr.Validation},
+		{"duplicate", "alice", "a good long password", apperr.Validation},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := s.AddUser(ctx, tt.user, tt.pw, "test")
+			if apperr.KindOf(err) != tt.kind {
+				t.Fatalf("kind %q (%v), want %q", apperr.KindOf(err), err, tt.kind)
+			}
+		})
+	}
+	users, err := s.Users(ctx)
+	if err != nil || len(users) != 1 || users[0].Username != "alice" {
+		t.Fatalf("users %+v %v", users, err)
+	}
+}
+
+func TestLoginLockAndSessions(t *testing.T) {
+	s, now := clockService(t)
+	ctx := context.Background()
+	if _, err := s.AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+		t.Fatal(err)
+	}
+	login := func(user, pw, addr string) (LoginResult, error) {
+		return s.Login(ctx, LoginRequest{Username: user, Password: pw, ClientAddr: addr})
+	}
+	// An unknown user and a wrong password answer alike.
+	_, e1 := login("nobody", "whatever password", "10.0.0.9")
+	_, e2 := login("alice", "wrong password!!", "10.0.0.9")
+	if apperr.KindOf(e1) != apperr.Unauthenticated || apperr.KindOf(e2) != apperr.Unauthenticated || e1.Error() != e2.Error() {
+		t.Fatalf("unknown user %v, wrong password %v", e1, e2)
+	}
+	res, err := login("alice", "a good long password", "10.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Authenticate(ctx, res.Session)
+	if err != nil || p.Username != "alice" || p.Kind != PrincipalSession {
+		t.Fatalf("Authenticate = %+v, %v", p, err)
+	}
+	// Five failures from one address lock it; the right password is then refused.
+	for i := 1; i <= 5; i++ {
+		if _, err := login("alice", "wrong password!!", "10.0.0.2"); apperr.KindOf(err) != apperr.Unauthenticated {
+			t.Fatalf("failure %d: %v", i, err)
+		}
+	}
+	_, err = login("alice", "a good long password", "10.0.0.3")
+	if e, ok := apperr.As(err); !ok || e.Kind != apperr.RateLimited || e.Details["retry_after"].(int) != 900 {
+		t.Fatalf("locked login = %v", err)
+	}
+	// After the lock expires the right password works again.
+	now.Add(int64(901 * time.Second))
+	res2, err := login("alice", "a good long password", "10.0.0.3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A session older than session_timeout is refused.
+	now.Add(int64(3600 * time.Second))
+	if _, err := s.Authenticate(ctx, res2.Session); apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("expired session: %v", err)
+	}
+	// A tampered cookie is refused.
+	if _, err := s.Authenticate(ctx, res2.Session+"x"); apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("tampered cookie: %v", err)
+	}
+	// Changing the password ends sessions.
+	res3, _ := login("alice", "a good long password", "10.0.0.3")
+	if err := s.SetUserPassword(ctx, "alice", "another long password", "test"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Authenticate(ctx, res3.Session); apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("session after password change: %v", err)
+	}
+	events, err := s.AuditLog(ctx, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, e := range events {
+		kinds[e.Event]++
+	}
+	if kinds[AuditLoginFailure] != 7 || kinds[AuditLoginSuccess] != 3 || kinds[AuditLoginLocked] != 1 || kinds[AuditUserAdd] != 1 {
+		t.Fatalf("audit events %v", kinds)
+	}
+}
+
+func TestTokens(t *testing.T) {
+	s, _ := clockService(t)
+	ctx := context.Background()
+	nt, err := s.CreateToken(ctx, "ci", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := s.AuthenticateToken(ctx, nt.Token); err != nil || p.TokenID != nt.ID {
+		t.Fatalf("AuthenticateToken = %+v, %v", p, err)
+	}
+	if err := s.RevokeToken(ctx, nt.ID, "test"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, token string
+	}{
+		{"revoked", nt.Token},
+		{"unknown", "cp_unknown"},
+		{"no prefix", "abc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := s.AuthenticateToken(ctx, tt.token); apperr.KindOf(err) != apperr.Unauthenticated {
+				t.Fatalf("kind %q", apperr.KindOf(err))
+			}
+		})
+	}
+	if err := s.RevokeToken(ctx, 999, "test"); apperr.KindOf(err) != apperr.NotFound {
+		t.Fatalf("revoke unknown: %v", err)
+	}
+}
+
+func TestSecretsAreStoredEncrypted(t *testing.T) {
+	s, _ := clockService(t)
+	ctx := context.Background()
+	if err := s.PutSecret(ctx, "azure.client_secret", "very-secret-value", "test"); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := s.Store().Secret(ctx, "azure.client_secret")
+	if err != nil || len(raw) == 0 || string(raw) == "very-secret-value" {
+		t.Fatalf("stored %q %v", raw, err)
+	}
+	if v, err := s.GetSecret(ctx, "azure.client_secret"); err != nil || v != "very-secret-value" {
+		t.Fatalf("GetSecret = %q %v", v, err)
+	}
+	raw[len(raw)/2] ^= 1
+	if _, err := s.DecryptSensitiveData(string(raw)); apperr.KindOf(err) != apperr.Security {
+		t.Fatalf("tampered: %v", err)
+	}
+}
