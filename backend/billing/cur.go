@@ -16,6 +16,7 @@ import (
 // cost for covered usage, the unused part of recurring commitment fees, zero
 // for negations and upfront fees); list is the public on-demand cost.
 type curMapper struct {
+	ends                                    endCache
 	forced                                  model.ProviderKey
 	payer, account, typ, start, code, pname int
 	regionCode, region, resource, family    int
@@ -92,9 +93,7 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 		return out, fe
 	}
 	l.pstart = optDay(rec, m.pstart)
-	if e := optDay(rec, m.pend); !e.isZero() {
-		l.pend = e.addDays(-1) // the end date is exclusive
-	}
+	l.pend = m.ends.inclusive(cell(rec, m.pend)) // the end is exclusive
 	if l.billed, _, fe = m.amt(rec, m.unblended); fe != nil {
 		return out, fe
 	}

@@ -149,3 +149,27 @@ func (d day) addMonths(n int) day {
 	copy(out[:], t.AddDate(0, n, 0).Format(model.DateLayout))
 	return out
 }
+
+// endCache remembers the last exclusive period end read, since every row of
+// an export repeats it and converting it costs a time.Parse.
+type endCache struct {
+	raw  []byte
+	last day
+}
+
+// inclusive returns the day before the exclusive end in cell b.
+func (c *endCache) inclusive(b []byte) day {
+	if b == nil {
+		return day{}
+	}
+	if c.raw != nil && string(b) == string(c.raw) {
+		return c.last
+	}
+	d, ok := parseDay(b)
+	if !ok {
+		return day{}
+	}
+	c.raw = append(c.raw[:0], b...)
+	c.last = d.addDays(-1)
+	return c.last
+}

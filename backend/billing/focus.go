@@ -9,6 +9,7 @@ import (
 // billing account, 4 sub account, 5 service, 6 service category, 7 region,
 // 8 resource id, 9 resource type, 10 charge category, 11 tags, 12 currency.
 type focusMapper struct {
+	ends                            endCache
 	forced                          model.ProviderKey
 	provider, issuer, host, publish int
 	account, sub, service, category int
@@ -73,9 +74,7 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 		return out, fe
 	}
 	l.pstart = optDay(rec, m.pstart)
-	if e := optDay(rec, m.pend); !e.isZero() {
-		l.pend = e.addDays(-1) // BillingPeriodEnd is exclusive
-	}
+	l.pend = m.ends.inclusive(cell(rec, m.pend)) // the end is exclusive
 	var ok bool
 	if l.billed, _, fe = amount(rec, m.billed, m.billedName); fe != nil {
 		return out, fe
