@@ -3,6 +3,7 @@ package monitor
 import (
 	"bufio"
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"strconv"
@@ -15,15 +16,18 @@ import (
 // machine, from /proc (Linux). CPU is the share of all cores used between
 // two samples.
 type Process struct {
+	started  time.Time
 	mu       sync.Mutex
 	lastCPU  time.Duration
 	lastWall time.Time
 	lastFrac float64
+	sampled  bool // lastFrac was measured over an interval
 }
 
 // NewProcess starts sampling now.
 func NewProcess() *Process {
-	p := &Process{lastWall: time.Now()}
+	now := time.Now()
+	p := &Process{started: now, lastWall: now}
 	p.lastCPU, _ = processCPU()
 	return p
 }
@@ -40,8 +44,16 @@ func (p *Process) CPU() float64 {
 	now := time.Now()
 	wall := now.Sub(p.lastWall)
 	if wall < 50*time.Millisecond {
-		return p.lastFrac // too short an interval to measure; repeat the last value
+		if !p.sampled {
+			// Too short an interval to measure (a CLI asking right after
+			// start): use the process's whole life instead.
+			if f, err := lifetimeCPU(cpu); err == nil {
+				return f
+			}
+		}
+		return p.lastFrac // repeat the last measured value
 	}
+	p.sampled = true
 	frac := float64(cpu-p.lastCPU) / float64(wall) / float64(runtime.NumCPU())
 	p.lastCPU, p.lastWall = cpu, now
 	if frac < 0 {
@@ -53,6 +65,9 @@ func (p *Process) CPU() float64 {
 	p.lastFrac = frac
 	return frac
 }
+
+// Uptime is the time since NewProcess.
+func (p *Process) Uptime() time.Duration { return time.Since(p.started) }
 
 // Memory returns resident memory as a fraction of the machine's memory.
 func (p *Process) Memory() float64 {
@@ -88,6 +103,42 @@ func processCPU() (time.Duration, error) {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+}
+
+// lifetimeCPU is the share of the machine's CPU the process used since it
+// started: cpu over (system uptime - process start time), from /proc.
+func lifetimeCPU(cpu time.Duration) (float64, error) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0, err
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 20 {
+		return 0, fmt.Errorf("monitor: short /proc/self/stat")
+	}
+	startTicks, err := strconv.ParseInt(f[19], 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("monitor: process start time: %w", err)
+	}
+	u, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return 0, err
+	}
+	fields := strings.Fields(string(u))
+	if len(fields) == 0 {
+		return 0, fmt.Errorf("monitor: empty /proc/uptime")
+	}
+	up, err := strconv.ParseFloat(fields[0], 64)
+	if err != nil {
+		return 0, fmt.Errorf("monitor: uptime: %w", err)
+	}
+	life := up - float64(startTicks)/clockTicks
+	if life <= 0 {
+		return 0, fmt.Errorf("monitor: process age not positive")
+	}
+	frac := cpu.Seconds() / life / float64(runtime.NumCPU())
+	return math.Min(math.Max(frac, 0), 1), nil
 }
 
 func residentBytes() (int64, error) {

@@ -1,0 +1,380 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/forecast"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/monitor"
+	"github.com/costpilot/costpilot/backend/provider/demo"
+)
+
+// Alert tuning.
+const (
+	// budgetHistoryDays is the history a budget forecast is fitted on.
+	budgetHistoryDays = 120
+	// staleAfterDays: newest data older than this many days before
+	// yesterday is stale (clouds bill a day or two late).
+	staleAfterDays = 2
+	// deliveryClaimTTL: a delivery claimed this long ago and never
+	// finished (a crashed sender) may be tried again.
+	deliveryClaimTTL = 10 * time.Minute
+)
+
+// GetAlerts is get_alerts: budgets crossed by actual spend or heading past
+// a threshold by the period end, cost anomalies with the services that
+// drove them, failing providers, and stale data. Each alert has a stable
+// id: evaluating again gives the same ids for the same conditions.
+func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
+	keys, err := s.providers("")
+	if err != nil {
+		return nil, err
+	}
+	details, err := s.ProviderDetails(ctx)
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	out := providerAlerts(details, yesterday(now), now)
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		// History that cannot be refreshed is already a provider alert;
+		// budgets and anomalies work on what is stored.
+		s.log.Warn("alerts: cannot refresh history", "err", err)
+	}
+	st, err := s.BudgetStatuses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range st {
+		out = append(out, b.Alerts(now)...)
+	}
+	anomalies, cur, err := s.Anomalies(ctx, monitor.AnomalyOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range anomalies {
+		out = append(out, a.Alert(cur))
+	}
+	out = dedupe(out)
+	monitor.SortAlerts(out)
+	return out, nil
+}
+
+// providerAlerts reports enabled providers that are not connected or whose
+// newest data is stale. The demo is always fresh.
+func providerAlerts(details []model.ProviderDetail, yday string, now time.Time) []model.Alert {
+	var out []model.Alert
+	at := now.UTC().Format(time.RFC3339)
+	y, _ := time.Parse(model.DateLayout, yday)
+	for _, d := range details {
+		if !d.Enabled {
+			continue
+		}
+		if !d.Connected || d.Error != "" {
+			// The id holds a digest of the error, so a different failure
+			// is a new alert and the same one is not repeated.
+			h := sha256.Sum256([]byte(d.Error))
+			out = append(out, model.Alert{
+				ID: fmt.Sprintf("provider:%s:%s", d.Provider, hex.EncodeToString(h[:4])), Kind: monitor.KindProvider,
+				Severity: monitor.SeverityCritical, Provider: d.Provider, Time: at,
+				Message: fmt.Sprintf("Provider %s (%s) is failing: %s", d.Provider, d.Source, d.Error),
+				Details: map[string]any{"source": d.Source, "error": d.Error, "last_sync": d.LastSync},
+			})
+			continue
+		}
+		if d.Source == model.SourceDemo {
+			continue
+		}
+		if d.LastDay == "" {
+			out = append(out, model.Alert{
+				ID: fmt.Sprintf("stale_data:%s:none", d.Provider), Kind: monitor.KindStaleData, Severity: monitor.SeverityWarning,
+				Provider: d.Provider, Time: at, Details: map[string]any{"source": d.Source},
+				Message: fmt.Sprintf("Provider %s (%s) has no cost data yet: run costpilot sync or import", d.Provider, d.Source),
+			})
+			continue
+		}
+		last, err := time.Parse(model.DateLayout, d.LastDay)
+		if err != nil {
+			continue
+		}
+		if age := int(y.Sub(last).Hours() / 24); age > staleAfterDays {
+			out = append(out, model.Alert{
+				ID: fmt.Sprintf("stale_data:%s:%s", d.Provider, d.LastDay), Kind: monitor.KindStaleData, Severity: monitor.SeverityWarning,
+				Provider: d.Provider, Time: at,
+				Details: map[string]any{"source": d.Source, "last_day": d.LastDay, "age_days": age, "last_sync": d.LastSync},
+				Message: fmt.Sprintf("Provider %s (%s): the newest cost data is from %s, %d days old", d.Provider, d.Source, d.LastDay, age),
+			})
+		}
+	}
+	return out
+}
+
+// BudgetStatuses measures every configured budget against the spend of its
+// current period (up to yesterday, the newest billed day) and against that
+// spend plus the forecast to the period end. A budget whose scope names a
+// provider that is not enabled is left out.
+func (s *Service) BudgetStatuses(ctx context.Context) ([]monitor.BudgetStatus, error) {
+	if len(s.cfg.Budgets) == 0 {
+		return nil, nil
+	}
+	today := demo.Today(s.now())
+	yday := today.AddDate(0, 0, -1)
+	var out []monitor.BudgetStatus
+	for _, b := range s.cfg.Budgets {
+		st, ok, err := s.budgetStatus(ctx, b, today, yday)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, st)
+		}
+	}
+	return out, nil
+}
+
+func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday time.Time) (monitor.BudgetStatus, bool, error) {
+	period, err := monitor.CurrentPeriod(b.Period, today)
+	if err != nil {
+		return monitor.BudgetStatus{}, false, err
+	}
+	keys, err := s.providers("")
+	if err != nil {
+		return monitor.BudgetStatus{}, false, err
+	}
+	if b.Scope.Provider != "" {
+		found := false
+		for _, k := range keys {
+			found = found || k == b.Scope.Provider
+		}
+		if !found {
+			return monitor.BudgetStatus{}, false, nil
+		}
+		keys = []model.ProviderKey{b.Scope.Provider}
+	}
+	from := yday.AddDate(0, 0, -(budgetHistoryDays - 1))
+	if period.Start.Before(from) {
+		from = period.Start
+	}
+	series, cur, err := s.scopedSeries(ctx, keys, b.Scope, from, yday)
+	if err != nil {
+		return monitor.BudgetStatus{}, false, err
+	}
+	actual := 0.0
+	for i, v := range series {
+		if d := from.AddDate(0, 0, i); !d.Before(period.Start) {
+			actual += v
+		}
+	}
+	projected, hasForecast := actual, false
+	// The forecast covers today through the period end; it is fitted on
+	// the history from the first day with cost, as leading zeros are days
+	// before the account (or the scope) existed.
+	horizon := int(period.End.Sub(yday).Hours() / 24)
+	hist := series
+	for len(hist) > 0 && hist[0] == 0 {
+		hist = hist[1:]
+	}
+	if len(hist) > budgetHistoryDays {
+		hist = hist[len(hist)-budgetHistoryDays:]
+	}
+	if horizon > 0 && len(hist) >= forecast.MinHistory {
+		start := yday.AddDate(0, 0, -(len(hist) - 1))
+		fc, err := forecast.Forecast(hist, start, forecast.Options{Horizon: horizon, Level: s.cfg.Forecast.Interval})
+		if err == nil {
+			projected += fc.TotalMean
+			hasForecast = true
+		} else if apperr.KindOf(err) != apperr.Validation {
+			return monitor.BudgetStatus{}, false, err
+		}
+	}
+	return monitor.EvaluateBudget(b, period, actual, projected, hasForecast, s.cfg.Alerts.Thresholds, cur), true, nil
+}
+
+// scopedSeries is the daily cost of keys narrowed by a budget scope over
+// the inclusive days [from, to], one value per day, in the base currency.
+func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs config.BudgetScope, from, to time.Time) ([]float64, string, error) {
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from.Format(model.DateLayout), to.Format(model.DateLayout)
+	sc.Account, sc.Service = bs.Account, bs.Service
+	if bs.Tag != "" {
+		k, v, err := ParseTagFilter(bs.Tag)
+		if err != nil {
+			return nil, "", err
+		}
+		sc.TagKey, sc.TagValue = k, v
+	}
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, "", err
+	}
+	days, err := s.store.DaySums(ctx, sc, s.cfg.Analysis.CostMetric)
+	if err != nil {
+		return nil, "", err
+	}
+	n := int(to.Sub(from).Hours()/24) + 1
+	out := make([]float64, n)
+	for _, d := range days {
+		t, err := time.Parse(model.DateLayout, d.Day)
+		if err != nil {
+			continue
+		}
+		if i := int(t.Sub(from).Hours() / 24); i >= 0 && i < n {
+			out[i] += conv.Convert(d.Amount, d.Currency)
+		}
+	}
+	return out, conv.Target, nil
+}
+
+// Anomalies checks each enabled provider's newest days for cost spikes
+// against a same-weekday median baseline, naming the services that drove
+// each spike. It returns them with the currency of the amounts.
+func (s *Service) Anomalies(ctx context.Context, opt monitor.AnomalyOptions) ([]monitor.Anomaly, string, error) {
+	keys, err := s.providers("")
+	if err != nil {
+		return nil, "", err
+	}
+	to := demo.Today(s.now()).AddDate(0, 0, -1)
+	from := to.AddDate(0, 0, -(opt.HistoryDays() - 1))
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from.Format(model.DateLayout), to.Format(model.DateLayout)
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, "", err
+	}
+	sums, err := s.store.ServiceDaySums(ctx, sc, s.cfg.Analysis.CostMetric)
+	if err != nil {
+		return nil, "", err
+	}
+	n := int(to.Sub(from).Hours()/24) + 1
+	series := map[model.ProviderKey]*monitor.DailySeries{}
+	for _, k := range keys {
+		series[k] = &monitor.DailySeries{Provider: k, Start: from, Total: make([]float64, n), Services: map[string][]float64{}}
+	}
+	for _, d := range sums {
+		ds := series[d.Provider]
+		t, err := time.Parse(model.DateLayout, d.Day)
+		if ds == nil || err != nil {
+			continue
+		}
+		i := int(t.Sub(from).Hours() / 24)
+		if i < 0 || i >= n {
+			continue
+		}
+		v := conv.Convert(d.Amount, d.Currency)
+		ds.Total[i] += v
+		name := d.Service
+		if name == "" {
+			name = "(no service)"
+		}
+		if ds.Services[name] == nil {
+			ds.Services[name] = make([]float64, n)
+		}
+		ds.Services[name][i] += v
+	}
+	var out []monitor.Anomaly
+	for _, k := range keys {
+		out = append(out, monitor.DetectAnomalies(*series[k], opt)...)
+	}
+	return out, conv.Target, nil
+}
+
+// SendResult says what SendAlerts did.
+type SendResult struct {
+	Enabled   bool     `json:"enabled"` // notifications on and a webhook configured
+	Alerts    int      `json:"alerts"`
+	Sent      []string `json:"sent"`    // ids delivered now
+	Skipped   int      `json:"skipped"` // delivered before, or being sent by another process
+	Failed    []string `json:"failed"`  // ids that will be tried again next time
+	LastError string   `json:"last_error,omitempty"`
+}
+
+// SendAlerts posts the alerts not delivered before to alerts.webhook_url
+// as Slack-compatible JSON, when dashboard.features.notifications is on.
+// Each alert is delivered once: delivered ids are kept in the store, and a
+// failed alert (after retries with backoff) is tried again on the next
+// call. The dashboard calls it periodically; `costpilot alerts --send`
+// runs it once.
+func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
+	url := strings.TrimSpace(s.cfg.Alerts.WebhookURL)
+	res := SendResult{Enabled: s.cfg.Dashboard.Features.Notifications && url != "", Sent: []string{}, Failed: []string{}}
+	if !res.Enabled {
+		return res, nil
+	}
+	alerts, err := s.GetAlerts(ctx)
+	if err != nil {
+		return res, err
+	}
+	res.Alerts = len(alerts)
+	hook := &monitor.Webhook{URL: url}
+	target := redactURL(url)
+	for _, a := range alerts {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		ok, err := s.store.ClaimAlertDelivery(ctx, a.ID, target, deliveryClaimTTL, s.now())
+		if err != nil {
+			return res, err
+		}
+		if !ok {
+			res.Skipped++
+			continue
+		}
+		sendErr := hook.Send(ctx, a)
+		// Record the outcome even if ctx ended mid-send, or the claim
+		// would block this alert until it goes stale.
+		if err := s.store.FinishAlertDelivery(context.WithoutCancel(ctx), a.ID, target, sendErr, s.now()); err != nil {
+			return res, err
+		}
+		if sendErr != nil {
+			res.Failed = append(res.Failed, a.ID)
+			res.LastError = sendErr.Error()
+			s.log.Warn("alert not delivered; will retry", "id", a.ID, "err", sendErr)
+			continue
+		}
+		res.Sent = append(res.Sent, a.ID)
+	}
+	if len(res.Failed) > 0 {
+		return res, apperr.E(apperr.Base, "%d of %d alerts could not be delivered to the webhook: %s", len(res.Failed),
+			len(res.Failed)+len(res.Sent), res.LastError).WithDetail("failed", res.Failed)
+	}
+	return res, nil
+}
+
+// DeliveryState returns the newest delivery state of an alert id: "",
+// "sending", "delivered" or "failed".
+func (s *Service) DeliveryState(ctx context.Context, id string) (string, error) {
+	return s.store.AlertDeliveryState(ctx, id)
+}
+
+// redactURL keeps the scheme and host of a webhook URL: its path is the
+// secret of a Slack hook and must not reach logs or the audit log.
+func redactURL(u string) string {
+	scheme, rest, ok := strings.Cut(u, "://")
+	if !ok {
+		return "(webhook)"
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	return scheme + "://" + host
+}
+
+func dedupe(as []model.Alert) []model.Alert {
+	seen := map[string]bool{}
+	out := as[:0]
+	for _, a := range as {
+		if !seen[a.ID] {
+			seen[a.ID] = true
+			out = append(out, a)
+		}
+	}
+	return out
+}
