@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 // STYLE.md 4: one API client, two transports picked at build time. The web
@@ -6,11 +7,16 @@ import { fileURLToPath } from 'node:url';
 // (VITE_TARGET=wails) will call the Wails bindings through src/api/wails.ts.
 const target = process.env.VITE_TARGET ?? 'web';
 const transport = target === 'wails' ? './src/api/wails.ts' : './src/api/http.ts';
+const transportPath = fileURLToPath(new URL(transport, import.meta.url));
+if (!existsSync(transportPath)) {
+  // Fail loudly: a desktop build silently using fetch would talk to nothing.
+  throw new Error(`VITE_TARGET=${target} needs ${transport}, which is not written yet`);
+}
 
 export default defineConfig({
   resolve: {
     alias: {
-      '@transport': fileURLToPath(new URL(transport, import.meta.url)),
+      '@transport': transportPath,
     },
   },
   oxc: {
