@@ -56,7 +56,7 @@ const r = await con.runAndReadAll(\`
          BillingCurrency, SUM(BilledCost) AS billed, SUM(EffectiveCost) AS effective, SUM(ListCost) AS list
   FROM read_csv('$FILE', header = true, nullstr = 'NULL')
   GROUP BY ALL\`);
-console.log('duckdb: ' + r.rowCount + ' daily lines');
+console.log('duckdb: ' + r.currentRowCount + ' daily lines');
 JS
 	measure duckdb node "$TMP/duck/bench.mjs"
 	cat "$TMP/duckdb.out"
