@@ -1,0 +1,357 @@
+package aws
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// isolate keeps the developer's own AWS setup out of the tests.
+func isolate(t *testing.T) {
+	t.Helper()
+	dir := t.TempDir()
+	for k, v := range map[string]string{
+		"AWS_CONFIG_FILE": dir + "/config", "AWS_SHARED_CREDENTIALS_FILE": dir + "/credentials",
+		"AWS_PROFILE": "", "AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "",
+		"AWS_EC2_METADATA_DISABLED": "true", "AWS_CA_BUNDLE": "", "AWS_ENDPOINT_URL": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
+	} {
+		t.Setenv(k, v)
+	}
+}
+
+var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
+
+func newTestProvider(t *testing.T, url string, creds keyring) *Provider {
+	t.Helper()
+	cfg := config.AWSConfig{Region: "us-east-1", Endpoint: url, AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}
+	if creds != nil {
+		cfg.AccessKeyID, cfg.SecretAccessKey = "", ""
+	}
+	p, err := New(cfg, creds, WithRetry(4, time.Millisecond), WithNow(func() time.Time { return testNow }),
+		WithHTTPClient(&http.Client{Timeout: 5 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// keyring is a provider.Credentials backed by a map.
+type keyring map[string]string
+
+func (k keyring) Get(_ model.ProviderKey, field string) (string, error) { return k[field], nil }
+
+func TestFetchCosts(t *testing.T) {
+	isolate(t)
+	f, srv := newFakeAWS(t)
+	p := newTestProvider(t, srv.URL, nil)
+	b, err := p.FetchCosts(context.Background(), "2026-11-17", "2026-11-19")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The incremental window: exactly the asked days, end exclusive, and
+	// one page per day.
+	if len(f.ceBodies) != 3 {
+		t.Fatalf("Cost Explorer calls = %d, want 3 pages", len(f.ceBodies))
+	}
+	tp := f.ceBodies[0]["TimePeriod"].(map[string]any)
+	if tp["Start"] != "2026-11-17" || tp["End"] != "2026-11-20" {
+		t.Errorf("TimePeriod = %v, want 2026-11-17..2026-11-20 (exclusive end)", tp)
+	}
+	if f.ceBodies[0]["Granularity"] != "DAILY" {
+		t.Errorf("Granularity = %v", f.ceBodies[0]["Granularity"])
+	}
+	if len(b.Lines) != 6 {
+		t.Fatalf("lines = %d, want 6 (two non-zero groups on three days)", len(b.Lines))
+	}
+	days := map[string]int{}
+	var total model.Nanos
+	for _, l := range b.Lines {
+		days[l.Day]++
+		total += l.Billed
+		if l.BillingAccount != "111111111111" || l.Currency != "USD" || l.Provider != model.AWS {
+			t.Errorf("line %+v: wrong account, currency or provider", l)
+		}
+	}
+	if len(days) != 3 || days["2026-11-17"] != 2 || days["2026-11-19"] != 2 {
+		t.Errorf("days = %v", days)
+	}
+	// 10.1234567891 rounds to 10.123456789, 0.0000000123 to 0.000000012.
+	if want := model.Nanos(3 * (10_123_456_789 + 12)); total != want {
+		t.Errorf("billed total = %s, want %s", total, want)
+	}
+	l := b.Lines[0]
+	if l.Service != "Amazon Elastic Compute Cloud - Compute" || l.SubAccount != "111111111111" ||
+		l.Effective != 8_500_000_000 || l.List != l.Billed {
+		t.Errorf("first line = %+v", l)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	tests := []struct {
+		name       string
+		fail       func(op string, n int) (int, string, string, bool)
+		call       func(p *Provider) error
+		wantReason model.ProviderFailure // "" means success
+		wantCalls  map[string]int
+	}{
+		{
+			name: "throttled then success",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 400, "LimitExceededException", "Rate exceeded", op == "GetCostAndUsage" && n <= 2
+			},
+			call: func(p *Provider) error {
+				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+				return err
+			},
+			wantCalls: map[string]int{"GetCostAndUsage": 3},
+		},
+		{
+			name: "server error then success",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 503, "ServiceUnavailable", "try later", op == "DescribeInstances" && n == 1
+			},
+			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
+			wantCalls: map[string]int{"DescribeInstances": 3},
+		},
+		{
+			name: "throttled for good",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 400, "LimitExceededException", "Rate exceeded", op == "GetCostAndUsage"
+			},
+			call: func(p *Provider) error {
+				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+				return err
+			},
+			wantReason: model.FailureThrottled,
+			wantCalls:  map[string]int{"GetCostAndUsage": 4},
+		},
+		{
+			name: "expired credentials",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 403, "ExpiredToken", "The security token included in the request is expired", true
+			},
+			call:       func(p *Provider) error { return p.Check(context.Background()) },
+			wantReason: model.FailureCredentials,
+			wantCalls:  map[string]int{"GetCallerIdentity": 1},
+		},
+		{
+			name: "missing Cost Explorer permission",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 400, "AccessDeniedException", "User: arn:aws:iam::111111111111:user/finops is not authorized to perform: ce:GetCostAndUsage", op == "GetCostAndUsage"
+			},
+			call: func(p *Provider) error {
+				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+				return err
+			},
+			wantReason: model.FailurePermission,
+			wantCalls:  map[string]int{"GetCostAndUsage": 1},
+		},
+		{
+			name: "missing EC2 permission",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 403, "UnauthorizedOperation", "You are not authorized to perform this operation.", op == "DescribeVolumes"
+			},
+			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
+			wantReason: model.FailurePermission,
+			wantCalls:  map[string]int{"DescribeVolumes": 1},
+		},
+		{
+			name: "missing CloudWatch permission",
+			fail: func(op string, n int) (int, string, string, bool) {
+				return 403, "AccessDenied", "not authorized to perform: cloudwatch:GetMetricData", op == "GetMetricData"
+			},
+			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
+			wantReason: model.FailurePermission,
+			wantCalls:  map[string]int{"GetMetricData": 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			isolate(t)
+			f, srv := newFakeAWS(t)
+			f.fail = tt.fail
+			p := newTestProvider(t, srv.URL, nil)
+			err := tt.call(p)
+			if tt.wantReason == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want success", err)
+				}
+			} else {
+				assertFailure(t, err, tt.wantReason)
+			}
+			for op, n := range tt.wantCalls {
+				if got := f.count(op); got != n {
+					t.Errorf("%s calls = %d, want %d", op, got, n)
+				}
+			}
+		})
+	}
+}
+
+func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
+	t.Helper()
+	if apperr.KindOf(err) != apperr.Provider {
+		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
+	}
+	e, _ := apperr.As(err)
+	if e.Provider != "aws" {
+		t.Errorf("provider = %q", e.Provider)
+	}
+	if got := e.Details[model.FailureDetail]; got != want {
+		t.Errorf("reason = %v, want %v (%v)", got, want, err)
+	}
+	if strings.Contains(err.Error(), "wJalrXUtnFEMI") {
+		t.Errorf("error leaks the secret key: %v", err)
+	}
+}
+
+func TestNoCredentialsAnywhere(t *testing.T) {
+	isolate(t)
+	_, srv := newFakeAWS(t)
+	p, err := New(config.AWSConfig{Region: "us-east-1", Endpoint: srv.URL}, nil, WithRetry(2, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+}
+
+func TestKeyringCredentials(t *testing.T) {
+	isolate(t)
+	f, srv := newFakeAWS(t)
+	p := newTestProvider(t, srv.URL, keyring{FieldAccessKeyID: "AKIDKEYRING", FieldSecretAccessKey: "keyring-secret"})
+	if err := p.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.auth) == 0 || !strings.Contains(f.auth[0], "Credential=AKIDKEYRING/") {
+		t.Errorf("Authorization = %v, want SigV4 with the keyring's key", f.auth)
+	}
+}
+
+func TestInventory(t *testing.T) {
+	isolate(t)
+	f, srv := newFakeAWS(t)
+	p := newTestProvider(t, srv.URL, nil)
+	inv, err := p.Inventory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]model.Resource{}
+	for _, r := range inv.Resources {
+		byID[r.ResourceID] = r
+	}
+	if _, ok := byID["i-gone"]; ok {
+		t.Error("terminated instance listed")
+	}
+	web, batch := byID["i-web"], byID["i-batch"]
+	if web.State != "running" || web.InstanceType != "m5.large" || web.Name != "web-1" || web.Group != "web-asg" ||
+		web.Account != "111111111111" || web.Region != "us-east-1" || web.VCPU != 2 || web.HourlyCost <= 0 {
+		t.Errorf("i-web = %+v", web)
+	}
+	if batch.State != "stopped" || batch.Account != "222222222222" {
+		t.Errorf("i-batch (second page) = %+v", batch)
+	}
+	if v := byID["vol-orphan"]; v.Attached || v.SizeGB != 500 || v.State != "available" || v.Tags["team"] != "data" || v.HourlyCost <= 0 {
+		t.Errorf("vol-orphan = %+v", v)
+	}
+	if v := byID["vol-attached"]; !v.Attached || v.State != "in-use" {
+		t.Errorf("vol-attached = %+v", v)
+	}
+	if ip := byID["eipalloc-idle"]; ip.Attached || ip.ResourceType != "public_ip" {
+		t.Errorf("idle EIP = %+v", ip)
+	}
+	if ip := byID["eipalloc-used"]; !ip.Attached {
+		t.Errorf("used EIP = %+v", ip)
+	}
+	// Only the running instance is measured, over 14 days of hours, from
+	// two pages of GetMetricData.
+	if len(f.cwQueries) != 1 || strings.Join(f.cwQueries[0], ",") != "cpu0,nin0,nout0,mem0" {
+		t.Errorf("GetMetricData queries = %v", f.cwQueries)
+	}
+	if f.count("GetMetricData") != 2 {
+		t.Errorf("GetMetricData calls = %d, want 2 (NextToken)", f.count("GetMetricData"))
+	}
+	if len(inv.Utilization) != UtilizationDays*24 {
+		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
+	}
+	s := inv.Utilization[0]
+	if s.ResourceID != "i-web" || s.CPU != 0.25 || s.Memory != 0.60 || s.NetworkBytes != 2000 {
+		t.Errorf("sample = %+v", s)
+	}
+	if want := testNow.Truncate(time.Hour).Add(-UtilizationDays * 24 * time.Hour); !s.Time.Equal(want) {
+		t.Errorf("first sample at %v, want %v", s.Time, want)
+	}
+	for i := 1; i < len(inv.Utilization); i++ {
+		if !inv.Utilization[i].Time.After(inv.Utilization[i-1].Time) {
+			t.Fatalf("samples not in time order at %d", i)
+		}
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	isolate(t)
+	_, srv := newFakeAWS(t)
+	p := newTestProvider(t, srv.URL, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
+	if err == nil {
+		t.Fatal("want an error from a cancelled context")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want it to wrap context.Canceled", err)
+	}
+	if e, ok := apperr.As(err); !ok || e.Details[model.FailureDetail] != model.FailureCancelled {
+		t.Errorf("reason = %v, want cancelled", e.Details[model.FailureDetail])
+	}
+}
+
+func TestBadDayRange(t *testing.T) {
+	p, err := New(config.AWSConfig{Region: "us-east-1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.FetchCosts(context.Background(), "2026-11-20", "2026-11-19"); apperr.KindOf(err) != apperr.Validation {
+		t.Errorf("kind = %q, want ValidationError", apperr.KindOf(err))
+	}
+	if _, err := New(config.AWSConfig{}, nil); apperr.KindOf(err) != apperr.Configuration {
+		t.Errorf("no region: kind = %q, want ConfigurationError", apperr.KindOf(err))
+	}
+}
+
+// TestLive runs against the real account of the environment's credentials.
+func TestLive(t *testing.T) {
+	if os.Getenv("COSTPILOT_IT_AWS") != "1" {
+		t.Skip("set COSTPILOT_IT_AWS=1 (with AWS credentials and AWS_REGION) to run against AWS")
+	}
+	region := os.Getenv("AWS_REGION")
+	if region == "" {
+		region = "us-east-1"
+	}
+	p, err := New(config.AWSConfig{Region: region, Profile: os.Getenv("AWS_PROFILE")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	y := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
+	b, err := p.FetchCosts(ctx, y, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cost lines for %s", len(b.Lines), y)
+	inv, err := p.Inventory(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d resources, %d samples", len(inv.Resources), len(inv.Utilization))
+}

@@ -1,0 +1,306 @@
+package aws
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/smithy-go/encoding/cbor"
+)
+
+// fakeAWS answers the five APIs the connector uses in their wire formats:
+// STS and EC2 as query protocol with XML answers, Cost Explorer as JSON 1.1,
+// CloudWatch as Smithy RPC v2 CBOR. Each handler may be replaced per test;
+// calls are counted per operation.
+type fakeAWS struct {
+	t  *testing.T
+	mu sync.Mutex
+	// calls counts requests by operation name.
+	calls map[string]int
+	// ceBodies keeps every Cost Explorer request body.
+	ceBodies []map[string]any
+	// cwQueries keeps the query ids of every GetMetricData request.
+	cwQueries [][]string
+	// fail, when set, answers an operation with an error before the handlers.
+	fail func(op string, n int) (status int, code, msg string, ok bool)
+	// auth sees each request's Authorization header.
+	auth []string
+}
+
+func newFakeAWS(t *testing.T) (*fakeAWS, *httptest.Server) {
+	f := &fakeAWS{t: t, calls: map[string]int{}}
+	srv := httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(srv.Close)
+	return f, srv
+}
+
+func (f *fakeAWS) count(op string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[op]
+}
+
+func (f *fakeAWS) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	op, proto := "", ""
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/service/GraniteServiceVersion20100801/operation/"):
+		op, proto = strings.TrimPrefix(r.URL.Path, "/service/GraniteServiceVersion20100801/operation/"), "cbor"
+		if r.Header.Get("Smithy-Protocol") != "rpc-v2-cbor" {
+			f.t.Errorf("CloudWatch request without Smithy-Protocol rpc-v2-cbor")
+		}
+	case r.Header.Get("X-Amz-Target") != "":
+		target := r.Header.Get("X-Amz-Target")
+		op, proto = target[strings.LastIndex(target, ".")+1:], "json"
+		if !strings.HasPrefix(target, "AWSInsightsIndexService.") {
+			f.t.Errorf("unexpected JSON target %q", target)
+		}
+	default:
+		form, err := url.ParseQuery(string(body))
+		if err != nil {
+			http.Error(w, "bad form", http.StatusBadRequest)
+			return
+		}
+		op, proto = form.Get("Action"), "query"
+		body = []byte(form.Encode())
+	}
+	f.mu.Lock()
+	f.calls[op]++
+	n := f.calls[op]
+	f.auth = append(f.auth, r.Header.Get("Authorization"))
+	f.mu.Unlock()
+	if f.fail != nil {
+		if status, code, msg, ok := f.fail(op, n); ok {
+			writeError(w, proto, op, status, code, msg)
+			return
+		}
+	}
+	switch op {
+	case "GetCallerIdentity":
+		w.Header().Set("Content-Type", "text/xml")
+		fmt.Fprint(w, `<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/">
+  <GetCallerIdentityResult>
+    <Arn>arn:aws:iam::111111111111:user/finops</Arn>
+    <UserId>AIDAEXAMPLEUSERID</UserId>
+    <Account>111111111111</Account>
+  </GetCallerIdentityResult>
+  <ResponseMetadata><RequestId>01234567-89ab-cdef-0123-456789abcdef</RequestId></ResponseMetadata>
+</GetCallerIdentityResponse>`)
+	case "GetCostAndUsage":
+		f.costAndUsage(w, body)
+	case "DescribeInstances":
+		f.describeInstances(w, body)
+	case "DescribeVolumes":
+		w.Header().Set("Content-Type", "text/xml")
+		fmt.Fprint(w, `<DescribeVolumesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">
+  <requestId>r1</requestId>
+  <volumeSet>
+    <item>
+      <volumeId>vol-attached</volumeId><size>100</size><volumeType>gp3</volumeType><status>in-use</status>
+      <createTime>2026-01-05T10:00:00.000Z</createTime><ownerId>111111111111</ownerId>
+      <attachmentSet><item><volumeId>vol-attached</volumeId><instanceId>i-web</instanceId><device>/dev/xvda</device><status>attached</status></item></attachmentSet>
+    </item>
+    <item>
+      <volumeId>vol-orphan</volumeId><size>500</size><volumeType>gp2</volumeType><status>available</status>
+      <createTime>2025-06-05T10:00:00.000Z</createTime><ownerId>111111111111</ownerId>
+      <attachmentSet/>
+      <tagSet><item><key>team</key><value>data</value></item></tagSet>
+    </item>
+  </volumeSet>
+</DescribeVolumesResponse>`)
+	case "DescribeAddresses":
+		w.Header().Set("Content-Type", "text/xml")
+		fmt.Fprint(w, `<DescribeAddressesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">
+  <requestId>r2</requestId>
+  <addressesSet>
+    <item><publicIp>203.0.113.10</publicIp><allocationId>eipalloc-used</allocationId><associationId>eipassoc-1</associationId><instanceId>i-web</instanceId><domain>vpc</domain><networkInterfaceOwnerId>111111111111</networkInterfaceOwnerId></item>
+    <item><publicIp>203.0.113.11</publicIp><allocationId>eipalloc-idle</allocationId><domain>vpc</domain></item>
+  </addressesSet>
+</DescribeAddressesResponse>`)
+	case "GetMetricData":
+		f.metricData(w, body)
+	default:
+		writeError(w, proto, op, http.StatusBadRequest, "InvalidAction", "unknown action "+op)
+	}
+}
+
+// writeError answers in the error shape of each protocol.
+func writeError(w http.ResponseWriter, proto, op string, status int, code, msg string) {
+	switch proto {
+	case "json":
+		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		w.Header().Set("X-Amzn-ErrorType", code)
+		w.WriteHeader(status)
+		_ = json.NewEncoder(w).Encode(map[string]string{"__type": code, "message": msg})
+	case "cbor":
+		w.Header().Set("Content-Type", "application/cbor")
+		w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
+		w.WriteHeader(status)
+		_, _ = w.Write(cbor.Encode(cbor.Map{"__type": cbor.String(code), "message": cbor.String(msg)}))
+	default:
+		w.Header().Set("Content-Type", "text/xml")
+		w.WriteHeader(status)
+		if op == "GetCallerIdentity" {
+			fmt.Fprintf(w, `<ErrorResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><Error><Type>Sender</Type><Code>%s</Code><Message>%s</Message></Error><RequestId>e1</RequestId></ErrorResponse>`, code, msg)
+			return
+		}
+		fmt.Fprintf(w, `<Response><Errors><Error><Code>%s</Code><Message>%s</Message></Error></Errors><RequestID>e2</RequestID></Response>`, code, msg)
+	}
+}
+
+// costAndUsage serves each requested day in its own page, so a range of N
+// days takes N pages; amounts carry more than nine decimals to test rounding.
+func (f *fakeAWS) costAndUsage(w http.ResponseWriter, body []byte) {
+	var in map[string]any
+	if err := json.Unmarshal(body, &in); err != nil {
+		f.t.Errorf("Cost Explorer body: %v", err)
+	}
+	f.mu.Lock()
+	f.ceBodies = append(f.ceBodies, in)
+	f.mu.Unlock()
+	tp, _ := in["TimePeriod"].(map[string]any)
+	start, _ := time.Parse("2006-01-02", fmt.Sprint(tp["Start"]))
+	end, _ := time.Parse("2006-01-02", fmt.Sprint(tp["End"]))
+	day := start
+	if tok, ok := in["NextPageToken"].(string); ok {
+		day, _ = time.Parse("2006-01-02", tok)
+	}
+	next := day.AddDate(0, 0, 1)
+	out := map[string]any{
+		"GroupDefinitions": []any{map[string]string{"Type": "DIMENSION", "Key": "SERVICE"}, map[string]string{"Type": "DIMENSION", "Key": "LINKED_ACCOUNT"}},
+		"ResultsByTime": []any{map[string]any{
+			"TimePeriod": map[string]string{"Start": day.Format("2006-01-02"), "End": next.Format("2006-01-02")},
+			"Total":      map[string]any{},
+			"Estimated":  true,
+			"Groups": []any{
+				group("Amazon Elastic Compute Cloud - Compute", "111111111111", "10.1234567891", "8.5000000004"),
+				group("Amazon Simple Storage Service", "222222222222", "0.0000000123", "0.0000000123"),
+				group("Tax", "222222222222", "0", "0"),
+			},
+		}},
+		"DimensionValueAttributes": []any{map[string]any{"Value": "111111111111", "Attributes": map[string]string{"description": "prod"}}},
+	}
+	if next.Before(end) {
+		out["NextPageToken"] = next.Format("2006-01-02")
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+func group(service, account, unblended, amortized string) map[string]any {
+	return map[string]any{
+		"Keys": []string{service, account},
+		"Metrics": map[string]any{
+			"UnblendedCost": map[string]string{"Amount": unblended, "Unit": "USD"},
+			"AmortizedCost": map[string]string{"Amount": amortized, "Unit": "USD"},
+		},
+	}
+}
+
+// describeInstances pages: the first page ends with a nextToken.
+func (f *fakeAWS) describeInstances(w http.ResponseWriter, body []byte) {
+	form, _ := url.ParseQuery(string(body))
+	w.Header().Set("Content-Type", "text/xml")
+	if form.Get("NextToken") == "" {
+		fmt.Fprint(w, `<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">
+  <requestId>d1</requestId>
+  <reservationSet><item>
+    <reservationId>r-1</reservationId><ownerId>111111111111</ownerId>
+    <instancesSet>
+      <item>
+        <instanceId>i-web</instanceId><instanceType>m5.large</instanceType>
+        <instanceState><code>16</code><name>running</name></instanceState>
+        <launchTime>2026-02-01T08:00:00.000Z</launchTime>
+        <cpuOptions><coreCount>1</coreCount><threadsPerCore>2</threadsPerCore></cpuOptions>
+        <tagSet><item><key>Name</key><value>web-1</value></item><item><key>aws:autoscaling:groupName</key><value>web-asg</value></item></tagSet>
+      </item>
+      <item>
+        <instanceId>i-gone</instanceId><instanceType>t3.micro</instanceType>
+        <instanceState><code>48</code><name>terminated</name></instanceState>
+      </item>
+    </instancesSet>
+  </item></reservationSet>
+  <nextToken>page2</nextToken>
+</DescribeInstancesResponse>`)
+		return
+	}
+	fmt.Fprint(w, `<DescribeInstancesResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/">
+  <requestId>d2</requestId>
+  <reservationSet><item>
+    <reservationId>r-2</reservationId><ownerId>222222222222</ownerId>
+    <instancesSet>
+      <item>
+        <instanceId>i-batch</instanceId><instanceType>c5.xlarge</instanceType>
+        <instanceState><code>80</code><name>stopped</name></instanceState>
+        <launchTime>2026-03-01T08:00:00.000Z</launchTime>
+      </item>
+    </instancesSet>
+  </item></reservationSet>
+</DescribeInstancesResponse>`)
+}
+
+// metricData answers every query with hourly points over the asked window:
+// CPU 25%, memory 60% (from two series of the search, the second to be
+// ignored), network 1000 bytes each way. The first page carries half the
+// points and a NextToken.
+func (f *fakeAWS) metricData(w http.ResponseWriter, body []byte) {
+	v, err := cbor.Decode(body)
+	if err != nil {
+		f.t.Errorf("GetMetricData body is not CBOR: %v", err)
+		return
+	}
+	in := v.(cbor.Map)
+	start, _ := cbor.AsTime(in["StartTime"])
+	end, _ := cbor.AsTime(in["EndTime"])
+	var ids []string
+	for _, q := range in["MetricDataQueries"].(cbor.List) {
+		ids = append(ids, string(q.(cbor.Map)["Id"].(cbor.String)))
+	}
+	second := in["NextToken"] != nil
+	if !second {
+		f.mu.Lock()
+		f.cwQueries = append(f.cwQueries, ids)
+		f.mu.Unlock()
+	}
+	hours := int(end.Sub(start) / time.Hour)
+	lo, hi := 0, hours/2
+	if second {
+		lo, hi = hours/2, hours
+	}
+	var results cbor.List
+	for _, id := range ids {
+		value := 1000.0
+		switch {
+		case strings.HasPrefix(id, "cpu"):
+			value = 25
+		case strings.HasPrefix(id, "mem"):
+			value = 60
+		}
+		series := func(v float64) cbor.Map {
+			var ts, vs cbor.List
+			for h := lo; h < hi; h++ {
+				ts = append(ts, &cbor.Tag{ID: 1, Value: cbor.Float64(float64(start.Add(time.Duration(h) * time.Hour).Unix()))})
+				vs = append(vs, cbor.Float64(v))
+			}
+			return cbor.Map{"Id": cbor.String(id), "Label": cbor.String(id), "Timestamps": ts, "Values": vs, "StatusCode": cbor.String("Complete")}
+		}
+		results = append(results, series(value))
+		if strings.HasPrefix(id, "mem") {
+			results = append(results, series(99))
+		}
+	}
+	out := cbor.Map{"MetricDataResults": results, "Messages": cbor.List{}}
+	if !second {
+		out["NextToken"] = cbor.String("more")
+	}
+	w.Header().Set("Content-Type", "application/cbor")
+	w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
+	_, _ = w.Write(cbor.Encode(out))
+}

@@ -1,0 +1,15 @@
+// Package live registers the connectors that pull data from the clouds'
+// APIs (source: api). It is the one place that imports the four SDKs, so a
+// build that leaves it out stays small.
+package live
+
+import (
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/aws"
+)
+
+// Register adds the source "api" factory of every cloud to r.
+func Register(r *provider.Registry) {
+	r.Register(model.AWS, model.SourceAPI, aws.Factory)
+}
