@@ -1,0 +1,208 @@
+package service
+
+import (
+	"compress/gzip"
+	"context"
+	"encoding/csv"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+func sharedFile(t *testing.T, name string) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Skip("repository root not found")
+		}
+		dir = parent
+	}
+	p := filepath.Join(dir, "..", "shared", "testdata", "real", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared test data absent (%s): skipping", p)
+	}
+	return p
+}
+
+// focusTotals sums BilledCost per provider straight from the CSV with
+// big.Rat: an independent check of the import path.
+func focusTotals(t *testing.T, path string) map[model.ProviderKey]*big.Rat {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	head, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[strings.TrimPrefix(h, "\ufeff")] = i
+	}
+	out := map[model.ProviderKey]*big.Rat{}
+	for {
+		rec, err := r.Read()
+		if err != nil {
+			break
+		}
+		v := rec[col["BilledCost"]]
+		if v == "" || v == "NULL" {
+			continue
+		}
+		x, ok := new(big.Rat).SetString(v)
+		if !ok {
+			t.Fatalf("bad amount %q", v)
+		}
+		name := strings.ToLower(rec[col["ProviderName"]])
+		var k model.ProviderKey
+		switch {
+		case strings.Contains(name, "amazon") || strings.Contains(name, "aws"):
+			k = model.AWS
+		case strings.Contains(name, "microsoft") || strings.Contains(name, "azure"):
+			k = model.Azure
+		case strings.Contains(name, "oracle"):
+			k = model.OCI
+		default:
+			k = model.GCP
+		}
+		if out[k] == nil {
+			out[k] = new(big.Rat)
+		}
+		out[k].Add(out[k], x)
+	}
+	return out
+}
+
+func exportConfig(t *testing.T) *config.Config {
+	cfg, err := config.Parse([]byte(`
+aws: {enabled: true, source: export, region: us-east-1, export_paths: [x]}
+azure: {enabled: true, source: export, export_paths: [x]}
+oci: {enabled: true, source: export, export_paths: [x]}
+`), "export.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func TestImportRealFOCUSTwice(t *testing.T) {
+	path := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
+	s := openDemo(t, exportConfig(t))
+	ctx := context.Background()
+	want := focusTotals(t, path)
+	check := func() {
+		t.Helper()
+		for k, w := range want {
+			sc := s.scope(ctx, []model.ProviderKey{k})
+			sums, err := s.store.ServiceSums(ctx, sc, model.MetricBilled)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got model.Nanos
+			for _, v := range sums {
+				got += v.Amount
+			}
+			wf, _ := w.Float64()
+			if !relClose(got.Float64(), wf) {
+				t.Fatalf("%s: stored %s, file sums to %s", k, got, w.FloatString(9))
+			}
+		}
+	}
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check()
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	check() // nothing counted twice
+	// A dry run writes nothing.
+	s2 := openDemo(t, exportConfig(t))
+	res, err := s2.ImportFiles(ctx, []string{path}, ImportOptions{DryRun: true})
+	if err != nil || len(res.Files) != 1 || res.Files[0].Rows == 0 {
+		t.Fatalf("dry run %+v %v", res, err)
+	}
+	if st, _ := s2.store.Stats(ctx); len(st) != 0 {
+		t.Fatalf("dry run wrote history: %+v", st)
+	}
+}
+
+func TestBadImportLeavesHistoryUnchanged(t *testing.T) {
+	path := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
+	s := openDemo(t, exportConfig(t))
+	ctx := context.Background()
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := s.store.Stats(ctx)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	// A truncated gzip of the same file.
+	gz := filepath.Join(dir, "cut.csv.gz")
+	f, _ := os.Create(gz)
+	w := gzip.NewWriter(f)
+	w.Write(data)
+	w.Close()
+	f.Close()
+	full, _ := os.ReadFile(gz)
+	os.WriteFile(gz, full[:len(full)/2], 0o600)
+	// A non-numeric cost deep in the file.
+	lines := strings.Split(string(data), "\n")
+	head, _ := csv.NewReader(strings.NewReader(lines[0])).Read()
+	idx := -1
+	for i, h := range head {
+		if h == "BilledCost" {
+			idx = i
+		}
+	}
+	rec, _ := csv.NewReader(strings.NewReader(lines[500])).Read()
+	if idx < 0 || len(rec) <= idx {
+		t.Fatalf("BilledCost column not found in line 501 (%d fields)", len(rec))
+	}
+	rec[idx] = "twelve"
+	var b strings.Builder
+	cw := csv.NewWriter(&b)
+	cw.Write(rec)
+	cw.Flush()
+	lines[500] = strings.TrimSuffix(b.String(), "\n")
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o600)
+	unknown := filepath.Join(dir, "unknown.csv")
+	os.WriteFile(unknown, []byte("foo,bar\n1,2\n"), 0o600)
+	for _, p := range []string{gz, bad, unknown} {
+		_, err := s.ImportFiles(ctx, []string{p}, ImportOptions{})
+		if apperr.KindOf(err) != apperr.Validation {
+			t.Fatalf("%s: want a ValidationError, got %v", filepath.Base(p), err)
+		}
+		if !strings.Contains(err.Error(), filepath.Base(p)) {
+			t.Fatalf("%s: error does not name the file: %v", p, err)
+		}
+	}
+	after, _ := s.store.Stats(ctx)
+	if len(after) != len(before) {
+		t.Fatalf("history changed: %+v -> %+v", before, after)
+	}
+	for i := range before {
+		if before[i].Lines != after[i].Lines {
+			t.Fatalf("history changed: %+v -> %+v", before[i], after[i])
+		}
+	}
+}
