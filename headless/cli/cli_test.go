@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func isolate(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Chdir(dir)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	t.Setenv("COSTPILOT_CONFIG", "")
+	t.Setenv("COSTPILOT_DATA_DIR", "")
+	t.Setenv("COSTPILOT_LOG_LEVEL", "ERROR")
+	return dir
+}
+
+func TestAnalyzeJSONOnFreshDataDir(t *testing.T) {
+	dir := isolate(t)
+	data := filepath.Join(dir, "data")
+	code, out, errs := run(t, "analyze", "--days", "30", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("stdout is not JSON alone: %v\n%s", err, out)
+	}
+	var summary struct {
+		TotalCost         float64  `json:"total_cost"`
+		ProvidersAnalyzed []string `json:"providers_analyzed"`
+		AnalysisPeriod    struct {
+			StartDate string `json:"start_date"`
+			EndDate   string `json:"end_date"`
+		} `json:"analysis_period"`
+	}
+	if err := json.Unmarshal(res["summary"], &summary); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(summary.ProvidersAnalyzed, ",") != "aws,azure,gcp,oci" || summary.AnalysisPeriod.StartDate == "" {
+		t.Fatalf("summary %+v", summary)
+	}
+	var sum float64
+	for _, k := range summary.ProvidersAnalyzed {
+		var pc struct {
+			TotalCost        float64            `json:"total_cost"`
+			ServiceBreakdown map[string]float64 `json:"service_breakdown"`
+			Resources        []map[string]any   `json:"resources"`
+			DailyCosts       []struct {
+				Date string  `json:"date"`
+				Cost float64 `json:"cost"`
+			} `json:"daily_costs"`
+		}
+		if err := json.Unmarshal(res[k], &pc); err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		var d, s float64
+		for _, p := range pc.DailyCosts {
+			d += p.Cost
+		}
+		for _, v := range pc.ServiceBreakdown {
+			s += v
+		}
+		if math.Abs(d-pc.TotalCost) > 1e-6*pc.TotalCost || math.Abs(s-pc.TotalCost) > 1e-6*pc.TotalCost || pc.TotalCost <= 0 {
+			t.Fatalf("%s: total %f daily %f services %f", k, pc.TotalCost, d, s)
+		}
+		for _, f := range []string{"resource_id", "resource_type", "service", "region", "cost", "tags"} {
+			if _, ok := pc.Resources[0][f]; !ok {
+				t.Fatalf("%s: resource item lacks %s", k, f)
+			}
+		}
+		sum += pc.TotalCost
+	}
+	if math.Abs(sum-summary.TotalCost) > 1e-6*summary.TotalCost {
+		t.Fatalf("providers sum %f != total %f", sum, summary.TotalCost)
+	}
+	// Same day, same numbers (the period moves with the clock; the daily
+	// data does not).
+	_, out2, _ := run(t, "analyze", "--days", "30", "-o", "json", "--data-dir", data)
+	var res2 map[string]json.RawMessage
+	_ = json.Unmarshal([]byte(out2), &res2)
+	for _, k := range summary.ProvidersAnalyzed {
+		if string(res[k]) != string(res2[k]) {
+			t.Fatalf("%s differs between two runs", k)
+		}
+	}
+}
+
+func TestValidateConfigExitCodes(t *testing.T) {
+	dir := isolate(t)
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tests := []struct {
+		name, body string
+		code       int
+		want       string
+	}{
+		{"valid.yaml", "aws:\n  enabled: true\n  region: eu-west-1\n", 0, "configuration is valid"},
+		{"noregion.yaml", "aws:\n  enabled: true\n", 2, "aws.region"},
+		{"broken.yaml", "aws:\n  enabled: true\n  region: \"x\n", 2, "line 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := run(t, "validate-config", "--config", write(tt.name, tt.body))
+			if code != tt.code || !strings.Contains(out+errs, tt.want) {
+				t.Fatalf("exit %d, want %d; output %q %q", code, tt.code, out, errs)
+			}
+		})
+	}
+	if code, _, _ := run(t, "validate-config", "--config", filepath.Join(dir, "missing.yaml")); code != 2 {
+		t.Fatalf("missing file: exit %d", code)
+	}
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"analyze", "--bogus"}, {"nosuchcommand"}, {"analyze", "--days", "0"}, {"analyze", "-o", "xml"}, {"cleanup"}} {
+		if code, _, errs := run(t, args...); code != 2 {
+			t.Fatalf("%v: exit %d (%s)", args, code, errs)
+		}
+	}
+}
+
+func TestInitThenValidate(t *testing.T) {
+	dir := isolate(t)
+	p := filepath.Join(dir, "c.yaml")
+	if code, out, errs := run(t, "init", "--config", p); code != 0 || strings.TrimSpace(out) != p {
+		t.Fatalf("init: %d %q %q", code, out, errs)
+	}
+	if code, _, _ := run(t, "init", "--config", p); code != 2 {
+		t.Fatalf("init over an existing file must refuse without --force")
+	}
+	if code, out, _ := run(t, "validate-config", "--config", p); code != 0 || !strings.Contains(out, "valid") {
+		t.Fatalf("template invalid: %d %s", code, out)
+	}
+}
+
+func TestOptimizePrintsReportPathLast(t *testing.T) {
+	dir := isolate(t)
+	code, out, errs := run(t, "optimize", "--data-dir", filepath.Join(dir, "d"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if !filepath.IsAbs(last) {
+		t.Fatalf("last line %q is not an absolute path", last)
+	}
+	if _, err := os.Stat(last); err != nil {
+		t.Fatalf("report %s: %v", last, err)
+	}
+	code, out, _ = run(t, "runs", "-o", "json", "--data-dir", filepath.Join(dir, "d"))
+	if code != 0 || !strings.Contains(out, `"optimize"`) {
+		t.Fatalf("runs: %d %s", code, out)
+	}
+}
