@@ -35,6 +35,12 @@ func (s *Service) ensureFresh(ctx context.Context, keys []model.ProviderKey) err
 	}
 	want := yesterday(s.now())
 	for _, k := range keys {
+		if s.source(ctx, k) == model.SourceExport && len(s.cfg.Provider(k).ExportPaths) > 0 {
+			if err := s.loadExports(ctx, k); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.source(ctx, k) != model.SourceDemo {
 			continue
 		}
