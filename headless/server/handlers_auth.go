@@ -1,0 +1,138 @@
+package server
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+//go:embed assets
+var assets embed.FS
+
+var loginTmpl = template.Must(template.ParseFS(assets, "assets/login.html"))
+
+// appName is shown on the login page.
+const appName = "costpilot"
+
+type loginView struct {
+	App, Version, Error, Username string
+}
+
+// renderLogin writes the login page with status and an optional message.
+func renderLogin(w http.ResponseWriter, status int, v loginView) {
+	v.App, v.Version = appName, service.Version
+	var buf bytes.Buffer
+	if err := loginTmpl.Execute(&buf, v); err != nil {
+		http.Error(w, "cannot render the login page", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_, _ = w.Write(buf.Bytes())
+}
+
+// wantsJSON reports whether the client asked for JSON (a script rather
+// than the form).
+func wantsJSON(r *http.Request) bool {
+	return strings.Contains(r.Header.Get("Accept"), "application/json")
+}
+
+func (s *Server) loginPage() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := infoOf(r).principal; p != nil && s.authEnabled {
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+			return
+		}
+		renderLogin(w, http.StatusOK, loginView{})
+	})
+}
+
+// login takes the form's username and password. Success: 303 to / with a
+// new session cookie. Failure: 401 and one generic message; while locked:
+// 429 with Retry-After.
+func (s *Server) login() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.authEnabled {
+			http.Redirect(w, r, "/", http.StatusSeeOther)
+			return
+		}
+		if err := r.ParseForm(); err != nil {
+			s.loginFailed(w, r, "", bodyError(err))
+			return
+		}
+		req := service.LoginRequest{Username: r.PostForm.Get("username"), Password: r.PostForm.Get("password"), ClientAddr: infoOf(r).addr}
+		if c, err := r.Cookie(cookieName); err == nil {
+			req.Previous = c.Value
+		}
+		res, err := s.svc.Login(r.Context(), req)
+		if err != nil {
+			s.loginFailed(w, r, req.Username, err)
+			return
+		}
+		setSessionCookie(w, res.Session, res.MaxAge)
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+	})
+}
+
+func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username string, err error) {
+	status := statusOf(err)
+	if wantsJSON(r) || status >= 500 {
+		writeError(w, r, err)
+		return
+	}
+	infoOf(r).err = err
+	msg := "Invalid username or password."
+	if e, ok := apperr.As(err); ok {
+		switch e.Kind {
+		case apperr.RateLimited:
+			sec, _ := e.Details["retry_after"].(int)
+			w.Header().Set("Retry-After", strconv.Itoa(sec))
+			msg = "Too many failed attempts. Try again in " + humanSeconds(sec) + "."
+		case apperr.Validation:
+			msg = e.Error()
+		}
+	}
+	renderLogin(w, status, loginView{Error: msg, Username: username})
+}
+
+func humanSeconds(sec int) string {
+	if sec >= 120 {
+		return strconv.Itoa((sec+59)/60) + " minutes"
+	}
+	return strconv.Itoa(sec) + " seconds"
+}
+
+// logout ends the session and returns to the login page.
+func (s *Server) logout() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if c, err := r.Cookie(cookieName); err == nil && s.authEnabled {
+			if err := s.svc.Logout(r.Context(), c.Value, infoOf(r).addr); err != nil {
+				writeError(w, r, err)
+				return
+			}
+		}
+		clearSessionCookie(w)
+		http.Redirect(w, r, "/login", http.StatusSeeOther)
+	})
+}
+
+func (s *Server) loginCSS() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		infoOf(r).route = routeStatic
+		b, err := assets.ReadFile("assets/login.css")
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		w.Header().Set("Content-Type", "text/css; charset=utf-8")
+		w.Header().Set("Cache-Control", "public, max-age=3600")
+		_, _ = w.Write(b)
+	})
+}

@@ -1,0 +1,266 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/security"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+// reqInfo is what the layers of one request learn about it, shared by
+// pointer through the context so the outermost layer can log it.
+type reqInfo struct {
+	route     string
+	addr      string
+	principal *service.Principal
+	err       error
+	cacheHit  bool
+	rec       *recorder
+}
+
+type ctxKey struct{}
+
+func infoOf(r *http.Request) *reqInfo {
+	if r == nil {
+		return nil
+	}
+	i, _ := r.Context().Value(ctxKey{}).(*reqInfo)
+	return i
+}
+
+// recorder remembers the status and size of a response.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	n, err := r.ResponseWriter.Write(b)
+	r.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// observe is the outermost layer: it times the request, logs it (the
+// query with secrets redacted, never cookies or headers), counts it for
+// /metrics and, for /api, in the Service's performance counters.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w}
+		info := &reqInfo{rec: rec}
+		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
+		next.ServeHTTP(rec, r)
+		d := time.Since(start)
+		status := rec.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		if isAPI(r) {
+			s.svc.RecordRequest(d, status >= 500)
+		}
+		route := info.route
+		if route == "" {
+			route = "unmatched"
+		}
+		s.metrics.observe(route, status, d, info.cacheHit)
+		level := slog.LevelInfo
+		if info.route == routeStatic {
+			level = slog.LevelDebug
+		}
+		attrs := []slog.Attr{
+			slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Int("status", status), slog.Duration("took", d.Round(time.Microsecond)),
+			slog.Int64("bytes", rec.bytes), slog.String("client", info.addr),
+		}
+		if q := security.RedactQuery(r.URL.RawQuery); q != "" {
+			attrs = append(attrs, slog.String("query", q))
+		}
+		if p := info.principal; p != nil {
+			switch p.Kind {
+			case service.PrincipalSession:
+				attrs = append(attrs, slog.String("user", p.Username))
+			case service.PrincipalToken:
+				attrs = append(attrs, slog.Int64("token_id", p.TokenID))
+			}
+		}
+		if info.cacheHit {
+			attrs = append(attrs, slog.Bool("cache_hit", true))
+		}
+		if info.err != nil && status >= 500 {
+			level = slog.LevelError
+			attrs = append(attrs, slog.String("err", info.err.Error()))
+		}
+		s.log.LogAttrs(r.Context(), level, "http request", attrs...)
+	})
+}
+
+// recoverer turns a panic in a handler into SPEC.md 7's 500 body and keeps
+// the server serving.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			v := recover()
+			if v == nil {
+				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v) // the client went away; net/http handles it quietly
+			}
+			err := fmt.Errorf("%v", v)
+			s.log.Error("panic in handler", "path", r.URL.Path, "panic", err.Error(), "stack", string(debug.Stack()))
+			if info := infoOf(r); info != nil && info.rec.status != 0 {
+				return // the answer has begun; nothing can be said any more
+			}
+			writeError(w, r, err)
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// csp lets the UI load only its own bundled files (DESIGN.md 1: no CDN):
+// no inline script; inline styles are allowed because chart libraries set
+// them; images may be data: URLs (exported charts).
+const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+
+// headers sets the security headers on every answer.
+func (s *Server) headers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "same-origin")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if s.tls {
+			h.Set("Strict-Transport-Security", "max-age=31536000")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// clientAddr records the client address: the socket's peer, or, when that
+// peer is a trusted proxy, the right-most X-Forwarded-For entry that is
+// not itself a trusted proxy (entries left of it could be forged).
+func (s *Server) clientAddr(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info := infoOf(r); info != nil {
+			info.addr = s.resolveAddr(r)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) resolveAddr(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil || !s.trusted(peer) {
+		return host
+	}
+	xff := r.Header.Values("X-Forwarded-For")
+	parts := strings.Split(strings.Join(xff, ","), ",")
+	for i := len(parts) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(parts[i]))
+		if err != nil {
+			break // garbage: stop at the last address we could trust
+		}
+		a = a.Unmap()
+		if !s.trusted(a) {
+			return a.String()
+		}
+		host = a.String()
+	}
+	return host
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
+	a = a.Unmap()
+	for _, p := range s.proxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseProxies reads dashboard.security.trusted_proxies: addresses or CIDRs.
+func parseProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range list {
+		p = strings.TrimSpace(p)
+		if strings.Contains(p, "/") {
+			pr, err := netip.ParsePrefix(p)
+			if err != nil {
+				return nil, apperr.E(apperr.Configuration, "dashboard.security.trusted_proxies: %q is not an address or CIDR", p)
+			}
+			out = append(out, pr.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(p)
+		if err != nil {
+			return nil, apperr.E(apperr.Configuration, "dashboard.security.trusted_proxies: %q is not an address or CIDR", p)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}
+
+// originCheck refuses cross-site unsafe requests (CSRF) with 403 and the
+// error shape, using the standard library's Sec-Fetch-Site and Origin
+// checks. Requests with neither header (curl, scripts) pass.
+func (s *Server) originCheck(next http.Handler) http.Handler {
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, apperr.E(apperr.Security, "cross-origin request refused: unsafe requests must come from this dashboard's own pages"))
+	}))
+	return cop.Handler(next)
+}
+
+// limitBody caps request bodies: a declared length over the limit is
+// refused at once with 413; an undeclared one is cut off while reading.
+func limitBody(limit int64, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > limit {
+			writeError(w, r, errTooLarge(limit))
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withTimeout bounds the work of one request; the Service stops when the
+// context ends.
+func withTimeout(d time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), d)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
+}

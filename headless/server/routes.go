@@ -1,0 +1,176 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+)
+
+// access says who may call a route.
+type access int
+
+const (
+	accessPublic access = iota // anyone (login, healthz, static assets)
+	accessPage                 // a logged-in session, else 303 to /login
+	accessAPI                  // a session or a bearer token, else 401
+)
+
+// Route is one method and path the server answers, for the drift guard
+// that checks every desktop binding has an HTTP twin.
+type Route struct {
+	Method string
+	Path   string
+}
+
+// route is a Route with how to serve it.
+type route struct {
+	Route
+	access  access
+	cache   bool // GET answers kept in the response cache
+	long    bool // long-running: optimize, reports, import
+	upload  bool // body up to max_upload_bytes instead of max_body_bytes
+	noLimit bool // exempt from rate limits
+	static  bool // the UI: files are public and exempt, other paths are pages
+	build   func(*Server) http.Handler
+}
+
+func api(method, path string, build func(*Server) http.Handler) route {
+	return route{Route: Route{method, path}, access: accessAPI, build: build}
+}
+
+const (
+	minute = time.Minute
+	hour   = time.Hour
+)
+
+// routeStatic labels requests for the UI's own files in logs and metrics.
+const routeStatic = "static"
+
+// routeTable lists every route. Paths follow SPEC.md 4.1 and the extra
+// endpoints the UI uses (README: HTTP API).
+func routeTable() []route {
+	cachedAPI := func(rt route) route { rt.cache = true; return rt }
+	longAPI := func(rt route) route { rt.long = true; return rt }
+	return []route{
+		// SPEC.md 4.1.
+		cachedAPI(api("GET", "/api/costs", (*Server).costs)),
+		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations)),
+		cachedAPI(api("GET", "/api/forecast", (*Server).forecast)),
+		longAPI(api("POST", "/api/optimize", (*Server).optimize)),
+		longAPI(api("POST", "/api/reports", (*Server).generateReport)),
+		api("GET", "/api/status", (*Server).status),
+		api("POST", "/api/allocate", (*Server).allocate),
+		api("GET", "/api/performance", (*Server).performance),
+		// Endpoints the UI uses beyond SPEC.md.
+		api("GET", "/api/reports", (*Server).listReports),
+		api("GET", "/api/reports/{name}", (*Server).downloadReport),
+		api("GET", "/api/status/detailed", (*Server).statusDetailed),
+		api("POST", "/api/credentials/validate", (*Server).validateCredentials),
+		api("GET", "/api/allocation/rules", (*Server).ruleSets),
+		api("POST", "/api/allocation/rules", (*Server).saveRuleSet),
+		api("GET", "/api/health", (*Server).apiHealth),
+		cachedAPI(api("GET", "/api/alerts", (*Server).alerts)),
+		api("GET", "/api/runs", (*Server).runs),
+		api("GET", "/api/session", (*Server).session),
+		func() route { rt := longAPI(api("POST", "/api/import", (*Server).importFile)); rt.upload = true; return rt }(),
+		// Unknown /api paths: the error shape, not the UI.
+		api("GET", "/api/", (*Server).apiNotFound),
+		api("POST", "/api/", (*Server).apiNotFound),
+		api("PUT", "/api/", (*Server).apiNotFound),
+		api("PATCH", "/api/", (*Server).apiNotFound),
+		api("DELETE", "/api/", (*Server).apiNotFound),
+		// Login, health, metrics, UI.
+		{Route: Route{"GET", "/login"}, access: accessPublic, build: (*Server).loginPage},
+		{Route: Route{"POST", "/login"}, access: accessPublic, build: (*Server).login},
+		{Route: Route{"POST", "/logout"}, access: accessPublic, build: (*Server).logout},
+		{Route: Route{"GET", "/login.css"}, access: accessPublic, noLimit: true, build: (*Server).loginCSS},
+		{Route: Route{"GET", "/healthz"}, access: accessPublic, noLimit: true, build: (*Server).healthz},
+		// Scrapers poll often: /metrics needs auth but no rate limit.
+		{Route: Route{"GET", "/metrics"}, access: accessAPI, noLimit: true, build: (*Server).promMetrics},
+		{Route: Route{"GET", "/"}, access: accessPage, static: true, build: (*Server).ui},
+	}
+}
+
+// Routes lists every method and path the server answers.
+func Routes() []Route {
+	var out []Route
+	for _, rt := range routeTable() {
+		out = append(out, rt.Route)
+	}
+	return out
+}
+
+// wrap puts the per-route layers around a handler: body limit, caller
+// identification, rate limits, access check, time limit, response cache.
+func (s *Server) wrap(rt route, h http.Handler) http.Handler {
+	label := rt.Method + " " + rt.Path
+	limit := s.cfg.MaxBodyBytes
+	if rt.upload {
+		limit = s.cfg.MaxUploadBytes
+	}
+	timeout := shortTimeout
+	if rt.long {
+		timeout = longTimeout
+	}
+	inner := withTimeout(timeout, h)
+	if rt.cache {
+		inner = withTimeout(timeout, s.cached(h))
+	}
+	return limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		info := infoOf(r)
+		info.route = label
+		if rt.static && s.isAsset(r.URL.Path) {
+			info.route = routeStatic
+			s.serveAsset(w, r)
+			return
+		}
+		p, idErr := s.identify(r, rt.access == accessAPI)
+		info.principal = p
+		if !rt.noLimit && s.cfg.RateLimit.Enabled {
+			if ok, wait := s.limiter.allow(s.limitKeys(rt, r, info)); !ok {
+				s.metrics.rateLimited.Add(1)
+				writeError(w, r, errRateLimited(wait))
+				return
+			}
+		}
+		if rt.access != accessPublic && p == nil {
+			if rt.access == accessPage {
+				http.Redirect(w, r, "/login", http.StatusSeeOther)
+				return
+			}
+			if idErr == nil {
+				idErr = apperr.E(apperr.Unauthenticated, "not logged in: log in at /login or send Authorization: Bearer <token>")
+			}
+			writeError(w, r, idErr)
+			return
+		}
+		inner.ServeHTTP(w, r)
+	}))
+}
+
+// limitKeys are the allowances a request draws on (DESIGN.md 6): a
+// browser session has its own hourly allowance; everyone else (no
+// session, bearer tokens, auth disabled) draws on the per-address daily
+// and hourly ones; GET /api/costs also on its per-minute one.
+func (s *Server) limitKeys(rt route, r *http.Request, info *reqInfo) []limitKey {
+	rl := s.cfg.RateLimit
+	var keys []limitKey
+	who := "a:" + info.addr
+	p := info.principal
+	switch {
+	case p != nil && p.Kind == "session":
+		who = "s:" + p.SessionID
+		keys = append(keys, limitKey{who + "|h", rate{rl.SessionPerHour, hour}})
+	case p != nil && p.Kind == "anonymous":
+		// Auth is off: the browser UI has no session, so the address gets
+		// the session allowance or the 30-second refresh would lock it out.
+		keys = append(keys, limitKey{who + "|sh", rate{rl.SessionPerHour, hour}})
+	default:
+		keys = append(keys, limitKey{who + "|d", rate{rl.PerDay, 24 * hour}}, limitKey{who + "|h", rate{rl.PerHour, hour}})
+	}
+	if rt.Method == "GET" && rt.Path == "/api/costs" {
+		keys = append(keys, limitKey{who + "|costs", rate{rl.CostsPerMinute, minute}})
+	}
+	return keys
+}

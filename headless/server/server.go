@@ -1,0 +1,150 @@
+// Package server is the headless dashboard (DESIGN.md 6): the JSON /api
+// over the backend Service, the login form and sessions, the built UI,
+// /healthz and /metrics, behind rate limits and security middleware.
+// Handlers hold no logic; the Service does the work.
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+// Request time limits: most requests finish in well under a second; the
+// optimize pipeline, report generation and imports may take minutes.
+const (
+	shortTimeout = 60 * time.Second
+	longTimeout  = 10 * time.Minute
+)
+
+// Server is the dashboard HTTP server.
+type Server struct {
+	svc         *service.Service
+	cfg         config.DashboardConfig
+	log         *slog.Logger
+	now         func() time.Time
+	authEnabled bool
+	tls         bool
+	proxies     []netip.Prefix
+	limiter     *limiter
+	metrics     *metrics
+	health      *healthCache
+	mux         *http.ServeMux
+	handler     http.Handler
+}
+
+// New builds the server from the Service's configuration.
+func New(svc *service.Service) (*Server, error) {
+	cfg := svc.Config().Dashboard
+	proxies, err := parseProxies(cfg.Security.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Auth.Enabled {
+		if err := svc.CheckSecretKey(); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.MaxUploadBytes <= 0 {
+		cfg.MaxUploadBytes = 512 << 20
+	}
+	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
+		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
+	s.limiter = newLimiter(s.now)
+	s.health = &healthCache{}
+	for _, rt := range routeTable() {
+		s.mux.Handle(rt.Method+" "+rt.Path, s.wrap(rt, rt.build(s)))
+	}
+	s.handler = s.observe(s.recoverer(s.headers(s.clientAddr(s.originCheck(s.mux)))))
+	return s, nil
+}
+
+// Handler is the whole server as an http.Handler (tests and benchmarks
+// use it with httptest).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Warnings lists what an operator should know about this configuration:
+// auth or TLS off, no user to log in with.
+func (s *Server) Warnings(ctx context.Context) []string {
+	var out []string
+	if !s.authEnabled {
+		out = append(out, "dashboard.auth.enabled is false: anyone who can reach the dashboard can use it without logging in")
+	} else if ok, err := s.svc.HasUsers(ctx); err == nil && !ok {
+		out = append(out, "no dashboard user yet: create one with `costpilot user add NAME`")
+	}
+	if !s.tls {
+		out = append(out, "dashboard.security.ssl_enabled is false: traffic is not encrypted; use TLS or a TLS-terminating proxy beyond localhost")
+	}
+	return out
+}
+
+// Serve answers on ln until ctx ends, then shuts down gracefully: it stops
+// accepting, lets requests in flight finish (up to 30 s), and returns.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       longTimeout + time.Minute,
+		WriteTimeout:      longTimeout + time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	if s.tls {
+		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	errc := make(chan error, 1)
+	go func() {
+		if s.tls {
+			errc <- srv.ServeTLS(ln, s.cfg.Security.SSLCert, s.cfg.Security.SSLKey)
+		} else {
+			errc <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return fmt.Errorf("server: %w", err)
+	case <-ctx.Done():
+	}
+	s.log.Info("shutting down the dashboard")
+	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("server: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("server: %w", err)
+	}
+	return nil
+}
+
+// URL is how to reach a listener, for the startup message.
+func (s *Server) URL(ln net.Listener) string {
+	scheme := "http"
+	if s.tls {
+		scheme = "https"
+	}
+	addr := ln.Addr().String()
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+			addr = net.JoinHostPort("localhost", port)
+		}
+	}
+	return scheme + "://" + addr + "/"
+}
