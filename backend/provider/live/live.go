@@ -7,9 +7,11 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/aws"
+	"github.com/costpilot/costpilot/backend/provider/azure"
 )
 
 // Register adds the source "api" factory of every cloud to r.
 func Register(r *provider.Registry) {
 	r.Register(model.AWS, model.SourceAPI, aws.Factory)
+	r.Register(model.Azure, model.SourceAPI, azure.Factory)
 }

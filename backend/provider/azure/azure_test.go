@@ -1,0 +1,342 @@
+package azure
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
+
+// staticToken is a credential that hands out a fixed token.
+type staticToken struct{ err error }
+
+func (s staticToken) GetToken(context.Context, policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	if s.err != nil {
+		return azcore.AccessToken{}, s.err
+	}
+	return azcore.AccessToken{Token: "static-token", ExpiresOn: time.Now().Add(time.Hour)}, nil
+}
+
+func testCloud(url string) cloud.Configuration {
+	return cloud.Configuration{
+		ActiveDirectoryAuthorityHost: url + "/",
+		Services: map[cloud.ServiceName]cloud.ServiceConfiguration{
+			cloud.ResourceManager: {Endpoint: url, Audience: url},
+		},
+	}
+}
+
+// newPlain is a provider over plain HTTP with a static token, as azcore
+// allows for loopback with InsecureAllowCredentialWithHTTP.
+func newPlain(t *testing.T, url string, cfg config.AzureConfig) *Provider {
+	t.Helper()
+	p, err := New(cfg, nil, WithCloud(testCloud(url)), WithInsecureHTTP(), WithCredential(staticToken{}),
+		WithRetry(3, time.Millisecond, 5*time.Millisecond), WithNow(func() time.Time { return testNow }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFetchCosts(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
+	b, err := p.FetchCosts(context.Background(), "2026-11-17", "2026-11-19")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Two query types, each two pages (the second through the nextLink).
+	if f.count("query") != 2 || f.count("query-next") != 2 {
+		t.Errorf("query calls = %d + %d next, want 2 + 2", f.count("query"), f.count("query-next"))
+	}
+	q := f.queries[0]
+	tp := q["timePeriod"].(map[string]any)
+	if q["type"] != "ActualCost" || q["timeframe"] != "Custom" ||
+		!strings.HasPrefix(tp["from"].(string), "2026-11-17T00:00:00") || !strings.HasPrefix(tp["to"].(string), "2026-11-19T23:59:59") {
+		t.Errorf("first query = %v", q)
+	}
+	ds := q["dataset"].(map[string]any)
+	if ds["granularity"] != "Daily" || len(ds["grouping"].([]any)) != 2 {
+		t.Errorf("dataset = %v", ds)
+	}
+	if f.queries[1]["type"] != "AmortizedCost" && f.queries[2]["type"] != "AmortizedCost" {
+		t.Errorf("no AmortizedCost query: %v", f.queries)
+	}
+	// Two non-zero rows a day for three days; the zero Bandwidth rows are dropped.
+	if len(b.Lines) != 6 {
+		t.Fatalf("lines = %d, want 6: %+v", len(b.Lines), b.Lines)
+	}
+	var billed, effective model.Nanos
+	for _, l := range b.Lines {
+		billed += l.Billed
+		effective += l.Effective
+		if l.Currency != "EUR" || l.SubAccount != testSub {
+			t.Errorf("line %+v", l)
+		}
+	}
+	if want := model.Nanos(3 * (12_345_678_901 + 49)); billed != want {
+		t.Errorf("billed = %s, want %s", billed, want)
+	}
+	if want := model.Nanos(3 * (7_500_000_000 + 49)); effective != want {
+		t.Errorf("effective = %s, want %s", effective, want)
+	}
+	vm := b.Lines[0]
+	if vm.Service != "Virtual Machines" || vm.ResourceID != strings.ToLower(vmID) || vm.ResourceType != "microsoft.compute/virtualmachines" || vm.Day != "2026-11-17" {
+		t.Errorf("vm line = %+v", vm)
+	}
+	for _, h := range f.bearer {
+		if h != "Bearer static-token" {
+			t.Fatalf("Authorization = %q", h)
+		}
+	}
+}
+
+func TestAllSubscriptions(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	p := newPlain(t, srv.URL, config.AzureConfig{})
+	b, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.count("subscriptions") != 1 || len(b.Lines) == 0 || b.Lines[0].SubAccount != testSub {
+		t.Errorf("subscriptions calls = %d, lines = %+v", f.count("subscriptions"), b.Lines)
+	}
+	// The disabled subscription is skipped: one subscription, two query types.
+	if f.count("query") != 2 {
+		t.Errorf("query calls = %d, want 2", f.count("query"))
+	}
+}
+
+func TestInventory(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
+	inv, err := p.Inventory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]model.Resource{}
+	for _, r := range inv.Resources {
+		byName[r.Name] = r
+	}
+	web := byName["vm-web"]
+	if web.State != "running" || web.InstanceType != "Standard_D4s_v5" || web.VCPU != 4 || web.MemoryGB != 16 ||
+		web.ResourceID != strings.ToLower(vmID) || web.Region != "westeurope" || web.Tags["env"] != "prod" || web.HourlyCost <= 0 {
+		t.Errorf("vm-web = %+v", web)
+	}
+	if b := byName["vm-batch"]; b.State != "deallocated" {
+		t.Errorf("vm-batch (second page) = %+v", b)
+	}
+	if d := byName["orphan"]; d.Attached || d.SizeGB != 1024 || d.State != "unattached" || d.ResourceType != "volume" {
+		t.Errorf("orphan disk = %+v", d)
+	}
+	if d := byName["os"]; !d.Attached {
+		t.Errorf("os disk = %+v", d)
+	}
+	if ip := byName["20.1.2.4"]; ip.Attached || ip.ResourceType != "public_ip" {
+		t.Errorf("idle ip = %+v", ip)
+	}
+	if ip := byName["20.1.2.3"]; !ip.Attached {
+		t.Errorf("used ip = %+v", ip)
+	}
+	// Only the running machine is measured.
+	if f.count("metrics") != 1 {
+		t.Errorf("metrics calls = %d, want 1", f.count("metrics"))
+	}
+	if len(inv.Utilization) != UtilizationDays*24 {
+		t.Fatalf("samples = %d", len(inv.Utilization))
+	}
+	s := inv.Utilization[0]
+	if s.CPU != 0.125 || s.Memory != 0.75 || s.NetworkBytes != 1000 || s.ResourceID != strings.ToLower(vmID) {
+		t.Errorf("sample = %+v", s)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	tests := []struct {
+		name       string
+		fail       func(op string, n int) (int, string, bool)
+		call       func(p *Provider) error
+		wantReason model.ProviderFailure
+		wantCalls  map[string]int
+	}{
+		{
+			name: "throttled then success",
+			fail: func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" && n <= 2 },
+			call: func(p *Provider) error {
+				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+				return err
+			},
+			wantCalls: map[string]int{"query": 4},
+		},
+		{
+			name: "throttled for good",
+			fail: func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" },
+			call: func(p *Provider) error {
+				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+				return err
+			},
+			wantReason: model.FailureThrottled,
+			wantCalls:  map[string]int{"query": 4},
+		},
+		{
+			name:      "server error then success",
+			fail:      func(op string, n int) (int, string, bool) { return 503, "ServiceUnavailable", op == "disks" && n == 1 },
+			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
+			wantCalls: map[string]int{"disks": 2},
+		},
+		{
+			name: "missing Cost Management role",
+			fail: func(op string, n int) (int, string, bool) { return 403, "RBACAccessDenied", op == "query" },
+			call: func(p *Provider) error {
+				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+				return err
+			},
+			wantReason: model.FailurePermission,
+			wantCalls:  map[string]int{"query": 1},
+		},
+		{
+			name:       "expired token",
+			fail:       func(op string, n int) (int, string, bool) { return 401, "ExpiredAuthenticationToken", true },
+			call:       func(p *Provider) error { return p.Check(context.Background()) },
+			wantReason: model.FailureCredentials,
+			wantCalls:  map[string]int{"subscription": 1},
+		},
+		{
+			name:       "subscription not found",
+			fail:       func(op string, n int) (int, string, bool) { return 404, "SubscriptionNotFound", op == "subscription" },
+			call:       func(p *Provider) error { return p.Check(context.Background()) },
+			wantReason: model.FailureNotFound,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, srv := newFakeARM(t, false)
+			f.fail = tt.fail
+			p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
+			err := tt.call(p)
+			if tt.wantReason == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want success", err)
+				}
+			} else {
+				assertFailure(t, err, tt.wantReason)
+			}
+			for op, n := range tt.wantCalls {
+				if got := f.count(op); got != n {
+					t.Errorf("%s calls = %d, want %d", op, got, n)
+				}
+			}
+		})
+	}
+}
+
+func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
+	t.Helper()
+	if apperr.KindOf(err) != apperr.Provider {
+		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
+	}
+	e, _ := apperr.As(err)
+	if e.Provider != "azure" {
+		t.Errorf("provider = %q", e.Provider)
+	}
+	if got := e.Details[model.FailureDetail]; got != want {
+		t.Errorf("reason = %v, want %v (%v)", got, want, err)
+	}
+	if strings.Contains(err.Error(), "s3cr3t-value") {
+		t.Errorf("error leaks the client secret: %v", err)
+	}
+}
+
+// TestServicePrincipal goes through azidentity's client secret flow against
+// the fake Entra ID endpoints (MSAL insists on HTTPS, so the server is TLS).
+func TestServicePrincipal(t *testing.T) {
+	tests := []struct {
+		name        string
+		tokenStatus int
+		wantReason  model.ProviderFailure
+	}{
+		{"valid secret", http.StatusOK, ""},
+		{"expired secret", http.StatusUnauthorized, model.FailureCredentials},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, srv := newFakeARM(t, true)
+			f.tokenStatus = tt.tokenStatus
+			cfg := config.AzureConfig{SubscriptionID: testSub, TenantID: testTenant, ClientID: "app-id", ClientSecret: "s3cr3t-value"}
+			p, err := New(cfg, nil, WithCloud(testCloud(srv.URL)), WithHTTPClient(srv.Client()), WithRetry(1, time.Millisecond, time.Millisecond))
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = p.Check(context.Background())
+			if tt.wantReason == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(f.bearer) == 0 || f.bearer[0] != "Bearer tok-from-entra" {
+					t.Errorf("Authorization = %v", f.bearer)
+				}
+				return
+			}
+			assertFailure(t, err, tt.wantReason)
+			if f.count("subscription") != 0 {
+				t.Error("the subscription was read without a token")
+			}
+		})
+	}
+}
+
+func TestNoToken(t *testing.T) {
+	_, srv := newFakeARM(t, false)
+	p, err := New(config.AzureConfig{SubscriptionID: testSub}, nil, WithCloud(testCloud(srv.URL)), WithInsecureHTTP(),
+		WithCredential(staticToken{err: errors.New("DefaultAzureCredential: no credential in the chain")}), WithRetry(0, time.Millisecond, time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+}
+
+func TestCancelled(t *testing.T) {
+	_, srv := newFakeARM(t, false)
+	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	assertFailure(t, err, model.FailureCancelled)
+}
+
+// TestLive runs against the subscription of the environment's credentials.
+func TestLive(t *testing.T) {
+	if os.Getenv("COSTPILOT_IT_AZURE") != "1" {
+		t.Skip("set COSTPILOT_IT_AZURE=1 (with AZURE_SUBSCRIPTION_ID and an Azure login) to run against Azure")
+	}
+	p, err := New(config.AzureConfig{SubscriptionID: os.Getenv("AZURE_SUBSCRIPTION_ID")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
+	b, err := p.FetchCosts(ctx, d, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cost lines for %s", len(b.Lines), d)
+}

@@ -1,0 +1,111 @@
+package azure
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// fail turns an SDK error into a ProviderError that says what failed and
+// why, without secrets.
+func (p *Provider) fail(ctx context.Context, what string, err error) error {
+	reason, code := classify(ctx, err)
+	msg := "azure: " + what + ": " + describe(reason)
+	if code != "" {
+		msg += " (" + code + ")"
+	}
+	var af *azidentity.AuthenticationFailedError
+	if errors.As(err, &af) && af.RawResponse != nil {
+		msg += " (token request answered " + af.RawResponse.Status + ")"
+	}
+	e := apperr.Wrap(apperr.Provider, err, "%s", msg).WithProvider(string(model.Azure)).
+		WithDetail(model.FailureDetail, reason).WithDetail("operation", what)
+	if code != "" {
+		e.WithDetail("code", code)
+	}
+	return e
+}
+
+// classify decides the failure from the error chain.
+func classify(ctx context.Context, err error) (model.ProviderFailure, string) {
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		return model.FailureCancelled, ""
+	}
+	var ce *credentialError
+	var af *azidentity.AuthenticationFailedError
+	if errors.As(err, &ce) || errors.As(err, &af) {
+		return model.FailureCredentials, ""
+	}
+	var re *azcore.ResponseError
+	if errors.As(err, &re) {
+		code := re.ErrorCode
+		switch {
+		case re.StatusCode == http.StatusUnauthorized || strings.Contains(code, "AuthenticationToken"):
+			return model.FailureCredentials, code
+		case re.StatusCode == http.StatusForbidden:
+			return model.FailurePermission, code
+		case re.StatusCode == http.StatusTooManyRequests:
+			return model.FailureThrottled, code
+		case re.StatusCode == http.StatusNotFound:
+			return model.FailureNotFound, code
+		case re.StatusCode >= 500:
+			return model.FailureUnreachable, code
+		}
+		return model.FailureRequest, code
+	}
+	return model.FailureUnreachable, ""
+}
+
+// describe is the user-facing words for a failure.
+func describe(r model.ProviderFailure) string {
+	switch r {
+	case model.FailureCredentials:
+		return "the credentials are missing, invalid or expired"
+	case model.FailurePermission:
+		return "the identity lacks a role this call needs (Cost Management Reader and Reader)"
+	case model.FailureThrottled:
+		return "throttled by Azure after retries"
+	case model.FailureNotFound:
+		return "the subscription or resource was not found"
+	case model.FailureRequest:
+		return "Azure rejected the request"
+	case model.FailureCancelled:
+		return "cancelled"
+	}
+	return "Azure could not be reached"
+}
+
+// scrub removes any configured secret from s.
+func scrub(s string, secrets []string) string {
+	for _, v := range secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "[redacted]")
+		}
+	}
+	return s
+}
+
+// markedCredential tags every token failure so fail can call it bad
+// credentials, whichever member of the chain answered.
+type markedCredential struct{ azcore.TokenCredential }
+
+func (m markedCredential) GetToken(ctx context.Context, o policy.TokenRequestOptions) (azcore.AccessToken, error) {
+	t, err := m.TokenCredential.GetToken(ctx, o)
+	if err != nil && ctx.Err() == nil {
+		return t, &credentialError{err}
+	}
+	return t, err
+}
+
+type credentialError struct{ err error }
+
+func (e *credentialError) Error() string { return "get token: " + e.err.Error() }
+func (e *credentialError) Unwrap() error { return e.err }
