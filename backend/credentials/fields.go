@@ -1,0 +1,49 @@
+package credentials
+
+import "github.com/costpilot/costpilot/backend/model"
+
+// catalogue lists, per provider, the secrets its live connector reads from
+// the store. The names are the connectors' field constants (aws.Field*,
+// azure.Field*); a test keeps them in step.
+var catalogue = map[model.ProviderKey][]model.CredentialField{
+	model.AWS: {
+		{Name: "access_key_id", Label: "Access key ID", Help: "An IAM user's access key with read access to Cost Explorer, EC2 and CloudWatch."},
+		{Name: "secret_access_key", Label: "Secret access key", Secret: true},
+		{Name: "session_token", Label: "Session token", Secret: true, Optional: true, Help: "Only for temporary credentials."},
+	},
+	model.Azure: {
+		{Name: "tenant_id", Label: "Tenant ID", Help: "A service principal with the Cost Management Reader and Reader roles."},
+		{Name: "client_id", Label: "Client (application) ID"},
+		{Name: "client_secret", Label: "Client secret", Secret: true},
+	},
+	model.GCP: {
+		{Name: "credentials_json", Label: "Service account key (JSON)", Secret: true, Multiline: true,
+			Help: "The key file of a service account with BigQuery read access to the billing export and Compute viewer."},
+	},
+	model.OCI: {
+		{Name: "private_key", Label: "API signing key (PEM)", Secret: true, Multiline: true,
+			Help: "The private key whose fingerprint is oci.fingerprint in the configuration."},
+		{Name: "private_key_passphrase", Label: "Key passphrase", Secret: true, Optional: true},
+	},
+}
+
+// Fields returns the credential fields provider p can use, with Set false.
+func Fields(p model.ProviderKey) []model.CredentialField {
+	out := make([]model.CredentialField, 0, len(catalogue[p]))
+	for _, f := range catalogue[p] {
+		f.Provider = p
+		out = append(out, f)
+	}
+	return out
+}
+
+// field returns the catalogue entry of provider p's field name.
+func field(p model.ProviderKey, name string) (model.CredentialField, bool) {
+	for _, f := range catalogue[p] {
+		if f.Name == name {
+			f.Provider = p
+			return f, true
+		}
+	}
+	return model.CredentialField{}, false
+}
