@@ -2,6 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo, useState } from 'preact/hooks';
 import { downloadCSV, toCSV } from '../lib/csv';
+import { shortId } from '../lib/format';
 import { useSession } from '../lib/session';
 
 export interface Column<R> {
@@ -12,6 +13,8 @@ export interface Column<R> {
   render?: (row: R) => ComponentChildren;
   numeric?: boolean;
   sortable?: boolean;
+  /** wrap lets long text (names, descriptions) break over lines; other cells stay on one. */
+  wrap?: boolean;
 }
 
 type SortDir = 'asc' | 'desc';
@@ -134,7 +137,7 @@ export function DataTable<R>({
             {visible.map((r, i) => (
               <tr key={rowKey(r, i)}>
                 {columns.map((c) => (
-                  <td key={c.key} class={c.numeric ? 'num' : ''}>
+                  <td key={c.key} class={c.numeric ? 'num' : c.wrap ? 'wrap' : ''}>
                     {c.render ? c.render(r) : (c.value(r) ?? '—')}
                   </td>
                 ))}
@@ -179,4 +182,15 @@ export function tagText(tags: Record<string, string> | null | undefined): string
   return Object.entries(tags ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .join('; ');
+}
+
+/** ResourceId shows the readable tail of a long cloud id, the full id on hover. */
+export function ResourceId({ id }: { id: string | undefined }) {
+  if (!id) return <span class="muted">—</span>;
+  const short = shortId(id);
+  return (
+    <code class="rid" title={id}>
+      {short}
+    </code>
+  );
 }

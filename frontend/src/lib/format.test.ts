@@ -10,6 +10,7 @@ import {
   formatSeconds,
   formatShortDate,
   providerName,
+  shortId,
   titleCase,
 } from './format';
 
@@ -83,4 +84,18 @@ describe('dates and misc', () => {
     expect(providerName('gcp')).toBe('Google Cloud');
     expect(providerName('oci')).toBe('Oracle Cloud');
   });
+});
+
+describe('shortId', () => {
+  const tests: [string, string][] = [
+    ['/subscriptions/8f2d/resourceGroups/rg-events/providers/Microsoft.Sql/servers/events-db-03', 'events-db-03'],
+    ['projects/shop-prod-4821/instances/events-db-03', 'events-db-03'],
+    ['arn:aws:rds:us-east-1:123456789012:db:events-db-03', 'events-db-03'],
+    ['arn:aws:s3:::datalake-bucket-393d9b', 'datalake-bucket-393d9b'],
+    ['arn:aws:ec2:us-east-1:123456789012:instance/i-0abc', 'i-0abc'],
+    ['i-0abc', 'i-0abc'],
+    ['ocid1.bucket.oc1.iad.38cba5c440', 'ocid1.bucket.oc1.iad.38cba5c440'],
+    ['', ''],
+  ];
+  for (const [id, want] of tests) it(id || '(empty)', () => expect(shortId(id)).toBe(want));
 });

@@ -135,3 +135,19 @@ const PROVIDER_NAMES: Record<string, string> = { aws: 'AWS', azure: 'Azure', gcp
 export function providerName(key: string): string {
   return PROVIDER_NAMES[key] ?? key.toUpperCase();
 }
+
+/**
+ * shortId is the readable tail of a cloud resource id: the last path
+ * segment of an Azure or GCP id, the resource of an ARN. Full ids stay in
+ * tooltips, filters and CSV.
+ */
+export function shortId(id: string): string {
+  if (!id) return id;
+  const parts = id.split('/').filter(Boolean);
+  let last = parts.length > 0 ? parts[parts.length - 1] : id;
+  if (last.startsWith('arn:')) {
+    const fields = last.split(':');
+    last = fields[fields.length - 1] || last;
+  }
+  return last;
+}

@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, type CostAnalysis, type CostMetric, type CostQuery } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
-import { DataTable, Tags, tagText, type Column } from '../components/DataTable';
+import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { dailyByProvider, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
@@ -25,14 +25,15 @@ interface OverviewData {
   previous: CostAnalysis | null;
 }
 
-function Change({ current, previous }: { current: number; previous: number | null | undefined }) {
+function Change({ current, previous, long }: { current: number; previous: number | null | undefined; long?: boolean }) {
   const c = changeBetween(current, previous);
   // For costs, up is bad: colour it as a warning.
   const cls = c.direction === 'up' ? 'change up' : c.direction === 'down' ? 'change down' : 'change';
   const arrow = c.direction === 'up' ? '▲' : c.direction === 'down' ? '▼' : '';
   return (
     <span class={cls} title="Change against the previous period of the same length">
-      {arrow} {c.label} <span class="muted">vs previous</span>
+      {arrow} {c.label}
+      {long && <span class="muted"> vs previous period</span>}
     </span>
   );
 }
@@ -177,16 +178,16 @@ export function OverviewPage() {
   const svcChart = useMemo(() => servicesChart(services, currency), [services, currency, theme]);
 
   const serviceColumns: Column<ServiceRow>[] = [
-    { key: 'service', label: 'Service', value: (r) => r.service },
+    { key: 'service', label: 'Service', value: (r) => r.service, wrap: true },
     { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
     { key: 'cost', label: 'Cost', value: (r) => Math.round(r.cost * 100) / 100, render: (r) => formatCurrency(r.cost, currency), numeric: true },
     { key: 'share', label: 'Share', value: (r) => Math.round(r.share * 10000) / 10000, render: (r) => formatPercent(r.share), numeric: true },
   ];
   const resourceColumns: Column<ResourceRow>[] = [
-    { key: 'resource_id', label: 'Resource', value: (r) => r.resource_id, render: (r) => <code class="rid">{r.resource_id}</code> },
+    { key: 'resource_id', label: 'Resource', value: (r) => r.resource_id, render: (r) => <ResourceId id={r.resource_id} /> },
     { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
     { key: 'resource_type', label: 'Type', value: (r) => r.resource_type },
-    { key: 'service', label: 'Service', value: (r) => r.service },
+    { key: 'service', label: 'Service', value: (r) => r.service, wrap: true },
     { key: 'region', label: 'Region', value: (r) => r.region },
     { key: 'cost', label: 'Cost', value: (r) => Math.round(r.cost * 100) / 100, render: (r) => formatCurrency(r.cost, currency), numeric: true },
     { key: 'tags', label: 'Tags', value: (r) => tagText(r.tags), render: (r) => <Tags tags={r.tags} />, sortable: false },
@@ -273,7 +274,7 @@ export function OverviewPage() {
               <div class="card-value" data-testid="total-cost">
                 {formatCurrency(data.current.summary.total_cost, currency)}
               </div>
-              <Change current={data.current.summary.total_cost} previous={data.previous?.summary.total_cost} />
+              <Change current={data.current.summary.total_cost} previous={data.previous?.summary.total_cost} long />
             </article>
             {providers.map(([key, pc]) => (
               <article class="card" key={key} data-testid={`provider-card-${key}`}>

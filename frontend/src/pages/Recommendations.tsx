@@ -2,7 +2,7 @@
 // provider and priority; and running the full optimization pipeline.
 import { useMemo, useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type OptimizationResult, type Recommendation } from '../api/client';
-import { DataTable, type Column } from '../components/DataTable';
+import { DataTable, ResourceId, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
@@ -59,12 +59,12 @@ export function RecommendationsPage() {
       value: (r) => r.resource_id ?? '',
       render: (r) => (
         <span>
-          <code class="rid">{r.resource_id || '—'}</code>
+          <ResourceId id={r.resource_id} />
           {r.resource_type && <span class="muted small block">{r.resource_type}</span>}
         </span>
       ),
     },
-    { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc">{r.description}</span> },
+    { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc">{r.description}</span>, wrap: true },
     {
       key: 'change',
       label: 'Current → recommended',
