@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
@@ -298,4 +299,11 @@ func (s *Service) Runs(ctx context.Context, limit int) ([]store.Run, error) {
 // file and field.
 func ParseAllocationRules(data []byte, name string) (model.AllocationRules, error) {
 	return allocate.ParseRules(data, name)
+}
+
+// RunForecastBench runs the forecaster over a benchmark train file
+// (series_id,date,value) and writes the benchmark's forecast CSV: the
+// `forecast-bench` command.
+func RunForecastBench(in io.Reader, out io.Writer, horizon int) error {
+	return forecast.RunBench(in, out, horizon)
 }

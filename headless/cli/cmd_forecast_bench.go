@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/costpilot/costpilot/backend/forecast"
+	"github.com/costpilot/costpilot/backend/service"
 )
 
 // newForecastBenchCmd is `forecast-bench --train FILE --horizon H`: it
@@ -31,7 +31,7 @@ func newForecastBenchCmd() *cobra.Command {
 			}
 			defer f.Close()
 			w := bufio.NewWriter(cmd.OutOrStdout())
-			if err := forecast.RunBench(bufio.NewReader(f), w, horizon); err != nil {
+			if err := service.RunForecastBench(bufio.NewReader(f), w, horizon); err != nil {
 				return err
 			}
 			if err := w.Flush(); err != nil {
