@@ -256,6 +256,14 @@ try {
     await page.locator('.notice').waitFor();
     await settled();
     await page.locator('[data-testid="reports-table"] tbody tr').first().waitFor();
+    // The download link serves the file to this session.
+    const href = await page.locator('[data-testid="reports-table"] tbody tr a').first().getAttribute('href');
+    const dl = await page.evaluate(async (h) => {
+      const r = await fetch(h, { credentials: 'same-origin' });
+      return { status: r.status, size: (await r.arrayBuffer()).byteLength };
+    }, href);
+    assert(dl.status === 200 && dl.size > 0, `download ${href}: HTTP ${dl.status}, ${dl.size} bytes`);
+    await shot('07b-reports-generated');
   });
 
   await check('dark theme and a narrow window render', async () => {

@@ -15,6 +15,8 @@ export interface Column<R> {
   sortable?: boolean;
   /** wrap lets long text (names, descriptions) break over lines; other cells stay on one. */
   wrap?: boolean;
+  /** csvOnly columns are filtered on and exported but not shown (shown inside another cell). */
+  csvOnly?: boolean;
 }
 
 type SortDir = 'asc' | 'desc';
@@ -67,6 +69,7 @@ export function DataTable<R>({
   }, [filtered, sort, columns]);
 
   const visible = showAll ? sorted : sorted.slice(0, pageSize);
+  const shown = columns.filter((c) => !c.csvOnly);
 
   const toggleSort = (key: string, numeric?: boolean) => {
     setSort((s) =>
@@ -113,7 +116,7 @@ export function DataTable<R>({
           <caption class="sr-only">{caption}</caption>
           <thead>
             <tr>
-              {columns.map((c) => {
+              {shown.map((c) => {
                 const active = sort?.key === c.key;
                 const aria = active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined;
                 return (
@@ -136,7 +139,7 @@ export function DataTable<R>({
           <tbody>
             {visible.map((r, i) => (
               <tr key={rowKey(r, i)}>
-                {columns.map((c) => (
+                {shown.map((c) => (
                   <td key={c.key} class={c.numeric ? 'num' : c.wrap ? 'wrap' : ''}>
                     {c.render ? c.render(r) : (c.value(r) ?? '—')}
                   </td>
@@ -145,7 +148,7 @@ export function DataTable<R>({
             ))}
             {visible.length === 0 && (
               <tr>
-                <td colSpan={columns.length} class="empty-row">
+                <td colSpan={shown.length} class="empty-row">
                   {rows.length === 0 ? 'Nothing to show.' : 'No rows match the filter.'}
                 </td>
               </tr>

@@ -272,6 +272,12 @@ export function AllocationPage() {
                   </article>
                   <article class="panel">
                     <h2>By project</h2>
+                    {rules.method === 'tag_based' && rules.departments.length === 0 && rules.projects.length === 0 && depts.length > 0 && (
+                      <p class="muted small hint">
+                        With no departments or projects listed, both come from the first tag present, so the two splits match. List the
+                        department values (or the project values) in the rules to tell them apart.
+                      </p>
+                    )}
                     {projects.length > 0 && <Chart option={projChart} height={Math.max(160, projects.slice(0, 12).length * 30 + 40)} label="Cost by project" />}
                     <DataTable columns={columns('Project')} rows={projects} rowKey={(r) => r.name} caption="Cost by project" csvName="costpilot-projects.csv" initialSort={{ key: 'cost', dir: 'desc' }} filterable={false} />
                   </article>

@@ -36,21 +36,27 @@ function forecastChart(f: Forecast, history: CostAnalysis | null, currency: stri
   const fc: (number | null)[] = new Array(n).fill(null);
   const lower: (number | null)[] = new Array(n).fill(null);
   const band: (number | null)[] = new Array(n).fill(null);
+  // The optimized line scales each day by optimized/base: the service gives
+  // the recommendations' effect as a total, not per day.
+  const impact = f.recommendations_impact;
+  const ratio = impact && impact.base_forecast > 0 ? impact.optimized_forecast / impact.base_forecast : null;
+  const optimized: (number | null)[] = new Array(n).fill(null);
   hist.dates.forEach((d, i) => (actual[at.get(d)!] = Math.round(hist.totals[i] * 100) / 100));
   for (const p of points) {
     const i = at.get(p.date)!;
     fc[i] = Math.round(p.forecast * 100) / 100;
     lower[i] = Math.round(p.lower * 100) / 100;
     band[i] = Math.round((p.upper - p.lower) * 100) / 100;
+    if (ratio !== null) optimized[i] = Math.round(p.forecast * ratio * 100) / 100;
   }
   const level = f.confidence_level ? `${Math.round(f.confidence_level * 100)}% interval` : 'Confidence interval';
   return {
-    color: ['#6e7781', '#1f6feb', '#1f6feb'],
+    color: ['#6e7781', '#1f6feb', '#1f6feb', '#1f6feb', '#1a7f37'],
     tooltip: {
       trigger: 'axis',
       valueFormatter: (v: number) => (v === null || v === undefined ? '—' : formatCurrency(v, currency)),
     },
-    legend: { top: 0, data: ['Actual', 'Forecast', level], textStyle: { color: c.text } },
+    legend: { top: 0, data: ['Actual', 'Forecast', level, ...(ratio !== null ? ['Optimized'] : [])], textStyle: { color: c.text } },
     grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
     xAxis: {
       type: 'category',
@@ -79,6 +85,9 @@ function forecastChart(f: Forecast, history: CostAnalysis | null, currency: stri
         areaStyle: { color: 'rgba(31,111,235,0.18)' },
         tooltip: { show: false },
       },
+      ...(ratio !== null
+        ? [{ name: 'Optimized', type: 'line', data: optimized, showSymbol: false, lineStyle: { width: 2, type: 'dashed' } }]
+        : []),
     ],
   };
 }

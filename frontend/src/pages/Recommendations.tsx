@@ -51,8 +51,18 @@ export function RecommendationsPage() {
   };
 
   const columns: Column<Recommendation>[] = [
-    { key: 'type', label: 'Type', value: (r) => titleCase(r.type) },
-    { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
+    {
+      key: 'type',
+      label: 'Type',
+      value: (r) => titleCase(r.type),
+      render: (r) => (
+        <span>
+          {titleCase(r.type)}
+          <span class="muted small block">{providerName(r.provider)}</span>
+        </span>
+      ),
+    },
+    { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider), csvOnly: true },
     {
       key: 'resource',
       label: 'Resource',
@@ -60,27 +70,12 @@ export function RecommendationsPage() {
       render: (r) => (
         <span>
           <ResourceId id={r.resource_id} />
-          {r.resource_type && <span class="muted small block">{r.resource_type}</span>}
+          {r.resource_type && <span class="muted small block">{titleCase(r.resource_type)}</span>}
         </span>
       ),
     },
+    { key: 'resource_type', label: 'Resource type', value: (r) => r.resource_type ?? '', csvOnly: true },
     { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc">{r.description}</span>, wrap: true },
-    {
-      key: 'change',
-      label: 'Current → recommended',
-      value: (r) => `${config(r.current_config)} → ${config(r.recommended_config)}`,
-      render: (r) =>
-        r.current_config || r.recommended_config ? (
-          <span>
-            {config(r.current_config)} → {config(r.recommended_config)}
-            <span class="muted small block">
-              {formatCurrency(r.current_config?.cost, currency)} → {formatCurrency(r.recommended_config?.cost, currency)} /mo
-            </span>
-          </span>
-        ) : (
-          '—'
-        ),
-    },
     {
       key: 'savings',
       label: 'Savings / mo',
@@ -96,6 +91,25 @@ export function RecommendationsPage() {
     },
     { key: 'confidence', label: 'Confidence', value: (r) => r.confidence, render: (r) => formatPercent(r.confidence, 0), numeric: true },
     { key: 'effort', label: 'Effort', value: (r) => r.implementation_effort, render: (r) => titleCase(r.implementation_effort) },
+    {
+      key: 'change',
+      label: 'Current → recommended',
+      value: (r) => `${config(r.current_config)} → ${config(r.recommended_config)}`,
+      wrap: true,
+      render: (r) =>
+        r.current_config || r.recommended_config ? (
+          <span class="config-change">
+            {config(r.current_config)} → {config(r.recommended_config)}
+            <span class="muted small block">
+              {formatCurrency(r.current_config?.cost, currency)} → {formatCurrency(r.recommended_config?.cost, currency)} /mo
+            </span>
+          </span>
+        ) : (
+          '—'
+        ),
+    },
+    { key: 'current_cost', label: 'Current cost / mo', value: (r) => r.current_config?.cost ?? null, csvOnly: true },
+    { key: 'recommended_cost', label: 'Recommended cost / mo', value: (r) => r.recommended_config?.cost ?? null, csvOnly: true },
   ];
 
   const select = (label: string, name: string, value: string, options: string[], show: (v: string) => string) => (

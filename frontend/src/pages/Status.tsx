@@ -193,7 +193,7 @@ export function StatusPage() {
                 {(health.data.checks ?? []).map((c) => (
                   <li key={c.name}>
                     <Pill ok={c.status === 'ok' ? true : c.status === 'warning' ? 'warn' : false} label={c.status} />
-                    <strong>{c.name}</strong>
+                    <strong>{titleCase(c.name)}</strong>
                     <span class="muted small">{c.message}</span>
                   </li>
                 ))}
