@@ -8,10 +8,12 @@ import (
 	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/aws"
 	"github.com/costpilot/costpilot/backend/provider/azure"
+	"github.com/costpilot/costpilot/backend/provider/gcp"
 )
 
 // Register adds the source "api" factory of every cloud to r.
 func Register(r *provider.Registry) {
 	r.Register(model.AWS, model.SourceAPI, aws.Factory)
 	r.Register(model.Azure, model.SourceAPI, azure.Factory)
+	r.Register(model.GCP, model.SourceAPI, gcp.Factory)
 }
