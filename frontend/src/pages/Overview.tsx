@@ -184,9 +184,19 @@ export function OverviewPage() {
     { key: 'share', label: 'Share', value: (r) => Math.round(r.share * 10000) / 10000, render: (r) => formatPercent(r.share), numeric: true },
   ];
   const resourceColumns: Column<ResourceRow>[] = [
-    { key: 'resource_id', label: 'Resource', value: (r) => r.resource_id, render: (r) => <ResourceId id={r.resource_id} /> },
+    {
+      key: 'resource_id',
+      label: 'Resource',
+      value: (r) => r.resource_id,
+      render: (r) => (
+        <span>
+          <ResourceId id={r.resource_id} />
+          {r.resource_type && <span class="muted small block">{titleCase(r.resource_type)}</span>}
+        </span>
+      ),
+    },
+    { key: 'resource_type', label: 'Type', value: (r) => r.resource_type, csvOnly: true },
     { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
-    { key: 'resource_type', label: 'Type', value: (r) => r.resource_type },
     { key: 'service', label: 'Service', value: (r) => r.service, wrap: true },
     { key: 'region', label: 'Region', value: (r) => r.region },
     { key: 'cost', label: 'Cost', value: (r) => Math.round(r.cost * 100) / 100, render: (r) => formatCurrency(r.cost, currency), numeric: true },
