@@ -73,7 +73,11 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/alerts", (*Server).alerts)),
 		api("GET", "/api/runs", (*Server).runs),
 		api("GET", "/api/session", (*Server).session),
-		func() route { rt := longAPI(api("POST", "/api/import", (*Server).importFile)); rt.upload = true; return rt }(),
+		func() route {
+			rt := longAPI(api("POST", "/api/import", (*Server).importFile))
+			rt.upload = true
+			return rt
+		}(),
 		// Unknown /api paths: the error shape, not the UI.
 		api("GET", "/api/", (*Server).apiNotFound),
 		api("POST", "/api/", (*Server).apiNotFound),

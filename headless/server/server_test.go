@@ -45,7 +45,7 @@ func seedDir(t testing.TB) string {
 			return
 		}
 		seeded.dir = dir
-		svc, err := service.OpenWith(context.Background(), config.Default(), service.Options{DataDir: dir,
+		svc, err := service.OpenWith(context.Background(), testConfig(), service.Options{DataDir: dir,
 			Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			seeded.err = err
@@ -63,6 +63,15 @@ func seedDir(t testing.TB) string {
 		t.Fatal(seeded.err)
 	}
 	return seeded.dir
+}
+
+// testConfig is the default configuration with only aws enabled: the
+// server's behaviour does not depend on how many clouds there are, and one
+// cloud's demo history keeps the tests (and -race) fast.
+func testConfig() *config.Config {
+	c := config.Default()
+	c.Azure.Enabled, c.GCP.Enabled, c.OCI.Enabled = false, false, false
+	return c
 }
 
 func TestMain(m *testing.M) {
@@ -95,7 +104,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	if err := os.WriteFile(filepath.Join(dir, "costpilot.db"), b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	cfg := config.Default()
+	cfg := testConfig()
 	cfg.Dashboard.Security.SecretKey = "server-test-secret-key-0123456789"
 	if mutate != nil {
 		mutate(cfg)
