@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"fmt"
+	"net"
+	"strconv"
+
+	"github.com/spf13/cobra"
+
+	"github.com/costpilot/costpilot/headless/server"
+)
+
+func init() { register((*app).dashboardCmd) }
+
+func (a *app) dashboardCmd() *cobra.Command {
+	var host string
+	var port int
+	cmd := &cobra.Command{
+		Use:   "dashboard [--host H] [--port P]",
+		Short: "Serve the web dashboard and the JSON API",
+		Long: `Serve the headless dashboard: the web UI, the JSON API under /api, /healthz and
+/metrics, on dashboard.host:dashboard.port (default 0.0.0.0:5000), over TLS when
+dashboard.security.ssl_enabled. Log in with a user made by 'costpilot user add NAME';
+scripts use a token from 'costpilot token create NAME' as Authorization: Bearer.
+Stops gracefully on SIGINT or SIGTERM, letting requests in flight finish.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			cfg := svc.Config().Dashboard
+			if !cmd.Flags().Changed("host") {
+				host = cfg.Host
+			}
+			if !cmd.Flags().Changed("port") {
+				port = cfg.Port
+			}
+			if port < 0 || port > 65535 {
+				return usageError{fmt.Sprintf("--port must be from 0 to 65535, got %d", port)}
+			}
+			srv, err := server.New(svc)
+			if err != nil {
+				return err
+			}
+			for _, w := range srv.Warnings(cmd.Context()) {
+				svc.Logger().Warn(w)
+			}
+			ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+			if err != nil {
+				return fmt.Errorf("dashboard: cannot listen on %s:%d: %w", host, port, err)
+			}
+			fmt.Fprintf(a.stderr, "costpilot dashboard listening on %s\n", srv.URL(ln))
+			return srv.Serve(cmd.Context(), ln)
+		},
+	}
+	cmd.Flags().StringVar(&host, "host", "", "address to listen on (default dashboard.host)")
+	cmd.Flags().IntVar(&port, "port", 0, "port to listen on (default dashboard.port; 0 picks a free one)")
+	return cmd
+}

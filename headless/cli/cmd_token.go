@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+)
+
+func init() { register((*app).tokenCmd) }
+
+func (a *app) tokenCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "token create NAME | list | revoke ID",
+		Short: "Manage API tokens for non-browser clients",
+		Long: `API tokens let scripts call the dashboard's /api with Authorization: Bearer TOKEN.
+The token is printed once, at creation; only its hash is stored. Revoking stops it at once.`,
+	}
+	create := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Create a token and print it (once)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			nt, err := svc.CreateToken(cmd.Context(), args[0], cliActor)
+			if err != nil {
+				return err
+			}
+			return a.emit(nt, func(w io.Writer) {
+				fmt.Fprintf(a.stderr, "token %d (%s) created; it is shown only now:\n", nt.ID, nt.Name)
+				fmt.Fprintln(w, nt.Token)
+			})
+		},
+	}
+	a.outputFlag(create)
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List tokens (never the tokens themselves)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := a.checkOutput(); err != nil {
+				return err
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			toks, err := svc.Tokens(cmd.Context())
+			if err != nil {
+				return err
+			}
+			return a.emit(toks, func(w io.Writer) {
+				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+				for _, t := range toks {
+					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt, dash(t.LastUsed), dash(t.RevokedAt))
+				}
+				tw.Flush()
+			})
+		},
+	}
+	a.outputFlag(list)
+	revoke := &cobra.Command{
+		Use:   "revoke ID",
+		Short: "Revoke a token",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id, err := strconv.ParseInt(args[0], 10, 64)
+			if err != nil {
+				return usageError{fmt.Sprintf("token id must be a number, got %q", args[0])}
+			}
+			svc, err := a.open(cmd)
+			if err != nil {
+				return err
+			}
+			defer svc.Close()
+			if err := svc.RevokeToken(cmd.Context(), id, cliActor); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stdout, "token %d revoked\n", id)
+			return nil
+		},
+	}
+	cmd.AddCommand(create, list, revoke)
+	return cmd
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
