@@ -1,0 +1,118 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+// Paths the window's own asset server answers beyond the built UI. They
+// are reachable only from the webview, never from the network.
+const (
+	importPath  = "/desktop/import"   // POST, body: one billing export file; ?name= its file name
+	reportsPath = "/desktop/reports/" // GET <name>: a generated report
+)
+
+// maxImportBytes bounds an import sent from the window (the dashboard's
+// default upload limit).
+const maxImportBytes = 512 << 20
+
+// assetHandler serves what the bindings cannot carry well: a billing file
+// picked in the page's file input is streamed here rather than
+// base64-encoded through the binding bridge, and reports are downloadable
+// by URL. Wails hands it every request the embedded UI does not answer.
+func assetHandler(b *Bindings) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST "+importPath, func(w http.ResponseWriter, r *http.Request) {
+		name := filepath.Base(r.URL.Query().Get("name"))
+		if name == "." || name == string(filepath.Separator) {
+			writeError(w, validation("name the imported file: ?name=FILE", "name"))
+			return
+		}
+		body := http.MaxBytesReader(w, r.Body, maxImportBytes)
+		res, err := do(b, longTimeout, func(ctx context.Context) (service.ImportResult, error) {
+			return b.svc.Import(ctx, name, body, service.ImportOptions{})
+		})
+		if err != nil {
+			var mbe *http.MaxBytesError
+			if errors.As(err, &mbe) {
+				err = apperr.E(apperr.Validation, "the file is larger than %d bytes: use File > Import instead", int64(maxImportBytes))
+			}
+			writeError(w, err)
+			return
+		}
+		b.shell.Emit(EventImported, len(res.Files))
+		writeJSON(w, http.StatusOK, res)
+	})
+	mux.HandleFunc("GET "+reportsPath+"{name}", func(w http.ResponseWriter, r *http.Request) {
+		path, err := b.svc.ReportFilePath(r.PathValue("name"))
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			writeError(w, apperr.Wrap(apperr.NotFound, err, "no report named %q", r.PathValue("name")))
+			return
+		}
+		defer f.Close()
+		st, err := f.Stat()
+		if err != nil {
+			writeError(w, apperr.Wrap(apperr.Report, err, "cannot read the report"))
+			return
+		}
+		name := filepath.Base(path)
+		if ct := mime.TypeByExtension(filepath.Ext(name)); ct != "" {
+			w.Header().Set("Content-Type", ct)
+		}
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
+		http.ServeContent(w, r, name, st.ModTime(), f)
+	})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, apperr.E(apperr.NotFound, "no such path in the desktop app: %s %s", r.Method, r.URL.Path))
+	})
+	return mux
+}
+
+// statusOf maps an error kind to an HTTP status, as the dashboard does.
+func statusOf(err error) int {
+	switch apperr.KindOf(err) {
+	case apperr.Validation, apperr.Configuration:
+		return http.StatusBadRequest
+	case apperr.NotFound:
+		return http.StatusNotFound
+	case apperr.Security:
+		return http.StatusForbidden
+	case apperr.NotImplemented:
+		return http.StatusNotImplemented
+	case apperr.Provider:
+		return http.StatusBadGateway
+	}
+	return http.StatusInternalServerError
+}
+
+func writeError(w http.ResponseWriter, err error) {
+	body, _ := apperr.Encode(err, time.Now())
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(statusOf(err))
+	_, _ = w.Write(body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}

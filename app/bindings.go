@@ -1,0 +1,209 @@
+// Package app is the Wails v2 desktop shell: window options, lifecycle,
+// menu, window state and the Bindings the frontend calls. It holds no
+// business logic: every binding is a one-liner over the backend Service
+// (STYLE.md 3). The files that need GTK and WebKit build only with the
+// desktop tag; the rest is plain Go that `go test ./...` covers.
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/service"
+	"github.com/costpilot/costpilot/backend/store"
+)
+
+// Time limits of bound calls, as the HTTP server's: most finish in well
+// under a second; optimize, reports and imports may take minutes.
+const (
+	callTimeout = 60 * time.Second
+	longTimeout = 10 * time.Minute
+)
+
+// runsLimit is how many pipeline runs ListRuns returns (the web default).
+const runsLimit = 20
+
+// Bindings is what the window's JavaScript calls. Wails binds every
+// exported method, so it holds nothing else; the Service itself (which has
+// Close and Store) is never bound. Wails v2 cannot pass a context to a
+// bound method (wails#3948): each call derives one from ctx, the app's
+// lifetime, which shutdown cancels.
+type Bindings struct {
+	ctx      context.Context
+	svc      *service.Service
+	shell    shell
+	selfTest *selfTest
+	started  time.Time
+}
+
+// NewBindings returns the bindings of svc. The context is replaced by the
+// app's at start-up.
+func NewBindings(svc *service.Service, started time.Time) *Bindings {
+	return &Bindings{ctx: context.Background(), svc: svc, shell: noShell{}, started: started}
+}
+
+// do runs one Service call with a time limit, counted in the performance
+// metrics like an HTTP request.
+func do[T any](b *Bindings, limit time.Duration, fn func(context.Context) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(b.ctx, limit)
+	defer cancel()
+	t0 := time.Now()
+	v, err := fn(ctx)
+	b.svc.RecordRequest(time.Since(t0), err != nil)
+	return v, err
+}
+
+// done adapts a Service call that returns only an error.
+func done(fn func(context.Context) error) func(context.Context) (struct{}, error) {
+	return func(ctx context.Context) (struct{}, error) { return struct{}{}, fn(ctx) }
+}
+
+// AnalyzeCosts is GET /api/costs.
+func (b *Bindings) AnalyzeCosts(q CostRequest) (model.CostAnalysis, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.CostAnalysis, error) {
+		cq, err := costQuery(b.svc, q)
+		if err != nil {
+			return model.CostAnalysis{}, err
+		}
+		return b.svc.AnalyzeCosts(ctx, cq)
+	})
+}
+
+// GenerateRecommendations is GET /api/recommendations.
+func (b *Bindings) GenerateRecommendations() ([]model.Recommendation, error) {
+	return do(b, callTimeout, b.svc.GenerateRecommendations)
+}
+
+// ForecastCosts is GET /api/forecast?days=N, with the recommendations' impact.
+func (b *Bindings) ForecastCosts(days int) (model.Forecast, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.Forecast, error) { return b.svc.ForecastCosts(ctx, days, true) })
+}
+
+// OptimizeAll is POST /api/optimize: the full pipeline, report and saving on.
+func (b *Bindings) OptimizeAll() (model.OptimizationResult, error) {
+	return do(b, longTimeout, func(ctx context.Context) (model.OptimizationResult, error) { return b.svc.OptimizeAll(ctx, true, true) })
+}
+
+// GenerateReport is POST /api/reports.
+func (b *Bindings) GenerateReport(req model.ReportRequest) (model.ReportResult, error) {
+	return do(b, longTimeout, func(ctx context.Context) (model.ReportResult, error) {
+		return b.svc.GenerateReport(ctx, reportDefaults(req))
+	})
+}
+
+// ListReports is GET /api/reports.
+func (b *Bindings) ListReports() ([]service.ReportFile, error) {
+	return do(b, callTimeout, b.svc.ListReports)
+}
+
+// GetProviderStatus is GET /api/status.
+func (b *Bindings) GetProviderStatus() (model.ProviderStatus, error) {
+	return do(b, callTimeout, b.svc.GetProviderStatus)
+}
+
+// GetProviderDetails is GET /api/status/detailed.
+func (b *Bindings) GetProviderDetails() ([]model.ProviderDetail, error) {
+	return do(b, callTimeout, b.svc.ProviderDetails)
+}
+
+// ValidateCredentials is POST /api/credentials/validate.
+func (b *Bindings) ValidateCredentials() (map[model.ProviderKey]model.CredentialCheck, error) {
+	return do(b, callTimeout, b.svc.ValidateCredentials)
+}
+
+// AllocateCosts is POST /api/allocate.
+func (b *Bindings) AllocateCosts(rules model.AllocationRules) (model.AllocationResult, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.AllocationResult, error) { return b.svc.AllocateCosts(ctx, rules) })
+}
+
+// ListAllocationRules is GET /api/allocation/rules.
+func (b *Bindings) ListAllocationRules() ([]store.RuleSet, error) {
+	return do(b, callTimeout, b.svc.RuleSets)
+}
+
+// SaveAllocationRule is POST /api/allocation/rules.
+func (b *Bindings) SaveAllocationRule(name string, rules model.AllocationRules) (store.RuleSet, error) {
+	return do(b, callTimeout, func(ctx context.Context) (store.RuleSet, error) { return b.svc.SaveRuleSet(ctx, name, rules) })
+}
+
+// GetMetrics is GET /api/performance.
+func (b *Bindings) GetMetrics() (model.PerformanceMetrics, error) {
+	return do(b, callTimeout, b.svc.PerformanceMetrics)
+}
+
+// CheckHealth is GET /api/health.
+func (b *Bindings) CheckHealth() (model.Health, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.Health, error) { return b.svc.CheckHealth(ctx), nil })
+}
+
+// GetAlerts is GET /api/alerts.
+func (b *Bindings) GetAlerts() ([]model.Alert, error) {
+	return do(b, callTimeout, b.svc.GetAlerts)
+}
+
+// ListRuns is GET /api/runs.
+func (b *Bindings) ListRuns() ([]store.Run, error) {
+	return do(b, callTimeout, func(ctx context.Context) ([]store.Run, error) { return b.svc.Runs(ctx, runsLimit) })
+}
+
+// GetSession is GET /api/session. The desktop is a local, single-user app:
+// there is no login and no user name.
+func (b *Bindings) GetSession() (Session, error) {
+	c := b.svc.Config()
+	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop"}, nil
+}
+
+// SetCredential stores one credential field in the OS keyring (desktop only).
+func (b *Bindings) SetCredential(provider, field, value string) error {
+	_, err := do(b, callTimeout, done(func(ctx context.Context) error {
+		return b.svc.SetCredential(ctx, model.ProviderKey(provider), field, value)
+	}))
+	return err
+}
+
+// DeleteCredential removes one credential field from the OS keyring (desktop only).
+func (b *Bindings) DeleteCredential(provider, field string) error {
+	_, err := do(b, callTimeout, done(func(ctx context.Context) error {
+		return b.svc.DeleteCredential(ctx, model.ProviderKey(provider), field)
+	}))
+	return err
+}
+
+// CredentialFields lists a provider's credential fields and which are set (desktop only).
+func (b *Bindings) CredentialFields(provider string) ([]model.CredentialField, error) {
+	return do(b, callTimeout, func(ctx context.Context) ([]model.CredentialField, error) {
+		return b.svc.CredentialFields(ctx, model.ProviderKey(provider))
+	})
+}
+
+// CredentialStoreStatus says which keyring is in use and whether it is locked (desktop only).
+func (b *Bindings) CredentialStoreStatus() (model.CredentialStoreStatus, error) {
+	return do(b, callTimeout, b.svc.CredentialStoreStatus)
+}
+
+// UnlockCredentials gives the encrypted-file keyring its passphrase (desktop only).
+func (b *Bindings) UnlockCredentials(passphrase string) error {
+	_, err := do(b, callTimeout, done(func(ctx context.Context) error { return b.svc.UnlockCredentials(ctx, passphrase) }))
+	return err
+}
+
+// Session is what GetSession answers, in GET /api/session's shape.
+type Session struct {
+	Username string `json:"username"`
+	Features any    `json:"features"`
+	Currency string `json:"currency"`
+	Version  string `json:"version"`
+	AuthKind string `json:"auth"`
+}
+
+// reportDefaults fills generate_report's defaults: comprehensive, html.
+func reportDefaults(req model.ReportRequest) model.ReportRequest {
+	if req.Type == "" {
+		req.Type = model.ReportComprehensive
+	}
+	if req.Format == "" {
+		req.Format = model.FormatHTML
+	}
+	return req
+}

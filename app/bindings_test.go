@@ -1,0 +1,270 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"reflect"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/service"
+	"github.com/costpilot/costpilot/headless/server"
+)
+
+var testNow = time.Date(2026, 3, 15, 10, 30, 0, 0, time.UTC)
+
+// openService opens a demo Service with AWS only: filling a fresh data
+// dir with 400 days of demo history is the slow part of these tests.
+func openService(t *testing.T, dir string) *service.Service {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Azure.Enabled, cfg.GCP.Enabled, cfg.OCI.Enabled = false, false, false
+	s, err := service.OpenWith(context.Background(), cfg, service.Options{DataDir: dir,
+		Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var (
+	warmOnce sync.Once
+	warm     *service.Service
+	warmErr  error
+	warmDir  string
+)
+
+// warmService is one shared Service whose history is filled, for the tests
+// that read data without changing it.
+func warmService(t *testing.T) *service.Service {
+	t.Helper()
+	warmOnce.Do(func() {
+		warmDir, warmErr = os.MkdirTemp("", "costpilot-app-test-")
+		if warmErr != nil {
+			return
+		}
+		warm = openService(t, warmDir)
+		_, warmErr = warm.AnalyzeCosts(context.Background(), model.CostQuery{})
+	})
+	if warmErr != nil {
+		t.Fatal(warmErr)
+	}
+	return warm
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if warm != nil {
+		warm.Close()
+		os.RemoveAll(warmDir)
+	}
+	os.Exit(code)
+}
+
+// httpTwin maps each binding to the HTTP route that serves the same Service
+// call; desktopOnly lists, with the reason, the bindings that have none.
+var (
+	httpTwin = map[string]server.Route{
+		"AnalyzeCosts":            {Method: "GET", Path: "/api/costs"},
+		"GenerateRecommendations": {Method: "GET", Path: "/api/recommendations"},
+		"ForecastCosts":           {Method: "GET", Path: "/api/forecast"},
+		"OptimizeAll":             {Method: "POST", Path: "/api/optimize"},
+		"GenerateReport":          {Method: "POST", Path: "/api/reports"},
+		"ListReports":             {Method: "GET", Path: "/api/reports"},
+		"GetProviderStatus":       {Method: "GET", Path: "/api/status"},
+		"GetProviderDetails":      {Method: "GET", Path: "/api/status/detailed"},
+		"ValidateCredentials":     {Method: "POST", Path: "/api/credentials/validate"},
+		"AllocateCosts":           {Method: "POST", Path: "/api/allocate"},
+		"ListAllocationRules":     {Method: "GET", Path: "/api/allocation/rules"},
+		"SaveAllocationRule":      {Method: "POST", Path: "/api/allocation/rules"},
+		"GetMetrics":              {Method: "GET", Path: "/api/performance"},
+		"CheckHealth":             {Method: "GET", Path: "/api/health"},
+		"GetAlerts":               {Method: "GET", Path: "/api/alerts"},
+		"ListRuns":                {Method: "GET", Path: "/api/runs"},
+		"GetSession":              {Method: "GET", Path: "/api/session"},
+	}
+	desktopOnly = map[string]string{
+		"SetCredential":         "the OS keyring exists only on the desktop",
+		"DeleteCredential":      "the OS keyring exists only on the desktop",
+		"CredentialFields":      "the OS keyring exists only on the desktop",
+		"CredentialStoreStatus": "the OS keyring exists only on the desktop",
+		"UnlockCredentials":     "the OS keyring exists only on the desktop",
+		"ImportFilesDialog":     "native file dialog; the web uploads to POST /api/import",
+		"SaveReportAs":          "native save dialog; the web downloads GET /api/reports/{name}",
+		"ExportReport":          "native save dialog (File > Export report)",
+		"DesktopInfo":           "describes the desktop app",
+		"FirstRender":           "start-up measurement and the self-test",
+	}
+)
+
+// TestBindingsHaveHTTPTwins is the drift guard of STYLE.md 3: every bound
+// method serves the same call as an HTTP route, or is listed as desktop
+// only.
+func TestBindingsHaveHTTPTwins(t *testing.T) {
+	routes := map[server.Route]bool{}
+	for _, r := range server.Routes() {
+		routes[r] = true
+	}
+	typ := reflect.TypeOf(&Bindings{})
+	seen := map[string]bool{}
+	for i := 0; i < typ.NumMethod(); i++ {
+		name := typ.Method(i).Name
+		seen[name] = true
+		twin, hasTwin := httpTwin[name]
+		_, desktop := desktopOnly[name]
+		switch {
+		case hasTwin && desktop:
+			t.Errorf("%s is listed both with an HTTP twin and as desktop only", name)
+		case hasTwin && !routes[twin]:
+			t.Errorf("binding %s maps to %s %s, which server.Routes() does not have", name, twin.Method, twin.Path)
+		case !hasTwin && !desktop:
+			t.Errorf("binding %s has no HTTP route: add one to headless/server, or list it in desktopOnly with the reason", name)
+		}
+	}
+	var stale []string
+	for name := range httpTwin {
+		if !seen[name] {
+			stale = append(stale, name)
+		}
+	}
+	for name := range desktopOnly {
+		if !seen[name] {
+			stale = append(stale, name)
+		}
+	}
+	sort.Strings(stale)
+	if len(stale) > 0 {
+		t.Errorf("listed but not bound: %v", stale)
+	}
+}
+
+func TestErrorFormatterIsTheErrorShape(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want map[string]any
+	}{
+		{"kind", apperr.E(apperr.Validation, "days must be 1..365").WithDetail("field", "days").WithProvider("aws"),
+			map[string]any{"error": "days must be 1..365", "error_type": "ValidationError", "provider": "aws"}},
+		{"unhandled", io.ErrUnexpectedEOF, map[string]any{"error": "Internal server error", "message": io.ErrUnexpectedEOF.Error()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := ErrorFormatter(tt.err).(string)
+			if !ok {
+				t.Fatalf("ErrorFormatter returned %T, want a JSON string", ErrorFormatter(tt.err))
+			}
+			var body map[string]any
+			if err := json.Unmarshal([]byte(s), &body); err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tt.want {
+				if body[k] != v {
+					t.Errorf("%s = %v, want %v", k, body[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestCostQuery(t *testing.T) {
+	svc := warmService(t)
+	tests := []struct {
+		name      string
+		req       CostRequest
+		kind      apperr.Kind
+		firstDay  string
+		lastDay   string
+		tagKey    string
+		provider  model.ProviderKey
+		metric    model.CostMetric
+		checkDays bool
+	}{
+		{name: "default is the last 30 days", req: CostRequest{}, firstDay: "2026-02-13", lastDay: "2026-03-15", checkDays: true},
+		{name: "days", req: CostRequest{Days: 7, Provider: "gcp", Metric: "list"}, firstDay: "2026-03-08", lastDay: "2026-03-15", provider: model.GCP, metric: model.MetricList, checkDays: true},
+		{name: "dates", req: CostRequest{Start: "2026-01-01", End: "2026-01-31", Tag: "team:web"}, firstDay: "2026-01-01", lastDay: "2026-01-31", tagKey: "team", checkDays: true},
+		{name: "days out of range", req: CostRequest{Days: 366}, kind: apperr.Validation},
+		{name: "days and dates", req: CostRequest{Days: 7, Start: "2026-01-01", End: "2026-01-02"}, kind: apperr.Validation},
+		{name: "start without end", req: CostRequest{Start: "2026-01-01"}, kind: apperr.Validation},
+		{name: "end before start", req: CostRequest{Start: "2026-02-01", End: "2026-01-01"}, kind: apperr.Validation},
+		{name: "bad tag", req: CostRequest{Tag: "nocolon"}, kind: apperr.Validation},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := costQuery(svc, tt.req)
+			if apperr.KindOf(err) != tt.kind {
+				t.Fatalf("kind %q, want %q (%v)", apperr.KindOf(err), tt.kind, err)
+			}
+			if tt.kind != "" {
+				return
+			}
+			if q.Period.FirstDay() != tt.firstDay || q.Period.LastDay() != tt.lastDay {
+				t.Errorf("period %s..%s, want %s..%s", q.Period.FirstDay(), q.Period.LastDay(), tt.firstDay, tt.lastDay)
+			}
+			if q.TagKey != tt.tagKey || q.Provider != tt.provider || q.Metric != tt.metric {
+				t.Errorf("query %+v", q)
+			}
+		})
+	}
+}
+
+// TestBindingsCallTheService runs bound methods as the window would.
+func TestBindingsCallTheService(t *testing.T) {
+	svc := warmService(t)
+	b := NewBindings(svc, time.Now())
+	a, err := b.AnalyzeCosts(CostRequest{Days: 14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Providers) != 1 || a.Summary.TotalCost <= 0 {
+		t.Fatalf("analysis: %d providers, total %v", len(a.Providers), a.Summary.TotalCost)
+	}
+	p, _ := svc.PeriodForDays(14)
+	want, err := svc.AnalyzeCosts(context.Background(), model.CostQuery{Period: p})
+	if err != nil || want.Summary.TotalCost != a.Summary.TotalCost {
+		t.Fatalf("binding total %v, service %v (%v)", a.Summary.TotalCost, want.Summary.TotalCost, err)
+	}
+	if _, err := b.ForecastCosts(0); apperr.KindOf(err) != apperr.Validation {
+		t.Fatalf("ForecastCosts(0): %v", err)
+	}
+	st, err := b.GetProviderStatus()
+	if err != nil || len(st) != 1 || !st[model.AWS] {
+		t.Fatalf("status %v, %v", st, err)
+	}
+	s, err := b.GetSession()
+	if err != nil || s.Username != "" || s.AuthKind != "desktop" || s.Currency == "" {
+		t.Fatalf("session %+v, %v", s, err)
+	}
+	// The HTTP shape of the result survives the bridge's JSON encoding.
+	raw, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wire map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &wire); err != nil || wire["summary"] == nil || wire["aws"] == nil {
+		t.Fatalf("wire keys: %v", keys(wire))
+	}
+	if m, err := b.GetMetrics(); err != nil || m.TotalRequests < 3 {
+		t.Fatalf("metrics %+v, %v: bound calls are counted", m, err)
+	}
+	if _, err := b.CredentialFields("aws"); apperr.KindOf(err) != apperr.NotImplemented {
+		t.Fatalf("no keyring in this Service: %v", err)
+	}
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
