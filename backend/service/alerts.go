@@ -55,7 +55,7 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 	for _, b := range st {
 		out = append(out, b.Alerts(now)...)
 	}
-	anomalies, cur, err := s.Anomalies(ctx, monitor.AnomalyOptions{})
+	anomalies, cur, err := s.anomalies(ctx, keys, monitor.AnomalyOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +123,13 @@ func providerAlerts(details []model.ProviderDetail, yday string, now time.Time) 
 func (s *Service) BudgetStatuses(ctx context.Context) ([]monitor.BudgetStatus, error) {
 	if len(s.cfg.Budgets) == 0 {
 		return nil, nil
+	}
+	keys, err := s.providers("")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return nil, err
 	}
 	today := demo.Today(s.now())
 	yday := today.AddDate(0, 0, -1)
@@ -240,6 +247,13 @@ func (s *Service) Anomalies(ctx context.Context, opt monitor.AnomalyOptions) ([]
 	if err != nil {
 		return nil, "", err
 	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return nil, "", err
+	}
+	return s.anomalies(ctx, keys, opt)
+}
+
+func (s *Service) anomalies(ctx context.Context, keys []model.ProviderKey, opt monitor.AnomalyOptions) ([]monitor.Anomaly, string, error) {
 	to := demo.Today(s.now()).AddDate(0, 0, -1)
 	from := to.AddDate(0, 0, -(opt.HistoryDays() - 1))
 	sc := s.scope(ctx, keys)
