@@ -1,0 +1,51 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/config"
+)
+
+// BenchmarkCostsNinetyDays is GET /api/costs?days=90 with a logged-in
+// session through the whole middleware stack, rate limit off: after the
+// first call, the response cache answers, as it does for the dashboard.
+func BenchmarkCostsNinetyDays(b *testing.B) {
+	e := newEnv(b, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	ck := e.mustLogin()
+	h := e.srv.Handler()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r := httptest.NewRequest("GET", "/api/costs?days=90", nil)
+		r.AddCookie(ck)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d", w.Code)
+		}
+	}
+}
+
+// BenchmarkCostsUncached is the same request with the response cache
+// off, so each call runs the analysis over the stored history.
+func BenchmarkCostsUncached(b *testing.B) {
+	e := newEnv(b, func(c *config.Config) {
+		c.Dashboard.RateLimit.Enabled = false
+		c.Performance.Cache.Enabled = false
+	})
+	ck := e.mustLogin()
+	h := e.srv.Handler()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		r := httptest.NewRequest("GET", "/api/costs?days=90", nil)
+		r.AddCookie(ck)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			b.Fatalf("status %d", w.Code)
+		}
+	}
+}
