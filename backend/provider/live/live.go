@@ -9,6 +9,7 @@ import (
 	"github.com/costpilot/costpilot/backend/provider/aws"
 	"github.com/costpilot/costpilot/backend/provider/azure"
 	"github.com/costpilot/costpilot/backend/provider/gcp"
+	"github.com/costpilot/costpilot/backend/provider/oci"
 )
 
 // Register adds the source "api" factory of every cloud to r.
@@ -16,4 +17,5 @@ func Register(r *provider.Registry) {
 	r.Register(model.AWS, model.SourceAPI, aws.Factory)
 	r.Register(model.Azure, model.SourceAPI, azure.Factory)
 	r.Register(model.GCP, model.SourceAPI, gcp.Factory)
+	r.Register(model.OCI, model.SourceAPI, oci.Factory)
 }

@@ -1,0 +1,63 @@
+package live
+
+import (
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
+)
+
+func TestRegister(t *testing.T) {
+	r := provider.NewRegistry()
+	Register(r)
+	cfg := &config.Config{}
+	cfg.AWS.Common = config.Common{Enabled: true, Source: model.SourceAPI}
+	cfg.AWS.Region = "us-east-1"
+	cfg.Azure.Common = config.Common{Enabled: true, Source: model.SourceAPI}
+	cfg.GCP.Common = config.Common{Enabled: true, Source: model.SourceAPI}
+	cfg.GCP.ProjectID, cfg.GCP.BillingTable = "acme", "acme.billing.gcp_billing_export_v1_X"
+	cfg.OCI.Common = config.Common{Enabled: true, Source: model.SourceAPI}
+	for _, k := range model.AllProviders {
+		t.Run(string(k), func(t *testing.T) {
+			if !r.Has(k, model.SourceAPI) {
+				t.Fatalf("no api factory for %s", k)
+			}
+			p, err := r.Build(cfg, k, provider.NoCredentials{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Key() != k || p.Source() != model.SourceAPI {
+				t.Errorf("built %s/%s", p.Key(), p.Source())
+			}
+		})
+	}
+}
+
+// TestFactoryConfigErrors: a section missing what its API needs fails at
+// build time with a ConfigurationError naming the field.
+func TestFactoryConfigErrors(t *testing.T) {
+	r := provider.NewRegistry()
+	Register(r)
+	tests := []struct {
+		name string
+		key  model.ProviderKey
+		cfg  func(c *config.Config)
+	}{
+		{"aws without region", model.AWS, func(c *config.Config) { c.AWS.Common.Source = model.SourceAPI }},
+		{"gcp without billing table", model.GCP, func(c *config.Config) {
+			c.GCP.Common.Source = model.SourceAPI
+			c.GCP.ProjectID = "acme"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := &config.Config{}
+			tt.cfg(cfg)
+			if _, err := r.Build(cfg, tt.key, nil); apperr.KindOf(err) != apperr.Configuration {
+				t.Errorf("kind = %q (%v), want ConfigurationError", apperr.KindOf(err), err)
+			}
+		})
+	}
+}

@@ -1,0 +1,329 @@
+package oci
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
+
+var (
+	keyOnce sync.Once
+	testKey *rsa.PrivateKey
+)
+
+// signingKey is one RSA key for the whole package: generating one per test
+// would cost more than the tests.
+func signingKey(t *testing.T) *rsa.PrivateKey {
+	t.Helper()
+	keyOnce.Do(func() {
+		k, err := rsa.GenerateKey(rand.Reader, 2048)
+		if err != nil {
+			panic(err)
+		}
+		testKey = k
+	})
+	return testKey
+}
+
+func writeKey(t *testing.T, k *rsa.PrivateKey) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "oci_api_key.pem")
+	b := pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)})
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func newTestProvider(t *testing.T, url string, keyPath string) *Provider {
+	t.Helper()
+	cfg := config.OCIConfig{TenancyID: testTenancy, UserID: testUser, Fingerprint: testFingerprint,
+		PrivateKeyPath: keyPath, Region: "us-ashburn-1", Endpoint: url}
+	p, err := New(cfg, nil, WithRetry(4, time.Millisecond), WithNow(func() time.Time { return testNow }),
+		WithHTTPClient(&http.Client{Timeout: 5 * time.Second}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func setup(t *testing.T) (*fakeOCI, *Provider) {
+	t.Helper()
+	k := signingKey(t)
+	f, srv := newFakeOCI(t, &k.PublicKey)
+	return f, newTestProvider(t, srv.URL, writeKey(t, k))
+}
+
+func TestFetchCosts(t *testing.T) {
+	f, p := setup(t)
+	b, err := p.FetchCosts(context.Background(), "2026-11-17", "2026-11-19")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Signed with the configured identity.
+	want := testTenancy + "/" + testUser + "/" + testFingerprint
+	for _, id := range f.keyIDs {
+		if id != want {
+			t.Fatalf("keyId = %q, want %q", id, want)
+		}
+	}
+	// One page per day; the window is exactly the asked days, end exclusive.
+	if len(f.usage) != 3 {
+		t.Fatalf("usage calls = %d, want 3", len(f.usage))
+	}
+	u := f.usage[0]
+	if u["tenantId"] != testTenancy || u["granularity"] != "DAILY" || u["queryType"] != "COST" ||
+		!strings.HasPrefix(u["timeUsageStarted"].(string), "2026-11-17T00:00:00") || !strings.HasPrefix(u["timeUsageEnded"].(string), "2026-11-20T00:00:00") {
+		t.Errorf("usage request = %v", u)
+	}
+	if len(b.Lines) != 6 {
+		t.Fatalf("lines = %d, want 6 (the zero Networking rows dropped)", len(b.Lines))
+	}
+	var total model.Nanos
+	for _, l := range b.Lines {
+		total += l.Billed
+	}
+	// float32 12.34 and 0.0425 come back exactly through their decimal strings.
+	if want := model.Nanos(3 * (12_340_000_000 + 42_500_000)); total != want {
+		t.Errorf("total = %s, want %s", total, want)
+	}
+	l := b.Lines[0]
+	if l.Day != "2026-11-17" || l.BillingAccount != testTenancy || l.SubAccount != testCompartment || l.Service != "Compute" ||
+		l.ResourceID != instanceID || l.Region != "us-ashburn-1" || l.Currency != "USD" || l.Effective != l.Billed {
+		t.Errorf("first line = %+v", l)
+	}
+}
+
+func TestInventory(t *testing.T) {
+	f, p := setup(t)
+	inv, err := p.Inventory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]model.Resource{}
+	for _, r := range inv.Resources {
+		byName[r.Name] = r
+	}
+	if _, ok := byName["gone"]; ok {
+		t.Error("terminated instance listed")
+	}
+	web := byName["web-1"]
+	if web.State != "running" || web.InstanceType != "VM.Standard.E4.Flex/2/16" || web.MemoryGB != 16 || web.VCPU != 4 ||
+		web.Account != testCompartment || web.Tags["team"] != "web" || web.Tags["Finance.CostCenter"] != "42" || web.HourlyCost <= 0 {
+		t.Errorf("web-1 = %+v", web)
+	}
+	if old := byName["old"]; old.State != "stopped" {
+		t.Errorf("old (second page) = %+v", old)
+	}
+	if v := byName["data"]; !v.Attached || v.State != "in-use" || v.SizeGB != 200 {
+		t.Errorf("data volume = %+v", v)
+	}
+	if v := byName["orphan"]; v.Attached || v.SizeGB != 1024 || v.HourlyCost <= 0 {
+		t.Errorf("orphan volume = %+v", v)
+	}
+	if ip := byName["129.1.2.3"]; ip.Attached || ip.ResourceType != "public_ip" {
+		t.Errorf("reserved ip = %+v", ip)
+	}
+	// Root and one child compartment; four metric queries over the tenancy.
+	if f.count("instances") != 3 || f.count("metrics") != 4 {
+		t.Errorf("instances calls = %d (want 3), metrics calls = %d (want 4)", f.count("instances"), f.count("metrics"))
+	}
+	if len(inv.Utilization) != UtilizationDays*24 {
+		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
+	}
+	s := inv.Utilization[0]
+	if s.ResourceID != instanceID || s.CPU != 0.08 || s.Memory != 0.55 || s.NetworkBytes != 800 {
+		t.Errorf("sample = %+v", s)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	fetch := func(p *Provider) error {
+		_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+		return err
+	}
+	tests := []struct {
+		name       string
+		fail       func(op string, n int) (int, string, bool)
+		call       func(p *Provider) error
+		wantReason model.ProviderFailure
+		wantCalls  map[string]int
+	}{
+		{
+			name:      "throttled then success",
+			fail:      func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "usage" && n <= 2 },
+			call:      fetch,
+			wantCalls: map[string]int{"usage": 3},
+		},
+		{
+			name:       "throttled for good",
+			fail:       func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "usage" },
+			call:       fetch,
+			wantReason: model.FailureThrottled,
+			wantCalls:  map[string]int{"usage": 4},
+		},
+		{
+			name: "server error then success",
+			fail: func(op string, n int) (int, string, bool) {
+				return 500, "InternalServerError", op == "volumes" && n == 1
+			},
+			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
+			wantCalls: map[string]int{"volumes": 3},
+		},
+		{
+			name:       "key not accepted",
+			fail:       func(op string, n int) (int, string, bool) { return 401, "NotAuthenticated", true },
+			call:       func(p *Provider) error { return p.Check(context.Background()) },
+			wantReason: model.FailureCredentials,
+			wantCalls:  map[string]int{"getUser": 1},
+		},
+		{
+			name:       "no usage policy",
+			fail:       func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "usage" },
+			call:       fetch,
+			wantReason: model.FailurePermission,
+			wantCalls:  map[string]int{"usage": 1},
+		},
+		{
+			name:       "no monitoring policy",
+			fail:       func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "metrics" },
+			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
+			wantReason: model.FailurePermission,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, p := setup(t)
+			f.fail = tt.fail
+			err := tt.call(p)
+			if tt.wantReason == "" {
+				if err != nil {
+					t.Fatalf("err = %v, want success", err)
+				}
+			} else {
+				assertFailure(t, err, tt.wantReason)
+			}
+			for op, n := range tt.wantCalls {
+				if got := f.count(op); got != n {
+					t.Errorf("%s calls = %d, want %d", op, got, n)
+				}
+			}
+		})
+	}
+}
+
+func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
+	t.Helper()
+	if apperr.KindOf(err) != apperr.Provider {
+		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
+	}
+	e, _ := apperr.As(err)
+	if e.Provider != "oci" {
+		t.Errorf("provider = %q", e.Provider)
+	}
+	if got := e.Details[model.FailureDetail]; got != want {
+		t.Errorf("reason = %v, want %v (%v)", got, want, err)
+	}
+	if strings.Contains(err.Error(), "PRIVATE KEY") {
+		t.Errorf("error leaks the key: %v", err)
+	}
+}
+
+// TestWrongKey signs with a key the server does not know: the signature
+// check fails and the answer is bad credentials.
+func TestWrongKey(t *testing.T) {
+	other, err := rsa.GenerateKey(rand.Reader, 1024)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, srv := newFakeOCI(t, &signingKey(t).PublicKey)
+	p := newTestProvider(t, srv.URL, writeKey(t, other))
+	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+	if f.count("getUser") != 1 {
+		t.Errorf("getUser calls = %d, want 1 (no retry on 401)", f.count("getUser"))
+	}
+}
+
+func TestCheck(t *testing.T) {
+	f, p := setup(t)
+	if err := p.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if f.count("getUser") != 1 {
+		t.Errorf("getUser calls = %d", f.count("getUser"))
+	}
+}
+
+func TestMissingKeyFile(t *testing.T) {
+	p := newTestProvider(t, "http://127.0.0.1:1", filepath.Join(t.TempDir(), "none.pem"))
+	if err := p.Check(context.Background()); apperr.KindOf(err) != apperr.Configuration {
+		t.Errorf("kind = %q (%v), want ConfigurationError", apperr.KindOf(err), err)
+	}
+}
+
+func TestNanos32(t *testing.T) {
+	tests := []struct {
+		in   float32
+		want model.Nanos
+	}{
+		{12.34, 12_340_000_000},
+		{0.0425, 42_500_000},
+		{-3.5, -3_500_000_000},
+		{1e-7, 100},
+		{1234567.8, 1_234_567_800_000_000},
+	}
+	for _, tt := range tests {
+		got, err := nanos32(&tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("nanos32(%v) = %s, %v; want %s", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	_, p := setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	assertFailure(t, err, model.FailureCancelled)
+}
+
+// TestLive runs against the tenancy of ~/.oci/config (or OCI_CLI_*).
+func TestLive(t *testing.T) {
+	if os.Getenv("COSTPILOT_IT_OCI") != "1" {
+		t.Skip("set COSTPILOT_IT_OCI=1 with a working ~/.oci/config (or OCI_CLI_CONFIG_FILE/OCI_CLI_PROFILE) to run against OCI")
+	}
+	p, err := New(config.OCIConfig{Region: os.Getenv("OCI_CLI_REGION")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := p.Check(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
+	b, err := p.FetchCosts(ctx, d, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d cost lines for %s", len(b.Lines), d)
+}
