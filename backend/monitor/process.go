@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Process samples this process's CPU and memory use as fractions of the
@@ -21,7 +23,7 @@ type Process struct {
 	lastCPU  time.Duration
 	lastWall time.Time
 	lastFrac float64
-	sampled  bool // lastFrac was measured over an interval
+	sampled  bool // CPU was called before
 }
 
 // NewProcess starts sampling now.
@@ -33,7 +35,9 @@ func NewProcess() *Process {
 }
 
 // CPU returns the fraction of the machine's CPU (all cores) this process
-// used since the previous call (or since NewProcess).
+// used since the previous call. The first call covers the process's whole
+// life instead: the time since NewProcess is arbitrary (a CLI asks right
+// after start), and too short to measure with /proc's 10 ms ticks.
 func (p *Process) CPU() float64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -42,28 +46,22 @@ func (p *Process) CPU() float64 {
 		return 0
 	}
 	now := time.Now()
+	if !p.sampled {
+		p.sampled = true
+		p.lastCPU, p.lastWall = cpu, now
+		if f, err := lifetimeCPU(cpu); err == nil {
+			p.lastFrac = f
+		}
+		return p.lastFrac
+	}
 	wall := now.Sub(p.lastWall)
 	if wall < 50*time.Millisecond {
-		if !p.sampled {
-			// Too short an interval to measure (a CLI asking right after
-			// start): use the process's whole life instead.
-			if f, err := lifetimeCPU(cpu); err == nil {
-				return f
-			}
-		}
-		return p.lastFrac // repeat the last measured value
+		return p.lastFrac // too short an interval to measure; repeat the last value
 	}
-	p.sampled = true
 	frac := float64(cpu-p.lastCPU) / float64(wall) / float64(runtime.NumCPU())
 	p.lastCPU, p.lastWall = cpu, now
-	if frac < 0 {
-		frac = 0
-	}
-	if frac > 1 {
-		frac = 1
-	}
-	p.lastFrac = frac
-	return frac
+	p.lastFrac = math.Min(math.Max(frac, 0), 1)
+	return p.lastFrac
 }
 
 // Uptime is the time since NewProcess.
@@ -85,24 +83,15 @@ func (p *Process) Memory() float64 {
 // clockTicks is USER_HZ, 100 on every Linux architecture Go supports.
 const clockTicks = 100
 
+// processCPU is the user plus system CPU time of the process so far. It
+// comes from getrusage, which the kernel keeps to the nanosecond, rather
+// than /proc's 10 ms ticks that read 0 for a short-lived CLI.
 func processCPU() (time.Duration, error) {
-	b, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0, err
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0, fmt.Errorf("monitor: getrusage: %w", err)
 	}
-	// Fields after the command name (which may hold spaces) in parentheses.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("monitor: odd /proc/self/stat")
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0, fmt.Errorf("monitor: short /proc/self/stat")
-	}
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(utime+stime) * time.Second / clockTicks, nil
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
 }
 
 // lifetimeCPU is the share of the machine's CPU the process used since it
