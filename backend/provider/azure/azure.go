@@ -119,6 +119,7 @@ func (p *Provider) clientOptions() *arm.ClientOptions {
 	co := &arm.ClientOptions{}
 	co.Retry = policy.RetryOptions{MaxRetries: p.opt.maxRetries, RetryDelay: p.opt.retryDelay, MaxRetryDelay: p.opt.maxDelay}
 	co.InsecureAllowCredentialWithHTTP = p.opt.insecure
+	co.PerRetryPolicies = []policy.Policy{qpuRetryAfter{}}
 	if p.opt.transport != nil {
 		co.Transport = p.opt.transport
 	}

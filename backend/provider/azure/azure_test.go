@@ -104,6 +104,30 @@ func TestFetchCosts(t *testing.T) {
 	}
 }
 
+// TestQPUThrottle: Cost Management's own retry-after header is honoured.
+func TestQPUThrottle(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	f.qpuWait = "1"
+	f.fail = func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" && n == 1 }
+	// azcore gives up at once when the wait asked for exceeds the cap, so
+	// the cap must allow the second asked for.
+	p, err := New(config.AzureConfig{SubscriptionID: testSub}, nil, WithCloud(testCloud(srv.URL)), WithInsecureHTTP(),
+		WithCredential(staticToken{}), WithRetry(3, time.Millisecond, 2*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19"); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited < time.Second {
+		t.Errorf("retried after %v, want the 1 s Cost Management asked for", waited)
+	}
+	if f.count("query") != 3 {
+		t.Errorf("query calls = %d, want 3 (one throttled, then actual and amortized)", f.count("query"))
+	}
+}
+
 func TestAllSubscriptions(t *testing.T) {
 	f, srv := newFakeARM(t, false)
 	p := newPlain(t, srv.URL, config.AzureConfig{})

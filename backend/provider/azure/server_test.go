@@ -33,6 +33,9 @@ type fakeARM struct {
 	// tokenStatus, when not 200, makes the token endpoint refuse.
 	tokenStatus int
 	bearer      []string
+	// qpuWait, when set, throttles with Cost Management's own headers
+	// instead of Retry-After.
+	qpuWait string
 }
 
 func newFakeARM(t *testing.T, tls bool) (*fakeARM, *httptest.Server) {
@@ -97,7 +100,12 @@ func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			w.Header().Set("x-ms-error-code", code)
 			if status == http.StatusTooManyRequests {
-				w.Header().Set("Retry-After", "0")
+				if f.qpuWait != "" {
+					w.Header().Set("x-ms-ratelimit-microsoft.costmanagement-qpu-retry-after", f.qpuWait)
+					w.Header().Set("x-ms-ratelimit-microsoft.costmanagement-entity-retry-after", "0")
+				} else {
+					w.Header().Set("Retry-After", "0")
+				}
 			}
 			w.WriteHeader(status)
 			fmt.Fprintf(w, `{"error":{"code":%q,"message":"test failure"}}`, code)
