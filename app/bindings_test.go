@@ -250,7 +250,7 @@ func TestBindingsCallTheService(t *testing.T) {
 	}
 	var wire map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &wire); err != nil || wire["summary"] == nil || wire["aws"] == nil {
-		t.Fatalf("wire keys: %v", keys(wire))
+		t.Fatalf("wire keys: %v", sortedKeys(wire))
 	}
 	if m, err := b.GetMetrics(); err != nil || m.TotalRequests < 3 {
 		t.Fatalf("metrics %+v, %v: bound calls are counted", m, err)
@@ -260,7 +260,7 @@ func TestBindingsCallTheService(t *testing.T) {
 	}
 }
 
-func keys(m map[string]json.RawMessage) []string {
+func sortedKeys(m map[string]json.RawMessage) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)

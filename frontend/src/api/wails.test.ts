@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import type * as B from '../../wailsjs/go/app/Bindings';
+import { matchRendered, reportFor } from '../desktop/firstRender';
+import { ApiError } from './errors';
+import type { CostAnalysis } from './types';
+import { bindingError, costRequest, createWailsTransport, IMPORT_PATH, REPORTS_PREFIX } from './wails';
+
+const shape = JSON.stringify({
+  error: 'days must be an integer from 1 to 365, got 0',
+  error_type: 'ValidationError',
+  provider: '',
+  timestamp: '2026-03-15T10:00:00Z',
+  details: { field: 'days' },
+});
+
+function analysis(total: number): CostAnalysis {
+  return {
+    summary: {
+      total_cost: total,
+      providers_analyzed: ['aws'],
+      analysis_period: { start_date: '2026-02-13T10:00:00', end_date: '2026-03-15T10:00:00' },
+      currency: 'USD',
+      metric: 'billed',
+    },
+  };
+}
+
+describe('bindingError', () => {
+  it('reads the ErrorFormatter string whether raw or wrapped in an Error', () => {
+    for (const rejected of [shape, new Error(shape)]) {
+      const e = bindingError(rejected);
+      expect(e).toBeInstanceOf(ApiError);
+      expect(e.type).toBe('ValidationError');
+      expect(e.message).toContain('days must be');
+      expect(e.details).toEqual({ field: 'days' });
+    }
+  });
+  it('keeps the unhandled shape message', () => {
+    const e = bindingError(JSON.stringify({ error: 'Internal server error', message: 'disk full' }));
+    expect(e.message).toBe('Internal server error: disk full');
+  });
+  it('makes anything else a BaseError', () => {
+    expect(bindingError(new Error('Call to AnalyzeCosts timed out')).type).toBe('BaseError');
+    expect(bindingError(42).message).toBe('42');
+  });
+});
+
+describe('costRequest', () => {
+  it('sends days, or start and end, and only the filters that are set', () => {
+    expect(costRequest({})).toEqual({ days: 30 });
+    expect(costRequest({ days: 7, metric: 'list', provider: ' gcp ', tag: '' })).toEqual({ days: 7, metric: 'list', provider: 'gcp' });
+    expect(costRequest({ days: 7, start: '2026-01-01', end: '2026-01-31' })).toEqual({ start: '2026-01-01', end: '2026-01-31' });
+  });
+});
+
+describe('createWailsTransport', () => {
+  const calls: unknown[][] = [];
+  const fake = {
+    AnalyzeCosts: async (req: unknown) => {
+      calls.push(['AnalyzeCosts', req]);
+      return analysis(1234.5);
+    },
+    ForecastCosts: async () => {
+      throw shape; // older Wails: the raw value
+    },
+    GenerateRecommendations: async () => null,
+    GetAlerts: async () => {
+      throw new Error(shape); // newer Wails: an Error around it
+    },
+  } as unknown as typeof B;
+  const t = createWailsTransport(fake, async (input, init) => {
+    calls.push(['fetch', input, init?.method]);
+    return new Response(JSON.stringify({ error: 'not a billing export', error_type: 'ValidationError', details: {} }), { status: 400 });
+  });
+
+  it('passes the query to the binding and returns its result', async () => {
+    const a = await t.AnalyzeCosts({ days: 14, service: 'EC2' });
+    expect(a.summary.total_cost).toBe(1234.5);
+    expect(calls).toContainEqual(['AnalyzeCosts', { days: 14, service: 'EC2' }]);
+  });
+  it('rejects with an ApiError for either kind of rejection', async () => {
+    await expect(t.ForecastCosts(0)).rejects.toMatchObject({ type: 'ValidationError' });
+    await expect(t.GetAlerts()).rejects.toMatchObject({ type: 'ValidationError' });
+  });
+  it('turns null lists into empty ones', async () => {
+    expect(await t.GenerateRecommendations()).toEqual([]);
+  });
+  it('serves reports and imports through the asset server', async () => {
+    expect(t.ReportURL('costpilot-summary-1.html')).toBe(`${REPORTS_PREFIX}costpilot-summary-1.html`);
+    const file = new File(['a,b\n'], 'my export.csv');
+    await expect(t.ImportFile(file)).rejects.toMatchObject({ type: 'ValidationError', status: 400 });
+    expect(calls).toContainEqual(['fetch', `${IMPORT_PATH}?name=my%20export.csv`, 'POST']);
+  });
+});
+
+describe('first render', () => {
+  it('matches the rendered total to the analysis it came from', () => {
+    const list = [analysis(10), analysis(98765.432)];
+    expect(matchRendered('$98,765.43', list)).toBe(list[1]);
+    expect(matchRendered(' $10.00 ', list)).toBe(list[0]);
+    expect(matchRendered('$98,765.44', list)).toBeUndefined();
+    expect(matchRendered('—', list)).toBeUndefined();
+  });
+  it('reports the period and metric of the rendered analysis', () => {
+    const r = reportFor('$10.00', analysis(10), 812.5);
+    expect(r).toEqual({
+      rendered_text: '$10.00',
+      total_cost: 10,
+      start_date: '2026-02-13T10:00:00',
+      end_date: '2026-03-15T10:00:00',
+      metric: 'billed',
+      page_ms: 812.5,
+    });
+  });
+});

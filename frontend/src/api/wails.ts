@@ -1,0 +1,147 @@
+// The desktop transport (STYLE.md 4): the Transport of http.ts over the
+// Wails bindings generated in frontend/wailsjs (app.Bindings in Go). There
+// is no login: the window is a local, single-user app. A rejected call
+// carries the JSON string app.ErrorFormatter makes, either raw or as an
+// Error's message depending on the Wails version; both become an ApiError.
+import * as B from '../../wailsjs/go/app/Bindings';
+import { installDesktop } from '../desktop';
+import { noteAnalysis, noteAnalysisError } from '../desktop/firstRender';
+import { ApiError, errorFromBody, errorFromJSONString, NETWORK } from './errors';
+import type { Transport } from './transport';
+import type {
+  AllocationResult,
+  AllocationRules,
+  Alert,
+  CostAnalysis,
+  CostQuery,
+  CredentialChecks,
+  Forecast,
+  Health,
+  ImportSummary,
+  OptimizationResult,
+  PerformanceMetrics,
+  ProviderDetail,
+  ProviderStatus,
+  Recommendation,
+  ReportInfo,
+  ReportRequest,
+  ReportResult,
+  RunInfo,
+  SavedAllocationRule,
+  Session,
+} from './types';
+
+/**
+ * TRANSPORT_MARKER lets the Go binary check that it embeds this build of
+ * the UI, not the web one (main_desktop.go looks for the string).
+ */
+export const TRANSPORT_MARKER = 'costpilot-transport:wails';
+
+/** REPORTS_PREFIX is where the window's asset server serves reports. */
+export const REPORTS_PREFIX = '/desktop/reports/';
+
+/** IMPORT_PATH is where the window's asset server takes a billing file. */
+export const IMPORT_PATH = '/desktop/import';
+
+/** bindingError turns whatever a binding rejected with into an ApiError. */
+export function bindingError(e: unknown): ApiError {
+  if (e instanceof ApiError) return e;
+  if (typeof e === 'string') return errorFromJSONString(e);
+  if (e instanceof Error) return errorFromJSONString(e.message);
+  return new ApiError(String(e), 'BaseError');
+}
+
+/** call runs one binding and rejects with an ApiError on failure. */
+export async function call<T>(fn: () => Promise<unknown>): Promise<T> {
+  try {
+    return (await fn()) as T;
+  } catch (e) {
+    throw bindingError(e);
+  }
+}
+
+/** costRequest is app.CostRequest: days, or start and end, then the filters. */
+export function costRequest(q: CostQuery): Parameters<typeof B.AnalyzeCosts>[0] {
+  const r: Parameters<typeof B.AnalyzeCosts>[0] = {};
+  if (q.start || q.end) {
+    r.start = q.start;
+    r.end = q.end;
+  } else {
+    r.days = q.days ?? 30;
+  }
+  if (q.metric) r.metric = q.metric;
+  for (const key of ['provider', 'account', 'service', 'tag'] as const) {
+    const v = q[key]?.trim();
+    if (v) r[key] = v;
+  }
+  return r;
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+type Bindings = typeof B;
+
+/** createWailsTransport builds the transport over b (the generated bindings; tests pass fakes). */
+export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i, init) => fetch(i, init)): Transport {
+  return {
+    AnalyzeCosts: async (q) => {
+      const req = costRequest(q);
+      try {
+        const a = await call<CostAnalysis>(() => b.AnalyzeCosts(req));
+        noteAnalysis(a);
+        return a;
+      } catch (e) {
+        noteAnalysisError(e as ApiError);
+        throw e;
+      }
+    },
+    GenerateRecommendations: async () => (await call<Recommendation[] | null>(() => b.GenerateRecommendations())) ?? [],
+    ForecastCosts: (days) => call<Forecast>(() => b.ForecastCosts(days)),
+    OptimizeAll: () => call<OptimizationResult>(() => b.OptimizeAll()),
+    GenerateReport: (req: ReportRequest) => call<ReportResult>(() => b.GenerateReport(req)),
+    ListReports: async () => (await call<ReportInfo[] | null>(() => b.ListReports())) ?? [],
+    ReportURL: (name) => REPORTS_PREFIX + encodeURIComponent(name),
+    GetProviderStatus: () => call<ProviderStatus>(() => b.GetProviderStatus()),
+    GetProviderDetails: async () => (await call<ProviderDetail[] | null>(() => b.GetProviderDetails())) ?? [],
+    ValidateCredentials: () => call<CredentialChecks>(() => b.ValidateCredentials()),
+    AllocateCosts: (rules: AllocationRules) =>
+      call<AllocationResult>(() => b.AllocateCosts(rules as Parameters<Bindings['AllocateCosts']>[0])),
+    ListAllocationRules: async () => (await call<SavedAllocationRule[] | null>(() => b.ListAllocationRules())) ?? [],
+    SaveAllocationRule: (name, rules) =>
+      call<SavedAllocationRule>(() => b.SaveAllocationRule(name, rules as Parameters<Bindings['SaveAllocationRule']>[1])),
+    GetMetrics: () => call<PerformanceMetrics>(() => b.GetMetrics()),
+    CheckHealth: () => call<Health>(() => b.CheckHealth()),
+    GetAlerts: async () => (await call<Alert[] | null>(() => b.GetAlerts())) ?? [],
+    ListRuns: async () => (await call<RunInfo[] | null>(() => b.ListRuns())) ?? [],
+    GetSession: () => call<Session>(() => b.GetSession()),
+    // A picked file is streamed to the window's asset server rather than
+    // base64-encoded through the binding bridge: exports can be large.
+    ImportFile: async (file) => {
+      let res: Response;
+      try {
+        res = await doFetch(`${IMPORT_PATH}?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+      } catch (e) {
+        throw new ApiError(`Cannot send the file to costpilot (${e instanceof Error ? e.message : String(e)})`, NETWORK);
+      }
+      const body = await readBody(res);
+      if (!res.ok) throw errorFromBody(res.status, body);
+      return body as ImportSummary;
+    },
+  };
+}
+
+/** transport is the desktop build's instance, chosen by the @transport alias. */
+export const transport: Transport = createWailsTransport();
+
+if (typeof window !== 'undefined' && typeof document !== 'undefined') {
+  console.info(TRANSPORT_MARKER);
+  installDesktop();
+}

@@ -1,0 +1,1012 @@
+export namespace app {
+	
+	export class CostRequest {
+	    days?: number;
+	    start?: string;
+	    end?: string;
+	    metric?: string;
+	    provider?: string;
+	    account?: string;
+	    service?: string;
+	    tag?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CostRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.days = source["days"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.metric = source["metric"];
+	        this.provider = source["provider"];
+	        this.account = source["account"];
+	        this.service = source["service"];
+	        this.tag = source["tag"];
+	    }
+	}
+	export class Info {
+	    version: string;
+	    data_dir: string;
+	    credential_backend: string;
+	    self_test: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Info(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.version = source["version"];
+	        this.data_dir = source["data_dir"];
+	        this.credential_backend = source["credential_backend"];
+	        this.self_test = source["self_test"];
+	    }
+	}
+	export class RenderCheck {
+	    ok: boolean;
+	    expected_total: number;
+	    startup_ms: number;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RenderCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ok = source["ok"];
+	        this.expected_total = source["expected_total"];
+	        this.startup_ms = source["startup_ms"];
+	        this.message = source["message"];
+	    }
+	}
+	export class RenderReport {
+	    rendered_text: string;
+	    total_cost: number;
+	    start_date: string;
+	    end_date: string;
+	    metric: string;
+	    page_ms: number;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RenderReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.rendered_text = source["rendered_text"];
+	        this.total_cost = source["total_cost"];
+	        this.start_date = source["start_date"];
+	        this.end_date = source["end_date"];
+	        this.metric = source["metric"];
+	        this.page_ms = source["page_ms"];
+	        this.error = source["error"];
+	    }
+	}
+	export class Session {
+	    username: string;
+	    features: any;
+	    currency: string;
+	    version: string;
+	    auth: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Session(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.username = source["username"];
+	        this.features = source["features"];
+	        this.currency = source["currency"];
+	        this.version = source["version"];
+	        this.auth = source["auth"];
+	    }
+	}
+
+}
+
+export namespace model {
+	
+	export class Alert {
+	    id: string;
+	    kind: string;
+	    severity: string;
+	    provider?: string;
+	    message: string;
+	    time: string;
+	    details?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Alert(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.severity = source["severity"];
+	        this.provider = source["provider"];
+	        this.message = source["message"];
+	        this.time = source["time"];
+	        this.details = source["details"];
+	    }
+	}
+	export class AllocatedCosts {
+	    by_department: Record<string, number>;
+	    by_project: Record<string, number>;
+	    unallocated: number;
+	    shared: number;
+	    total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new AllocatedCosts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.by_department = source["by_department"];
+	        this.by_project = source["by_project"];
+	        this.unallocated = source["unallocated"];
+	        this.shared = source["shared"];
+	        this.total = source["total"];
+	    }
+	}
+	export class AnalysisPeriod {
+	    start_date: string;
+	    end_date: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AnalysisPeriod(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.start_date = source["start_date"];
+	        this.end_date = source["end_date"];
+	    }
+	}
+	export class AllocationRules {
+	    method: string;
+	    tags: string[];
+	    departments: string[];
+	    projects: string[];
+	    accounts?: Record<string, string>;
+	    patterns?: Record<string, string>;
+	    shared_split?: string;
+	    shared_percentages?: Record<string, number>;
+	    start?: string;
+	    end?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AllocationRules(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.method = source["method"];
+	        this.tags = source["tags"];
+	        this.departments = source["departments"];
+	        this.projects = source["projects"];
+	        this.accounts = source["accounts"];
+	        this.patterns = source["patterns"];
+	        this.shared_split = source["shared_split"];
+	        this.shared_percentages = source["shared_percentages"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
+	export class AllocationResult {
+	    allocated_costs: AllocatedCosts;
+	    rules: AllocationRules;
+	    matched_rules?: Record<string, number>;
+	    period: AnalysisPeriod;
+	    currency: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AllocationResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.allocated_costs = this.convertValues(source["allocated_costs"], AllocatedCosts);
+	        this.rules = this.convertValues(source["rules"], AllocationRules);
+	        this.matched_rules = source["matched_rules"];
+	        this.period = this.convertValues(source["period"], AnalysisPeriod);
+	        this.currency = source["currency"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
+	export class CostSummary {
+	    total_cost: number;
+	    providers_analyzed: string[];
+	    analysis_period: AnalysisPeriod;
+	    currency: string;
+	    metric: string;
+	    rates_used?: Record<string, number>;
+	
+	    static createFrom(source: any = {}) {
+	        return new CostSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total_cost = source["total_cost"];
+	        this.providers_analyzed = source["providers_analyzed"];
+	        this.analysis_period = this.convertValues(source["analysis_period"], AnalysisPeriod);
+	        this.currency = source["currency"];
+	        this.metric = source["metric"];
+	        this.rates_used = source["rates_used"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class CostAnalysis {
+	    summary: CostSummary;
+	
+	    static createFrom(source: any = {}) {
+	        return new CostAnalysis(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.summary = this.convertValues(source["summary"], CostSummary);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class CredentialField {
+	    provider: string;
+	    name: string;
+	    label: string;
+	    help?: string;
+	    secret: boolean;
+	    multiline: boolean;
+	    optional: boolean;
+	    set: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CredentialField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.help = source["help"];
+	        this.secret = source["secret"];
+	        this.multiline = source["multiline"];
+	        this.optional = source["optional"];
+	        this.set = source["set"];
+	    }
+	}
+	export class CredentialStoreStatus {
+	    backend: string;
+	    locked: boolean;
+	    has_items: boolean;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CredentialStoreStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.backend = source["backend"];
+	        this.locked = source["locked"];
+	        this.has_items = source["has_items"];
+	        this.message = source["message"];
+	    }
+	}
+	export class DailyPoint {
+	    date: string;
+	    cost: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DailyPoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.cost = source["cost"];
+	    }
+	}
+	export class ForecastPoint {
+	    date: string;
+	    forecast: number;
+	    lower: number;
+	    upper: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ForecastPoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.forecast = source["forecast"];
+	        this.lower = source["lower"];
+	        this.upper = source["upper"];
+	    }
+	}
+	export class RecommendationsImpact {
+	    base_forecast: number;
+	    optimized_forecast: number;
+	    total_savings: number;
+	    savings_percentage: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RecommendationsImpact(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.base_forecast = source["base_forecast"];
+	        this.optimized_forecast = source["optimized_forecast"];
+	        this.total_savings = source["total_savings"];
+	        this.savings_percentage = source["savings_percentage"];
+	    }
+	}
+	export class TrendAnalysis {
+	    trend_direction: string;
+	    volatility: number;
+	    slope_per_day: number;
+	    p_value: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TrendAnalysis(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.trend_direction = source["trend_direction"];
+	        this.volatility = source["volatility"];
+	        this.slope_per_day = source["slope_per_day"];
+	        this.p_value = source["p_value"];
+	    }
+	}
+	export class ProviderForecast {
+	    total_forecast: number;
+	    confidence_interval: number[];
+	    trend_analysis: TrendAnalysis;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderForecast(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total_forecast = source["total_forecast"];
+	        this.confidence_interval = source["confidence_interval"];
+	        this.trend_analysis = this.convertValues(source["trend_analysis"], TrendAnalysis);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Forecast {
+	    total_forecast: number;
+	    confidence_interval: number[];
+	    confidence_level: number;
+	    forecast_period: number;
+	    provider_forecasts: Record<string, ProviderForecast>;
+	    recommendations_impact?: RecommendationsImpact;
+	    daily_forecast: ForecastPoint[];
+	    currency: string;
+	    model?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Forecast(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total_forecast = source["total_forecast"];
+	        this.confidence_interval = source["confidence_interval"];
+	        this.confidence_level = source["confidence_level"];
+	        this.forecast_period = source["forecast_period"];
+	        this.provider_forecasts = this.convertValues(source["provider_forecasts"], ProviderForecast, true);
+	        this.recommendations_impact = this.convertValues(source["recommendations_impact"], RecommendationsImpact);
+	        this.daily_forecast = this.convertValues(source["daily_forecast"], ForecastPoint);
+	        this.currency = source["currency"];
+	        this.model = source["model"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class HealthCheck {
+	    name: string;
+	    status: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HealthCheck(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.status = source["status"];
+	        this.message = source["message"];
+	    }
+	}
+	export class Health {
+	    status: string;
+	    checks: HealthCheck[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Health(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.checks = this.convertValues(source["checks"], HealthCheck);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class InstanceConfig {
+	    instance_type: string;
+	    cost: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new InstanceConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.instance_type = source["instance_type"];
+	        this.cost = source["cost"];
+	    }
+	}
+	export class Recommendation {
+	    id?: string;
+	    type: string;
+	    resource_id?: string;
+	    resource_type?: string;
+	    description: string;
+	    current_config?: InstanceConfig;
+	    recommended_config?: InstanceConfig;
+	    potential_savings: number;
+	    priority: string;
+	    provider: string;
+	    confidence: number;
+	    implementation_effort: string;
+	    details?: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Recommendation(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.type = source["type"];
+	        this.resource_id = source["resource_id"];
+	        this.resource_type = source["resource_type"];
+	        this.description = source["description"];
+	        this.current_config = this.convertValues(source["current_config"], InstanceConfig);
+	        this.recommended_config = this.convertValues(source["recommended_config"], InstanceConfig);
+	        this.potential_savings = source["potential_savings"];
+	        this.priority = source["priority"];
+	        this.provider = source["provider"];
+	        this.confidence = source["confidence"];
+	        this.implementation_effort = source["implementation_effort"];
+	        this.details = source["details"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class OptimizationSummary {
+	    total_recommendations: number;
+	    total_potential_savings: number;
+	    providers_analyzed: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new OptimizationSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total_recommendations = source["total_recommendations"];
+	        this.total_potential_savings = source["total_potential_savings"];
+	        this.providers_analyzed = source["providers_analyzed"];
+	    }
+	}
+	export class OptimizationResult {
+	    summary: OptimizationSummary;
+	    recommendations: Recommendation[];
+	    report_path: string;
+	    run_id?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new OptimizationResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.summary = this.convertValues(source["summary"], OptimizationSummary);
+	        this.recommendations = this.convertValues(source["recommendations"], Recommendation);
+	        this.report_path = source["report_path"];
+	        this.run_id = source["run_id"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	export class PerformanceMetrics {
+	    cache_hit_rate: number;
+	    total_requests: number;
+	    average_response_time: number;
+	    error_rate: number;
+	    memory_usage: number;
+	    cpu_usage: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new PerformanceMetrics(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.cache_hit_rate = source["cache_hit_rate"];
+	        this.total_requests = source["total_requests"];
+	        this.average_response_time = source["average_response_time"];
+	        this.error_rate = source["error_rate"];
+	        this.memory_usage = source["memory_usage"];
+	        this.cpu_usage = source["cpu_usage"];
+	    }
+	}
+	export class ResourceCost {
+	    resource_id: string;
+	    resource_type: string;
+	    service: string;
+	    region: string;
+	    cost: number;
+	    tags: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceCost(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resource_id = source["resource_id"];
+	        this.resource_type = source["resource_type"];
+	        this.service = source["service"];
+	        this.region = source["region"];
+	        this.cost = source["cost"];
+	        this.tags = source["tags"];
+	    }
+	}
+	export class ProviderCosts {
+	    total_cost: number;
+	    service_breakdown: Record<string, number>;
+	    resources: ResourceCost[];
+	    daily_costs: DailyPoint[];
+	    source: string;
+	    resource_count: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderCosts(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total_cost = source["total_cost"];
+	        this.service_breakdown = source["service_breakdown"];
+	        this.resources = this.convertValues(source["resources"], ResourceCost);
+	        this.daily_costs = this.convertValues(source["daily_costs"], DailyPoint);
+	        this.source = source["source"];
+	        this.resource_count = source["resource_count"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ProviderDetail {
+	    provider: string;
+	    enabled: boolean;
+	    source: string;
+	    connected: boolean;
+	    error?: string;
+	    last_sync?: string;
+	    first_day?: string;
+	    last_day?: string;
+	    lines: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProviderDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.enabled = source["enabled"];
+	        this.source = source["source"];
+	        this.connected = source["connected"];
+	        this.error = source["error"];
+	        this.last_sync = source["last_sync"];
+	        this.first_day = source["first_day"];
+	        this.last_day = source["last_day"];
+	        this.lines = source["lines"];
+	    }
+	}
+	
+	
+	
+	export class ReportRequest {
+	    type: string;
+	    format: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.format = source["format"];
+	    }
+	}
+	export class ReportResult {
+	    report_path: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.report_path = source["report_path"];
+	    }
+	}
+	
+
+}
+
+export namespace service {
+	
+	export class ImportFile {
+	    path: string;
+	    format: string;
+	    rows: number;
+	    daily_lines: number;
+	    from: string;
+	    to: string;
+	    providers: string[];
+	    totals: Record<string, Array<ImportTotals>>;
+	    warnings?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.format = source["format"];
+	        this.rows = source["rows"];
+	        this.daily_lines = source["daily_lines"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.providers = source["providers"];
+	        this.totals = this.convertValues(source["totals"], Array<ImportTotals>, true);
+	        this.warnings = source["warnings"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportResult {
+	    dry_run: boolean;
+	    files: ImportFile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.dry_run = source["dry_run"];
+	        this.files = this.convertValues(source["files"], ImportFile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportTotals {
+	    currency: string;
+	    billed: number;
+	    effective: number;
+	    list: number;
+	    billed_exact: string;
+	    effective_exact: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportTotals(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.currency = source["currency"];
+	        this.billed = source["billed"];
+	        this.effective = source["effective"];
+	        this.list = source["list"];
+	        this.billed_exact = source["billed_exact"];
+	        this.effective_exact = source["effective_exact"];
+	    }
+	}
+	export class ReportFile {
+	    name: string;
+	    type: string;
+	    format: string;
+	    size: number;
+	    created_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ReportFile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.format = source["format"];
+	        this.size = source["size"];
+	        this.created_at = source["created_at"];
+	    }
+	}
+
+}
+
+export namespace store {
+	
+	export class RuleSet {
+	    id: number;
+	    name: string;
+	    rules: model.AllocationRules;
+	    created_at: string;
+	    updated_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RuleSet(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.rules = this.convertValues(source["rules"], model.AllocationRules);
+	        this.created_at = source["created_at"];
+	        this.updated_at = source["updated_at"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Run {
+	    id: number;
+	    kind: string;
+	    started_at: string;
+	    finished_at: string;
+	    status: string;
+	    summary: number[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Run(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.started_at = source["started_at"];
+	        this.finished_at = source["finished_at"];
+	        this.status = source["status"];
+	        this.summary = source["summary"];
+	        this.error = source["error"];
+	    }
+	}
+
+}
+
