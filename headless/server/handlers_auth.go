@@ -46,7 +46,7 @@ func wantsJSON(r *http.Request) bool {
 
 func (s *Server) loginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p := infoOf(r).principal; p != nil && s.authEnabled {
+		if p := infoOf(r).principal; p != nil || !s.authEnabled {
 			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return
 		}
