@@ -157,7 +157,8 @@ func DataDir(flag string, cfg *config.Config) (string, error) {
 
 // Close releases the store and cache.
 func (s *Service) Close() error {
-	return errors.Join(s.cache.Close(), s.store.Close())
+	ferr := s.FlushMetrics(context.Background())
+	return errors.Join(ferr, s.cache.Close(), s.store.Close())
 }
 
 // Config returns the configuration in force. Callers must not modify it.
@@ -249,13 +250,19 @@ func NewLogger(w *os.File, level string) *slog.Logger {
 // export data shows it instead of the demo, so `costpilot import` works
 // without writing a config first.
 func (s *Service) source(ctx context.Context, k model.ProviderKey) model.SourceKind {
-	src := s.cfg.Provider(k).Source
-	if s.cfgPath == "" && src == model.SourceDemo {
-		if st, err := s.store.Stats(ctx); err == nil {
-			for _, h := range st {
-				if h.Provider == k && h.Source == model.SourceExport && h.Lines > 0 {
-					return model.SourceExport
-				}
+	var states []store.HistoryStats
+	if s.cfgPath == "" {
+		states, _ = s.store.SyncStates(ctx) // on error: the configured source
+	}
+	return sourceFrom(s.cfg, s.cfgPath, states, k)
+}
+
+func sourceFrom(cfg *config.Config, cfgPath string, states []store.HistoryStats, k model.ProviderKey) model.SourceKind {
+	src := cfg.Provider(k).Source
+	if cfgPath == "" && src == model.SourceDemo {
+		for _, h := range states {
+			if h.Provider == k && h.Source == model.SourceExport && h.LastDay != "" {
+				return model.SourceExport
 			}
 		}
 	}

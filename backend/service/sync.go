@@ -28,24 +28,44 @@ const DefaultSyncDays = 90
 // ensureFresh brings demo history up to yesterday. It is cheap when the
 // history is current, so analysis calls it every time.
 func (s *Service) ensureFresh(ctx context.Context, keys []model.ProviderKey) error {
-	var stale []model.ProviderKey
-	stats, err := s.store.Stats(ctx)
-	if err != nil {
+	stale, err := s.staleDemo(ctx, keys)
+	if err != nil || len(stale) == 0 {
 		return err
 	}
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	// Another request may have refreshed them while this one waited.
+	if stale, err = s.staleDemo(ctx, stale); err != nil || len(stale) == 0 {
+		return err
+	}
+	_, err = s.syncParallel(ctx, stale, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
+		return s.syncProvider(ctx, k, 0, true)
+	})
+	return err
+}
+
+// staleDemo loads changed export files and returns the demo providers
+// whose history does not end yesterday.
+func (s *Service) staleDemo(ctx context.Context, keys []model.ProviderKey) ([]model.ProviderKey, error) {
+	states, err := s.store.SyncStates(ctx)
+	if err != nil {
+		return nil, err
+	}
 	want := yesterday(s.now())
+	var stale []model.ProviderKey
 	for _, k := range keys {
-		if s.source(ctx, k) == model.SourceExport && len(s.cfg.Provider(k).ExportPaths) > 0 {
+		src := sourceFrom(s.cfg, s.cfgPath, states, k)
+		if src == model.SourceExport && len(s.cfg.Provider(k).ExportPaths) > 0 {
 			if err := s.loadExports(ctx, k); err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		}
-		if s.source(ctx, k) != model.SourceDemo {
+		if src != model.SourceDemo {
 			continue
 		}
 		fresh := false
-		for _, h := range stats {
+		for _, h := range states {
 			if h.Provider == k && h.Source == model.SourceDemo && h.LastDay == want && h.Status == "ok" {
 				fresh = true
 			}
@@ -54,15 +74,7 @@ func (s *Service) ensureFresh(ctx context.Context, keys []model.ProviderKey) err
 			stale = append(stale, k)
 		}
 	}
-	if len(stale) == 0 {
-		return nil
-	}
-	for _, k := range stale {
-		if _, err := s.syncOne(ctx, k, 0, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return stale, nil
 }
 
 // Sync pulls provider data into the history: for demo providers the whole
@@ -75,34 +87,14 @@ func (s *Service) Sync(ctx context.Context, only model.ProviderKey, days int) ([
 	if err != nil {
 		return nil, err
 	}
-	var out []SyncResult
-	var errs []error
-	for _, k := range keys {
-		res, err := s.syncOne(ctx, k, days, false)
-		if err != nil {
-			res.Error = err.Error()
-			errs = append(errs, err)
-		}
-		out = append(out, res)
-	}
-	if len(errs) == 1 {
-		return out, errs[0]
-	}
-	if len(errs) > 1 {
-		e := apperr.E(apperr.Provider, "%d providers failed to sync", len(errs))
-		for _, r := range out {
-			if r.Error != "" {
-				e.WithDetail(string(r.Provider), r.Error)
-			}
-		}
-		return out, e
-	}
-	return out, nil
-}
-
-func (s *Service) syncOne(ctx context.Context, k model.ProviderKey, days int, quiet bool) (SyncResult, error) {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
+	return s.syncParallel(ctx, keys, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
+		return s.syncProvider(ctx, k, days, false)
+	})
+}
+
+func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days int, quiet bool) (SyncResult, error) {
 	src := s.source(ctx, k)
 	res := SyncResult{Provider: k, Source: src}
 	if src == model.SourceExport {

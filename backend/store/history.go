@@ -453,3 +453,19 @@ func (s *Store) query(ctx context.Context, q string, args []any, scan func(*sql.
 	}
 	return rows.Close()
 }
+
+// SyncStates returns the sync_state rows without counting lines: the
+// cheap check every analysis makes.
+func (s *Store) SyncStates(ctx context.Context) ([]HistoryStats, error) {
+	const q = `SELECT provider, source, first_day, last_day, synced_at, status, error FROM sync_state ORDER BY provider, source`
+	var out []HistoryStats
+	err := s.query(ctx, q, nil, func(rows *sql.Rows) error {
+		var h HistoryStats
+		if err := rows.Scan(&h.Provider, &h.Source, &h.FirstDay, &h.LastDay, &h.SyncedAt, &h.Status, &h.Error); err != nil {
+			return err
+		}
+		out = append(out, h)
+		return nil
+	})
+	return out, err
+}
