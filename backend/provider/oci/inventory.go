@@ -127,7 +127,7 @@ func (p *Provider) instances(ctx context.Context, c clients, comp string, inv *m
 				ResourceType: "instance",
 				Service:      serviceCompute,
 				Account:      comp,
-				Region:       str(in.Region),
+				Region:       regionName(str(in.Region)),
 				InstanceType: str(in.Shape),
 				State:        strings.ToLower(string(in.LifecycleState)),
 				Attached:     true,
@@ -285,6 +285,15 @@ func tags(free map[string]string, defined map[string]map[string]interface{}) map
 // region only in a tenancy-specific upper-case form, so the configured
 // region is used.
 func regionOfAD(_, region string) string { return region }
+
+// regionName turns the short code instances carry ("iad") into the region
+// name costs use ("us-ashburn-1").
+func regionName(s string) string {
+	if s == "" {
+		return ""
+	}
+	return string(common.StringToRegion(s))
+}
 
 func num32(f float32) string { return strconv.FormatFloat(float64(f), 'f', -1, 32) }
 

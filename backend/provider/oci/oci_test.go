@@ -125,7 +125,7 @@ func TestInventory(t *testing.T) {
 	}
 	web := byName["web-1"]
 	if web.State != "running" || web.InstanceType != "VM.Standard.E4.Flex/2/16" || web.MemoryGB != 16 || web.VCPU != 4 ||
-		web.Account != testCompartment || web.Tags["team"] != "web" || web.Tags["Finance.CostCenter"] != "42" || web.HourlyCost <= 0 {
+		web.Account != testCompartment || web.Region != "us-ashburn-1" || web.Tags["team"] != "web" || web.Tags["Finance.CostCenter"] != "42" || web.HourlyCost <= 0 {
 		t.Errorf("web-1 = %+v", web)
 	}
 	if old := byName["old"]; old.State != "stopped" {
