@@ -5,7 +5,6 @@ import { useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type CredentialChecks, type ImportSummary, type ProviderDetail, type ProviderKey, type RunInfo } from '../api/client';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
-import { useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 
 /** providerRows prefers the detailed status and falls back to the boolean map. */
@@ -42,7 +41,6 @@ function Pill({ ok, label }: { ok: boolean | 'warn'; label: string }) {
 }
 
 export function StatusPage() {
-  const { features } = useSession();
   const providers = useApi(loadProviders, []);
   const perf = useApi(() => api.GetMetrics(), []);
   const health = useApi(() => api.CheckHealth(), []);
@@ -203,8 +201,9 @@ export function StatusPage() {
         </Section>
       </div>
 
-      {features.notifications && (
-        <Section title="Alerts" id="alerts">
+      {/* Alerts are always listed; dashboard.features.notifications governs
+          the alert bell and the webhook, not this list. */}
+      <Section title="Alerts" id="alerts">
           {!alerts.data && alerts.loading && <Loading />}
           {!alerts.data && alerts.error && <ErrorState error={alerts.error} onRetry={alerts.reload} what="Alerts" />}
           {alerts.data && alerts.data.length === 0 && <Empty title="No alerts">Budgets, anomalies and providers are all quiet.</Empty>}
@@ -223,7 +222,6 @@ export function StatusPage() {
             </ul>
           )}
         </Section>
-      )}
 
       <Section title="Import billing data" id="import">
         <form class="form-row" onSubmit={upload}>
