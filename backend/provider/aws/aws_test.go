@@ -355,3 +355,18 @@ func TestLive(t *testing.T) {
 	}
 	t.Logf("%d resources, %d samples", len(inv.Resources), len(inv.Utilization))
 }
+
+// TestMetricsFailureKeepsResources: without CloudWatch access the listed
+// resources still come back, beside the error.
+func TestMetricsFailureKeepsResources(t *testing.T) {
+	isolate(t)
+	f, srv := newFakeAWS(t)
+	f.fail = func(op string, n int) (int, string, string, bool) {
+		return 403, "AccessDenied", "not authorized to perform: cloudwatch:GetMetricData", op == "GetMetricData"
+	}
+	inv, err := newTestProvider(t, srv.URL, nil).Inventory(context.Background())
+	assertFailure(t, err, model.FailurePermission)
+	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
+		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
+}

@@ -21,9 +21,11 @@ const (
 // Elastic IPs of every configured region, with the hourly utilization of
 // the running instances over the last UtilizationDays days. Hourly costs
 // come from the embedded price catalog (list prices), since the EC2 API
-// has none.
+// has none. When only CloudWatch fails, the resources come back with the
+// error, so a caller may keep them and report the metrics as a warning.
 func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 	inv := model.Inventory{Provider: model.AWS}
+	var metricsErr error
 	for _, region := range p.regions() {
 		c, err := p.regional(ctx, region)
 		if err != nil {
@@ -48,16 +50,20 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 				running = append(running, r.ResourceID)
 			}
 		}
-		samples, err := p.utilization(ctx, c, running)
-		if err != nil {
-			return model.Inventory{}, err
-		}
 		inv.Resources = append(inv.Resources, instances...)
 		inv.Resources = append(inv.Resources, volumes...)
 		inv.Resources = append(inv.Resources, ips...)
+		if metricsErr != nil {
+			continue
+		}
+		samples, err := p.utilization(ctx, c, running)
+		if err != nil {
+			metricsErr = err
+			continue
+		}
 		inv.Utilization = append(inv.Utilization, samples...)
 	}
-	return inv, nil
+	return inv, metricsErr
 }
 
 // The EC2 calls page by hand: the SDK's paginators take the client as an

@@ -364,3 +364,15 @@ func TestLive(t *testing.T) {
 	}
 	t.Logf("%d cost lines for %s", len(b.Lines), d)
 }
+
+// TestMetricsFailureKeepsResources: without Azure Monitor access the listed
+// resources still come back, beside the error.
+func TestMetricsFailureKeepsResources(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	f.fail = func(op string, n int) (int, string, bool) { return 403, "AuthorizationFailed", op == "metrics" }
+	inv, err := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}).Inventory(context.Background())
+	assertFailure(t, err, model.FailurePermission)
+	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
+		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
+}

@@ -23,7 +23,9 @@ const (
 // power state), managed disks and public IPs of every subscription, with
 // the hourly utilization of the running machines over the last
 // UtilizationDays days. Hourly costs come from the embedded price catalog.
-// Resource ids are lower-cased, as Cost Management writes them.
+// Resource ids are lower-cased, as Cost Management writes them. When only
+// Azure Monitor fails, the resources come back with the error, so a caller
+// may keep them and report the metrics as a warning.
 func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 	subs, err := p.subscriptions(ctx)
 	if err != nil {
@@ -34,6 +36,7 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 		return model.Inventory{}, err
 	}
 	inv := model.Inventory{Provider: model.Azure}
+	var metricsErr error
 	for _, sub := range subs {
 		vmc, err := armcompute.NewVirtualMachinesClient(sub, cred, p.clientOptions())
 		if err != nil {
@@ -59,14 +62,18 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 		if err != nil {
 			return model.Inventory{}, err
 		}
+		inv.Resources = append(append(append(inv.Resources, vms...), disks...), ips...)
+		if metricsErr != nil {
+			continue
+		}
 		samples, err := p.utilization(ctx, sub, vms)
 		if err != nil {
-			return model.Inventory{}, err
+			metricsErr = err
+			continue
 		}
-		inv.Resources = append(append(append(inv.Resources, vms...), disks...), ips...)
 		inv.Utilization = append(inv.Utilization, samples...)
 	}
-	return inv, nil
+	return inv, metricsErr
 }
 
 func (p *Provider) machines(ctx context.Context, c *armcompute.VirtualMachinesClient, sub string) ([]model.Resource, error) {

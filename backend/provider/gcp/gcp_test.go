@@ -142,8 +142,8 @@ func TestInventory(t *testing.T) {
 		web.ResourceID != "projects/acme-prod/zones/us-central1-a/instances/web-1" || web.Tags["team"] != "web" || web.CreatedAt.IsZero() {
 		t.Errorf("web-1 = %+v", web)
 	}
-	if old := byName["instance/old"]; old.State != "terminated" {
-		t.Errorf("old = %+v", old)
+	if old := byName["instance/old"]; old.State != "terminated" || old.Region != "europe-west1" {
+		t.Errorf("old (second page) = %+v", old)
 	}
 	if d := byName["volume/scratch"]; d.Attached || d.SizeGB != 2000 || d.InstanceType != "pd-standard" || d.HourlyCost <= 0 {
 		t.Errorf("scratch = %+v", d)
@@ -204,7 +204,7 @@ func TestFailures(t *testing.T) {
 			name:      "backend error then success",
 			fail:      func(op string, n int) (int, string, bool) { return 503, "backendError", op == "instances" && n == 1 },
 			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantCalls: map[string]int{"instances": 2},
+			wantCalls: map[string]int{"instances": 3}, // the retry, then the second page
 		},
 		{
 			name:       "expired credentials",
@@ -342,4 +342,16 @@ func TestLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d cost lines for %s", len(b.Lines), d)
+}
+
+// TestMetricsFailureKeepsResources: without Cloud Monitoring access the
+// listed resources still come back, beside the error.
+func TestMetricsFailureKeepsResources(t *testing.T) {
+	f, srv := newFakeGoogle(t)
+	f.fail = func(op string, n int) (int, string, bool) { return 403, "forbidden", op == "timeSeries" }
+	inv, err := newTestProvider(t, srv.URL).Inventory(context.Background())
+	assertFailure(t, err, model.FailurePermission)
+	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
+		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
 }

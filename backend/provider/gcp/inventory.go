@@ -21,7 +21,9 @@ const serviceCompute = "Compute Engine"
 // and external addresses of gcp.project_id in every zone and region (the
 // aggregated lists), with the hourly utilization of the running instances
 // over the last UtilizationDays days. Hourly costs come from the embedded
-// price catalog.
+// price catalog. When only Cloud Monitoring fails, the resources come back
+// with the error, so a caller may keep them and report the metrics as a
+// warning.
 func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 	opts, err := p.clientOptions("/compute/v1/")
 	if err != nil {
@@ -43,11 +45,8 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 		return model.Inventory{}, err
 	}
 	samples, err := p.utilization(ctx, ids)
-	if err != nil {
-		return model.Inventory{}, err
-	}
 	inv.Utilization = samples
-	return inv, nil
+	return inv, err
 }
 
 func (p *Provider) instances(ctx context.Context, svc *compute.Service, inv *model.Inventory, running map[string]string) error {

@@ -124,14 +124,19 @@ func (f *fakeGoogle) serve(w http.ResponseWriter, r *http.Request) {
 			w.WriteHeader(http.StatusBadRequest)
 		}
 	case "instances":
-		fmt.Fprint(w, `{"kind":"compute#instanceAggregatedList","items":{
-			"zones/us-central1-a":{"instances":[
-				{"id":"1234567890123","name":"web-1","zone":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a",
-				 "machineType":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a/machineTypes/n2-standard-4",
-				 "status":"RUNNING","creationTimestamp":"2026-01-10T10:00:00.000-08:00","labels":{"team":"web"}},
-				{"id":"999","name":"old","zone":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a",
-				 "machineType":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a/machineTypes/e2-medium","status":"TERMINATED"}]},
-			"zones/europe-west1-b":{"warning":{"code":"NO_RESULTS_ON_PAGE","message":"There are no results for scope 'zones/europe-west1-b' on this page."}}}}`)
+		// Two pages: the aggregated list pages across zones.
+		if r.URL.Query().Get("pageToken") == "" {
+			fmt.Fprint(w, `{"kind":"compute#instanceAggregatedList","nextPageToken":"p2","items":{
+				"zones/us-central1-a":{"instances":[
+					{"id":"1234567890123","name":"web-1","zone":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a",
+					 "machineType":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a/machineTypes/n2-standard-4",
+					 "status":"RUNNING","creationTimestamp":"2026-01-10T10:00:00.000-08:00","labels":{"team":"web"}}]},
+				"zones/europe-west1-b":{"warning":{"code":"NO_RESULTS_ON_PAGE","message":"There are no results for scope 'zones/europe-west1-b' on this page."}}}}`)
+			return
+		}
+		fmt.Fprint(w, `{"kind":"compute#instanceAggregatedList","items":{"zones/europe-west1-b":{"instances":[
+			{"id":"999","name":"old","zone":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/europe-west1-b",
+			 "machineType":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/europe-west1-b/machineTypes/e2-medium","status":"TERMINATED"}]}}}`)
 	case "disks":
 		fmt.Fprint(w, `{"items":{"zones/us-central1-a":{"disks":[
 			{"name":"web-1","sizeGb":"50","type":"https://www.googleapis.com/compute/v1/projects/acme-prod/zones/us-central1-a/diskTypes/pd-balanced",

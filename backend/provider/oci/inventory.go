@@ -32,7 +32,9 @@ type clients struct {
 // (with their attachments) and reserved public IPs of every accessible
 // compartment in the configured region, with the hourly utilization of the
 // running instances over the last UtilizationDays days. Hourly costs come
-// from the embedded price catalog.
+// from the embedded price catalog. When only Monitoring fails, the
+// resources come back with the error, so a caller may keep them and report
+// the metrics as a warning.
 func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 	cp, err := p.configProvider()
 	if err != nil {
@@ -71,10 +73,8 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 			return model.Inventory{}, err
 		}
 	}
-	if inv.Utilization, err = p.utilization(ctx, cp, tenancy, running); err != nil {
-		return model.Inventory{}, err
-	}
-	return inv, nil
+	inv.Utilization, err = p.utilization(ctx, cp, tenancy, running)
+	return inv, err
 }
 
 // compartments lists the tenancy and every active compartment below it

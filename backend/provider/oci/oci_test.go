@@ -327,3 +327,15 @@ func TestLive(t *testing.T) {
 	}
 	t.Logf("%d cost lines for %s", len(b.Lines), d)
 }
+
+// TestMetricsFailureKeepsResources: without a Monitoring policy the listed
+// resources still come back, beside the error.
+func TestMetricsFailureKeepsResources(t *testing.T) {
+	f, p := setup(t)
+	f.fail = func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "metrics" }
+	inv, err := p.Inventory(context.Background())
+	assertFailure(t, err, model.FailurePermission)
+	if len(inv.Resources) != 5 || len(inv.Utilization) != 0 {
+		t.Errorf("resources = %d (want 5), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
+}
