@@ -221,6 +221,7 @@ func (p *Provider) callerAccount(ctx context.Context) (string, error) {
 // call it bad credentials, whatever the chain's member said.
 type markedCredentials struct{ aws.CredentialsProvider }
 
+// Retrieve implements aws.CredentialsProvider, marking failures.
 func (m markedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	c, err := m.CredentialsProvider.Retrieve(ctx)
 	if err != nil {
@@ -231,5 +232,6 @@ func (m markedCredentials) Retrieve(ctx context.Context) (aws.Credentials, error
 
 type credentialError struct{ err error }
 
+// Error and Unwrap make credentialError an error around its cause.
 func (e *credentialError) Error() string { return fmt.Sprintf("resolve credentials: %v", e.err) }
 func (e *credentialError) Unwrap() error { return e.err }

@@ -97,6 +97,7 @@ func scrub(s string, secrets []string) string {
 // credentials, whichever member of the chain answered.
 type markedCredential struct{ azcore.TokenCredential }
 
+// GetToken implements azcore.TokenCredential, marking failures.
 func (m markedCredential) GetToken(ctx context.Context, o policy.TokenRequestOptions) (azcore.AccessToken, error) {
 	t, err := m.TokenCredential.GetToken(ctx, o)
 	if err != nil && ctx.Err() == nil {
@@ -107,5 +108,6 @@ func (m markedCredential) GetToken(ctx context.Context, o policy.TokenRequestOpt
 
 type credentialError struct{ err error }
 
+// Error and Unwrap make credentialError an error around its cause.
 func (e *credentialError) Error() string { return "get token: " + e.err.Error() }
 func (e *credentialError) Unwrap() error { return e.err }

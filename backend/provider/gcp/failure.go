@@ -139,5 +139,6 @@ func truncate(s string, n int) string {
 // Default Credentials, an unreadable key) at client construction.
 type credentialError struct{ err error }
 
+// Error and Unwrap make credentialError an error around its cause.
 func (e *credentialError) Error() string { return "credentials: " + e.err.Error() }
 func (e *credentialError) Unwrap() error { return e.err }

@@ -87,5 +87,6 @@ func describe(r model.ProviderFailure) string {
 // credentialError marks a failure to set up the signing identity.
 type credentialError struct{ err error }
 
+// Error and Unwrap make credentialError an error around its cause.
 func (e *credentialError) Error() string { return "credentials: " + e.err.Error() }
 func (e *credentialError) Unwrap() error { return e.err }
