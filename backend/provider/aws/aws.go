@@ -68,9 +68,10 @@ type Provider struct {
 	creds provider.Credentials
 	opt   options
 
-	mu     sync.Mutex
-	sdk    *aws.Config // loaded on first use, with the caller's context
-	secret []string    // values scrubbed from error messages
+	mu      sync.Mutex
+	sdk     *aws.Config // loaded on first use, with the caller's context
+	secret  []string    // values scrubbed from error messages
+	account string      // the credentials' account, once known
 }
 
 // Factory builds the provider from the aws section; it is registered for
@@ -205,6 +206,8 @@ func (p *Provider) Check(ctx context.Context) error {
 	return err
 }
 
+// callerAccount asks STS who the credentials belong to; FetchCosts reuses
+// the first answer as the payer account.
 func (p *Provider) callerAccount(ctx context.Context) (string, error) {
 	c, err := p.config(ctx)
 	if err != nil {
@@ -214,7 +217,24 @@ func (p *Provider) callerAccount(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", p.fail(ctx, "STS GetCallerIdentity", err)
 	}
-	return aws.ToString(out.Account), nil
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.account = aws.ToString(out.Account)
+	return p.account, nil
+}
+
+// payer is aws.account_id, else the credentials' own account.
+func (p *Provider) payer(ctx context.Context) (string, error) {
+	if p.cfg.AccountID != "" {
+		return p.cfg.AccountID, nil
+	}
+	p.mu.Lock()
+	a := p.account
+	p.mu.Unlock()
+	if a != "" {
+		return a, nil
+	}
+	return p.callerAccount(ctx)
 }
 
 // markedCredentials tags every credential-resolution failure so fail can

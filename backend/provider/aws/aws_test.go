@@ -71,6 +71,9 @@ func TestFetchCosts(t *testing.T) {
 	if len(b.Lines) != 6 {
 		t.Fatalf("lines = %d, want 6 (two non-zero groups on three days)", len(b.Lines))
 	}
+	if len(b.Accounts) != 1 || b.Accounts[0] != "111111111111" {
+		t.Errorf("batch accounts = %v, want the payer only", b.Accounts)
+	}
 	days := map[string]int{}
 	var total model.Nanos
 	for _, l := range b.Lines {
@@ -91,6 +94,13 @@ func TestFetchCosts(t *testing.T) {
 	if l.Service != "Amazon Elastic Compute Cloud - Compute" || l.SubAccount != "111111111111" ||
 		l.Effective != 8_500_000_000 || l.List != l.Billed {
 		t.Errorf("first line = %+v", l)
+	}
+	// The payer account is asked of STS once.
+	if _, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19"); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count("GetCallerIdentity"); n != 1 {
+		t.Errorf("GetCallerIdentity calls = %d, want 1", n)
 	}
 }
 

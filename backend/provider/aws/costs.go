@@ -34,11 +34,9 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	if err != nil {
 		return model.Batch{}, err
 	}
-	payer := p.cfg.AccountID
-	if payer == "" {
-		if payer, err = p.callerAccount(ctx); err != nil {
-			return model.Batch{}, err
-		}
+	payer, err := p.payer(ctx)
+	if err != nil {
+		return model.Batch{}, err
 	}
 	client := costexplorer.NewFromConfig(c)
 	in := &costexplorer.GetCostAndUsageInput{
@@ -54,7 +52,9 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			{Type: cetypes.GroupDefinitionTypeDimension, Key: aws.String("LINKED_ACCOUNT")},
 		},
 	}
-	b := model.Batch{Provider: model.AWS, Source: model.SourceAPI, From: from, To: to, Origin: "aws cost explorer"}
+	// The batch replaces this payer's history only: another payer synced
+	// with other credentials keeps its own.
+	b := model.Batch{Provider: model.AWS, Source: model.SourceAPI, From: from, To: to, Origin: "aws cost explorer", Accounts: []string{payer}}
 	for {
 		out, err := client.GetCostAndUsage(ctx, in)
 		if err != nil {

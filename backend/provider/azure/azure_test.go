@@ -79,6 +79,9 @@ func TestFetchCosts(t *testing.T) {
 	if len(b.Lines) != 6 {
 		t.Fatalf("lines = %d, want 6: %+v", len(b.Lines), b.Lines)
 	}
+	if len(b.Accounts) != 1 || b.Accounts[0] != testSub {
+		t.Errorf("batch accounts = %v, want the subscription", b.Accounts)
+	}
 	var billed, effective model.Nanos
 	for _, l := range b.Lines {
 		billed += l.Billed

@@ -47,7 +47,8 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	if err != nil {
 		return model.Batch{}, p.fail(ctx, "Cost Management Query", err)
 	}
-	b := model.Batch{Provider: model.Azure, Source: model.SourceAPI, From: from, To: to, Origin: "azure cost management"}
+	// The batch replaces the history of these subscriptions only.
+	b := model.Batch{Provider: model.Azure, Source: model.SourceAPI, From: from, To: to, Origin: "azure cost management", Accounts: subs}
 	for _, sub := range subs {
 		lines := map[costKey]*model.CostLine{}
 		var order []costKey

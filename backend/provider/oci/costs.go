@@ -47,7 +47,8 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 		},
 		Limit: common.Int(1000),
 	}
-	b := model.Batch{Provider: model.OCI, Source: model.SourceAPI, From: from, To: to, Origin: "oci usage api"}
+	// The batch replaces this tenancy's history only.
+	b := model.Batch{Provider: model.OCI, Source: model.SourceAPI, From: from, To: to, Origin: "oci usage api", Accounts: []string{tenancy}}
 	for {
 		res, err := client.RequestSummarizedUsages(ctx, req)
 		if err != nil {
@@ -87,14 +88,10 @@ func costLine(tenancy string, it usageapi.UsageSummary) (model.CostLine, error) 
 		}
 		return *v
 	}
-	tenant := s(it.TenantId)
-	if tenant == "" {
-		tenant = tenancy
-	}
 	return model.CostLine{
 		Provider:       model.OCI,
 		Day:            it.TimeUsageStarted.Time.UTC().Format(model.DateLayout),
-		BillingAccount: tenant,
+		BillingAccount: tenancy,
 		SubAccount:     s(it.CompartmentId),
 		Service:        s(it.Service),
 		Region:         s(it.Region),

@@ -95,6 +95,9 @@ func TestFetchCosts(t *testing.T) {
 	if len(b.Lines) != 6 {
 		t.Fatalf("lines = %d, want 6 (the zero Networking rows dropped)", len(b.Lines))
 	}
+	if len(b.Accounts) != 1 || b.Accounts[0] != testTenancy {
+		t.Errorf("batch accounts = %v, want the tenancy", b.Accounts)
+	}
 	var total model.Nanos
 	for _, l := range b.Lines {
 		total += l.Billed
