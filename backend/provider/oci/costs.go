@@ -50,6 +50,9 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	// The batch replaces this tenancy's history only.
 	b := model.Batch{Provider: model.OCI, Source: model.SourceAPI, From: from, To: to, Origin: "oci usage api", Accounts: []string{tenancy}}
 	for {
+		if err := p.cancelled(ctx, "Usage API RequestSummarizedUsages"); err != nil {
+			return model.Batch{}, err
+		}
 		res, err := client.RequestSummarizedUsages(ctx, req)
 		if err != nil {
 			return model.Batch{}, p.fail(ctx, "Usage API RequestSummarizedUsages", err)
@@ -137,6 +140,9 @@ func (p *Provider) Check(ctx context.Context) error {
 		return p.fail(ctx, "Identity client", &credentialError{err})
 	}
 	p.setup(&client.BaseClient, client.SetRegion)
+	if err := p.cancelled(ctx, "Identity GetUser"); err != nil {
+		return err
+	}
 	if _, err := client.GetUser(ctx, identity.GetUserRequest{UserId: common.String(user)}); err != nil {
 		return p.fail(ctx, "Identity GetUser", err)
 	}

@@ -90,3 +90,14 @@ type credentialError struct{ err error }
 // Error and Unwrap make credentialError an error around its cause.
 func (e *credentialError) Error() string { return "credentials: " + e.err.Error() }
 func (e *credentialError) Unwrap() error { return e.err }
+
+// cancelled checks the context before a call. The SDK's retry loop writes
+// its result from a goroutine that it abandons when the context ends (a
+// data race inside oci-go-sdk), so an already-ended context must not reach
+// it.
+func (p *Provider) cancelled(ctx context.Context, what string) error {
+	if err := ctx.Err(); err != nil {
+		return p.fail(ctx, what, err)
+	}
+	return nil
+}

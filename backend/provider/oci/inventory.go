@@ -93,6 +93,9 @@ func (p *Provider) compartments(ctx context.Context, cp common.ConfigurationProv
 		LifecycleState:         identity.CompartmentLifecycleStateActive,
 	}
 	for {
+		if err := p.cancelled(ctx, "Identity ListCompartments"); err != nil {
+			return nil, err
+		}
 		res, err := client.ListCompartments(ctx, req)
 		if err != nil {
 			return nil, p.fail(ctx, "Identity ListCompartments", err)
@@ -112,6 +115,9 @@ func (p *Provider) compartments(ctx context.Context, cp common.ConfigurationProv
 func (p *Provider) instances(ctx context.Context, c clients, comp string, inv *model.Inventory, running map[string]bool) error {
 	req := core.ListInstancesRequest{CompartmentId: common.String(comp)}
 	for {
+		if err := p.cancelled(ctx, "Compute ListInstances"); err != nil {
+			return err
+		}
 		res, err := c.compute.ListInstances(ctx, req)
 		if err != nil {
 			return p.fail(ctx, "Compute ListInstances", err)
@@ -162,6 +168,9 @@ func (p *Provider) volumes(ctx context.Context, c clients, comp string, inv *mod
 	attached := map[string]bool{}
 	areq := core.ListVolumeAttachmentsRequest{CompartmentId: common.String(comp)}
 	for {
+		if err := p.cancelled(ctx, "Compute ListVolumeAttachments"); err != nil {
+			return err
+		}
 		res, err := c.compute.ListVolumeAttachments(ctx, areq)
 		if err != nil {
 			return p.fail(ctx, "Compute ListVolumeAttachments", err)
@@ -178,6 +187,9 @@ func (p *Provider) volumes(ctx context.Context, c clients, comp string, inv *mod
 	}
 	req := core.ListVolumesRequest{CompartmentId: common.String(comp)}
 	for {
+		if err := p.cancelled(ctx, "Blockstorage ListVolumes"); err != nil {
+			return err
+		}
 		res, err := c.storage.ListVolumes(ctx, req)
 		if err != nil {
 			return p.fail(ctx, "Blockstorage ListVolumes", err)
@@ -229,6 +241,9 @@ func (p *Provider) publicIPs(ctx context.Context, c clients, comp string, inv *m
 		CompartmentId: common.String(comp),
 	}
 	for {
+		if err := p.cancelled(ctx, "VirtualNetwork ListPublicIps"); err != nil {
+			return err
+		}
 		res, err := c.network.ListPublicIps(ctx, req)
 		if err != nil {
 			return p.fail(ctx, "VirtualNetwork ListPublicIps", err)

@@ -36,6 +36,9 @@ func (p *Provider) utilization(ctx context.Context, cp common.ConfigurationProvi
 	start := end.Add(-UtilizationDays * 24 * time.Hour)
 	acc := map[string]map[time.Time]*model.UtilizationSample{}
 	for _, q := range metricQueries {
+		if err := p.cancelled(ctx, "Monitoring SummarizeMetricsData"); err != nil {
+			return nil, err
+		}
 		res, err := client.SummarizeMetricsData(ctx, monitoring.SummarizeMetricsDataRequest{
 			CompartmentId:          common.String(tenancy),
 			CompartmentIdInSubtree: common.Bool(true),
