@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Desktop smoke test (issue 5). Builds the desktop binary with `make desktop`,
+# then, under Xvfb with fresh data dirs, no D-Bus session and a throw-away
+# HOME:
+#   1. runs `costpilot-desktop desktop --self-test`: the UI loads the demo
+#      overview through the Wails bindings and reports the rendered total to
+#      Go, which checks it against the backend's own analysis; exit 0 = match;
+#   2. starts it with no arguments: the window must show the demo overview
+#      within 10 s and stay up; a screenshot goes to test-artifacts/ and must
+#      not be blank; then SIGTERM must close it cleanly, remembering its size;
+#   3. records cold and warm start to first rendered data, resident memory
+#      (app plus WebKit helper processes) and binary size in
+#      test-artifacts/desktop-smoke.txt.
+# SKIP_BUILD=1 reuses bin/costpilot-desktop. When the wails CLI is on PATH
+# (or in ~/go/bin), frontend/wailsjs is regenerated and must not change.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bin=$root/bin/costpilot-desktop
+art=$root/test-artifacts
+mkdir -p "$art"
+report=$art/desktop-smoke.txt
+
+# ---- inside Xvfb: the checks of steps 1-3 ---------------------------------
+if [ "${1:-}" = __inside ]; then
+  work=$2
+  say() { echo "desktop-smoke: $*" >&2; }
+  fail() { say "FAIL: $*"; [ -n "${app:-}" ] && kill "$app" 2>/dev/null; exit 1; }
+  field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" "$2" | head -n1; }
+  # rss_kb PID: resident memory of PID and all its descendants.
+  rss_kb() {
+    local total=0 p
+    for p in $1 $(pgrep -P "$1" 2>/dev/null) $(for c in $(pgrep -P "$1" 2>/dev/null); do pgrep -P "$c" 2>/dev/null; done); do
+      total=$((total + $(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+  }
+  # wait_for FILE PATTERN SECONDS: poll FILE for PATTERN.
+  wait_for() {
+    local deadline=$((SECONDS + $3))
+    while [ $SECONDS -lt $deadline ]; do
+      grep -q "$2" "$1" 2>/dev/null && return 0
+      [ -n "${app:-}" ] && ! kill -0 "$app" 2>/dev/null && return 1
+      sleep 0.2
+    done
+    return 1
+  }
+
+  say "1/3 self-test: the overview's total through the bindings must match the backend"
+  set +e
+  timeout 180 "$bin" desktop --data-dir "$work/data-selftest" --self-test --self-test-timeout 120s 2>"$work/selftest.log"
+  code=$?
+  set -e
+  grep -E 'first data rendered|self-test' "$work/selftest.log" >&2 || true
+  [ $code -eq 0 ] || fail "self-test exited $code (log: $work/selftest.log)"
+  grep -q 'msg="self-test finished" ok=true' "$work/selftest.log" || fail "self-test gave no verdict"
+  selftest_ms=$(field startup_ms "$work/selftest.log")
+
+  say "2/3 no arguments, fresh data dir: the demo overview within 10 s, and the window stays up"
+  export COSTPILOT_DATA_DIR=$work/data-plain
+  t0=$(date +%s%N)
+  "$bin" 2>"$work/plain.log" &
+  app=$!
+  wait_for "$work/plain.log" 'msg="first data rendered".*check=ok' 10 || {
+    import -window root "$art/desktop-window-failed.png" 2>/dev/null || true
+    cat "$work/plain.log" >&2
+    fail "no overview data within 10 s of start"
+  }
+  wall_ms=$((($(date +%s%N) - t0) / 1000000))
+  cold_ms=$(field startup_ms "$work/plain.log")
+  xwininfo -root -tree | grep -q '"costpilot"' || fail "no window titled costpilot is mapped"
+  sleep 2 # let charts finish animating before the screenshot
+  import -window root "$art/desktop-window.png"
+  sd=$(convert "$art/desktop-window.png" -colorspace Gray -format '%[fx:standard_deviation]' info:)
+  colours=$(identify -format '%k' "$art/desktop-window.png")
+  say "screenshot: $art/desktop-window.png (grey standard deviation $sd, $colours colours)"
+  awk -v sd="$sd" 'BEGIN { exit !(sd > 0.05) }' || fail "the screenshot is blank (standard deviation $sd)"
+  [ "$colours" -gt 64 ] || fail "the screenshot has only $colours colours"
+  rss=$(rss_kb "$app")
+  sleep 8
+  kill -0 "$app" 2>/dev/null || fail "the window closed by itself"
+  rss_later=$(rss_kb "$app")
+  kill -TERM "$app"
+  for _ in $(seq 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
+  kill -0 "$app" 2>/dev/null && fail "SIGTERM did not close the window within 10 s"
+  wait "$app" || fail "the app exited non-zero after SIGTERM"
+  app=
+  [ -s "$COSTPILOT_DATA_DIR/window.json" ] || fail "the window's size was not remembered"
+
+  say "3/3 warm start: the same data dir again"
+  "$bin" 2>"$work/warm.log" &
+  app=$!
+  wait_for "$work/warm.log" 'msg="first data rendered".*check=ok' 10 || fail "no overview data within 10 s on a warm start"
+  warm_ms=$(field startup_ms "$work/warm.log")
+  kill -TERM "$app"
+  wait "$app" || true
+  app=
+
+  size=$(stat -c %s "$bin")
+  {
+    echo "binary: $(basename "$bin") $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }') MiB)"
+    echo "self-test: ok, first data after ${selftest_ms} ms"
+    echo "cold start to first rendered data (fresh data dir, demo history filled): ${cold_ms} ms in-process, ${wall_ms} ms wall"
+    echo "warm start to first rendered data: ${warm_ms} ms"
+    echo "resident memory, app + WebKit processes: $((rss / 1024)) MiB at first data, $((rss_later / 1024)) MiB 8 s later"
+    echo "screenshot: test-artifacts/desktop-window.png"
+  } | tee "$report" >&2
+  exit 0
+fi
+
+# ---- outside: build, isolate, run under Xvfb ------------------------------
+if [ "${SKIP_BUILD:-}" != 1 ]; then
+  make --no-print-directory desktop
+fi
+[ -x "$bin" ] || { echo "desktop-smoke: $bin was not built" >&2; exit 1; }
+missing=""
+for c in xvfb-run xauth import convert identify xwininfo; do command -v "$c" >/dev/null || missing="$missing $c"; done
+if [ -n "$missing" ]; then
+  APT=apt-get; [ "$(id -u)" = 0 ] || APT="sudo apt-get"
+  $APT update -qq && $APT install -y -qq xvfb xauth imagemagick x11-utils >/dev/null
+fi
+
+wails=$(command -v wails || { [ -x "$HOME/go/bin/wails" ] && echo "$HOME/go/bin/wails"; } || true)
+if [ -n "$wails" ]; then
+  echo "desktop-smoke: regenerating frontend/wailsjs with $wails" >&2
+  "$wails" generate module >/dev/null
+  git diff --exit-code --stat -- frontend/wailsjs || { echo "desktop-smoke: FAIL: frontend/wailsjs is stale: commit the regenerated bindings" >&2; exit 1; }
+else
+  echo "desktop-smoke: wails CLI not found; skipping the wailsjs drift check (go install github.com/wailsapp/wails/v2/cmd/wails@v2.11.0)" >&2
+fi
+
+work=$(mktemp -d /tmp/costpilot-desktop-smoke.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/home" "$work/runtime"
+chmod 700 "$work/runtime"
+# A throw-away HOME with no D-Bus session: no keyring daemon, no user
+# config, nothing of the user's touched. The keyring falls back to its
+# encrypted file; its passphrase comes from the environment.
+env -u DBUS_SESSION_BUS_ADDRESS -u COSTPILOT_CONFIG -u COSTPILOT_DATA_DIR -u WAYLAND_DISPLAY \
+  HOME="$work/home" XDG_RUNTIME_DIR="$work/runtime" XDG_CONFIG_HOME="$work/home/.config" \
+  XDG_DATA_HOME="$work/home/.local/share" XDG_CACHE_HOME="$work/home/.cache" \
+  COSTPILOT_KEYRING_PASSWORD=smoke-test \
+  xvfb-run -a -s "-screen 0 1440x900x24 -nolisten tcp" bash "$0" __inside "$work"
