@@ -23,6 +23,7 @@ import (
 	"github.com/costpilot/costpilot/backend/monitor"
 	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/demo"
+	"github.com/costpilot/costpilot/backend/provider/live"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -38,6 +39,7 @@ type Options struct {
 	Logger     *slog.Logger
 	Registry   *provider.Registry // nil: the demo providers only
 	Creds      provider.Credentials
+	NoLive     bool // tests that inject their own api providers
 }
 
 // Service is costpilot's backend.
@@ -89,6 +91,9 @@ func OpenWith(ctx context.Context, cfg *config.Config, o Options) (*Service, err
 		o.Registry = provider.NewRegistry()
 	}
 	demo.Register(o.Registry, o.Now)
+	if !o.NoLive {
+		live.Register(o.Registry)
+	}
 	if o.Creds == nil {
 		o.Creds = provider.NoCredentials{}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider/demo"
+	"github.com/costpilot/costpilot/backend/provider/live"
 )
 
 // SyncResult reports what a sync did for one provider.
@@ -106,6 +107,11 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 	if err != nil {
 		return res, apperr.Wrap(apperr.Provider, err, "%s: %v", k, err).WithProvider(string(k))
 	}
+	if src == model.SourceAPI {
+		// Live answers are cached for performance.cache.ttl: Cost Explorer
+		// charges per request and Azure allows a few queries a minute.
+		p = live.Cached(p, s.cache, s.cacheTTL())
+	}
 	to := yesterday(s.now())
 	toDay, _ := time.Parse(model.DateLayout, to)
 	var from string
@@ -143,12 +149,16 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 	res.Lines = len(batch.Lines)
 	inv, err := p.Inventory(ctx)
 	if err != nil {
-		// Costs are what matter: an inventory failure is a warning.
+		// Costs are what matter: an inventory or metrics failure is a
+		// warning, and resources listed before metrics failed are kept.
 		res.Warning = wrapProvider(k, err, "inventory").Error()
-	} else if err := s.store.ReplaceInventory(ctx, src, inv); err != nil {
-		res.Warning = "cannot store the inventory: " + err.Error()
-	} else {
-		res.Resources = len(inv.Resources)
+	}
+	if err == nil || len(inv.Resources) > 0 {
+		if err := s.store.ReplaceInventory(ctx, src, inv); err != nil {
+			res.Warning = "cannot store the inventory: " + err.Error()
+		} else {
+			res.Resources = len(inv.Resources)
+		}
 	}
 	_ = s.cache.DeleteBucket(ResultsBucket)
 	if !quiet {
