@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/signal"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
@@ -96,24 +94,14 @@ func Run(o Options) int {
 }
 
 // startup runs once the window exists: the bindings get the app's context
-// and the real shell, the window its remembered place, and SIGINT/SIGTERM
-// close it cleanly (main's signal handler would otherwise swallow them).
+// and the real shell, and the window its remembered place. (Wails itself
+// closes the window on SIGINT and SIGTERM, through beforeClose.)
 func (w *window) startup(ctx context.Context) {
 	w.ctx, w.cancel = context.WithCancel(ctx)
 	w.b.ctx, w.b.shell = w.ctx, runtimeShell{ctx: ctx}
 	if w.state.Placed && !w.state.Maximised {
 		runtime.WindowSetPosition(ctx, w.state.X, w.state.Y)
 	}
-	go func() {
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(sig)
-		select {
-		case <-sig:
-			w.quit()
-		case <-w.ctx.Done():
-		}
-	}()
 	if w.b.selfTest != nil {
 		go w.watchSelfTest()
 	}
@@ -142,12 +130,10 @@ func (w *window) setExit(code int) {
 	w.mu.Unlock()
 }
 
-// quit remembers the window's place and closes it.
-func (w *window) quit() {
-	w.saveState()
-	runtime.Quit(w.ctx)
-}
+// quit closes the window; Wails calls beforeClose first.
+func (w *window) quit() { runtime.Quit(w.ctx) }
 
+// beforeClose remembers the window's size and place while it still exists.
 func (w *window) beforeClose(context.Context) bool {
 	w.saveState()
 	return false

@@ -2,7 +2,7 @@
 // provider's credentials. Values go straight to the OS keyring through the
 // bindings; stored values are never read back into the window, only
 // whether each field is set.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import * as B from '../../wailsjs/go/app/Bindings';
 import { api, toApiError, type ApiError, type CredentialChecks, type ProviderKey } from '../api/client';
 import { PROVIDERS } from '../api/types';
@@ -43,6 +43,8 @@ function Passphrase({ status, onUnlocked }: { status: StoreStatus; onUnlocked: (
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const creating = !status.has_items;
+  const first = useRef<HTMLInputElement>(null);
+  useEffect(() => first.current?.focus(), []);
   const submit = async (e: Event) => {
     e.preventDefault();
     if (creating && value !== confirm) {
@@ -63,7 +65,7 @@ function Passphrase({ status, onUnlocked }: { status: StoreStatus; onUnlocked: (
       <p>{status.message}</p>
       <div class="cred-row">
         <label for="kp">{creating ? 'New passphrase' : 'Passphrase'}</label>
-        <input id="kp" class="input" type="password" autocomplete="off" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
+        <input id="kp" ref={first} class="input" type="password" autocomplete="off" value={value} onInput={(e) => setValue((e.target as HTMLInputElement).value)} />
         <span />
         {creating && (
           <>
