@@ -21,12 +21,13 @@ const (
 	reportsPath = "/desktop/reports/" // GET <name>: a generated report
 )
 
-// maxImportBytes bounds an import sent from the window (the dashboard's
-// default upload limit).
-const maxImportBytes = 512 << 20
+// maxImportBytes bounds an import sent from the page, which the window
+// reads into memory before sending (MAX_WINDOW_IMPORT in wails.ts); File >
+// Import reads any size from disk.
+const maxImportBytes = 256 << 20
 
 // assetHandler serves what the bindings cannot carry well: a billing file
-// picked in the page's file input is streamed here rather than
+// picked in the page's file input is posted here as bytes rather than
 // base64-encoded through the binding bridge, and reports are downloadable
 // by URL. Wails hands it every request the embedded UI does not answer.
 func assetHandler(b *Bindings) http.Handler {
@@ -49,7 +50,8 @@ func assetHandler(b *Bindings) http.Handler {
 			writeError(w, err)
 			return
 		}
-		b.shell.Emit(EventImported, len(res.Files))
+		// No EventImported: the page that sent the file shows the result
+		// and refreshes what it needs itself.
 		writeJSON(w, http.StatusOK, res)
 	})
 	mux.HandleFunc("GET "+reportsPath+"{name}", func(w http.ResponseWriter, r *http.Request) {

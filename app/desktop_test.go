@@ -162,8 +162,22 @@ func TestImportThroughTheAssetServer(t *testing.T) {
 			}
 		})
 	}
+	if len(sh.events) != 0 {
+		t.Fatalf("events %v: the page that imported refreshes itself", sh.events)
+	}
+
+	// File > Import: the native dialog's files are imported and the window told.
+	sh.open = []string{filepath.Join("..", "backend", "billing", "testdata", "focus-1.3.csv")}
+	res, err := b.ImportFilesDialog()
+	if err != nil || len(res.Files) != 1 || res.Files[0].Rows == 0 {
+		t.Fatalf("ImportFilesDialog = %+v, %v", res, err)
+	}
 	if len(sh.events) != 1 || sh.events[0] != EventImported {
-		t.Fatalf("events %v: one import tells the window", sh.events)
+		t.Fatalf("events %v: a menu import tells the window", sh.events)
+	}
+	sh.open = nil // cancelled
+	if res, err := b.ImportFilesDialog(); err != nil || len(res.Files) != 0 {
+		t.Fatalf("cancelled ImportFilesDialog = %+v, %v", res, err)
 	}
 }
 

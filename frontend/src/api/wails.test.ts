@@ -69,7 +69,7 @@ describe('createWailsTransport', () => {
     },
   } as unknown as typeof B;
   const t = createWailsTransport(fake, async (input, init) => {
-    calls.push(['fetch', input, init?.method]);
+    calls.push(['fetch', input, init?.method, init?.body instanceof Uint8Array ? 'bytes' : typeof init?.body]);
     return new Response(JSON.stringify({ error: 'not a billing export', error_type: 'ValidationError', details: {} }), { status: 400 });
   });
 
@@ -89,7 +89,8 @@ describe('createWailsTransport', () => {
     expect(t.ReportURL('costpilot-summary-1.html')).toBe(`${REPORTS_PREFIX}costpilot-summary-1.html`);
     const file = new File(['a,b\n'], 'my export.csv');
     await expect(t.ImportFile(file)).rejects.toMatchObject({ type: 'ValidationError', status: 400 });
-    expect(calls).toContainEqual(['fetch', `${IMPORT_PATH}?name=my%20export.csv`, 'POST']);
+    // Bytes, never the File itself: WebKitGTK crashes on Blob bodies.
+    expect(calls).toContainEqual(['fetch', `${IMPORT_PATH}?name=my%20export.csv`, 'POST', 'bytes']);
   });
 });
 

@@ -43,6 +43,12 @@ export const REPORTS_PREFIX = '/desktop/reports/';
 /** IMPORT_PATH is where the window's asset server takes a billing file. */
 export const IMPORT_PATH = '/desktop/import';
 
+/**
+ * MAX_WINDOW_IMPORT bounds a file imported from the page: it is read into
+ * memory first (see ImportFile). File > Import reads any size from disk.
+ */
+export const MAX_WINDOW_IMPORT = 256 * 1024 * 1024;
+
 /** bindingError turns whatever a binding rejected with into an ApiError. */
 export function bindingError(e: unknown): ApiError {
   if (e instanceof ApiError) return e;
@@ -122,12 +128,21 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     GetAlerts: async () => (await call<Alert[] | null>(() => b.GetAlerts())) ?? [],
     ListRuns: async () => (await call<RunInfo[] | null>(() => b.ListRuns())) ?? [],
     GetSession: () => call<Session>(() => b.GetSession()),
-    // A picked file is streamed to the window's asset server rather than
-    // base64-encoded through the binding bridge: exports can be large.
+    // A picked file goes to the window's asset server rather than
+    // base64-encoded through the binding bridge. It is sent as bytes, not as
+    // the File: a Blob-backed body crashes WebKitGTK's custom-scheme handler
+    // (wails#6068, wails#5845), while byte arrays arrive intact.
     ImportFile: async (file) => {
+      if (file.size > MAX_WINDOW_IMPORT) {
+        throw new ApiError(
+          `${file.name} is larger than ${MAX_WINDOW_IMPORT / 1048576} MiB: import it with File > Import billing files (Ctrl+O), which reads it from disk`,
+          'ValidationError',
+        );
+      }
       let res: Response;
       try {
-        res = await doFetch(`${IMPORT_PATH}?name=${encodeURIComponent(file.name)}`, { method: 'POST', body: file });
+        const body = new Uint8Array(await file.arrayBuffer());
+        res = await doFetch(`${IMPORT_PATH}?name=${encodeURIComponent(file.name)}`, { method: 'POST', body });
       } catch (e) {
         throw new ApiError(`Cannot send the file to costpilot (${e instanceof Error ? e.message : String(e)})`, NETWORK);
       }
