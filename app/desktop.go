@@ -96,6 +96,11 @@ func copyFile(src, dest string) error {
 		return apperr.Wrap(apperr.Report, err, "cannot write to %s: %v", filepath.Dir(dest), rootCause(err))
 	}
 	_, err = io.Copy(tmp, in)
+	if err == nil {
+		// CreateTemp makes the file private; a saved report is an ordinary
+		// document of the user's.
+		err = tmp.Chmod(0o644)
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
