@@ -132,7 +132,7 @@ func TestImportRealFOCUSTwice(t *testing.T) {
 	}
 	check() // nothing counted twice
 	// A dry run writes nothing.
-	s2 := openDemo(t, exportConfig(t))
+	s2 := openFresh(t, exportConfig(t))
 	res, err := s2.ImportFiles(ctx, []string{path}, ImportOptions{DryRun: true})
 	if err != nil || len(res.Files) != 1 || res.Files[0].Rows == 0 {
 		t.Fatalf("dry run %+v %v", res, err)

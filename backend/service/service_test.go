@@ -5,29 +5,88 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 var testNow = time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
 
+// openDemo opens a service on a copy of a database already holding the
+// demo history for testNow, so each test skips the seeding (slow under
+// -race) yet gets its own files.
 func openDemo(t *testing.T, cfg *config.Config) *Service {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := demoTemplate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, store.FileName), data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return openIn(t, cfg, dir)
+}
+
+// openFresh opens a service on an empty data dir.
+func openFresh(t *testing.T, cfg *config.Config) *Service {
+	t.Helper()
+	return openIn(t, cfg, t.TempDir())
+}
+
+func openIn(t *testing.T, cfg *config.Config, dir string) *Service {
 	t.Helper()
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return testNow },
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := OpenWith(context.Background(), cfg, Options{DataDir: dir, Now: func() time.Time { return testNow },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NoLive: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+var demoTemplate = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "costpilot-demo-template-")
+	if err != nil {
+		return "", err
+	}
+	s, err := OpenWith(context.Background(), config.Default(), Options{DataDir: dir, Now: func() time.Time { return testNow },
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NoLive: true})
+	if err != nil {
+		return "", err
+	}
+	if _, err := s.AnalyzeCosts(context.Background(), model.CostQuery{}); err != nil {
+		s.Close()
+		return "", err
+	}
+	// Closing checkpoints the WAL into the main file, which is all a copy needs.
+	if err := s.Close(); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, store.FileName), nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if p, err := demoTemplate(); err == nil {
+		os.RemoveAll(filepath.Dir(p))
+	}
+	os.Exit(code)
 }
 
 func relClose(a, b float64) bool {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -16,6 +18,50 @@ func run(t *testing.T, args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
 	code := Run(context.Background(), args, strings.NewReader(""), &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// seeded returns a fresh data dir holding a copy of the demo history,
+// seeded once per test binary: seeding is slow under -race.
+func seeded(t *testing.T, dir string) string {
+	t.Helper()
+	src, err := template()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(src, "costpilot.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(data, "costpilot.db"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+var template = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "costpilot-cli-template-")
+	if err != nil {
+		return "", err
+	}
+	// Called from a test after isolate(): no config file is in reach, so
+	// the template holds the default demo history of all four clouds.
+	var out, errb bytes.Buffer
+	if code := Run(context.Background(), []string{"sync", "--data-dir", dir}, strings.NewReader(""), &out, &errb); code != 0 {
+		return "", fmt.Errorf("seeding the demo template: exit %d: %s", code, errb.String())
+	}
+	return dir, nil
+})
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if d, err := template(); err == nil {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
 }
 
 func isolate(t *testing.T) string {
@@ -31,7 +77,7 @@ func isolate(t *testing.T) string {
 
 func TestAnalyzeJSONOnFreshDataDir(t *testing.T) {
 	dir := isolate(t)
-	data := filepath.Join(dir, "data")
+	data := seeded(t, dir)
 	code, out, errs := run(t, "analyze", "--days", "30", "-o", "json", "--data-dir", data)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -156,7 +202,8 @@ func TestInitThenValidate(t *testing.T) {
 
 func TestOptimizePrintsReportPathLast(t *testing.T) {
 	dir := isolate(t)
-	code, out, errs := run(t, "optimize", "--data-dir", filepath.Join(dir, "d"))
+	data := seeded(t, dir)
+	code, out, errs := run(t, "optimize", "--data-dir", data)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -168,7 +215,7 @@ func TestOptimizePrintsReportPathLast(t *testing.T) {
 	if _, err := os.Stat(last); err != nil {
 		t.Fatalf("report %s: %v", last, err)
 	}
-	code, out, _ = run(t, "runs", "-o", "json", "--data-dir", filepath.Join(dir, "d"))
+	code, out, _ = run(t, "runs", "-o", "json", "--data-dir", data)
 	if code != 0 || !strings.Contains(out, `"optimize"`) {
 		t.Fatalf("runs: %d %s", code, out)
 	}

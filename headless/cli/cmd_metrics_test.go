@@ -40,7 +40,8 @@ func TestAlertsCommand(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := run(t, "alerts", "-o", "json", "--config", cfg, "--data-dir", filepath.Join(dir, "data"))
+	data := seeded(t, dir)
+	code, out, errs := run(t, "alerts", "-o", "json", "--config", cfg, "--data-dir", data)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -58,7 +59,7 @@ func TestAlertsCommand(t *testing.T) {
 		t.Fatalf("no budget alert in %s", out)
 	}
 	// --send with notifications off says so and succeeds.
-	code, out, errs = run(t, "alerts", "--send", "--config", cfg, "--data-dir", filepath.Join(dir, "data"))
+	code, out, errs = run(t, "alerts", "--send", "--config", cfg, "--data-dir", data)
 	if code != 0 || !strings.Contains(out, "notifications are off") {
 		t.Fatalf("send: exit %d %s %s", code, out, errs)
 	}
