@@ -27,13 +27,23 @@ if [ "${1:-}" = __inside ]; then
   say() { echo "desktop-smoke: $*" >&2; }
   fail() { say "FAIL: $*"; [ -n "${app:-}" ] && kill "$app" 2>/dev/null; exit 1; }
   field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" "$2" | head -n1; }
-  # rss_kb PID: resident memory of PID and all its descendants.
-  rss_kb() {
-    local total=0 p
-    for p in $1 $(pgrep -P "$1" 2>/dev/null) $(for c in $(pgrep -P "$1" 2>/dev/null); do pgrep -P "$c" 2>/dev/null; done); do
-      total=$((total + $(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)))
+  # tree PID: PID and all its descendants (the WebKit web and network processes).
+  tree() {
+    local c
+    echo "$1"
+    for c in $(pgrep -P "$1" 2>/dev/null); do tree "$c"; done
+  }
+  # mem PID: "<RSS of PID> <summed RSS> <summed PSS>" in KiB over the tree.
+  # PSS splits shared pages between processes, so it does not count the
+  # shared GTK/WebKit libraries twice.
+  mem() {
+    local p main rss=0 pss=0
+    main=$(awk '/^VmRSS:/ {print $2}' "/proc/$1/status")
+    for p in $(tree "$1"); do
+      rss=$((rss + $(awk '/^VmRSS:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)))
+      pss=$((pss + $(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2>/dev/null || echo 0)))
     done
-    echo "$total"
+    echo "$main $rss $pss"
   }
   # wait_for FILE PATTERN SECONDS: poll FILE for PATTERN.
   wait_for() {
@@ -76,10 +86,11 @@ if [ "${1:-}" = __inside ]; then
   say "screenshot: $art/desktop-window.png (grey standard deviation $sd, $colours colours)"
   awk -v sd="$sd" 'BEGIN { exit !(sd > 0.05) }' || fail "the screenshot is blank (standard deviation $sd)"
   [ "$colours" -gt 64 ] || fail "the screenshot has only $colours colours"
-  rss=$(rss_kb "$app")
+  read -r m0 r0 p0 < <(mem "$app")
+  procs=$(tree "$app" | wc -l)
   sleep 8
   kill -0 "$app" 2>/dev/null || fail "the window closed by itself"
-  rss_later=$(rss_kb "$app")
+  read -r m1 r1 p1 < <(mem "$app")
   kill -TERM "$app"
   for _ in $(seq 50); do kill -0 "$app" 2>/dev/null || break; sleep 0.2; done
   kill -0 "$app" 2>/dev/null && fail "SIGTERM did not close the window within 10 s"
@@ -102,7 +113,8 @@ if [ "${1:-}" = __inside ]; then
     echo "self-test: ok, first data after ${selftest_ms} ms"
     echo "cold start to first rendered data (fresh data dir, demo history filled): ${cold_ms} ms in-process, ${wall_ms} ms wall"
     echo "warm start to first rendered data: ${warm_ms} ms"
-    echo "resident memory, app + WebKit processes: $((rss / 1024)) MiB at first data, $((rss_later / 1024)) MiB 8 s later"
+    echo "memory at first data: costpilot process RSS $((m0 / 1024)) MiB; with its $((procs - 1)) WebKit processes RSS $((r0 / 1024)) MiB, PSS $((p0 / 1024)) MiB"
+    echo "memory 8 s later: costpilot process RSS $((m1 / 1024)) MiB; all processes RSS $((r1 / 1024)) MiB, PSS $((p1 / 1024)) MiB"
     echo "screenshot: test-artifacts/desktop-window.png"
   } | tee "$report" >&2
   exit 0
