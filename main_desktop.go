@@ -19,7 +19,6 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/credentials"
 	"github.com/costpilot/costpilot/backend/provider"
-	"github.com/costpilot/costpilot/backend/provider/live"
 	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/frontend"
 	"github.com/costpilot/costpilot/headless/cli"
@@ -110,17 +109,15 @@ func openWindow(f windowFlags) int {
 		SelfTest: f.selfTest, SelfTestTimeout: f.selfTestTimeout})
 }
 
-// openService opens the Service with the live connectors and the OS
-// keyring as their credential source.
+// openService opens the Service (which registers the live connectors) with
+// the OS keyring as their credential source.
 func openService(f windowFlags) (*service.Service, int) {
 	ctx := context.Background()
 	cfg, err := service.LoadConfig(f.configPath)
 	if err == nil {
 		var dir string
 		if dir, err = service.DataDir(f.dataDir, cfg); err == nil {
-			reg := provider.NewRegistry()
-			live.Register(reg)
-			opts := service.Options{ConfigPath: f.configPath, DataDir: dir, LogLevel: f.logLevel, Registry: reg, Creds: openCredentials(dir)}
+			opts := service.Options{ConfigPath: f.configPath, DataDir: dir, LogLevel: f.logLevel, Creds: openCredentials(dir)}
 			if lvl := logLevel(f.logLevel); lvl != "" {
 				opts.Logger = service.NewLogger(os.Stderr, lvl)
 			}
