@@ -136,7 +136,7 @@ wails=$(command -v wails || { [ -x "$HOME/go/bin/wails" ] && echo "$HOME/go/bin/
 if [ -n "$wails" ]; then
   echo "desktop-smoke: regenerating frontend/wailsjs with $wails" >&2
   "$wails" generate module >/dev/null
-  # Modes are ignored: wails generate writes 0755 files, wails build 0644.
+  find frontend/wailsjs -type f -exec chmod 644 {} + # wails writes 0755; the repository keeps 0644
   git -c core.fileMode=false diff --exit-code --stat -- frontend/wailsjs || { echo "desktop-smoke: FAIL: frontend/wailsjs is stale: commit the regenerated bindings" >&2; exit 1; }
 else
   echo "desktop-smoke: wails CLI not found; skipping the wailsjs drift check (go install github.com/wailsapp/wails/v2/cmd/wails@v2.11.0)" >&2
