@@ -26,7 +26,7 @@ deps-desktop:
 
 desktop: frontend deps-desktop
 	cd frontend && VITE_TARGET=wails npm run build
-	CGO_ENABLED=1 $(GO) build -trimpath -tags desktop,production,webkit2_41 -o $(DESKTOP_BIN) .
+	CGO_ENABLED=1 $(GO) build -trimpath -ldflags '-s -w' -tags desktop,production,webkit2_41 -o $(DESKTOP_BIN) .
 	cd frontend && npm run build
 
 # ---- run ---------------------------------------------------------------
@@ -43,7 +43,7 @@ deps-test:
 	  command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
 	  if [ -n "$$missing" ]; then $(APT) update -qq && $(APT) install -y -qq $$missing; fi
 
-test: deps-test test-go test-frontend test-e2e
+test: deps-test test-go test-frontend test-e2e test-desktop
 	@echo "make test: all suites passed"
 
 test-go:
@@ -57,6 +57,9 @@ test-frontend: deps-frontend
 
 test-e2e: build
 	COSTPILOT_BIN=$(CURDIR)/$(BIN) bash -c 'cd frontend && npm run e2e'
+
+test-desktop:
+	bash scripts/desktop-smoke.sh
 
 lint:
 	$(GO) vet ./...

@@ -85,6 +85,11 @@ export function StatusPage() {
           <button type="button" class="btn btn-primary" onClick={validate} disabled={creds.busy}>
             {creds.busy ? 'Validating…' : 'Validate credentials'}
           </button>
+          {import.meta.env.VITE_TARGET === 'wails' && (
+            <button type="button" class="btn" onClick={() => void import('../desktop').then((d) => d.openCredentials())}>
+              Manage credentials
+            </button>
+          )}
         </div>
       </div>
 
