@@ -43,7 +43,7 @@ deps-test:
 	  command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
 	  if [ -n "$$missing" ]; then $(APT) update -qq && $(APT) install -y -qq $$missing; fi
 
-test: deps-test test-go test-frontend test-e2e test-desktop
+test: deps-test test-frontend test-go test-e2e test-desktop
 	@echo "make test: all suites passed"
 
 test-go:
