@@ -104,6 +104,9 @@ func (w *window) startup(ctx context.Context) {
 	}
 	if w.b.selfTest != nil {
 		go w.watchSelfTest()
+	} else {
+		// Scheduled live syncs, alert delivery and metrics, as the dashboard does.
+		go w.b.svc.RunBackground(w.ctx)
 	}
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"strconv"
@@ -52,7 +53,13 @@ Stops gracefully on SIGINT or SIGTERM, letting requests in flight finish.`,
 				return fmt.Errorf("dashboard: cannot listen on %s:%d: %w", host, port, err)
 			}
 			fmt.Fprintf(a.stderr, "costpilot dashboard listening on %s\n", srv.URL(ln))
-			return srv.Serve(cmd.Context(), ln)
+			bg, stop := context.WithCancel(cmd.Context())
+			done := make(chan struct{})
+			go func() { svc.RunBackground(bg); close(done) }()
+			err = srv.Serve(cmd.Context(), ln)
+			stop()
+			<-done // the final metrics flush lands before the store closes
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&host, "host", "", "address to listen on (default dashboard.host)")

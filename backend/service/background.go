@@ -1,0 +1,70 @@
+package service
+
+import (
+	"context"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Background schedule while the dashboard or the desktop runs.
+const (
+	metricsFlushEvery = time.Minute
+	alertsEvery       = 15 * time.Minute
+	liveSyncEvery     = 6 * time.Hour
+)
+
+// RunBackground does the periodic work of a long-running front door until
+// ctx ends: it syncs live (api) providers at start and every six hours,
+// sends new alerts to the webhook every 15 minutes when notifications are
+// on, and flushes the request counters every minute. Failures are logged;
+// they never stop the loop.
+func (s *Service) RunBackground(ctx context.Context) {
+	var live []model.ProviderKey
+	for _, k := range s.cfg.EnabledProviders() {
+		if s.cfg.Provider(k).Source == model.SourceAPI {
+			live = append(live, k)
+		}
+	}
+	syncLive := func() {
+		for _, k := range live {
+			if _, err := s.Sync(ctx, k, 0); err != nil && ctx.Err() == nil {
+				s.log.Warn("scheduled sync failed", "provider", k, "err", err)
+			}
+		}
+	}
+	sendAlerts := func() {
+		if !s.cfg.Dashboard.Features.Notifications || s.cfg.Alerts.WebhookURL == "" {
+			return
+		}
+		if res, err := s.SendAlerts(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("alert delivery failed", "err", err, "failed", len(res.Failed))
+		}
+	}
+	syncLive()
+	sendAlerts()
+	flush := time.NewTicker(metricsFlushEvery)
+	alerts := time.NewTicker(alertsEvery)
+	syncT := time.NewTicker(liveSyncEvery)
+	defer flush.Stop()
+	defer alerts.Stop()
+	defer syncT.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			if err := s.FlushMetrics(context.WithoutCancel(ctx)); err != nil {
+				s.log.Warn("metrics flush failed", "err", err)
+			}
+			return
+		case <-flush.C:
+			if err := s.FlushMetrics(ctx); err != nil && ctx.Err() == nil {
+				s.log.Warn("metrics flush failed", "err", err)
+			}
+		case <-alerts.C:
+			sendAlerts()
+		case <-syncT.C:
+			syncLive()
+			sendAlerts()
+		}
+	}
+}
