@@ -241,15 +241,18 @@ func (w *world) build(r *rng) {
 		a.Tags = w.tags(r, r.pick(projects), "prod")
 		w.add(r, a)
 	}
+	// Managed services cost differently on each cloud; the factor keeps
+	// the four accounts from looking like copies of each other.
+	factor := map[model.ProviderKey]float64{model.AWS: 1, model.Azure: 1.12, model.GCP: 0.87, model.OCI: 0.64}[c.key]
 	for i, m := range []float64{1450, 620, 2900} {
-		a := asset{kind: "database", born: r.intn(60), died: -1, monthly: m}
+		a := asset{kind: "database", born: r.intn(60), died: -1, monthly: m * factor * (0.9 + 0.2*r.float())}
 		a.Name, a.Account, a.Region, a.State = fmt.Sprintf("%s-db-%02d", []string{"orders", "users", "events"}[i], i+1), c.accounts[0], c.regions[0], "running"
 		a.HourlyCost = m / pricing.HoursPerMonth
 		a.Tags = w.tags(r, []string{"checkout", "mobile-api", "analytics"}[i], "prod")
 		w.add(r, a)
 	}
 	for i, m := range []float64{380, 910, 150} {
-		a := asset{kind: "bucket", born: 0, died: -1, monthly: m}
+		a := asset{kind: "bucket", born: 0, died: -1, monthly: m * factor * (0.8 + 0.4*r.float())}
 		a.Name, a.Account, a.Region, a.State = fmt.Sprintf("%s-bucket", []string{"assets", "datalake", "logs"}[i]), c.accounts[i%len(c.accounts)], c.regions[0], "available"
 		a.HourlyCost = m / pricing.HoursPerMonth
 		a.Tags = w.tags(r, []string{"search", "analytics", "internal-tools"}[i], "prod")
