@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/costpilot/costpilot/backend/service"
 	"io"
 	"text/tabwriter"
 
@@ -25,44 +26,38 @@ JSON, when dashboard.features.notifications is on; each alert is delivered once,
 deliveries are retried on the next run (cron-friendly). Exit 1 when a delivery failed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			if send {
-				res, err := svc.SendAlerts(cmd.Context())
-				if res.Sent != nil {
-					if e := a.emit(res, func(w io.Writer) {
-						if !res.Enabled {
-							fmt.Fprintln(w, "notifications are off: set dashboard.features.notifications and alerts.webhook_url")
-							return
+			return a.withService(cmd, func(svc *service.Service) error {
+				if send {
+					res, err := svc.SendAlerts(cmd.Context())
+					if res.Sent != nil {
+						if e := a.emit(res, func(w io.Writer) {
+							if !res.Enabled {
+								fmt.Fprintln(w, "notifications are off: set dashboard.features.notifications and alerts.webhook_url")
+								return
+							}
+							fmt.Fprintf(w, "%d alerts: %d sent, %d already delivered, %d failed\n", res.Alerts, len(res.Sent), res.Skipped, len(res.Failed))
+						}); e != nil {
+							return e
 						}
-						fmt.Fprintf(w, "%d alerts: %d sent, %d already delivered, %d failed\n", res.Alerts, len(res.Sent), res.Skipped, len(res.Failed))
-					}); e != nil {
-						return e
 					}
+					return err
 				}
-				return err
-			}
-			alerts, err := svc.GetAlerts(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return a.emit(alerts, func(w io.Writer) {
-				if len(alerts) == 0 {
-					fmt.Fprintln(w, "no alerts")
-					return
+				alerts, err := svc.GetAlerts(cmd.Context())
+				if err != nil {
+					return err
 				}
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				for _, al := range alerts {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", al.Severity, al.Kind, al.Message)
-					fmt.Fprintf(tw, "\t\tid %s\n", al.ID)
-				}
-				tw.Flush()
+				return a.emit(alerts, func(w io.Writer) {
+					if len(alerts) == 0 {
+						fmt.Fprintln(w, "no alerts")
+						return
+					}
+					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					for _, al := range alerts {
+						fmt.Fprintf(tw, "%s\t%s\t%s\n", al.Severity, al.Kind, al.Message)
+						fmt.Fprintf(tw, "\t\tid %s\n", al.ID)
+					}
+					tw.Flush()
+				})
 			})
 		},
 	}

@@ -27,37 +27,32 @@ daily costs. -o json prints exactly the /api/costs answer (SPEC.md 2.1).`,
   costpilot analyze --tag team:data --metric effective --verbose`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
 			if (start == "") != (end == "") {
 				return usageError{"--start and --end go together"}
 			}
 			if start != "" && cmd.Flags().Changed("days") {
 				return usageError{"use either --days or --start/--end"}
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			q := model.CostQuery{Metric: model.CostMetric(metric), Provider: model.ProviderKey(provider), Account: account, Service: svcName}
-			if start != "" {
-				q.Period, err = service.PeriodForDates(start, end)
-			} else {
-				q.Period, err = svc.PeriodForDays(days)
-			}
-			if err != nil {
-				return err
-			}
-			if q.TagKey, q.TagValue, err = service.ParseTagFilter(tag); err != nil {
-				return err
-			}
-			res, err := svc.AnalyzeCosts(cmd.Context(), q)
-			if err != nil {
-				return err
-			}
-			return a.emit(res, func(w io.Writer) { printAnalysis(w, res, verbose) })
+			return a.withService(cmd, func(svc *service.Service) error {
+				q := model.CostQuery{Metric: model.CostMetric(metric), Provider: model.ProviderKey(provider), Account: account, Service: svcName}
+				var err error
+				if start != "" {
+					q.Period, err = service.PeriodForDates(start, end)
+				} else {
+					q.Period, err = svc.PeriodForDays(days)
+				}
+				if err != nil {
+					return err
+				}
+				if q.TagKey, q.TagValue, err = service.ParseTagFilter(tag); err != nil {
+					return err
+				}
+				res, err := svc.AnalyzeCosts(cmd.Context(), q)
+				if err != nil {
+					return err
+				}
+				return a.emit(res, func(w io.Writer) { printAnalysis(w, res, verbose) })
+			})
 		},
 	}
 	f := cmd.Flags()

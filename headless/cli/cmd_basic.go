@@ -90,46 +90,40 @@ func (a *app) statusCmd() *cobra.Command {
 --detailed adds the source, the error when not connected, and the stored history's extent.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			if detailed {
-				d, err := svc.ProviderDetails(cmd.Context())
+			return a.withService(cmd, func(svc *service.Service) error {
+				if detailed {
+					d, err := svc.ProviderDetails(cmd.Context())
+					if err != nil {
+						return err
+					}
+					return a.emit(d, func(w io.Writer) {
+						tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+						fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tCONNECTED\tHISTORY\tLINES\tERROR")
+						for _, p := range d {
+							hist := ""
+							if p.FirstDay != "" {
+								hist = p.FirstDay + ".." + p.LastDay
+							}
+							fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%s\t%d\t%s\n", p.Provider, p.Enabled, p.Source, p.Connected, hist, p.Lines, p.Error)
+						}
+						tw.Flush()
+					})
+				}
+				st, err := svc.GetProviderStatus(cmd.Context())
 				if err != nil {
 					return err
 				}
-				return a.emit(d, func(w io.Writer) {
-					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tCONNECTED\tHISTORY\tLINES\tERROR")
-					for _, p := range d {
-						hist := ""
-						if p.FirstDay != "" {
-							hist = p.FirstDay + ".." + p.LastDay
+				return a.emit(st, func(w io.Writer) {
+					for _, k := range model.AllProviders {
+						if v, ok := st[k]; ok {
+							word := "connected"
+							if !v {
+								word = "NOT connected (costpilot status --detailed says why)"
+							}
+							fmt.Fprintf(w, "%-6s %s\n", k, word)
 						}
-						fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%s\t%d\t%s\n", p.Provider, p.Enabled, p.Source, p.Connected, hist, p.Lines, p.Error)
 					}
-					tw.Flush()
 				})
-			}
-			st, err := svc.GetProviderStatus(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return a.emit(st, func(w io.Writer) {
-				for _, k := range model.AllProviders {
-					if v, ok := st[k]; ok {
-						word := "connected"
-						if !v {
-							word = "NOT connected (costpilot status --detailed says why)"
-						}
-						fmt.Fprintf(w, "%-6s %s\n", k, word)
-					}
-				}
 			})
 		},
 	}
@@ -147,29 +141,23 @@ disk space, each enabled provider answers, and how old the newest data is. Exits
 when something is unhealthy; warnings (such as stale data) exit 0.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			h := svc.CheckHealth(cmd.Context())
-			if err := a.emit(h, func(w io.Writer) {
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				for _, c := range h.Checks {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Status, c.Name, c.Message)
+			return a.withService(cmd, func(svc *service.Service) error {
+				h := svc.CheckHealth(cmd.Context())
+				if err := a.emit(h, func(w io.Writer) {
+					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					for _, c := range h.Checks {
+						fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Status, c.Name, c.Message)
+					}
+					tw.Flush()
+					fmt.Fprintln(w, h.Status)
+				}); err != nil {
+					return err
 				}
-				tw.Flush()
-				fmt.Fprintln(w, h.Status)
-			}); err != nil {
-				return err
-			}
-			if h.Status == "unhealthy" {
-				return apperr.E(apperr.Base, "unhealthy")
-			}
-			return nil
+				if h.Status == "unhealthy" {
+					return apperr.E(apperr.Base, "unhealthy")
+				}
+				return nil
+			})
 		},
 	}
 	a.outputFlag(cmd)
@@ -182,44 +170,38 @@ func (a *app) infoCmd() *cobra.Command {
 		Short: "Show version, paths, providers and stored history",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			in, err := svc.GetInfo(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return a.emit(in, func(w io.Writer) {
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				fmt.Fprintf(tw, "version\t%s\nconfig\t%s\ndata dir\t%s\ndatabase\t%s (schema %d)\nreports\t%s\ncurrency\t%s\n",
-					in.Version, in.ConfigPath, in.DataDir, in.Database, in.Schema, in.OutputDir, in.Currency)
-				tw.Flush()
-				fmt.Fprintln(w)
-				tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tHISTORY\tLINES")
-				for _, p := range in.Providers {
-					h := ""
-					if p.FirstDay != "" {
-						h = p.FirstDay + ".." + p.LastDay
+			return a.withService(cmd, func(svc *service.Service) error {
+				in, err := svc.GetInfo(cmd.Context())
+				if err != nil {
+					return err
+				}
+				return a.emit(in, func(w io.Writer) {
+					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					fmt.Fprintf(tw, "version\t%s\nconfig\t%s\ndata dir\t%s\ndatabase\t%s (schema %d)\nreports\t%s\ncurrency\t%s\n",
+						in.Version, in.ConfigPath, in.DataDir, in.Database, in.Schema, in.OutputDir, in.Currency)
+					tw.Flush()
+					fmt.Fprintln(w)
+					tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tHISTORY\tLINES")
+					for _, p := range in.Providers {
+						h := ""
+						if p.FirstDay != "" {
+							h = p.FirstDay + ".." + p.LastDay
+						}
+						fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%d\n", p.Provider, p.Enabled, p.Source, h, p.Lines)
 					}
-					fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%d\n", p.Provider, p.Enabled, p.Source, h, p.Lines)
-				}
-				tw.Flush()
-				keys := make([]string, 0, len(in.Features))
-				for k := range in.Features {
-					keys = append(keys, k)
-				}
-				sort.Strings(keys)
-				fmt.Fprint(w, "\nfeatures:")
-				for _, k := range keys {
-					fmt.Fprintf(w, " %s=%v", k, in.Features[k])
-				}
-				fmt.Fprintf(w, "\nconnectors: %v\n", in.Connectors)
+					tw.Flush()
+					keys := make([]string, 0, len(in.Features))
+					for k := range in.Features {
+						keys = append(keys, k)
+					}
+					sort.Strings(keys)
+					fmt.Fprint(w, "\nfeatures:")
+					for _, k := range keys {
+						fmt.Fprintf(w, " %s=%v", k, in.Features[k])
+					}
+					fmt.Fprintf(w, "\nconnectors: %v\n", in.Connectors)
+				})
 			})
 		},
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/costpilot/costpilot/backend/service"
 	"net"
 	"strconv"
 
@@ -26,40 +27,37 @@ scripts use a token from 'costpilot token create NAME' as Authorization: Bearer.
 Stops gracefully on SIGINT or SIGTERM, letting requests in flight finish.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := a.open(cmd)
-			if err != nil {
+			return a.withService(cmd, func(svc *service.Service) error {
+				cfg := svc.Config().Dashboard
+				if !cmd.Flags().Changed("host") {
+					host = cfg.Host
+				}
+				if !cmd.Flags().Changed("port") {
+					port = cfg.Port
+				}
+				if port < 0 || port > 65535 {
+					return usageError{fmt.Sprintf("--port must be from 0 to 65535, got %d", port)}
+				}
+				srv, err := server.New(svc)
+				if err != nil {
+					return err
+				}
+				for _, w := range srv.Warnings(cmd.Context()) {
+					svc.Logger().Warn(w)
+				}
+				ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+				if err != nil {
+					return fmt.Errorf("dashboard: cannot listen on %s:%d: %w", host, port, err)
+				}
+				fmt.Fprintf(a.stderr, "costpilot dashboard listening on %s\n", srv.URL(ln))
+				bg, stop := context.WithCancel(cmd.Context())
+				done := make(chan struct{})
+				go func() { svc.RunBackground(bg); close(done) }()
+				err = srv.Serve(cmd.Context(), ln)
+				stop()
+				<-done // the final metrics flush lands before the store closes
 				return err
-			}
-			defer svc.Close()
-			cfg := svc.Config().Dashboard
-			if !cmd.Flags().Changed("host") {
-				host = cfg.Host
-			}
-			if !cmd.Flags().Changed("port") {
-				port = cfg.Port
-			}
-			if port < 0 || port > 65535 {
-				return usageError{fmt.Sprintf("--port must be from 0 to 65535, got %d", port)}
-			}
-			srv, err := server.New(svc)
-			if err != nil {
-				return err
-			}
-			for _, w := range srv.Warnings(cmd.Context()) {
-				svc.Logger().Warn(w)
-			}
-			ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
-			if err != nil {
-				return fmt.Errorf("dashboard: cannot listen on %s:%d: %w", host, port, err)
-			}
-			fmt.Fprintf(a.stderr, "costpilot dashboard listening on %s\n", srv.URL(ln))
-			bg, stop := context.WithCancel(cmd.Context())
-			done := make(chan struct{})
-			go func() { svc.RunBackground(bg); close(done) }()
-			err = srv.Serve(cmd.Context(), ln)
-			stop()
-			<-done // the final metrics flush lands before the store closes
-			return err
+			})
 		},
 	}
 	cmd.Flags().StringVar(&host, "host", "", "address to listen on (default dashboard.host)")

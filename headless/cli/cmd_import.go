@@ -45,30 +45,27 @@ and totals without writing.`,
 			default:
 				return usageError{fmt.Sprintf("--format must be auto, focus, aws-cur, azure, gcp or oci, got %q", format)}
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			opts := service.ImportOptions{Format: format, Provider: model.ProviderKey(provider), DryRun: dry}
-			var bar *progressBar
-			if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-				bar = &progressBar{w: f}
-				opts.Progress = bar.update
-			}
-			res, err := svc.ImportFiles(cmd.Context(), args, opts)
-			if bar != nil {
-				bar.done()
-			}
-			if err != nil {
-				return err
-			}
-			for _, f := range res.Files {
-				for _, w := range f.Warnings {
-					fmt.Fprintln(a.stderr, "warning:", w)
+			return a.withService(cmd, func(svc *service.Service) error {
+				opts := service.ImportOptions{Format: format, Provider: model.ProviderKey(provider), DryRun: dry}
+				var bar *progressBar
+				if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+					bar = &progressBar{w: f}
+					opts.Progress = bar.update
 				}
-			}
-			return a.emit(res, func(w io.Writer) { printImport(w, res) })
+				res, err := svc.ImportFiles(cmd.Context(), args, opts)
+				if bar != nil {
+					bar.done()
+				}
+				if err != nil {
+					return err
+				}
+				for _, f := range res.Files {
+					for _, w := range f.Warnings {
+						fmt.Fprintln(a.stderr, "warning:", w)
+					}
+				}
+				return a.emit(res, func(w io.Writer) { printImport(w, res) })
+			})
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "auto", "auto, focus, aws-cur, azure, gcp or oci")

@@ -33,25 +33,19 @@ every enabled provider, from the stored inventory, utilization and the last 30 d
 Savings are per month. -o json prints exactly the /api/recommendations answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			recs, err := svc.GenerateRecommendations(cmd.Context())
-			if err != nil {
-				return err
-			}
-			out := recs[:0:0]
-			for _, r := range recs {
-				if (kind == "" || string(r.Type) == kind) && (provider == "" || string(r.Provider) == provider) && (priority == "" || string(r.Priority) == priority) {
-					out = append(out, r)
+			return a.withService(cmd, func(svc *service.Service) error {
+				recs, err := svc.GenerateRecommendations(cmd.Context())
+				if err != nil {
+					return err
 				}
-			}
-			return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base) })
+				out := recs[:0:0]
+				for _, r := range recs {
+					if (kind == "" || string(r.Type) == kind) && (provider == "" || string(r.Provider) == provider) && (priority == "" || string(r.Priority) == priority) {
+						out = append(out, r)
+					}
+				}
+				return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base) })
+			})
 		},
 	}
 	cmd.Flags().StringVar(&kind, "type", "", "only this type: rightsizing, idle, autoscaling, cost_allocation, commitment")
@@ -90,37 +84,31 @@ current recommendations are applied. Needs at least 28 days of history.
 -o json prints exactly the /api/forecast answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			fc, err := svc.ForecastCosts(cmd.Context(), days, !noRecs)
-			if err != nil {
-				return err
-			}
-			return a.emit(fc, func(w io.Writer) {
-				c := fc.Currency
-				fmt.Fprintf(w, "Forecast for the next %d days: %s (%.0f%% interval %s to %s)\n\n", fc.ForecastPeriod,
-					money(fc.TotalForecast, c), 100*fc.ConfidenceLevel, money(fc.ConfidenceInterval[0], c), money(fc.ConfidenceInterval[1], c))
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "PROVIDER\tFORECAST\tINTERVAL\tTREND\tVOLATILITY")
-				for _, k := range model.AllProviders {
-					p, ok := fc.ProviderForecasts[k]
-					if !ok {
-						continue
+			return a.withService(cmd, func(svc *service.Service) error {
+				fc, err := svc.ForecastCosts(cmd.Context(), days, !noRecs)
+				if err != nil {
+					return err
+				}
+				return a.emit(fc, func(w io.Writer) {
+					c := fc.Currency
+					fmt.Fprintf(w, "Forecast for the next %d days: %s (%.0f%% interval %s to %s)\n\n", fc.ForecastPeriod,
+						money(fc.TotalForecast, c), 100*fc.ConfidenceLevel, money(fc.ConfidenceInterval[0], c), money(fc.ConfidenceInterval[1], c))
+					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					fmt.Fprintln(tw, "PROVIDER\tFORECAST\tINTERVAL\tTREND\tVOLATILITY")
+					for _, k := range model.AllProviders {
+						p, ok := fc.ProviderForecasts[k]
+						if !ok {
+							continue
+						}
+						fmt.Fprintf(tw, "%s\t%s\t%s – %s\t%s\t%.3f\n", k, money(p.TotalForecast, c), money(p.ConfidenceInterval[0], c),
+							money(p.ConfidenceInterval[1], c), p.TrendAnalysis.TrendDirection, p.TrendAnalysis.Volatility)
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s – %s\t%s\t%.3f\n", k, money(p.TotalForecast, c), money(p.ConfidenceInterval[0], c),
-						money(p.ConfidenceInterval[1], c), p.TrendAnalysis.TrendDirection, p.TrendAnalysis.Volatility)
-				}
-				tw.Flush()
-				if im := fc.RecommendationsImpact; im != nil {
-					fmt.Fprintf(w, "\nWith the current recommendations: %s (saves %s, %.1f%%)\n", money(im.OptimizedForecast, c),
-						money(im.TotalSavings, c), im.SavingsPercentage)
-				}
+					tw.Flush()
+					if im := fc.RecommendationsImpact; im != nil {
+						fmt.Fprintf(w, "\nWith the current recommendations: %s (saves %s, %.1f%%)\n", money(im.OptimizedForecast, c),
+							money(im.TotalSavings, c), im.SavingsPercentage)
+					}
+				})
 			})
 		},
 	}
@@ -158,25 +146,22 @@ shared_percentages. --save NAME keeps the rule set for the dashboard.`,
 			if err != nil {
 				return apperr.Wrap(apperr.Validation, err, "%s: cannot read the rules file", rulesFile)
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			rules, err := service.ParseAllocationRules(data, rulesFile)
-			if err != nil {
-				return err
-			}
-			if save != "" {
-				if _, err := svc.SaveRuleSet(cmd.Context(), save, rules); err != nil {
+			return a.withService(cmd, func(svc *service.Service) error {
+				rules, err := service.ParseAllocationRules(data, rulesFile)
+				if err != nil {
 					return err
 				}
-			}
-			res, err := svc.AllocateCosts(cmd.Context(), rules)
-			if err != nil {
-				return err
-			}
-			return a.emit(res, func(w io.Writer) { printAllocation(w, res) })
+				if save != "" {
+					if _, err := svc.SaveRuleSet(cmd.Context(), save, rules); err != nil {
+						return err
+					}
+				}
+				res, err := svc.AllocateCosts(cmd.Context(), rules)
+				if err != nil {
+					return err
+				}
+				return a.emit(res, func(w io.Writer) { printAllocation(w, res) })
+			})
 		},
 	}
 	cmd.Flags().StringVar(&rulesFile, "rules", "", "rule file, YAML or JSON")
@@ -225,28 +210,22 @@ report (unless --no-report) and save the results with the run (unless --no-save;
 costpilot runs). Prints the optimization result (SPEC.md 2.8); the report path is the last line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.OptimizeAll(cmd.Context(), !noReport, !noSave)
-			if err != nil {
-				return err
-			}
-			return a.emit(res, func(w io.Writer) {
-				cur := svc.Config().Currency.Base
-				fmt.Fprintf(w, "Providers: %v\nRecommendations: %d\nPotential savings: %s a month\n", res.Summary.ProvidersAnalyzed,
-					res.Summary.TotalRecommendations, money(res.Summary.TotalPotentialSavings, cur))
-				if res.RunID != 0 {
-					fmt.Fprintf(w, "Saved as run %d\n", res.RunID)
+			return a.withService(cmd, func(svc *service.Service) error {
+				res, err := svc.OptimizeAll(cmd.Context(), !noReport, !noSave)
+				if err != nil {
+					return err
 				}
-				if res.ReportPath != "" {
-					fmt.Fprintln(w, res.ReportPath)
-				}
+				return a.emit(res, func(w io.Writer) {
+					cur := svc.Config().Currency.Base
+					fmt.Fprintf(w, "Providers: %v\nRecommendations: %d\nPotential savings: %s a month\n", res.Summary.ProvidersAnalyzed,
+						res.Summary.TotalRecommendations, money(res.Summary.TotalPotentialSavings, cur))
+					if res.RunID != 0 {
+						fmt.Fprintf(w, "Saved as run %d\n", res.RunID)
+					}
+					if res.ReportPath != "" {
+						fmt.Fprintln(w, res.ReportPath)
+					}
+				})
 			})
 		},
 	}
@@ -266,17 +245,14 @@ timestamped name, and print its absolute path as the last line. HTML is one self
 PDF has a title page, summary cards, charts and page numbers; JSON holds the same data.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.GenerateReport(cmd.Context(), model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format)})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintln(a.stdout, res.ReportPath)
-			return nil
+			return a.withService(cmd, func(svc *service.Service) error {
+				res, err := svc.GenerateReport(cmd.Context(), model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format)})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stdout, res.ReportPath)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().StringVar(&typ, "type", "comprehensive", "comprehensive, summary or recommendations")
@@ -291,25 +267,19 @@ func (a *app) runsCmd() *cobra.Command {
 		Short: "List saved pipeline runs",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			runs, err := svc.Runs(cmd.Context(), limit)
-			if err != nil {
-				return err
-			}
-			return a.emit(runs, func(w io.Writer) {
-				tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tKIND\tSTARTED\tFINISHED\tSTATUS\tSUMMARY")
-				for _, r := range runs {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Kind, r.StartedAt, r.FinishedAt, r.Status, truncate(string(r.Summary), 80))
+			return a.withService(cmd, func(svc *service.Service) error {
+				runs, err := svc.Runs(cmd.Context(), limit)
+				if err != nil {
+					return err
 				}
-				tw.Flush()
+				return a.emit(runs, func(w io.Writer) {
+					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					fmt.Fprintln(tw, "ID\tKIND\tSTARTED\tFINISHED\tSTATUS\tSUMMARY")
+					for _, r := range runs {
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Kind, r.StartedAt, r.FinishedAt, r.Status, truncate(string(r.Summary), 80))
+					}
+					tw.Flush()
+				})
 			})
 		},
 	}

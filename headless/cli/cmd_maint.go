@@ -38,28 +38,25 @@ terminal, --yes is required). Cost history and users are never touched.`,
 					return nil
 				}
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, err := svc.ClearCache()
-			if err != nil {
-				return err
-			}
-			if all {
-				r2, err := svc.DeleteResults(cmd.Context())
+			return a.withService(cmd, func(svc *service.Service) error {
+				res, err := svc.ClearCache()
 				if err != nil {
 					return err
 				}
-				res.Results, res.Reports = r2.Results, r2.Reports
-			}
-			fmt.Fprintf(a.stdout, "removed %d cache entries", res.CacheEntries)
-			if all {
-				fmt.Fprintf(a.stdout, ", %d saved results, %d reports", res.Results, res.Reports)
-			}
-			fmt.Fprintln(a.stdout)
-			return nil
+				if all {
+					r2, err := svc.DeleteResults(cmd.Context())
+					if err != nil {
+						return err
+					}
+					res.Results, res.Reports = r2.Results, r2.Reports
+				}
+				fmt.Fprintf(a.stdout, "removed %d cache entries", res.CacheEntries)
+				if all {
+					fmt.Fprintf(a.stdout, ", %d saved results, %d reports", res.Results, res.Reports)
+				}
+				fmt.Fprintln(a.stdout)
+				return nil
+			})
 		},
 	}
 	cmd.Flags().BoolVar(&cacheOnly, "cache", false, "empty the cache")
@@ -94,22 +91,16 @@ the last three again (clouds restate recent days), reaching back --days on a fir
 provider's costs failed; the other providers still sync.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			res, syncErr := svc.Sync(cmd.Context(), model.ProviderKey(provider), days)
-			if res == nil && syncErr != nil {
+			return a.withService(cmd, func(svc *service.Service) error {
+				res, syncErr := svc.Sync(cmd.Context(), model.ProviderKey(provider), days)
+				if res == nil && syncErr != nil {
+					return syncErr
+				}
+				if err := a.emit(res, func(w io.Writer) { printSync(w, res) }); err != nil {
+					return err
+				}
 				return syncErr
-			}
-			if err := a.emit(res, func(w io.Writer) { printSync(w, res) }); err != nil {
-				return err
-			}
-			return syncErr
+			})
 		},
 	}
 	cmd.Flags().StringVar(&provider, "provider", "", "only this provider")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/costpilot/costpilot/backend/service"
 	"io"
 	"strconv"
 	"text/tabwriter"
@@ -23,21 +24,15 @@ The token is printed once, at creation; only its hash is stored. Revoking stops 
 		Short: "Create a token and print it (once)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			nt, err := svc.CreateToken(cmd.Context(), args[0], cliActor)
-			if err != nil {
-				return err
-			}
-			return a.emit(nt, func(w io.Writer) {
-				fmt.Fprintf(a.stderr, "token %d (%s) created; it is shown only now:\n", nt.ID, nt.Name)
-				fmt.Fprintln(w, nt.Token)
+			return a.withService(cmd, func(svc *service.Service) error {
+				nt, err := svc.CreateToken(cmd.Context(), args[0], cliActor)
+				if err != nil {
+					return err
+				}
+				return a.emit(nt, func(w io.Writer) {
+					fmt.Fprintf(a.stderr, "token %d (%s) created; it is shown only now:\n", nt.ID, nt.Name)
+					fmt.Fprintln(w, nt.Token)
+				})
 			})
 		},
 	}
@@ -47,25 +42,19 @@ The token is printed once, at creation; only its hash is stored. Revoking stops 
 		Short: "List tokens (never the tokens themselves)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			toks, err := svc.Tokens(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return a.emit(toks, func(w io.Writer) {
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
-				for _, t := range toks {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt, dash(t.LastUsed), dash(t.RevokedAt))
+			return a.withService(cmd, func(svc *service.Service) error {
+				toks, err := svc.Tokens(cmd.Context())
+				if err != nil {
+					return err
 				}
-				tw.Flush()
+				return a.emit(toks, func(w io.Writer) {
+					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+					for _, t := range toks {
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt, dash(t.LastUsed), dash(t.RevokedAt))
+					}
+					tw.Flush()
+				})
 			})
 		},
 	}
@@ -79,16 +68,13 @@ The token is printed once, at creation; only its hash is stored. Revoking stops 
 			if err != nil {
 				return usageError{fmt.Sprintf("token id must be a number, got %q", args[0])}
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			if err := svc.RevokeToken(cmd.Context(), id, cliActor); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "token %d revoked\n", id)
-			return nil
+			return a.withService(cmd, func(svc *service.Service) error {
+				if err := svc.RevokeToken(cmd.Context(), id, cliActor); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "token %d revoked\n", id)
+				return nil
+			})
 		},
 	}
 	cmd.AddCommand(create, list, revoke)

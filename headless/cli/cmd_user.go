@@ -3,6 +3,7 @@ package cli
 import (
 	"bufio"
 	"fmt"
+	"github.com/costpilot/costpilot/backend/service"
 	"io"
 	"os"
 	"strings"
@@ -38,16 +39,13 @@ stored only as salted argon2id hashes.`,
 			if err != nil {
 				return err
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			if _, err := svc.AddUser(cmd.Context(), args[0], pw, cliActor); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "user %s created\n", args[0])
-			return nil
+			return a.withService(cmd, func(svc *service.Service) error {
+				if _, err := svc.AddUser(cmd.Context(), args[0], pw, cliActor); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "user %s created\n", args[0])
+				return nil
+			})
 		},
 	}
 	add.Flags().StringVar(&pwFile, "password-file", "", "read the password from the first line of this file")
@@ -60,16 +58,13 @@ stored only as salted argon2id hashes.`,
 			if err != nil {
 				return err
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			if err := svc.SetUserPassword(cmd.Context(), args[0], pw, cliActor); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "password of %s changed\n", args[0])
-			return nil
+			return a.withService(cmd, func(svc *service.Service) error {
+				if err := svc.SetUserPassword(cmd.Context(), args[0], pw, cliActor); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "password of %s changed\n", args[0])
+				return nil
+			})
 		},
 	}
 	passwd.Flags().StringVar(&pwFile, "password-file", "", "read the password from the first line of this file")
@@ -78,25 +73,19 @@ stored only as salted argon2id hashes.`,
 		Short: "List users",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := a.checkOutput(); err != nil {
-				return err
-			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			users, err := svc.Users(cmd.Context())
-			if err != nil {
-				return err
-			}
-			return a.emit(users, func(w io.Writer) {
-				tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tUSERNAME\tCREATED\tUPDATED")
-				for _, u := range users {
-					fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", u.ID, u.Username, u.CreatedAt, u.UpdatedAt)
+			return a.withService(cmd, func(svc *service.Service) error {
+				users, err := svc.Users(cmd.Context())
+				if err != nil {
+					return err
 				}
-				tw.Flush()
+				return a.emit(users, func(w io.Writer) {
+					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+					fmt.Fprintln(tw, "ID\tUSERNAME\tCREATED\tUPDATED")
+					for _, u := range users {
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", u.ID, u.Username, u.CreatedAt, u.UpdatedAt)
+					}
+					tw.Flush()
+				})
 			})
 		},
 	}
@@ -112,16 +101,13 @@ stored only as salted argon2id hashes.`,
 					return err
 				}
 			}
-			svc, err := a.open(cmd)
-			if err != nil {
-				return err
-			}
-			defer svc.Close()
-			if err := svc.DeleteUser(cmd.Context(), args[0], cliActor); err != nil {
-				return err
-			}
-			fmt.Fprintf(a.stdout, "user %s deleted\n", args[0])
-			return nil
+			return a.withService(cmd, func(svc *service.Service) error {
+				if err := svc.DeleteUser(cmd.Context(), args[0], cliActor); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "user %s deleted\n", args[0])
+				return nil
+			})
 		},
 	}
 	del.Flags().BoolVarP(&a.g.yes, "yes", "y", false, "answer yes to the confirmation")

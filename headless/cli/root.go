@@ -176,7 +176,7 @@ func (a *app) outputFlag(cmd *cobra.Command) {
 }
 
 func (a *app) checkOutput() error {
-	if a.g.output != "table" && a.g.output != "json" {
+	if a.g.output != "" && a.g.output != "table" && a.g.output != "json" {
 		return usageError{fmt.Sprintf("--output must be table or json, got %q", a.g.output)}
 	}
 	return nil
@@ -191,4 +191,18 @@ func (a *app) emit(v any, table func(w io.Writer)) error {
 	}
 	table(a.stdout)
 	return nil
+}
+
+// withService checks -o, opens the Service, runs fn and closes the
+// Service: the frame every command that reads or writes state shares.
+func (a *app) withService(cmd *cobra.Command, fn func(*service.Service) error) error {
+	if err := a.checkOutput(); err != nil {
+		return err
+	}
+	svc, err := a.open(cmd)
+	if err != nil {
+		return err
+	}
+	defer svc.Close()
+	return fn(svc)
 }
