@@ -75,22 +75,6 @@ export function RecommendationsPage() {
       ),
     },
     { key: 'resource_type', label: 'Resource type', value: (r) => r.resource_type ?? '', csvOnly: true },
-    { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc">{r.description}</span>, wrap: true },
-    {
-      key: 'savings',
-      label: 'Savings / mo',
-      value: (r) => Math.round(r.potential_savings * 100) / 100,
-      render: (r) => <strong>{formatCurrency(r.potential_savings, currency)}</strong>,
-      numeric: true,
-    },
-    {
-      key: 'priority',
-      label: 'Priority',
-      value: (r) => PRIORITY_ORDER[r.priority] ?? 0,
-      render: (r) => <span class={`pill pill-${r.priority}`}>{r.priority}</span>,
-    },
-    { key: 'confidence', label: 'Confidence', value: (r) => r.confidence, render: (r) => formatPercent(r.confidence, 0), numeric: true },
-    { key: 'effort', label: 'Effort', value: (r) => r.implementation_effort, render: (r) => titleCase(r.implementation_effort) },
     {
       key: 'change',
       label: 'Current → recommended',
@@ -108,6 +92,30 @@ export function RecommendationsPage() {
           '—'
         ),
     },
+    { key: 'description', label: 'Description', value: (r) => r.description, render: (r) => <span class="desc" title={r.description}>{r.description}</span>, wrap: true },
+    {
+      key: 'savings',
+      label: 'Savings / mo',
+      value: (r) => Math.round(r.potential_savings * 100) / 100,
+      render: (r) => <strong>{formatCurrency(r.potential_savings, currency)}</strong>,
+      numeric: true,
+    },
+    {
+      key: 'priority',
+      label: 'Priority',
+      value: (r) => PRIORITY_ORDER[r.priority] ?? 0,
+      // Confidence and effort sit under the priority so the table fits a
+      // 1280-pixel window; both stay separate, sortable columns in the CSV.
+      render: (r) => (
+        <span>
+          <span class={`pill pill-${r.priority}`}>{r.priority}</span>
+          <span class="muted small block nowrap">{formatPercent(r.confidence, 0)} confidence</span>
+          <span class="muted small block nowrap">{titleCase(r.implementation_effort)} effort</span>
+        </span>
+      ),
+    },
+    { key: 'confidence', label: 'Confidence', value: (r) => r.confidence, csvOnly: true },
+    { key: 'effort', label: 'Effort', value: (r) => r.implementation_effort, csvOnly: true },
     { key: 'current_cost', label: 'Current cost / mo', value: (r) => r.current_config?.cost ?? null, csvOnly: true },
     { key: 'recommended_cost', label: 'Recommended cost / mo', value: (r) => r.recommended_config?.cost ?? null, csvOnly: true },
   ];
