@@ -3,15 +3,14 @@ package aws
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // Error codes AWS services answer with, by what they mean for the user.
@@ -49,12 +48,7 @@ func (p *Provider) fail(ctx context.Context, what string, err error) error {
 		}
 		msg += ")"
 	}
-	e := apperr.Wrap(apperr.Provider, err, "%s", msg).WithProvider(string(model.AWS)).
-		WithDetail(model.FailureDetail, reason).WithDetail("operation", what)
-	if code != "" {
-		e.WithDetail("code", code)
-	}
-	return e
+	return provider.Failure(model.AWS, what, reason, code, msg, err)
 }
 
 // classify decides the failure from the error chain: the API's error code
@@ -84,17 +78,7 @@ func classify(ctx context.Context, err error) (model.ProviderFailure, string) {
 	}
 	var re *awshttp.ResponseError
 	if errors.As(err, &re) {
-		switch s := re.HTTPStatusCode(); {
-		case s == http.StatusUnauthorized:
-			return model.FailureCredentials, code
-		case s == http.StatusForbidden:
-			return model.FailurePermission, code
-		case s == http.StatusTooManyRequests:
-			return model.FailureThrottled, code
-		case s >= 500:
-			return model.FailureUnreachable, code
-		}
-		return model.FailureRequest, code
+		return provider.StatusFailure(re.HTTPStatusCode()), code
 	}
 	var se *smithyhttp.RequestSendError
 	if errors.As(err, &se) || errors.Is(err, context.DeadlineExceeded) {

@@ -3,15 +3,14 @@ package azure
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 
-	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // fail turns an SDK error into a ProviderError that says what failed and
@@ -26,12 +25,7 @@ func (p *Provider) fail(ctx context.Context, what string, err error) error {
 	if errors.As(err, &af) && af.RawResponse != nil {
 		msg += " (token request answered " + af.RawResponse.Status + ")"
 	}
-	e := apperr.Wrap(apperr.Provider, err, "%s", msg).WithProvider(string(model.Azure)).
-		WithDetail(model.FailureDetail, reason).WithDetail("operation", what)
-	if code != "" {
-		e.WithDetail("code", code)
-	}
-	return e
+	return provider.Failure(model.Azure, what, reason, code, msg, err)
 }
 
 // classify decides the failure from the error chain.
@@ -47,19 +41,10 @@ func classify(ctx context.Context, err error) (model.ProviderFailure, string) {
 	var re *azcore.ResponseError
 	if errors.As(err, &re) {
 		code := re.ErrorCode
-		switch {
-		case re.StatusCode == http.StatusUnauthorized || strings.Contains(code, "AuthenticationToken"):
+		if strings.Contains(code, "AuthenticationToken") {
 			return model.FailureCredentials, code
-		case re.StatusCode == http.StatusForbidden:
-			return model.FailurePermission, code
-		case re.StatusCode == http.StatusTooManyRequests:
-			return model.FailureThrottled, code
-		case re.StatusCode == http.StatusNotFound:
-			return model.FailureNotFound, code
-		case re.StatusCode >= 500:
-			return model.FailureUnreachable, code
 		}
-		return model.FailureRequest, code
+		return provider.StatusFailure(re.StatusCode), code
 	}
 	return model.FailureUnreachable, ""
 }

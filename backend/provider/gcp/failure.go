@@ -10,8 +10,8 @@ import (
 	"cloud.google.com/go/auth"
 	"google.golang.org/api/googleapi"
 
-	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // retry runs call until it succeeds, fails for good, or the attempts run
@@ -59,12 +59,7 @@ func (p *Provider) fail(ctx context.Context, what string, err error) error {
 		}
 		msg += ")"
 	}
-	e := apperr.Wrap(apperr.Provider, err, "%s", msg).WithProvider(string(model.GCP)).
-		WithDetail(model.FailureDetail, reason).WithDetail("operation", what)
-	if code != "" {
-		e.WithDetail("code", code)
-	}
-	return e
+	return provider.Failure(model.GCP, what, reason, code, msg, err)
 }
 
 // classify decides the failure from the error chain. BigQuery reports rate
@@ -79,19 +74,10 @@ func classify(ctx context.Context, err error) (model.ProviderFailure, string) {
 		if len(ge.Errors) > 0 {
 			reason = ge.Errors[0].Reason
 		}
-		switch {
-		case reason == "rateLimitExceeded" || reason == "quotaExceeded" || reason == "userRateLimitExceeded" || ge.Code == http.StatusTooManyRequests:
+		if reason == "rateLimitExceeded" || reason == "quotaExceeded" || reason == "userRateLimitExceeded" {
 			return model.FailureThrottled, reason
-		case ge.Code == http.StatusUnauthorized:
-			return model.FailureCredentials, reason
-		case ge.Code == http.StatusForbidden:
-			return model.FailurePermission, reason
-		case ge.Code == http.StatusNotFound:
-			return model.FailureNotFound, reason
-		case ge.Code >= 500:
-			return model.FailureUnreachable, reason
 		}
-		return model.FailureRequest, reason
+		return provider.StatusFailure(ge.Code), reason
 	}
 	// Token errors come from the auth library before any API answer; a
 	// token endpoint that is down is temporary, a refused token is not.

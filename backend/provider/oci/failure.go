@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/http"
 	"net/url"
 
 	"github.com/oracle/oci-go-sdk/v65/common"
 
-	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // fail turns an SDK error into a ProviderError that says what failed and
@@ -21,12 +20,7 @@ func (p *Provider) fail(ctx context.Context, what string, err error) error {
 	if code != "" {
 		msg += " (" + code + ")"
 	}
-	e := apperr.Wrap(apperr.Provider, err, "%s", msg).WithProvider(string(model.OCI)).
-		WithDetail(model.FailureDetail, reason).WithDetail("operation", what)
-	if code != "" {
-		e.WithDetail("code", code)
-	}
-	return e
+	return provider.Failure(model.OCI, what, reason, code, msg, err)
 }
 
 // classify decides the failure from the error chain. OCI answers a missing
@@ -37,19 +31,10 @@ func classify(ctx context.Context, err error) (model.ProviderFailure, string) {
 	}
 	if se, ok := common.IsServiceError(err); ok {
 		code := se.GetCode()
-		switch s := se.GetHTTPStatusCode(); {
-		case s == http.StatusUnauthorized:
-			return model.FailureCredentials, code
-		case s == http.StatusForbidden || code == "NotAuthorizedOrNotFound":
+		if code == "NotAuthorizedOrNotFound" {
 			return model.FailurePermission, code
-		case s == http.StatusTooManyRequests:
-			return model.FailureThrottled, code
-		case s == http.StatusNotFound:
-			return model.FailureNotFound, code
-		case s >= 500:
-			return model.FailureUnreachable, code
 		}
-		return model.FailureRequest, code
+		return provider.StatusFailure(se.GetHTTPStatusCode()), code
 	}
 	var ce *credentialError
 	if errors.As(err, &ce) {
