@@ -84,27 +84,10 @@ func assetHandler(b *Bindings) http.Handler {
 	return mux
 }
 
-// statusOf maps an error kind to an HTTP status, as the dashboard does.
-func statusOf(err error) int {
-	switch apperr.KindOf(err) {
-	case apperr.Validation, apperr.Configuration:
-		return http.StatusBadRequest
-	case apperr.NotFound:
-		return http.StatusNotFound
-	case apperr.Security:
-		return http.StatusForbidden
-	case apperr.NotImplemented:
-		return http.StatusNotImplemented
-	case apperr.Provider:
-		return http.StatusBadGateway
-	}
-	return http.StatusInternalServerError
-}
-
 func writeError(w http.ResponseWriter, err error) {
 	body, _ := apperr.Encode(err, time.Now())
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.WriteHeader(statusOf(err))
+	w.WriteHeader(apperr.HTTPStatus(err))
 	_, _ = w.Write(body)
 }
 

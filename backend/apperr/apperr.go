@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -128,4 +129,34 @@ func Encode(err error, now time.Time) ([]byte, bool) {
 	}
 	b, _ := json.Marshal(InternalBody{Error: "Internal server error", Message: err.Error()})
 	return b, false
+}
+
+// HTTPStatus is the HTTP status for err (DESIGN.md 6): by kind, unless the
+// error carries an explicit "status" detail (e.g. 413 for a large body);
+// an error without a kind is a 500.
+func HTTPStatus(err error) int {
+	e, ok := As(err)
+	if !ok {
+		return http.StatusInternalServerError
+	}
+	if s, ok := e.Details["status"].(int); ok && s >= 400 && s < 600 {
+		return s
+	}
+	switch e.Kind {
+	case Validation, Configuration:
+		return http.StatusBadRequest
+	case Unauthenticated:
+		return http.StatusUnauthorized
+	case Security:
+		return http.StatusForbidden
+	case NotFound:
+		return http.StatusNotFound
+	case RateLimited:
+		return http.StatusTooManyRequests
+	case NotImplemented:
+		return http.StatusNotImplemented
+	case Provider:
+		return http.StatusBadGateway
+	}
+	return http.StatusInternalServerError
 }

@@ -73,33 +73,8 @@ func errTooLarge(limit int64) error {
 	return apperr.E(apperr.Validation, "the request body is larger than %d bytes", limit).WithDetail("max_bytes", limit).WithDetail("status", http.StatusRequestEntityTooLarge)
 }
 
-// statusOf maps an error kind to an HTTP status (DESIGN.md 6).
-func statusOf(err error) int {
-	e, ok := apperr.As(err)
-	if !ok {
-		return http.StatusInternalServerError
-	}
-	if s, ok := e.Details["status"].(int); ok && s >= 400 && s < 600 {
-		return s
-	}
-	switch e.Kind {
-	case apperr.Validation, apperr.Configuration:
-		return http.StatusBadRequest
-	case apperr.Unauthenticated:
-		return http.StatusUnauthorized
-	case apperr.Security:
-		return http.StatusForbidden
-	case apperr.NotFound:
-		return http.StatusNotFound
-	case apperr.RateLimited:
-		return http.StatusTooManyRequests
-	case apperr.NotImplemented:
-		return http.StatusNotImplemented
-	case apperr.Provider:
-		return http.StatusBadGateway
-	}
-	return http.StatusInternalServerError
-}
+// statusOf maps an error to its HTTP status (DESIGN.md 6).
+func statusOf(err error) int { return apperr.HTTPStatus(err) }
 
 // writeError writes err in the error shape of SPEC.md 7 with its status;
 // an error without a kind is the 500 {"error":"Internal server error"} body.
