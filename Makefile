@@ -43,7 +43,7 @@ deps-test:
 	  command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
 	  if [ -n "$$missing" ]; then $(APT) update -qq && $(APT) install -y -qq $$missing; fi
 
-test: deps-test test-frontend test-go test-e2e test-desktop
+test: deps-test test-frontend test-go lint test-e2e test-desktop
 	@echo "make test: all suites passed"
 
 test-go:
@@ -61,8 +61,15 @@ test-e2e: build
 test-desktop:
 	bash scripts/desktop-smoke.sh
 
-lint:
-	$(GO) vet ./...
+GOLANGCI := $(shell $(GO) env GOPATH)/bin/golangci-lint
+$(GOLANGCI):
+	GOFLAGS= $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
+
+# golangci-lint (.golangci.yml: errcheck, staticcheck, depguard layering
+# rules, sqlclosecheck, errname), also over the desktop-tagged files.
+lint: $(GOLANGCI)
+	$(GOLANGCI) run ./...
+	@if pkg-config --exists gtk+-3.0 webkit2gtk-4.1 2>/dev/null; then $(GOLANGCI) run --build-tags desktop,production,webkit2_41 ./app/... .; fi
 
 clean:
 	rm -rf bin test-artifacts

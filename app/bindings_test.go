@@ -38,7 +38,7 @@ func openService(t *testing.T, dir string) *service.Service {
 var (
 	warmOnce sync.Once
 	warm     *service.Service
-	warmErr  error
+	errWarm  error
 	warmDir  string
 )
 
@@ -47,15 +47,15 @@ var (
 func warmService(t *testing.T) *service.Service {
 	t.Helper()
 	warmOnce.Do(func() {
-		warmDir, warmErr = os.MkdirTemp("", "costpilot-app-test-")
-		if warmErr != nil {
+		warmDir, errWarm = os.MkdirTemp("", "costpilot-app-test-")
+		if errWarm != nil {
 			return
 		}
 		warm = openService(t, warmDir)
-		_, warmErr = warm.AnalyzeCosts(context.Background(), model.CostQuery{})
+		_, errWarm = warm.AnalyzeCosts(context.Background(), model.CostQuery{})
 	})
-	if warmErr != nil {
-		t.Fatal(warmErr)
+	if errWarm != nil {
+		t.Fatal(errWarm)
 	}
 	return warm
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	bolterrors "go.etcd.io/bbolt/errors"
 )
 
 // FileName is the cache file inside the data dir.
@@ -93,7 +94,7 @@ func (c *Cache) Put(bucket, key string, value []byte, ttl time.Duration) error {
 func (c *Cache) DeleteBucket(bucket string) error {
 	err := c.db.Update(func(tx *bolt.Tx) error {
 		err := tx.DeleteBucket([]byte(bucket))
-		if errors.Is(err, bolt.ErrBucketNotFound) {
+		if errors.Is(err, bolterrors.ErrBucketNotFound) {
 			return nil
 		}
 		return err

@@ -48,7 +48,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	r.accepted = append(r.accepted, m)
-	io.WriteString(w, "ok")
+	_, _ = io.WriteString(w, "ok")
 }
 
 var testAlert = model.Alert{ID: "budget:prod:2026-06:100", Kind: KindBudget, Severity: SeverityCritical,

@@ -44,16 +44,6 @@ func costLine(p model.ProviderKey, day, account, resource, category string, bill
 	}
 }
 
-// findRec returns the recommendation for a resource, if any.
-func findRec(recs []model.Recommendation, resourceID string) (model.Recommendation, bool) {
-	for _, r := range recs {
-		if r.ResourceID == resourceID {
-			return r, true
-		}
-	}
-	return model.Recommendation{}, false
-}
-
 func countType(recs []model.Recommendation, t model.RecommendationType) int {
 	n := 0
 	for _, r := range recs {

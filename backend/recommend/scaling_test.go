@@ -21,7 +21,7 @@ func bursty(p model.ProviderKey, group, region, typ string, n int, dayCPU, night
 		res = append(res, r)
 		util = append(util, hourly(id, 28, func(ts time.Time) (float64, float64, float64) {
 			weekend := ts.Weekday() == time.Saturday || ts.Weekday() == time.Sunday
-			if ts.Hour() >= 8 && ts.Hour() < 20 && !(quietWeekend && weekend) {
+			if ts.Hour() >= 8 && ts.Hour() < 20 && (!quietWeekend || !weekend) {
 				return dayCPU, 0.5, 1e9
 			}
 			return nightCPU, 0.5, 1e9

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/csv"
@@ -157,13 +158,15 @@ func TestBadImportLeavesHistoryUnchanged(t *testing.T) {
 	dir := t.TempDir()
 	// A truncated gzip of the same file.
 	gz := filepath.Join(dir, "cut.csv.gz")
-	f, _ := os.Create(gz)
-	w := gzip.NewWriter(f)
-	w.Write(data)
-	w.Close()
-	f.Close()
-	full, _ := os.ReadFile(gz)
-	os.WriteFile(gz, full[:len(full)/2], 0o600)
+	var zb bytes.Buffer
+	w := gzip.NewWriter(&zb)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mustWrite(t, gz, zb.Bytes()[:zb.Len()/2])
 	// A non-numeric cost deep in the file.
 	lines := strings.Split(string(data), "\n")
 	head, _ := csv.NewReader(strings.NewReader(lines[0])).Read()
@@ -180,13 +183,15 @@ func TestBadImportLeavesHistoryUnchanged(t *testing.T) {
 	rec[idx] = "twelve"
 	var b strings.Builder
 	cw := csv.NewWriter(&b)
-	cw.Write(rec)
+	if err := cw.Write(rec); err != nil {
+		t.Fatal(err)
+	}
 	cw.Flush()
 	lines[500] = strings.TrimSuffix(b.String(), "\n")
 	bad := filepath.Join(dir, "bad.csv")
-	os.WriteFile(bad, []byte(strings.Join(lines, "\n")), 0o600)
+	mustWrite(t, bad, []byte(strings.Join(lines, "\n")))
 	unknown := filepath.Join(dir, "unknown.csv")
-	os.WriteFile(unknown, []byte("foo,bar\n1,2\n"), 0o600)
+	mustWrite(t, unknown, []byte("foo,bar\n1,2\n"))
 	for _, p := range []string{gz, bad, unknown} {
 		_, err := s.ImportFiles(ctx, []string{p}, ImportOptions{})
 		if apperr.KindOf(err) != apperr.Validation {
@@ -204,5 +209,12 @@ func TestBadImportLeavesHistoryUnchanged(t *testing.T) {
 		if before[i].Lines != after[i].Lines {
 			t.Fatalf("history changed: %+v -> %+v", before[i], after[i])
 		}
+	}
+}
+
+func mustWrite(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
 	}
 }

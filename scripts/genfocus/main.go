@@ -73,7 +73,9 @@ func main() {
 		log.Fatal(err)
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	w.WriteString(header + "\n")
+	if _, err := w.WriteString(header + "\n"); err != nil {
+		log.Fatal(err)
+	}
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	var b []byte
 	id := 0
@@ -111,7 +113,9 @@ func main() {
 			b = fmt.Appendf(b, `,"Hours","%s","%s","%s",NULL,"%s",NULL,"%s","%s",%d,"%s","%s",NULL,"%s",NULL,%s`,
 				x.provider, x.issuer, x.region, x.id, x.typ, x.category, id, x.service, x.sku, x.sub, x.tags)
 			b = append(b, '\n')
-			w.Write(b)
+			if _, err := w.Write(b); err != nil {
+				log.Fatal(err)
+			}
 			id++
 		}
 	}

@@ -61,7 +61,6 @@ type cloud struct {
 	volType  string
 	discount float64 // negotiated discount of billed below list
 	flat     []flatService
-	idPrefix func(kind, name string, n uint64) string
 	scale    int // machines
 }
 

@@ -20,11 +20,9 @@ type world struct {
 }
 
 var (
-	teams       = []string{"platform", "data", "web", "payments", "ml"}
-	projects    = []string{"checkout", "analytics", "search", "internal-tools", "mobile-api"}
-	departments = []string{"engineering", "data-science", "marketing", "finance"}
-	envs        = []string{"prod", "prod", "staging", "dev"}
-	roles       = []string{"batch-worker", "report-gen", "ml-train", "cache", "queue", "ci-runner", "legacy-app",
+	projects = []string{"checkout", "analytics", "search", "internal-tools", "mobile-api"}
+	envs     = []string{"prod", "prod", "staging", "dev"}
+	roles    = []string{"batch-worker", "report-gen", "ml-train", "cache", "queue", "ci-runner", "legacy-app",
 		"etl", "search", "auth", "billing-svc", "kafka", "grafana", "vpn", "bastion"}
 )
 

@@ -45,9 +45,9 @@ func TestFactoryConfigErrors(t *testing.T) {
 		key  model.ProviderKey
 		cfg  func(c *config.Config)
 	}{
-		{"aws without region", model.AWS, func(c *config.Config) { c.AWS.Common.Source = model.SourceAPI }},
+		{"aws without region", model.AWS, func(c *config.Config) { c.AWS.Source = model.SourceAPI }},
 		{"gcp without billing table", model.GCP, func(c *config.Config) {
-			c.GCP.Common.Source = model.SourceAPI
+			c.GCP.Source = model.SourceAPI
 			c.GCP.ProjectID = "acme"
 		}},
 	}
