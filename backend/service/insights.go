@@ -202,12 +202,15 @@ func span(v []float64) (int, int) {
 
 // EvaluateModel is evaluate_model: rolling-origin backtests of the
 // forecaster on the total daily history.
-func (s *Service) EvaluateModel(ctx context.Context, horizon int) (forecast.Evaluation, error) {
+func (s *Service) EvaluateModel(ctx context.Context, horizon int) (model.ModelEvaluation, error) {
+	if horizon < 1 || horizon > MaxDays {
+		return model.ModelEvaluation{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, horizon).WithDetail("field", "days")
+	}
 	to := yesterday(s.now())
 	from := demoDay(s.now(), -forecastHistory)
 	series, _, err := s.DailySeries(ctx, from, to, "")
 	if err != nil {
-		return forecast.Evaluation{}, err
+		return model.ModelEvaluation{}, err
 	}
 	var total []float64
 	for _, v := range series {
@@ -220,10 +223,15 @@ func (s *Service) EvaluateModel(ctx context.Context, horizon int) (forecast.Eval
 	}
 	f, l := span(total)
 	if f < 0 {
-		return forecast.Evaluation{}, apperr.E(apperr.Validation, "no cost history to evaluate")
+		return model.ModelEvaluation{}, apperr.E(apperr.Validation, "no cost history to evaluate")
 	}
 	start, _ := time.Parse(model.DateLayout, from)
-	return forecast.Evaluate(total[f:l+1], start.AddDate(0, 0, f), horizon)
+	ev, err := forecast.Evaluate(total[f:l+1], start.AddDate(0, 0, f), horizon)
+	if err != nil {
+		return model.ModelEvaluation{}, err
+	}
+	return model.ModelEvaluation{MAE: ev.MAE, MAPE: ev.MAPE, SMAPE: ev.SMAPE, MASE: ev.MASE, Coverage80: ev.Coverage80,
+		Coverage95: ev.Coverage95, Origins: ev.Origins, Horizon: ev.Horizon}, nil
 }
 
 // AllocateCosts is allocate_costs (SPEC.md 4.2): the period's costs split

@@ -220,3 +220,34 @@ func TestOptimizePrintsReportPathLast(t *testing.T) {
 		t.Fatalf("runs: %d %s", code, out)
 	}
 }
+
+func TestForecastAndEvaluate(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	code, out, errs := run(t, "forecast", "--days", "60", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var fc struct {
+		TotalForecast      float64    `json:"total_forecast"`
+		ConfidenceInterval [2]float64 `json:"confidence_interval"`
+		ForecastPeriod     int        `json:"forecast_period"`
+		DailyForecast      []any      `json:"daily_forecast"`
+		ProviderForecasts  map[string]struct {
+			TrendAnalysis struct {
+				TrendDirection string `json:"trend_direction"`
+			} `json:"trend_analysis"`
+		} `json:"provider_forecasts"`
+	}
+	if err := json.Unmarshal([]byte(out), &fc); err != nil {
+		t.Fatal(err)
+	}
+	if fc.ForecastPeriod != 60 || len(fc.DailyForecast) != 60 || fc.ConfidenceInterval[0] > fc.TotalForecast || len(fc.ProviderForecasts) != 4 {
+		t.Fatalf("forecast %+v", fc)
+	}
+	code, out, errs = run(t, "forecast", "--evaluate", "-o", "json", "--data-dir", data)
+	var ev map[string]float64
+	if code != 0 || json.Unmarshal([]byte(out), &ev) != nil || ev["origins"] < 1 || ev["mase"] <= 0 {
+		t.Fatalf("evaluate: %d %s %s", code, out, errs)
+	}
+}

@@ -74,7 +74,7 @@ func printRecommendations(w io.Writer, recs []model.Recommendation, cur string) 
 
 func (a *app) forecastCmd() *cobra.Command {
 	var days int
-	var noRecs bool
+	var noRecs, evaluate bool
 	cmd := &cobra.Command{
 		Use:   "forecast [--days N]",
 		Short: "Forecast costs for the next N days with a confidence interval",
@@ -85,6 +85,17 @@ current recommendations are applied. Needs at least 28 days of history.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
+				if evaluate {
+					ev, err := svc.EvaluateModel(cmd.Context(), days)
+					if err != nil {
+						return err
+					}
+					return a.emit(ev, func(w io.Writer) {
+						fmt.Fprintf(w, "Backtest of the forecaster over %d origins, %d days ahead:\n", ev.Origins, ev.Horizon)
+						fmt.Fprintf(w, "  MAE %.2f  MAPE %.1f%%  sMAPE %.1f%%  MASE %.3f\n", ev.MAE, ev.MAPE, ev.SMAPE, ev.MASE)
+						fmt.Fprintf(w, "  interval coverage: 80%% → %.2f, 95%% → %.2f\n", ev.Coverage80, ev.Coverage95)
+					})
+				}
 				fc, err := svc.ForecastCosts(cmd.Context(), days, !noRecs)
 				if err != nil {
 					return err
@@ -114,6 +125,7 @@ current recommendations are applied. Needs at least 28 days of history.
 	}
 	cmd.Flags().IntVar(&days, "days", 30, "days to forecast (1-365; the dashboard offers 30, 60, 90)")
 	cmd.Flags().BoolVar(&noRecs, "no-recommendations", false, "skip the recommendations impact")
+	cmd.Flags().BoolVar(&evaluate, "evaluate", false, "instead, backtest the forecaster on the history (evaluate_model): MAE, MAPE, sMAPE, MASE, coverage")
 	a.outputFlag(cmd)
 	return cmd
 }
