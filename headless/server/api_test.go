@@ -39,6 +39,7 @@ func TestEndpointsLoggedIn(t *testing.T) {
 		{"forecast", "GET", "/api/forecast?days=30", "", true, 200,
 			[]string{`"total_forecast"`, `"confidence_interval"`, `"forecast_period"`, `"provider_forecasts"`, `"trend_analysis"`}},
 		{"forecast days 400", "GET", "/api/forecast?days=400", "", true, 400, []string{`"ValidationError"`}},
+		{"forecast evaluation", "GET", "/api/forecast/evaluate?days=14", "", true, 200, []string{`"mase"`, `"coverage_95"`, `"origins"`}},
 		{"optimize", "POST", "/api/optimize", "", true, 200, []string{`"total_recommendations"`, `"total_potential_savings"`, `"report_path"`}},
 		{"reports", "POST", "/api/reports", `{"type":"summary","format":"json"}`, true, 200, []string{`"report_path"`}},
 		{"allocate", "POST", "/api/allocate", `{"method":"tag_based","tags":["team"],"departments":["eng"],"projects":[]}`, true, 200, []string{`"allocated_costs"`, `"by_department"`}},

@@ -100,6 +100,14 @@ func (s *Server) forecast() http.Handler {
 	})
 }
 
+// forecastEvaluation is evaluate_model over HTTP: backtests of the
+// forecaster for a horizon of `days`.
+func (s *Server) forecastEvaluation() http.Handler {
+	return endpoint(s.forecastQuery, func(ctx context.Context, q forecastQuery) (model.ModelEvaluation, error) {
+		return s.svc.EvaluateModel(ctx, q.Days)
+	})
+}
+
 // optimize runs SPEC.md 4.1 rule 3's full pipeline: report and saving on.
 func (s *Server) optimize() http.Handler {
 	return endpoint(none, func(ctx context.Context, _ struct{}) (model.OptimizationResult, error) {

@@ -57,6 +57,7 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/costs", (*Server).costs)),
 		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations)),
 		cachedAPI(api("GET", "/api/forecast", (*Server).forecast)),
+		cachedAPI(api("GET", "/api/forecast/evaluate", (*Server).forecastEvaluation)),
 		longAPI(api("POST", "/api/optimize", (*Server).optimize)),
 		longAPI(api("POST", "/api/reports", (*Server).generateReport)),
 		api("GET", "/api/status", (*Server).status),
