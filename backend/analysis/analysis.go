@@ -5,6 +5,7 @@ package analysis
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
@@ -41,8 +42,9 @@ func NewConverter(present []string, base string, rates map[string]float64) (*Con
 	}
 	if len(missing) > 0 {
 		return nil, apperr.E(apperr.Configuration,
-			"the history holds %v besides %s and currency.rates has no rate for %v: add currency.rates.%s to convert",
-			present, base, missing, missing[0]).WithDetail("missing_rates", missing).WithDetail("field", "currency.rates")
+			"the costs are in %s; to add them up in %s (currency.base), currency.rates needs a rate for %s, e.g. currency.rates.%s: 1.0 (%s per %s)",
+			strings.Join(present, ", "), base, strings.Join(missing, ", "), missing[0], base, missing[0]).
+			WithDetail("missing_rates", missing).WithDetail("field", "currency.rates")
 	}
 	return c, nil
 }
