@@ -12,6 +12,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 // isolate keeps the developer's own AWS setup out of the tests.
@@ -208,19 +209,7 @@ func TestFailures(t *testing.T) {
 
 func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
 	t.Helper()
-	if apperr.KindOf(err) != apperr.Provider {
-		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
-	}
-	e, _ := apperr.As(err)
-	if e.Provider != "aws" {
-		t.Errorf("provider = %q", e.Provider)
-	}
-	if got := e.Details[model.FailureDetail]; got != want {
-		t.Errorf("reason = %v, want %v (%v)", got, want, err)
-	}
-	if strings.Contains(err.Error(), "wJalrXUtnFEMI") {
-		t.Errorf("error leaks the secret key: %v", err)
-	}
+	providertest.AssertFailure(t, err, model.AWS, want, "wJalrXUtnFEMI")
 }
 
 func TestNoCredentialsAnywhere(t *testing.T) {

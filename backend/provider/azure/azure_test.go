@@ -13,9 +13,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
-	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
@@ -272,19 +272,7 @@ func TestFailures(t *testing.T) {
 
 func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
 	t.Helper()
-	if apperr.KindOf(err) != apperr.Provider {
-		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
-	}
-	e, _ := apperr.As(err)
-	if e.Provider != "azure" {
-		t.Errorf("provider = %q", e.Provider)
-	}
-	if got := e.Details[model.FailureDetail]; got != want {
-		t.Errorf("reason = %v, want %v (%v)", got, want, err)
-	}
-	if strings.Contains(err.Error(), "s3cr3t-value") {
-		t.Errorf("error leaks the client secret: %v", err)
-	}
+	providertest.AssertFailure(t, err, model.Azure, want, "s3cr3t-value")
 }
 
 // TestServicePrincipal goes through azidentity's client secret flow against

@@ -15,6 +15,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
@@ -258,16 +259,7 @@ func TestFailures(t *testing.T) {
 
 func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
 	t.Helper()
-	if apperr.KindOf(err) != apperr.Provider {
-		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
-	}
-	e, _ := apperr.As(err)
-	if e.Provider != "gcp" {
-		t.Errorf("provider = %q", e.Provider)
-	}
-	if got := e.Details[model.FailureDetail]; got != want {
-		t.Errorf("reason = %v, want %v (%v)", got, want, err)
-	}
+	providertest.AssertFailure(t, err, model.GCP, want)
 }
 
 func TestCheckDryRun(t *testing.T) {

@@ -18,6 +18,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
@@ -233,19 +234,7 @@ func TestFailures(t *testing.T) {
 
 func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
 	t.Helper()
-	if apperr.KindOf(err) != apperr.Provider {
-		t.Fatalf("kind = %q (%v), want ProviderError", apperr.KindOf(err), err)
-	}
-	e, _ := apperr.As(err)
-	if e.Provider != "oci" {
-		t.Errorf("provider = %q", e.Provider)
-	}
-	if got := e.Details[model.FailureDetail]; got != want {
-		t.Errorf("reason = %v, want %v (%v)", got, want, err)
-	}
-	if strings.Contains(err.Error(), "PRIVATE KEY") {
-		t.Errorf("error leaks the key: %v", err)
-	}
+	providertest.AssertFailure(t, err, model.OCI, want, "PRIVATE KEY")
 }
 
 // TestWrongKey signs with a key the server does not know: the signature
