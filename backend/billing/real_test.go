@@ -13,7 +13,8 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// sharedDir finds ../shared/testdata/real beside the repository root.
+// sharedDir finds the repository's testdata/real, the real samples kept
+// with their licences.
 func sharedDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -26,13 +27,13 @@ func sharedDir(t testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
+			t.Fatal("repository root (go.mod) not found")
 		}
 		dir = parent
 	}
-	real := filepath.Join(dir, "..", "shared", "testdata", "real")
+	real := filepath.Join(dir, "testdata", "real")
 	if _, err := os.Stat(real); err != nil {
-		t.Skipf("shared samples absent at %s: skipping real-sample tests", real)
+		t.Fatalf("real samples missing from the repository: %v", err)
 	}
 	return real
 }

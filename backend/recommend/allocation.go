@@ -146,9 +146,11 @@ func allocationFor(k accountKey, a *accountSpend, known map[string]map[string]bo
 	}
 	share := a.untagged / a.total
 	stems := map[string]map[string]string{} // stem -> owner tags of a tagged neighbour
-	for id, tags := range a.taggedByRes {
-		if s := stem(id); s != "" {
-			stems[s] = tags
+	// In id order, so the neighbour whose tags are suggested is the same on
+	// every run (the first tagged resource of the stem).
+	for _, id := range slices.Sorted(maps.Keys(a.taggedByRes)) {
+		if s := stem(id); s != "" && stems[s] == nil {
+			stems[s] = a.taggedByRes[id]
 		}
 	}
 	accountTags := map[string]string{}
