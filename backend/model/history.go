@@ -1,6 +1,12 @@
 package model
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
 
 // DateLayout is the layout of calendar days (UTC) everywhere.
 const DateLayout = "2006-01-02"
@@ -9,7 +15,8 @@ const DateLayout = "2006-01-02"
 // one resource (or service, where there is no resource) on one UTC day.
 type CostLine struct {
 	Provider        ProviderKey       `json:"provider"`
-	Day             string            `json:"day"` // YYYY-MM-DD, UTC
+	Day             string            `json:"day"`                 // YYYY-MM-DD, UTC; of an aggregated line, its last day
+	FirstDay        string            `json:"first_day,omitempty"` // of an aggregated line: its first day
 	BillingAccount  string            `json:"billing_account"`
 	SubAccount      string            `json:"sub_account"`
 	Service         string            `json:"service"`
@@ -28,6 +35,8 @@ type CostLine struct {
 // Batch is a set of cost lines that replaces the history of one provider and
 // source over a span of days. When Accounts is not empty, only those billing
 // accounts are replaced (an export of one account leaves the others alone).
+// The lines come either as Lines or, for large imports, in the compact
+// form Facts.
 type Batch struct {
 	Provider ProviderKey
 	Source   SourceKind
@@ -35,6 +44,94 @@ type Batch struct {
 	Accounts []string // billing accounts the batch covers; empty: all
 	Origin   string   // file name or API, for the import log
 	Lines    []CostLine
+	Facts    *Facts
+}
+
+// Facts is a batch's daily lines in compact form: each distinct line
+// identity once in Keys (a CostLine whose Day and amounts are unused), and
+// the amounts per key and day from Each, in key then day order. Each may be
+// called once; it stops at the first error of yield or of its own source.
+type Facts struct {
+	Keys []CostLine
+	Each func(yield func(Fact) error) error
+	N    int64 // number of facts
+}
+
+// Fact is the amounts of one line key on one day.
+type Fact struct {
+	Key                     int32 // index into Facts.Keys
+	Day                     DayNum
+	Billed, Effective, List Nanos
+}
+
+// LineFacts turns lines into the compact form, summing lines with the same
+// identity and day.
+func LineFacts(lines []CostLine) (*Facts, error) {
+	type kd struct {
+		key int32
+		day DayNum
+	}
+	ids := map[string]int32{}
+	var keys []CostLine
+	sums := map[kd]*Fact{}
+	for i := range lines {
+		l := &lines[i]
+		d, ok := ParseDayNum(l.Day)
+		if !ok {
+			return nil, fmt.Errorf("line %d: bad day %q", i, l.Day)
+		}
+		id, ok := ids[l.IdentityKey()]
+		if !ok {
+			id = int32(len(keys))
+			ids[l.IdentityKey()] = id
+			k := *l
+			k.Day, k.Billed, k.Effective, k.List = "", 0, 0, 0
+			keys = append(keys, k)
+		}
+		f := sums[kd{id, d}]
+		if f == nil {
+			f = &Fact{Key: id, Day: d}
+			sums[kd{id, d}] = f
+		}
+		f.Billed += l.Billed
+		f.Effective += l.Effective
+		f.List += l.List
+	}
+	out := make([]Fact, 0, len(sums))
+	for _, f := range sums {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Key != out[j].Key {
+			return out[i].Key < out[j].Key
+		}
+		return out[i].Day < out[j].Day
+	})
+	return &Facts{Keys: keys, N: int64(len(out)), Each: func(yield func(Fact) error) error {
+		for _, f := range out {
+			if err := yield(f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}}, nil
+}
+
+// IdentityKey identifies a line by everything but its day and amounts.
+func (c *CostLine) IdentityKey() string {
+	return strings.Join([]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service,
+		c.ServiceCategory, c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory,
+		CanonicalTags(c.Tags), c.Currency}, "\x1f")
+}
+
+// CanonicalTags encodes tags as JSON with sorted keys (encoding/json sorts
+// map keys): one spelling per tag set.
+func CanonicalTags(tags map[string]string) string {
+	if len(tags) == 0 {
+		return "{}"
+	}
+	b, _ := json.Marshal(tags)
+	return string(b)
 }
 
 // Resource is one item of a provider's inventory.

@@ -97,8 +97,12 @@ func AllocationRecommendations(costs []model.CostLine) []model.Recommendation {
 		}
 		cost := l.Billed.Float64()
 		a.total += cost
-		if a.firstDay == "" || l.Day < a.firstDay {
-			a.firstDay = l.Day
+		first := l.Day
+		if l.FirstDay != "" { // a line summed over days
+			first = l.FirstDay
+		}
+		if a.firstDay == "" || first < a.firstDay {
+			a.firstDay = first
 		}
 		a.lastDay = max(a.lastDay, l.Day)
 		owners := ownerTags(l.Tags)

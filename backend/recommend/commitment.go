@@ -40,11 +40,33 @@ func isUsage(l model.CostLine) bool {
 	return l.ChargeCategory == "" || strings.EqualFold(l.ChargeCategory, "Usage")
 }
 
-// onDemand reports whether a line was paid at list price: a line whose
-// effective cost is clearly below its list cost is already covered by a
-// commitment or discount.
+// OnDemandShare is how close to list price a line's effective cost must be
+// to count as paid on demand: a line whose effective cost is clearly below
+// its list cost is already covered by a commitment or discount. The store
+// applies the same share in SQL (store.Scope.NearList).
+const OnDemandShare = 0.98
+
 func onDemand(l model.CostLine) bool {
-	return l.List <= 0 || float64(l.Effective) >= 0.98*float64(l.List)
+	return l.List <= 0 || float64(l.Effective) >= OnDemandShare*float64(l.List)
+}
+
+// IsComputeUsage reports whether a line is usage of a compute service: the
+// spend a commitment would cover.
+func IsComputeUsage(l model.CostLine) bool { return isComputeUsage(l) }
+
+// ComputeDaily sums daily lines' on-demand compute usage (billed) per
+// provider and day: the series the commitment baseline reads.
+func ComputeDaily(lines []model.CostLine) map[model.ProviderKey]map[string]float64 {
+	out := map[model.ProviderKey]map[string]float64{}
+	for _, l := range lines {
+		if isComputeUsage(l) && onDemand(l) {
+			if out[l.Provider] == nil {
+				out[l.Provider] = map[string]float64{}
+			}
+			out[l.Provider][l.Day] += l.Billed.Float64()
+		}
+	}
+	return out
 }
 
 // baseline is the steady hourly on-demand compute spend of a provider.
@@ -58,13 +80,7 @@ type baseline struct {
 
 // costBaseline takes the 10th-percentile day of on-demand compute spend
 // over the last LookbackDays days of costs (ending at now when given).
-func costBaseline(costs []model.CostLine, now time.Time) (baseline, bool) {
-	daily := map[string]float64{}
-	for _, l := range costs {
-		if isComputeUsage(l) && onDemand(l) {
-			daily[l.Day] += l.Billed.Float64()
-		}
-	}
+func costBaseline(daily map[string]float64, now time.Time) (baseline, bool) {
 	days := make([]string, 0, len(daily))
 	for d := range daily {
 		days = append(days, d)

@@ -71,7 +71,7 @@ func TestCommitmentBaseline(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, ok := costBaseline(tt.costs, testNow)
+			b, ok := costBaseline(ComputeDaily(tt.costs)[model.AWS], testNow)
 			var rec model.Recommendation
 			if ok {
 				rec, ok = commit(model.AWS, b, tt.other)

@@ -58,7 +58,11 @@ func AnalyzeProvider(p model.ProviderKey, in Input, opt Options) []model.Recomme
 	for _, r := range recs {
 		other += r.PotentialSavings
 	}
-	b, ok := costBaseline(costs, opt.Now)
+	daily := in.ComputeDaily[p]
+	if in.ComputeDaily == nil {
+		daily = ComputeDaily(costs)[p]
+	}
+	b, ok := costBaseline(daily, opt.Now)
 	if !ok {
 		b, ok = inventoryBaseline(resources, byID, opt)
 	}

@@ -32,6 +32,12 @@ type Input struct {
 	// Inventory is each provider's resources with hourly utilization
 	// samples (CPU and Memory fractions; Memory < 0 means unknown).
 	Inventory []model.Inventory
-	// Costs is recent daily cost history, for commitments and allocation.
+	// Costs is the recent cost history, for allocation: daily lines, or
+	// lines summed over the window (Day their last day, FirstDay their
+	// first).
 	Costs []model.CostLine
+	// ComputeDaily is each provider's compute usage paid at on-demand
+	// rates, per day (what ComputeDaily returns for daily lines). When nil
+	// it is computed from Costs, which must then be daily lines.
+	ComputeDaily map[model.ProviderKey]map[string]float64
 }

@@ -132,7 +132,7 @@ func injectSpike(t *testing.T, s *Service, k model.ProviderKey, dayStr string, p
 	t.Helper()
 	ctx := context.Background()
 	sc := store.Scope{Sources: map[model.ProviderKey]model.SourceKind{k: model.SourceDemo}, From: dayStr, To: dayStr}
-	lines, err := s.Store().DailyLines(ctx, sc)
+	lines, err := s.Store().Lines(ctx, sc) // one day: the daily lines
 	if err != nil || len(lines) == 0 {
 		t.Fatalf("%d lines: %v", len(lines), err)
 	}

@@ -71,12 +71,33 @@ func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) 
 	sc := s.scope(ctx, keys)
 	sc.To = yesterday(s.now())
 	sc.From = demoDay(s.now(), -recommendationWindow)
-	lines, err := s.store.DailyLines(ctx, sc)
+	// Summed in SQL: one line per line key for allocation, and the daily
+	// on-demand compute spend for the commitment baseline.
+	lines, err := s.store.Lines(ctx, sc)
 	if err != nil {
 		return in, err
 	}
-	in.Costs, err = s.toBase(ctx, sc, lines)
-	return in, err
+	if in.Costs, err = s.toBase(ctx, sc, lines); err != nil {
+		return in, err
+	}
+	csc := sc
+	csc.Keys, csc.NearList = recommend.IsComputeUsage, recommend.OnDemandShare
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return in, err
+	}
+	days, err := s.store.DaySums(ctx, csc, model.MetricBilled)
+	if err != nil {
+		return in, err
+	}
+	in.ComputeDaily = map[model.ProviderKey]map[string]float64{}
+	for _, d := range days {
+		if in.ComputeDaily[d.Provider] == nil {
+			in.ComputeDaily[d.Provider] = map[string]float64{}
+		}
+		in.ComputeDaily[d.Provider][d.Day] += conv.Convert(d.Amount, d.Currency)
+	}
+	return in, nil
 }
 
 // toBase converts lines of several currencies to the report currency, so

@@ -85,33 +85,6 @@ func (s *Store) RequestMetricsTotal(ctx context.Context) (RequestMetrics, error)
 	return m, nil
 }
 
-// ServiceDaySum is the cost of one service on one day.
-type ServiceDaySum struct {
-	Sum
-	Service string
-	Day     string
-}
-
-// ServiceDaySums sums metric by provider, service, day and currency, in
-// day order. Anomaly detection uses it to name the services behind a
-// spike.
-func (s *Store) ServiceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ServiceDaySum, error) {
-	where, args := sc.where()
-	q := `SELECT c.provider, c.currency, c.service, c.day, SUM(` + metricColumn(m) + `)
-		FROM cost_lines c JOIN tag_sets t ON t.id = c.tag_set
-		WHERE ` + where + ` GROUP BY c.provider, c.currency, c.service, c.day ORDER BY c.day`
-	var out []ServiceDaySum
-	err := s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var v ServiceDaySum
-		if err := rows.Scan(&v.Provider, &v.Currency, &v.Service, &v.Day, &v.Amount); err != nil {
-			return err
-		}
-		out = append(out, v)
-		return nil
-	})
-	return out, err
-}
-
 // Alert deliveries are kept in the audit log as "alert_delivery" events
 // whose details hold the alert id and a state; the newest event of an id
 // decides. The log is append-only, and every attempt stays visible there.

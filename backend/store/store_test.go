@@ -201,12 +201,22 @@ func TestKilledWriterLeavesConsistentDatabase(t *testing.T) {
 	if err != nil || res != "ok" {
 		t.Fatalf("integrity_check: %q %v", res, err)
 	}
-	var n, days int64
-	if err := s.r.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT day) FROM cost_lines`).Scan(&n, &days); err != nil {
+	var n, days, rolled, svcRows int64
+	if err := s.r.QueryRow(`SELECT COUNT(*), COUNT(DISTINCT day) FROM facts`).Scan(&n, &days); err != nil {
 		t.Fatal(err)
 	}
 	if n == 0 || n != days*crashLinesPerDay {
 		t.Fatalf("%d lines over %d days: a batch was half written", n, days)
+	}
+	// The rollups are written in the same transactions as the facts.
+	if err := s.r.QueryRow(`SELECT COALESCE(SUM(days), 0) FROM key_month`).Scan(&rolled); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.r.QueryRow(`SELECT COUNT(*) FROM svc_day`).Scan(&svcRows); err != nil {
+		t.Fatal(err)
+	}
+	if rolled != n || svcRows != days {
+		t.Fatalf("rollups hold %d lines and %d service days, the facts %d lines over %d days", rolled, svcRows, n, days)
 	}
 }
 

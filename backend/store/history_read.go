@@ -1,0 +1,572 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// Scope selects history: one source per provider, an inclusive day range
+// and optional filters.
+type Scope struct {
+	Sources  map[model.ProviderKey]model.SourceKind
+	From, To string // inclusive days; empty: unbounded
+	Account  string // billing account or sub-account
+	Service  string
+	TagKey   string
+	TagValue string
+	// Keys, when set, keeps only the lines whose identity it accepts. It
+	// runs in Go over the line keys (one per resource and charge, not per
+	// day), so a rule written in Go can select what SQL then sums.
+	Keys func(model.CostLine) bool
+	// NearList, when above 0, keeps only the daily facts whose effective
+	// cost is at least this share of their list cost, or that have no list
+	// cost: what was paid at list price.
+	NearList float64
+}
+
+// plan is how a Scope is answered: which tables, with which conditions.
+// Reads use the smallest table that holds what they need: svc_day when
+// only providers, sources and services are filtered; else the line keys,
+// summing key_month for whole months and facts for the days around them.
+type plan struct {
+	from, to model.DayNum
+	svc      bool   // svc_keys/svc_day answer it
+	keyWhere string // condition on line_keys k
+	keyArgs  []any
+	svcWhere string // condition on svc_keys k
+	svcArgs  []any
+	nearList float64
+}
+
+func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
+	p := &plan{from: math.MinInt32 / 2, to: math.MaxInt32 / 2, nearList: sc.NearList}
+	if sc.From != "" {
+		d, ok := model.ParseDayNum(sc.From)
+		if !ok {
+			return nil, fmt.Errorf("store: scope from %q is not YYYY-MM-DD", sc.From)
+		}
+		p.from = d
+	}
+	if sc.To != "" {
+		d, ok := model.ParseDayNum(sc.To)
+		if !ok {
+			return nil, fmt.Errorf("store: scope to %q is not YYYY-MM-DD", sc.To)
+		}
+		p.to = d
+	}
+	keys := make([]string, 0, len(sc.Sources))
+	for k := range sc.Sources {
+		keys = append(keys, string(k))
+	}
+	sort.Strings(keys)
+	var or []string
+	var srcArgs []any
+	for _, k := range keys {
+		or = append(or, "(k.provider = ? AND k.source = ?)")
+		srcArgs = append(srcArgs, k, string(sc.Sources[model.ProviderKey(k)]))
+	}
+	if len(or) == 0 {
+		or = []string{"0"}
+	}
+	src := "(" + strings.Join(or, " OR ") + ")"
+	p.svcWhere, p.svcArgs = src, append([]any(nil), srcArgs...)
+	p.keyWhere, p.keyArgs = src, append([]any(nil), srcArgs...)
+	if sc.Service != "" {
+		const c = " AND k.service = (SELECT id FROM strs WHERE s = ?)"
+		p.svcWhere += c
+		p.svcArgs = append(p.svcArgs, sc.Service)
+		p.keyWhere += c
+		p.keyArgs = append(p.keyArgs, sc.Service)
+	}
+	if sc.Account != "" {
+		p.keyWhere += " AND (k.billing_account = (SELECT id FROM strs WHERE s = ?) OR k.sub_account = (SELECT id FROM strs WHERE s = ?))"
+		p.keyArgs = append(p.keyArgs, sc.Account, sc.Account)
+	}
+	if sc.TagKey != "" {
+		p.keyWhere += " AND k.tag_set IN (SELECT id FROM tag_sets WHERE json_extract(tags, ?) = ?)"
+		p.keyArgs = append(p.keyArgs, jsonPath(sc.TagKey), sc.TagValue)
+	}
+	if sc.Keys != nil {
+		ids, err := s.acceptedKeys(ctx, p, sc.Keys)
+		if err != nil {
+			return nil, err
+		}
+		p.keyWhere += " AND k.id IN (SELECT value FROM json_each(?))"
+		p.keyArgs = append(p.keyArgs, ids)
+	}
+	p.svc = sc.Account == "" && sc.TagKey == "" && sc.Keys == nil && sc.NearList <= 0
+	return p, nil
+}
+
+// acceptedKeys runs keep over the line keys of a plan and returns the ids
+// it accepts as a JSON array.
+func (s *Store) acceptedKeys(ctx context.Context, p *plan, keep func(model.CostLine) bool) (string, error) {
+	q := `SELECT k.id, ` + keyDims + ` FROM line_keys k ` + keyJoins + ` WHERE ` + p.keyWhere
+	var ids []int64
+	err := s.query(ctx, q, p.keyArgs, func(rows *sql.Rows) error {
+		var id int64
+		var l model.CostLine
+		if err := scanKeyDims(rows, &id, &l); err != nil {
+			return err
+		}
+		if keep(l) {
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if ids == nil {
+		ids = []int64{}
+	}
+	b, err := json.Marshal(ids)
+	return string(b), err
+}
+
+// keyDims and keyJoins read a line key's dimensions as strings.
+const keyDims = `k.provider, ba.s, sa.s, sv.s, sc.s, rg.s, ri.s, rt.s, cc.s, t.tags, cu.s`
+const keyJoins = `JOIN strs ba ON ba.id = k.billing_account JOIN strs sa ON sa.id = k.sub_account
+	JOIN strs sv ON sv.id = k.service JOIN strs sc ON sc.id = k.service_category
+	JOIN strs rg ON rg.id = k.region JOIN strs ri ON ri.id = k.resource_id
+	JOIN strs rt ON rt.id = k.resource_type JOIN strs cc ON cc.id = k.charge_category
+	JOIN tag_sets t ON t.id = k.tag_set JOIN strs cu ON cu.id = k.currency`
+
+func scanKeyDims(rows *sql.Rows, id *int64, l *model.CostLine, extra ...any) error {
+	var tags string
+	dest := []any{id, &l.Provider, &l.BillingAccount, &l.SubAccount, &l.Service, &l.ServiceCategory,
+		&l.Region, &l.ResourceID, &l.ResourceType, &l.ChargeCategory, &tags, &l.Currency}
+	if err := rows.Scan(append(dest, extra...)...); err != nil {
+		return err
+	}
+	if tags != "{}" {
+		if err := json.Unmarshal([]byte(tags), &l.Tags); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keySums is SQL for the sums of each line key of the plan over its days,
+// with the first and last day that had a fact: whole months from key_month,
+// the days before and after them from facts.
+func (p *plan) keySums() (string, []any) {
+	keysel := `SELECT k.id FROM line_keys k WHERE ` + p.keyWhere
+	factPart := func(a, b model.DayNum) (string, []any) {
+		q := `SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld FROM facts f
+			WHERE f.key IN (` + keysel + `) AND f.day BETWEEN ? AND ?`
+		args := append(append([]any(nil), p.keyArgs...), int64(a), int64(b))
+		if p.nearList > 0 {
+			q += ` AND (f.list <= 0 OR f.effective >= ? * f.list)`
+			args = append(args, p.nearList)
+		}
+		return q, args
+	}
+	var parts []string
+	var args []any
+	add := func(q string, a []any) {
+		parts = append(parts, q)
+		args = append(args, a...)
+	}
+	// Whole months inside [from, to]; none when the plan filters facts.
+	fm, tm := p.from.Month(), p.to.Month()
+	if fm.First() < p.from {
+		fm++
+	}
+	if tm.Last() > p.to {
+		tm--
+	}
+	if p.nearList > 0 || fm > tm {
+		add(factPart(p.from, p.to))
+	} else {
+		if p.from < fm.First() {
+			add(factPart(p.from, fm.First()-1))
+		}
+		add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld FROM key_month m
+			WHERE m.key IN (`+keysel+`) AND m.month BETWEEN ? AND ?`,
+			append(append([]any(nil), p.keyArgs...), int64(fm), int64(tm)))
+		if p.to > tm.Last() {
+			add(factPart(tm.Last()+1, p.to))
+		}
+	}
+	return `SELECT key, SUM(b) AS b, SUM(e) AS e, SUM(l) AS l, MIN(fd) AS fd, MAX(ld) AS ld FROM (` +
+		strings.Join(parts, " UNION ALL ") + `) GROUP BY key`, args
+}
+
+// jsonPath quotes a tag key for json_extract, so keys with dots, colons or
+// quotes select the right member.
+func jsonPath(key string) string {
+	return `$."` + strings.ReplaceAll(key, `"`, `\"`) + `"`
+}
+
+// metricColumn names the column of a metric (of facts, svc_day or a
+// keySums row, which share the names' initials).
+func metricColumn(m model.CostMetric, alias string) string {
+	switch m {
+	case model.MetricEffective:
+		return alias + ".effective"
+	case model.MetricList:
+		return alias + ".list"
+	}
+	return alias + ".billed"
+}
+
+func sumColumn(m model.CostMetric) string {
+	switch m {
+	case model.MetricEffective:
+		return "ks.e"
+	case model.MetricList:
+		return "ks.l"
+	}
+	return "ks.b"
+}
+
+// Sum is an exact sum of one metric in one currency.
+type Sum struct {
+	Provider model.ProviderKey
+	Currency string
+	Amount   model.Nanos
+}
+
+// ServiceSum is the cost of one service.
+type ServiceSum struct {
+	Sum
+	Service string
+}
+
+// DaySum is the cost of one day.
+type DaySum struct {
+	Sum
+	Day string
+}
+
+// ServiceDaySum is the cost of one service on one day.
+type ServiceDaySum struct {
+	Sum
+	Service string
+	Day     string
+}
+
+// ResourceSum is the cost of one resource over the scope.
+type ResourceSum struct {
+	Sum
+	ResourceID   string
+	ResourceType string
+	Service      string
+	Region       string
+	Tags         map[string]string
+}
+
+// ServiceSums sums metric by provider, service and currency.
+func (s *Store) ServiceSums(ctx context.Context, sc Scope, m model.CostMetric) ([]ServiceSum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	var q string
+	var args []any
+	if p.svc {
+		q = `SELECT k.provider, cu.s, sv.s, SUM(` + metricColumn(m, "d") + `)
+			FROM svc_keys k JOIN svc_day d ON d.skey = k.id AND d.day BETWEEN ? AND ?
+			JOIN strs cu ON cu.id = k.currency JOIN strs sv ON sv.id = k.service
+			WHERE ` + p.svcWhere + ` GROUP BY k.provider, k.currency, k.service`
+		args = append([]any{int64(p.from), int64(p.to)}, p.svcArgs...)
+	} else {
+		ks, ksArgs := p.keySums()
+		q = `WITH ks AS (` + ks + `) SELECT k.provider, cu.s, sv.s, SUM(` + sumColumn(m) + `)
+			FROM ks JOIN line_keys k ON k.id = ks.key JOIN strs cu ON cu.id = k.currency JOIN strs sv ON sv.id = k.service
+			GROUP BY k.provider, k.currency, k.service`
+		args = ksArgs
+	}
+	var out []ServiceSum
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v ServiceSum
+		if err := rows.Scan(&v.Provider, &v.Currency, &v.Service, &v.Amount); err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// daySumsSQL is the per-day query of a plan, grouped by the provider,
+// currency and the extra dimension given (a column of k, or "").
+func (p *plan) daySumsSQL(m model.CostMetric, extra string) (string, []any) {
+	sel, group := "", ""
+	if extra != "" {
+		sel, group = ", x.s", ", k."+extra
+	}
+	if p.svc {
+		q := `SELECT k.provider, cu.s` + sel + `, d.day, SUM(` + metricColumn(m, "d") + `)
+			FROM svc_keys k JOIN svc_day d ON d.skey = k.id AND d.day BETWEEN ? AND ?
+			JOIN strs cu ON cu.id = k.currency`
+		if extra != "" {
+			q += ` JOIN strs x ON x.id = k.` + extra
+		}
+		q += ` WHERE ` + p.svcWhere + ` GROUP BY k.provider, k.currency` + group + `, d.day ORDER BY d.day`
+		return q, append([]any{int64(p.from), int64(p.to)}, p.svcArgs...)
+	}
+	q := `SELECT k.provider, cu.s` + sel + `, f.day, SUM(` + metricColumn(m, "f") + `)
+		FROM line_keys k JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?`
+	args := []any{int64(p.from), int64(p.to)}
+	if p.nearList > 0 {
+		q += ` AND (f.list <= 0 OR f.effective >= ? * f.list)`
+		args = append(args, p.nearList)
+	}
+	q += ` JOIN strs cu ON cu.id = k.currency`
+	if extra != "" {
+		q += ` JOIN strs x ON x.id = k.` + extra
+	}
+	q += ` WHERE ` + p.keyWhere + ` GROUP BY k.provider, k.currency` + group + `, f.day ORDER BY f.day`
+	return q, append(args, p.keyArgs...)
+}
+
+// DaySums sums metric by provider, day and currency, in day order.
+func (s *Store) DaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]DaySum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	q, args := p.daySumsSQL(m, "")
+	var out []DaySum
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v DaySum
+		var d model.DayNum
+		if err := rows.Scan(&v.Provider, &v.Currency, &d, &v.Amount); err != nil {
+			return err
+		}
+		v.Day = d.String()
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// ServiceDaySums sums metric by provider, service, day and currency, in
+// day order. Anomaly detection uses it to name the services behind a
+// spike.
+func (s *Store) ServiceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ServiceDaySum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	q, args := p.daySumsSQL(m, "service")
+	var out []ServiceDaySum
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v ServiceDaySum
+		var d model.DayNum
+		if err := rows.Scan(&v.Provider, &v.Currency, &v.Service, &d, &v.Amount); err != nil {
+			return err
+		}
+		v.Day = d.String()
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// ResourceSums sums metric by resource. Lines without a resource id are
+// left out (they show in the service breakdown). The tags are those of the
+// resource's latest day.
+func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric) ([]ResourceSum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	ks, args := p.keySums()
+	q := `WITH ks AS (` + ks + `)
+		SELECT k.provider, cu.s, ri.s, MAX(rt.s), MAX(sv.s), MAX(rg.s),
+			(SELECT t.tags FROM line_keys k2 JOIN tag_sets t ON t.id = k2.tag_set
+			  WHERE k2.provider = k.provider AND k2.source = k.source AND k2.resource_id = k.resource_id
+			  ORDER BY k2.last_day DESC, k2.id DESC LIMIT 1),
+			SUM(` + sumColumn(m) + `)
+		FROM ks JOIN line_keys k ON k.id = ks.key
+		JOIN strs cu ON cu.id = k.currency JOIN strs ri ON ri.id = k.resource_id
+		JOIN strs rt ON rt.id = k.resource_type JOIN strs sv ON sv.id = k.service JOIN strs rg ON rg.id = k.region
+		WHERE k.resource_id <> 0
+		GROUP BY k.provider, k.source, k.currency, k.resource_id`
+	var out []ResourceSum
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v ResourceSum
+		var tags sql.NullString
+		if err := rows.Scan(&v.Provider, &v.Currency, &v.ResourceID, &v.ResourceType, &v.Service, &v.Region, &tags, &v.Amount); err != nil {
+			return err
+		}
+		v.Tags = map[string]string{}
+		if tags.Valid {
+			if err := json.Unmarshal([]byte(tags.String), &v.Tags); err != nil {
+				return err
+			}
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// Lines returns the history in scope aggregated over the days of the scope
+// to one line per line key (provider, accounts, service, category, region,
+// resource, charge category, tag set and currency); Day is the key's last
+// day with cost in the scope and FirstDay its first. Allocation and the
+// recommendations work on these.
+func (s *Store) Lines(ctx context.Context, sc Scope) ([]model.CostLine, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	ks, args := p.keySums()
+	q := `WITH ks AS (` + ks + `) SELECT k.id, ` + keyDims + `, ks.b, ks.e, ks.l, ks.fd, ks.ld
+		FROM ks JOIN line_keys k ON k.id = ks.key ` + keyJoins + ` ORDER BY k.id`
+	var out []model.CostLine
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var id int64
+		var l model.CostLine
+		var fd, ld model.DayNum
+		if err := scanKeyDims(rows, &id, &l, &l.Billed, &l.Effective, &l.List, &fd, &ld); err != nil {
+			return err
+		}
+		l.FirstDay, l.Day = fd.String(), ld.String()
+		out = append(out, l)
+		return nil
+	})
+	return out, err
+}
+
+// Currencies lists the currencies present in scope.
+func (s *Store) Currencies(ctx context.Context, sc Scope) ([]string, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	var q string
+	var args []any
+	if p.svc {
+		q = `SELECT DISTINCT cu.s FROM svc_keys k JOIN strs cu ON cu.id = k.currency WHERE ` + p.svcWhere + `
+			AND EXISTS (SELECT 1 FROM svc_day d WHERE d.skey = k.id AND d.day BETWEEN ? AND ?) ORDER BY 1`
+		args = append(append([]any(nil), p.svcArgs...), int64(p.from), int64(p.to))
+	} else {
+		q = `SELECT DISTINCT cu.s FROM line_keys k JOIN strs cu ON cu.id = k.currency WHERE ` + p.keyWhere + `
+			AND EXISTS (SELECT 1 FROM facts f WHERE f.key = k.id AND f.day BETWEEN ? AND ?) ORDER BY 1`
+		args = append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to))
+	}
+	var out []string
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var c string
+		if err := rows.Scan(&c); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}
+
+// HistoryStats describes what history exists for one provider and source.
+type HistoryStats struct {
+	Provider model.ProviderKey
+	Source   model.SourceKind
+	FirstDay string
+	LastDay  string
+	Lines    int64
+	SyncedAt string
+	Status   string
+	Error    string
+}
+
+// Stats returns the extent of the stored history per provider and source;
+// Lines counts the daily lines (from the month rollup's counts).
+func (s *Store) Stats(ctx context.Context) ([]HistoryStats, error) {
+	const q = `SELECT s.provider, s.source, s.first_day, s.last_day, s.synced_at, s.status, s.error,
+			(SELECT COALESCE(SUM(m.days), 0) FROM line_keys k JOIN key_month m ON m.key = k.id
+			  WHERE k.provider = s.provider AND k.source = s.source)
+		FROM sync_state s ORDER BY s.provider, s.source`
+	var out []HistoryStats
+	err := s.query(ctx, q, nil, func(rows *sql.Rows) error {
+		var h HistoryStats
+		if err := rows.Scan(&h.Provider, &h.Source, &h.FirstDay, &h.LastDay, &h.SyncedAt, &h.Status, &h.Error, &h.Lines); err != nil {
+			return err
+		}
+		out = append(out, h)
+		return nil
+	})
+	return out, err
+}
+
+// SyncStates returns the sync_state rows without counting lines: the
+// cheap check every analysis makes.
+func (s *Store) SyncStates(ctx context.Context) ([]HistoryStats, error) {
+	const q = `SELECT provider, source, first_day, last_day, synced_at, status, error FROM sync_state ORDER BY provider, source`
+	var out []HistoryStats
+	err := s.query(ctx, q, nil, func(rows *sql.Rows) error {
+		var h HistoryStats
+		if err := rows.Scan(&h.Provider, &h.Source, &h.FirstDay, &h.LastDay, &h.SyncedAt, &h.Status, &h.Error); err != nil {
+			return err
+		}
+		out = append(out, h)
+		return nil
+	})
+	return out, err
+}
+
+// SetSyncError records a failed sync for a provider and source.
+func (s *Store) SetSyncError(ctx context.Context, p model.ProviderKey, src model.SourceKind, msg string) error {
+	const q = `INSERT INTO sync_state(provider, source, status, error, synced_at) VALUES (?, ?, 'error', ?, ?)
+		ON CONFLICT(provider, source) DO UPDATE SET status = 'error', error = excluded.error`
+	_, err := s.w.ExecContext(ctx, q, p, src, msg, time.Now().UTC().Format(time.RFC3339))
+	if err != nil {
+		return fmt.Errorf("store: set sync error: %w", err)
+	}
+	return nil
+}
+
+// DeleteHistory removes all history of a provider and source.
+func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src model.SourceKind) error {
+	const keys = `(SELECT id FROM line_keys WHERE provider = ? AND source = ?)`
+	const skeys = `(SELECT id FROM svc_keys WHERE provider = ? AND source = ?)`
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{
+			`DELETE FROM facts WHERE key IN ` + keys,
+			`DELETE FROM key_month WHERE key IN ` + keys,
+			`DELETE FROM svc_day WHERE skey IN ` + skeys,
+			`DELETE FROM line_keys WHERE provider = ? AND source = ?`,
+			`DELETE FROM svc_keys WHERE provider = ? AND source = ?`,
+			`DELETE FROM sync_state WHERE provider = ? AND source = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, p, src); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: delete history: %w", err)
+	}
+	return nil
+}
+
+// query runs a read and calls scan for each row, checking every error.
+func (s *Store) query(ctx context.Context, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("store: query: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("store: scan: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("store: rows: %w", err)
+	}
+	return rows.Close()
+}

@@ -1,0 +1,417 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// ReplaceHistory writes batches in one transaction. Each batch first
+// deletes the history of its provider and source over [From, To] (only of
+// its Accounts when it names some), so re-importing or re-syncing a period
+// replaces it and nothing is counted twice. The rollups are kept in the
+// same transaction.
+func (s *Store) ReplaceHistory(ctx context.Context, batches ...model.Batch) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
+			svc: map[svcKey]int64{}}
+		for _, b := range batches {
+			if err := w.replace(ctx, b); err != nil {
+				return err
+			}
+			if err := touchSyncState(ctx, tx, b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("store: replace history: %w", err)
+	}
+	return nil
+}
+
+// historyWriter interns the dimension strings, tag sets and keys of one
+// transaction.
+type historyWriter struct {
+	tx   *sql.Tx
+	strs map[string]int64
+	tags map[string]int64
+	svc  map[svcKey]int64
+}
+
+type svcKey struct {
+	provider, source         string
+	account, service, curren int64
+}
+
+// skeyDay is a row of the service rollup.
+type skeyDay struct {
+	skey int64
+	day  model.DayNum
+}
+
+type sums struct{ billed, effective, list int64 }
+
+func (a *sums) add(f *model.Fact) {
+	a.billed += int64(f.Billed)
+	a.effective += int64(f.Effective)
+	a.list += int64(f.List)
+}
+
+func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
+	if !b.Provider.Valid() {
+		return fmt.Errorf("batch has unknown provider %q", b.Provider)
+	}
+	from, ok := model.ParseDayNum(b.From)
+	if !ok {
+		return fmt.Errorf("batch from day %q is not YYYY-MM-DD", b.From)
+	}
+	to, ok := model.ParseDayNum(b.To)
+	if !ok || to < from {
+		return fmt.Errorf("batch to day %q is not a day on or after %s", b.To, b.From)
+	}
+	facts := b.Facts
+	if facts == nil {
+		var err error
+		if facts, err = model.LineFacts(b.Lines); err != nil {
+			return fmt.Errorf("batch: %w", err)
+		}
+	}
+	inScope := map[string]bool{}
+	for _, a := range b.Accounts {
+		inScope[a] = true
+	}
+	// Global ids of the batch's keys and their service rollup keys.
+	ids := make([]int64, len(facts.Keys))
+	skeys := make([]int64, len(facts.Keys))
+	for i := range facts.Keys {
+		k := &facts.Keys[i]
+		if len(inScope) > 0 && !inScope[k.BillingAccount] {
+			return fmt.Errorf("batch line of account %q outside the batch's accounts", k.BillingAccount)
+		}
+		var err error
+		if ids[i], skeys[i], err = w.lineKey(ctx, b, k); err != nil {
+			return err
+		}
+	}
+	scope, scopeArgs, err := w.scopeKeys(ctx, b)
+	if err != nil {
+		return err
+	}
+	fm, tm := from.Month(), to.Month()
+	if err := w.clear(ctx, b, scope, scopeArgs, from, to, fm, tm); err != nil {
+		return err
+	}
+
+	// Full months are summed here from the new facts alone; the months the
+	// span only partly covers also hold older facts and are summed in SQL.
+	full := func(m model.Month) bool { return m.First() >= from && m.Last() <= to }
+	svcDay := map[skeyDay]*sums{}
+	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list)", 5)
+	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day)", 8)
+	var cur struct {
+		key      int32
+		month    model.Month
+		s        sums
+		n        int64
+		fd, ld   model.DayNum
+		hasMonth bool
+	}
+	flushMonth := func() error {
+		if !cur.hasMonth || !full(cur.month) {
+			return nil
+		}
+		return monthIns.add(ctx, ids[cur.key], int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld))
+	}
+	lastKey, lastDay := int32(-1), model.DayNum(0)
+	err = facts.Each(func(f model.Fact) error {
+		if f.Key < 0 || int(f.Key) >= len(ids) {
+			return fmt.Errorf("fact of unknown key %d", f.Key)
+		}
+		if f.Day < from || f.Day > to {
+			return fmt.Errorf("line day %s outside %s..%s", f.Day, b.From, b.To)
+		}
+		if f.Key < lastKey || (f.Key == lastKey && f.Day <= lastDay) {
+			return fmt.Errorf("facts out of key and day order")
+		}
+		lastKey, lastDay = f.Key, f.Day
+		if err := factIns.add(ctx, ids[f.Key], int64(f.Day), int64(f.Billed), int64(f.Effective), int64(f.List)); err != nil {
+			return err
+		}
+		sd := skeyDay{skeys[f.Key], f.Day}
+		a := svcDay[sd]
+		if a == nil {
+			a = &sums{}
+			svcDay[sd] = a
+		}
+		a.add(&f)
+		m := f.Day.Month()
+		if !cur.hasMonth || cur.key != f.Key || cur.month != m {
+			if err := flushMonth(); err != nil {
+				return err
+			}
+			cur.key, cur.month, cur.s, cur.n, cur.fd, cur.hasMonth = f.Key, m, sums{}, 0, f.Day, true
+		}
+		cur.s.add(&f)
+		cur.n++
+		cur.ld = f.Day
+		return nil
+	})
+	if err == nil {
+		err = flushMonth()
+	}
+	if err == nil {
+		err = factIns.flush(ctx)
+	}
+	if err == nil {
+		err = monthIns.flush(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	svcIns := newBulk(w.tx, "svc_day(skey, day, billed, effective, list)", 5)
+	for _, sd := range slices.SortedFunc(func(yield func(skeyDay) bool) {
+		for k := range svcDay {
+			if !yield(k) {
+				return
+			}
+		}
+	}, func(a, b skeyDay) int {
+		return cmp.Or(cmp.Compare(a.skey, b.skey), cmp.Compare(a.day, b.day))
+	}) {
+		a := svcDay[sd]
+		if err := svcIns.add(ctx, sd.skey, int64(sd.day), a.billed, a.effective, a.list); err != nil {
+			return err
+		}
+	}
+	if err := svcIns.flush(ctx); err != nil {
+		return err
+	}
+	edges := []model.Month{fm}
+	if tm != fm {
+		edges = append(edges, tm)
+	}
+	for _, m := range edges {
+		if full(m) {
+			continue
+		}
+		if err := w.sumMonth(ctx, scope, scopeArgs, m); err != nil {
+			return err
+		}
+	}
+	const bounds = `UPDATE line_keys SET
+		first_day = COALESCE((SELECT MIN(day) FROM facts WHERE key = line_keys.id), 0),
+		last_day = COALESCE((SELECT MAX(day) FROM facts WHERE key = line_keys.id), 0)
+		WHERE id IN (`
+	if _, err := w.tx.ExecContext(ctx, bounds+scope+`)`, scopeArgs...); err != nil {
+		return fmt.Errorf("key bounds: %w", err)
+	}
+	return nil
+}
+
+// scopeKeys is the SQL selecting the ids of the line keys a batch
+// replaces: its provider and source, and its accounts when it names some.
+func (w *historyWriter) scopeKeys(ctx context.Context, b model.Batch) (string, []any, error) {
+	q := `SELECT id FROM line_keys WHERE provider = ? AND source = ?`
+	args := []any{string(b.Provider), string(b.Source)}
+	if len(b.Accounts) > 0 {
+		ids := make([]string, len(b.Accounts))
+		for i, a := range b.Accounts {
+			id, err := w.str(ctx, a)
+			if err != nil {
+				return "", nil, err
+			}
+			ids[i] = fmt.Sprint(id)
+		}
+		// Integer ids from the dictionary, never user text.
+		q += ` AND billing_account IN (` + strings.Join(ids, ",") + `)`
+	}
+	return q, args, nil
+}
+
+// clear deletes what a batch replaces from the facts and both rollups.
+func (w *historyWriter) clear(ctx context.Context, b model.Batch, scope string, args []any, from, to model.DayNum, fm, tm model.Month) error {
+	q := `DELETE FROM facts WHERE key IN (` + scope + `) AND day BETWEEN ? AND ?`
+	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
+		return fmt.Errorf("delete facts: %w", err)
+	}
+	q = `DELETE FROM key_month WHERE key IN (` + scope + `) AND month BETWEEN ? AND ?`
+	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(fm), int64(tm))...); err != nil {
+		return fmt.Errorf("delete months: %w", err)
+	}
+	svcScope := strings.Replace(scope, "SELECT id FROM line_keys", "SELECT id FROM svc_keys", 1)
+	q = `DELETE FROM svc_day WHERE skey IN (` + svcScope + `) AND day BETWEEN ? AND ?`
+	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
+		return fmt.Errorf("delete service days: %w", err)
+	}
+	return nil
+}
+
+// sumMonth recomputes the month rollup of the keys in scope for a month
+// the batch covers only in part.
+func (w *historyWriter) sumMonth(ctx context.Context, scope string, args []any, m model.Month) error {
+	q := `INSERT INTO key_month(key, month, billed, effective, list, days, first_day, last_day)
+		SELECT key, ?, SUM(billed), SUM(effective), SUM(list), COUNT(*), MIN(day), MAX(day)
+		FROM facts WHERE key IN (` + scope + `) AND day BETWEEN ? AND ? GROUP BY key`
+	a := append([]any{int64(m)}, args...)
+	a = append(a, int64(m.First()), int64(m.Last()))
+	if _, err := w.tx.ExecContext(ctx, q, a...); err != nil {
+		return fmt.Errorf("month rollup: %w", err)
+	}
+	return nil
+}
+
+// lineKey interns one key's strings, tag set and service key, and returns
+// the ids of its line key and service key.
+func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.CostLine) (int64, int64, error) {
+	cat := k.ChargeCategory
+	if cat == "" {
+		cat = "Usage"
+	}
+	cur := k.Currency
+	if cur == "" {
+		cur = "USD"
+	}
+	var d [9]int64
+	for i, v := range []string{k.BillingAccount, k.SubAccount, k.Service, k.ServiceCategory, k.Region,
+		k.ResourceID, k.ResourceType, cat, cur} {
+		id, err := w.str(ctx, v)
+		if err != nil {
+			return 0, 0, err
+		}
+		d[i] = id
+	}
+	tagID, err := w.tagSet(ctx, k.Tags)
+	if err != nil {
+		return 0, 0, err
+	}
+	sk := svcKey{string(b.Provider), string(b.Source), d[0], d[2], d[8]}
+	skey, ok := w.svc[sk]
+	if !ok {
+		const q = `INSERT INTO svc_keys(provider, source, billing_account, service, currency) VALUES (?,?,?,?,?)
+			ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
+		if err := w.tx.QueryRowContext(ctx, q, sk.provider, sk.source, sk.account, sk.service, sk.curren).Scan(&skey); err != nil {
+			return 0, 0, fmt.Errorf("service key: %w", err)
+		}
+		w.svc[sk] = skey
+	}
+	const q = `INSERT INTO line_keys(provider, source, billing_account, sub_account, service, service_category,
+			region, resource_id, resource_type, charge_category, tag_set, currency, svc_key)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
+	var id int64
+	if err := w.tx.QueryRowContext(ctx, q, string(b.Provider), string(b.Source), d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
+		tagID, d[8], skey).Scan(&id); err != nil {
+		return 0, 0, fmt.Errorf("line key: %w", err)
+	}
+	return id, skey, nil
+}
+
+// str interns a dimension string.
+func (w *historyWriter) str(ctx context.Context, v string) (int64, error) {
+	if v == "" {
+		return 0, nil
+	}
+	if id, ok := w.strs[v]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.tx.QueryRowContext(ctx, `INSERT INTO strs(s) VALUES (?) ON CONFLICT(s) DO UPDATE SET s = excluded.s RETURNING id`, v).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("intern string: %w", err)
+	}
+	w.strs[v] = id
+	return id, nil
+}
+
+// tagSet interns a tag set; 1 is the empty set.
+func (w *historyWriter) tagSet(ctx context.Context, tags map[string]string) (int64, error) {
+	if len(tags) == 0 {
+		return 1, nil
+	}
+	key := model.CanonicalTags(tags)
+	if id, ok := w.tags[key]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.tx.QueryRowContext(ctx, `INSERT INTO tag_sets(tags) VALUES (?)
+		ON CONFLICT(tags) DO UPDATE SET tags = excluded.tags RETURNING id`, key).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("intern tags: %w", err)
+	}
+	w.tags[key] = id
+	return id, nil
+}
+
+func touchSyncState(ctx context.Context, tx *sql.Tx, b model.Batch) error {
+	const q = `INSERT INTO sync_state(provider, source, first_day, last_day, synced_at, status, error)
+		VALUES (?, ?, ?, ?, ?, 'ok', '')
+		ON CONFLICT(provider, source) DO UPDATE SET
+			first_day = CASE WHEN sync_state.first_day = '' OR excluded.first_day < sync_state.first_day THEN excluded.first_day ELSE sync_state.first_day END,
+			last_day = CASE WHEN excluded.last_day > sync_state.last_day THEN excluded.last_day ELSE sync_state.last_day END,
+			synced_at = excluded.synced_at, status = 'ok', error = ''`
+	_, err := tx.ExecContext(ctx, q, b.Provider, b.Source, b.From, b.To, time.Now().UTC().Format(time.RFC3339))
+	return err
+}
+
+// bulk inserts rows many at a time: one statement per rowsPerStmt rows
+// costs far less than a statement per row.
+type bulk struct {
+	tx    *sql.Tx
+	table string
+	cols  int
+	args  []any
+	stmt  *sql.Stmt
+}
+
+const rowsPerStmt = 256
+
+func newBulk(tx *sql.Tx, table string, cols int) *bulk {
+	return &bulk{tx: tx, table: table, cols: cols, args: make([]any, 0, rowsPerStmt*cols)}
+}
+
+func (b *bulk) add(ctx context.Context, vals ...any) error {
+	b.args = append(b.args, vals...)
+	if len(b.args) == cap(b.args) {
+		if b.stmt == nil {
+			st, err := b.tx.PrepareContext(ctx, b.sql(rowsPerStmt))
+			if err != nil {
+				return fmt.Errorf("prepare %s: %w", b.table, err)
+			}
+			b.stmt = st
+		}
+		if _, err := b.stmt.ExecContext(ctx, b.args...); err != nil {
+			return fmt.Errorf("insert %s: %w", b.table, err)
+		}
+		b.args = b.args[:0]
+	}
+	return nil
+}
+
+// flush writes what is left and releases the statement.
+func (b *bulk) flush(ctx context.Context) error {
+	if b.stmt != nil {
+		defer b.stmt.Close()
+		b.stmt = nil
+	}
+	if len(b.args) == 0 {
+		return nil
+	}
+	if _, err := b.tx.ExecContext(ctx, b.sql(len(b.args)/b.cols), b.args...); err != nil {
+		return fmt.Errorf("insert %s: %w", b.table, err)
+	}
+	b.args = b.args[:0]
+	return nil
+}
+
+func (b *bulk) sql(rows int) string {
+	row := "(" + strings.TrimSuffix(strings.Repeat("?,", b.cols), ",") + ")"
+	return "INSERT INTO " + b.table + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+}
