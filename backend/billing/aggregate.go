@@ -3,67 +3,50 @@ package billing
 import (
 	"encoding/binary"
 	"errors"
-	"sort"
-	"strings"
+	"slices"
+	"sync"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
 
 var errOverflow = errors.New("amount overflow")
 
-// aggLine is one daily-grain line being summed.
-type aggLine struct {
-	line         model.CostLine
-	pstart, pend day
+// Aggregation state is compact: a line's identity (all but the day and the
+// amounts) is interned once per file as a key id, and a daily line is a
+// uint64 (key id << 32 | day) with three amounts. Past a memory budget a
+// worker writes its sums to a sorted run on disk and starts again; the
+// runs are merged at the end (see spill.go). So memory stays bounded
+// whatever the number of distinct daily lines.
+
+// DefaultMemoryBudget bounds the aggregation state of one import.
+const DefaultMemoryBudget = 256 << 20
+
+// entryBytes is what one daily line costs in a worker: its map slot, its
+// entry, and the slack of both growing.
+const entryBytes = 80
+
+// keyBits is how many bits of a key id count keys within a provider; the
+// bits above them are the provider's index, so the lines of one provider
+// sort together.
+const keyBits = 24
+
+const maxKeysPerProvider = 1 << keyBits
+
+// entry is one daily line being summed.
+type entry struct {
+	k       uint64 // key id << 32 | uint32(day number)
+	b, e, l model.Nanos
 }
 
-// aggregator sums one worker's lines by their raw key.
-type aggregator struct {
-	m    mapper
-	keys map[string]*aggLine
-	kbuf []byte
-}
+func (x *entry) key() int32        { return int32(x.k >> 32) }
+func (x *entry) day() model.DayNum { return model.DayNum(int32(uint32(x.k))) }
 
-func newAggregator(m mapper) *aggregator {
-	return &aggregator{m: m, keys: make(map[string]*aggLine, 1024)}
-}
-
-// add sums l into its key; a new key is described once.
-func (a *aggregator) add(l *rawLine) *fieldError {
-	k := a.kbuf[:0]
-	k = append(k, l.day[:]...)
-	k = append(k, l.pstart[:]...)
-	k = append(k, l.pend[:]...)
-	for _, d := range l.dims {
-		k = binary.AppendUvarint(k, uint64(len(d)))
-		k = append(k, d...)
-	}
-	a.kbuf = k
-	if g, ok := a.keys[string(k)]; ok {
-		return g.sum(l)
-	}
-	cl, ferr := a.m.describe(l)
-	if ferr != nil {
-		return ferr
-	}
-	cl.Day = l.day.String()
-	g := &aggLine{line: cl, pstart: l.pstart, pend: l.pend}
-	if err := g.sum(l); err != nil {
-		return err
-	}
-	a.keys[string(k)] = g
-	return nil
-}
-
-func (g *aggLine) sum(l *rawLine) *fieldError {
+func (x *entry) add(b, e, l model.Nanos) bool {
 	var ok1, ok2, ok3 bool
-	g.line.Billed, ok1 = addNanos(g.line.Billed, l.billed)
-	g.line.Effective, ok2 = addNanos(g.line.Effective, l.effective)
-	g.line.List, ok3 = addNanos(g.line.List, l.list)
-	if !ok1 || !ok2 || !ok3 {
-		return badField("cost", "%v: daily sum exceeds the supported range", errOverflow)
-	}
-	return nil
+	x.b, ok1 = addNanos(x.b, b)
+	x.e, ok2 = addNanos(x.e, e)
+	x.l, ok3 = addNanos(x.l, l)
+	return ok1 && ok2 && ok3
 }
 
 // addNanos adds with an overflow check.
@@ -75,18 +58,145 @@ func addNanos(a, b model.Nanos) (model.Nanos, bool) {
 	return s, true
 }
 
-// canonicalKey identifies a CostLine by its dimensions; raw keys of
-// different workers (or differently ordered tag JSON) meet here.
-func canonicalKey(c *model.CostLine) string {
-	return strings.Join([]string{string(c.Provider), c.Day, c.BillingAccount, c.SubAccount, c.Service,
-		c.ServiceCategory, c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory,
-		canonicalTags(c.Tags), c.Currency}, "\x1f")
+// keyTable interns line identities for all the workers of one file.
+type keyTable struct {
+	mu   sync.Mutex
+	ids  map[string]int32
+	keys map[model.ProviderKey][]model.CostLine
 }
 
-// span is the days and accounts one provider's lines cover.
+func newKeyTable() *keyTable {
+	return &keyTable{ids: map[string]int32{}, keys: map[model.ProviderKey][]model.CostLine{}}
+}
+
+func providerIndex(p model.ProviderKey) int32 {
+	for i, k := range model.AllProviders {
+		if k == p {
+			return int32(i)
+		}
+	}
+	return int32(len(model.AllProviders))
+}
+
+func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
+	if !c.Provider.Valid() {
+		return 0, badField("provider", "provider %q is not aws, azure, gcp or oci", c.Provider)
+	}
+	k := c.IdentityKey()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id, ok := t.ids[k]; ok {
+		return id, nil
+	}
+	n := len(t.keys[c.Provider])
+	if n >= maxKeysPerProvider {
+		return 0, badField("row", "more than %d distinct resources and charges for %s in one file", maxKeysPerProvider, c.Provider)
+	}
+	id := providerIndex(c.Provider)<<keyBits | int32(n)
+	t.ids[k] = id
+	t.keys[c.Provider] = append(t.keys[c.Provider], c)
+	return id, nil
+}
+
+// localKey is what a worker remembers of a raw key.
+type localKey struct {
+	id       int32
+	provider model.ProviderKey
+}
+
+// aggregator sums one worker's lines.
+type aggregator struct {
+	m      mapper
+	keys   *keyTable
+	spill  *spiller
+	local  map[string]localKey // raw dims -> key
+	kbuf   []byte
+	idx    map[uint64]int32 // entry key -> index in entries
+	sums   []entry
+	limit  int
+	spans  map[model.ProviderKey]*span
+	totals map[model.ProviderKey]map[string]Totals
+}
+
+func newAggregator(m mapper, keys *keyTable, sp *spiller, limit int) *aggregator {
+	return &aggregator{m: m, keys: keys, spill: sp, local: make(map[string]localKey, 1024),
+		idx: make(map[uint64]int32, 1024), limit: max(limit, 1024), spans: map[model.ProviderKey]*span{},
+		totals: map[model.ProviderKey]map[string]Totals{}}
+}
+
+// add sums l into its daily line; a new key is described once.
+func (a *aggregator) add(l *rawLine) *fieldError {
+	k := a.kbuf[:0]
+	for _, d := range l.dims {
+		k = binary.AppendUvarint(k, uint64(len(d)))
+		k = append(k, d...)
+	}
+	a.kbuf = k
+	lk, ok := a.local[string(k)]
+	if !ok {
+		cl, ferr := a.m.describe(l)
+		if ferr != nil {
+			return ferr
+		}
+		id, ferr := a.keys.intern(cl)
+		if ferr != nil {
+			return ferr
+		}
+		lk = localKey{id: id, provider: cl.Provider}
+		a.local[string(k)] = lk
+	}
+	sp := a.spans[lk.provider]
+	if sp == nil {
+		sp = &span{}
+		a.spans[lk.provider] = sp
+	}
+	sp.widen(l.day)
+	sp.widen(l.pstart)
+	sp.widen(l.pend)
+	ek := uint64(uint32(lk.id))<<32 | uint64(uint32(l.day.num()))
+	i, ok := a.idx[ek]
+	if !ok {
+		i = int32(len(a.sums))
+		a.idx[ek] = i
+		a.sums = append(a.sums, entry{k: ek})
+	}
+	if !a.sums[i].add(l.billed, l.effective, l.list) {
+		return badField("cost", "%v: daily sum exceeds the supported range", errOverflow)
+	}
+	if len(a.sums) >= a.limit {
+		if err := a.flush(); err != nil {
+			return badField("row", "cannot spill the import's sums to disk: %v", err)
+		}
+	}
+	return nil
+}
+
+// flush moves the sums to a sorted run on disk and starts again.
+func (a *aggregator) flush() error {
+	a.sort()
+	if err := a.spill.write(a.sums); err != nil {
+		return err
+	}
+	clear(a.idx)
+	a.sums = a.sums[:0]
+	return nil
+}
+
+func (a *aggregator) sort() {
+	slices.SortFunc(a.sums, func(x, y entry) int {
+		switch {
+		case x.k < y.k:
+			return -1
+		case x.k > y.k:
+			return 1
+		}
+		return 0
+	})
+}
+
+// span is the days one provider's lines cover, billing periods included.
 type span struct {
 	from, to day
-	accounts map[string]bool
 }
 
 func (s *span) widen(d day) {
@@ -99,85 +209,4 @@ func (s *span) widen(d day) {
 	if s.to.isZero() || string(d[:]) > string(s.to[:]) {
 		s.to = d
 	}
-}
-
-// merge combines the workers' sums into batches and totals.
-func merge(aggs []*aggregator, origin string) ([]model.Batch, map[model.ProviderKey]map[string]Totals, error) {
-	all := make(map[string]*model.CostLine)
-	spans := make(map[model.ProviderKey]*span)
-	for _, a := range aggs {
-		for _, g := range a.keys {
-			p := g.line.Provider
-			s := spans[p]
-			if s == nil {
-				s = &span{accounts: map[string]bool{}}
-				spans[p] = s
-			}
-			s.widen(g.pstart)
-			s.widen(g.pend)
-			dd, _ := parseDay([]byte(g.line.Day))
-			s.widen(dd)
-			s.accounts[g.line.BillingAccount] = true
-
-			k := canonicalKey(&g.line)
-			if c, ok := all[k]; ok {
-				var ok1, ok2, ok3 bool
-				c.Billed, ok1 = addNanos(c.Billed, g.line.Billed)
-				c.Effective, ok2 = addNanos(c.Effective, g.line.Effective)
-				c.List, ok3 = addNanos(c.List, g.line.List)
-				if !ok1 || !ok2 || !ok3 {
-					return nil, nil, errOverflow
-				}
-				continue
-			}
-			cl := g.line
-			all[k] = &cl
-		}
-	}
-	byProvider := make(map[model.ProviderKey][]model.CostLine)
-	totals := make(map[model.ProviderKey]map[string]Totals)
-	// Canonical keys start with provider and day, so their order is the
-	// lines' order.
-	keys := make([]string, 0, len(all))
-	for k := range all {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		c := all[k]
-		byProvider[c.Provider] = append(byProvider[c.Provider], *c)
-		pt := totals[c.Provider]
-		if pt == nil {
-			pt = map[string]Totals{}
-			totals[c.Provider] = pt
-		}
-		t := pt[c.Currency]
-		var ok1, ok2, ok3 bool
-		t.Billed, ok1 = addNanos(t.Billed, c.Billed)
-		t.Effective, ok2 = addNanos(t.Effective, c.Effective)
-		t.List, ok3 = addNanos(t.List, c.List)
-		if !ok1 || !ok2 || !ok3 {
-			return nil, nil, errOverflow
-		}
-		pt[c.Currency] = t
-	}
-	var batches []model.Batch
-	for _, p := range model.AllProviders {
-		lines := byProvider[p]
-		if len(lines) == 0 {
-			continue
-		}
-		s := spans[p]
-		accts := make([]string, 0, len(s.accounts))
-		for a := range s.accounts {
-			accts = append(accts, a)
-		}
-		sort.Strings(accts)
-		batches = append(batches, model.Batch{
-			Provider: p, Source: model.SourceExport,
-			From: s.from.String(), To: s.to.String(),
-			Accounts: accts, Origin: origin, Lines: lines,
-		})
-	}
-	return batches, totals, nil
 }

@@ -23,6 +23,11 @@ type Options struct {
 	Format   string                  // auto (default), focus, aws-cur, azure, gcp, oci
 	Provider model.ProviderKey       // force the provider; empty: from the data
 	Progress func(read, total int64) // bytes of the input consumed; may be nil
+	// MemoryBudget bounds the sums held in memory (default
+	// DefaultMemoryBudget); past it they spill to sorted runs in TempDir
+	// (default: the system's).
+	MemoryBudget int64
+	TempDir      string
 }
 
 // Totals are the sums of one provider's lines in one currency.
@@ -35,12 +40,24 @@ type FileResult struct {
 	Path, Format string
 	Rows         int64 // source rows read
 	// Batches holds one batch per provider (Source: model.SourceExport) with
-	// the lines aggregated to daily grain, From/To the billing period days
-	// the file covers and Accounts its billing accounts, so that a re-import
-	// or a restated export replaces exactly that.
+	// the lines aggregated to daily grain in compact form (Facts), From/To
+	// the billing period days the file covers and Accounts its billing
+	// accounts, so that a re-import or a restated export replaces exactly
+	// that.
 	Batches []model.Batch
 	// Totals is per provider, per currency.
 	Totals map[model.ProviderKey]map[string]Totals
+
+	release func()
+}
+
+// Close releases what the result holds on disk (the spilled sums of a
+// large file). The batches' facts cannot be read after it.
+func (r *FileResult) Close() {
+	if r.release != nil {
+		r.release()
+		r.release = nil
+	}
 }
 
 // ParseFile parses the billing export at path: CSV, newline-delimited JSON

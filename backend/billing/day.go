@@ -78,6 +78,23 @@ func allDigitsB(b []byte) bool {
 	return true
 }
 
+// num is the day's number (days since 1970-01-01), by the days-from-civil
+// algorithm: no time.Time per row.
+func (d day) num() model.DayNum {
+	y := int(d[0]-'0')*1000 + int(d[1]-'0')*100 + int(d[2]-'0')*10 + int(d[3]-'0')
+	m := int(d[5]-'0')*10 + int(d[6]-'0')
+	dd := int(d[8]-'0')*10 + int(d[9]-'0')
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + dd - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return model.DayNum(era*146097 + doe - 719468)
+}
+
 func validDate(d day) bool {
 	for i, c := range d {
 		if i == 4 || i == 7 {
@@ -87,9 +104,17 @@ func validDate(d day) bool {
 			return false
 		}
 	}
+	y := int(d[0]-'0')*1000 + int(d[1]-'0')*100 + int(d[2]-'0')*10 + int(d[3]-'0')
 	m := int(d[5]-'0')*10 + int(d[6]-'0')
 	dd := int(d[8]-'0')*10 + int(d[9]-'0')
-	return m >= 1 && m <= 12 && dd >= 1 && dd <= 31
+	if m < 1 || m > 12 || dd < 1 {
+		return false
+	}
+	days := [13]int{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}[m]
+	if m == 2 && y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+		days = 29
+	}
+	return dd <= days
 }
 
 // hasOffset reports whether the time part ends in a numeric UTC offset.

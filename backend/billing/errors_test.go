@@ -117,9 +117,9 @@ func TestLargeAggregation(t *testing.T) {
 	for line := 2; line < n+2; line++ {
 		want += int64(line)
 	}
-	b := res.Batches[0]
-	if res.Rows != int64(n) || len(b.Lines) != 1 || int64(b.Lines[0].Billed) != want {
-		t.Errorf("rows %d lines %d billed %d, want %d", res.Rows, len(b.Lines), b.Lines[0].Billed, want)
+	ls := expand(res.Batches[0])
+	if res.Rows != int64(n) || len(ls) != 1 || int64(ls[0].Billed) != want {
+		t.Errorf("rows %d lines %d billed %d, want %d", res.Rows, len(ls), ls[0].Billed, want)
 	}
 	if progressCalls == 0 || last != int64(len(data)) {
 		t.Errorf("progress %d calls, last %d of %d", progressCalls, last, len(data))

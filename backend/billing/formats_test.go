@@ -172,9 +172,10 @@ func TestGeneratedFormats(t *testing.T) {
 func find(res FileResult, pred func(*model.CostLine) bool) []model.CostLine {
 	var out []model.CostLine
 	for _, b := range res.Batches {
-		for i := range b.Lines {
-			if pred(&b.Lines[i]) {
-				out = append(out, b.Lines[i])
+		ls := expand(b)
+		for i := range ls {
+			if pred(&ls[i]) {
+				out = append(out, ls[i])
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func FuzzParseRow(f *testing.F) {
 		var lines model.Nanos
 		var total model.Nanos
 		for _, b := range res.Batches {
-			for _, l := range b.Lines {
+			for _, l := range expand(b) {
 				lines += l.Billed
 			}
 		}

@@ -66,14 +66,16 @@ func parseParquet(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, 
 	}
 	res.Format = format
 	workers := runtime.GOMAXPROCS(0)
-	ws := make([]*worker, workers)
-	for i := range ws {
-		m, fe := bind(hdr, opt.Provider)
-		if fe != nil {
-			return res, lineError(name, 1, fe.column, fe.reason)
-		}
-		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m)}
+	ws, st, err := newWorkers(name, hdr, bind, opt, workers)
+	if err != nil {
+		return res, err
 	}
+	handedOver := false // to the result, which closes the runs
+	defer func() {
+		if !handedOver {
+			st.spill.close()
+		}
+	}()
 	work := make(chan chunk, workers)
 	var fail failure
 	var wg sync.WaitGroup
@@ -100,7 +102,8 @@ func parseParquet(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, 
 	if fail.err != nil {
 		return res, fail.err
 	}
-	return finish(res, ws, name)
+	handedOver = true
+	return finish(res, ws, st, name)
 }
 
 // pqLayout names the cells: top-level leaves by name, struct members as

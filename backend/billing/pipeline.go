@@ -294,15 +294,19 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	}
 	res.Format = format
 
-	ws := make([]*worker, workers)
-	for i := range ws {
-		m, fe := bind(hdr, opt.Provider)
-		if fe != nil {
-			return res, lineError(name, 1, fe.column, fe.reason)
+	ws, st, err := newWorkers(name, hdr, bind, opt, workers)
+	if err != nil {
+		return res, err
+	}
+	handedOver := false // to the result, which closes the runs
+	defer func() {
+		if !handedOver {
+			st.spill.close()
 		}
-		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m)}
-		if isJSON {
-			ws[i].json = newGCPJSONRow()
+	}()
+	if isJSON {
+		for _, w := range ws {
+			w.json = newGCPJSONRow()
 		}
 	}
 
@@ -346,22 +350,34 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	if fail.err != nil {
 		return res, fail.err
 	}
-	return finish(res, ws, name)
+	handedOver = true
+	return finish(res, ws, st, name)
 }
 
-// finish merges the workers' results.
-func finish(res FileResult, ws []*worker, name string) (FileResult, error) {
-	aggs := make([]*aggregator, len(ws))
-	for i, w := range ws {
-		res.Rows += w.rows
-		aggs[i] = w.agg
+// aggState is what the workers of one file share.
+type aggState struct {
+	keys  *keyTable
+	spill *spiller
+}
+
+// newWorkers binds a mapper per worker and shares the memory budget
+// between them.
+func newWorkers(name string, hdr header, bind binder, opt Options, n int) ([]*worker, *aggState, error) {
+	st := &aggState{keys: newKeyTable(), spill: &spiller{dir: opt.TempDir}}
+	budget := opt.MemoryBudget
+	if budget <= 0 {
+		budget = DefaultMemoryBudget
 	}
-	batches, totals, err := merge(aggs, name)
-	if err != nil {
-		return res, fileError(name, err, "totals exceed the supported range")
+	limit := int(budget / entryBytes / int64(n))
+	ws := make([]*worker, n)
+	for i := range ws {
+		m, fe := bind(hdr, opt.Provider)
+		if fe != nil {
+			return nil, nil, lineError(name, 1, fe.column, fe.reason)
+		}
+		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m, st.keys, st.spill, limit)}
 	}
-	res.Batches, res.Totals = batches, totals
-	return res, nil
+	return ws, st, nil
 }
 
 // spool copies a non-seekable Parquet stream to a temporary file.

@@ -219,12 +219,13 @@ func checkBatches(t *testing.T, res FileResult) {
 		for _, a := range b.Accounts {
 			accts[a] = true
 		}
-		for i := range b.Lines {
-			l := &b.Lines[i]
+		ls := expand(b)
+		for i := range ls {
+			l := &ls[i]
 			if l.Provider != b.Provider || l.Day < b.From || l.Day > b.To || !accts[l.BillingAccount] {
 				t.Fatalf("line outside its batch: %+v (batch %s %s..%s)", l, b.Provider, b.From, b.To)
 			}
-			k := canonicalKey(l)
+			k := l.Day + "\x1f" + l.IdentityKey()
 			if seen[k] {
 				t.Fatalf("duplicate daily-grain key %q", k)
 			}

@@ -3,9 +3,6 @@ package billing
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
-	"strconv"
-	"strings"
 )
 
 // parseTags reads a tags cell: a JSON object ({"k": "v"}; values that are
@@ -70,25 +67,6 @@ func jsonText(v json.RawMessage) string {
 	return string(v)
 }
 
-// canonicalTags writes tags in key order, so equal sets give equal keys.
-func canonicalTags(t map[string]string) string {
-	if len(t) == 0 {
-		return ""
-	}
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var sb strings.Builder
-	for _, k := range keys {
-		sb.WriteString(strconv.Quote(k))
-		sb.WriteByte('=')
-		sb.WriteString(strconv.Quote(t[k]))
-		sb.WriteByte(';')
-	}
-	return sb.String()
-}
 
 // isNull reports whether a cell is a null: empty or the string NULL.
 func isNull(b []byte) bool {

@@ -41,11 +41,13 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		fr, err := billing.ParseFile(ctx, abs, billing.Options{Provider: k})
+		fr, err := billing.ParseFile(ctx, abs, s.parseOptions(ImportOptions{Provider: k}))
 		if err != nil {
 			return apperr.Wrap(apperr.Provider, err, "%s export %s: %v", k, abs, err).WithProvider(string(k))
 		}
-		if _, err := s.commitImport(ctx, fr, false); err != nil {
+		_, err = s.commitImport(ctx, fr, false)
+		fr.Close()
+		if err != nil {
 			return err
 		}
 		if err := s.store.RecordExportFile(ctx, k, cur); err != nil {

@@ -58,11 +58,12 @@ type ImportResult struct {
 func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
 	for _, p := range paths {
-		fr, err := billing.ParseFile(ctx, p, billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress})
+		fr, err := billing.ParseFile(ctx, p, s.parseOptions(o))
 		if err != nil {
 			return res, err
 		}
 		f, err := s.commitImport(ctx, fr, o.DryRun)
+		fr.Close()
 		if err != nil {
 			return res, err
 		}
@@ -74,11 +75,12 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 // Import imports one export read from r (an upload); name labels it.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
-	fr, err := billing.Parse(ctx, r, name, billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress})
+	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o))
 	if err != nil {
 		return res, err
 	}
 	f, err := s.commitImport(ctx, fr, o.DryRun)
+	fr.Close()
 	if err != nil {
 		return res, err
 	}
@@ -86,11 +88,17 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	return res, nil
 }
 
+// parseOptions are an import's parse options; sums that outgrow the memory
+// budget spill to the data dir, which has room for the history anyway.
+func (s *Service) parseOptions(o ImportOptions) billing.Options {
+	return billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress, TempDir: s.dataDir}
+}
+
 func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry bool) (ImportFile, error) {
 	f := ImportFile{Path: fr.Path, Format: fr.Format, Rows: fr.Rows, Totals: map[model.ProviderKey][]ImportTotals{}}
 	for _, b := range fr.Batches {
 		f.Providers = append(f.Providers, b.Provider)
-		f.Lines += len(b.Lines)
+		f.Lines += int(b.Facts.N)
 		if f.From == "" || b.From < f.From {
 			f.From = b.From
 		}

@@ -21,9 +21,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	lines := 0
+	defer res.Close()
+	var lines int64
 	for _, b := range res.Batches {
-		lines += len(b.Lines)
+		lines += b.Facts.N
 	}
 	fmt.Printf("parse: %d rows -> %d daily lines in %v\n", res.Rows, lines, time.Since(t0).Round(time.Millisecond))
 	for p, c := range res.Totals {

@@ -1,0 +1,165 @@
+package billing
+
+import (
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// finish merges the workers' sums into one batch per provider, sums the
+// totals and counts the daily lines. The batches' facts stream from memory
+// or, when the workers spilled, from a merge of the runs on disk.
+func finish(res FileResult, ws []*worker, st *aggState, name string) (FileResult, error) {
+	src, err := merged(ws, st)
+	if err != nil {
+		st.spill.close()
+		return res, fileError(name, err, "cannot merge the sums")
+	}
+	spans := map[model.ProviderKey]*span{}
+	for _, w := range ws {
+		res.Rows += w.rows
+		for p, s := range w.agg.spans {
+			t := spans[p]
+			if t == nil {
+				t = &span{}
+				spans[p] = t
+			}
+			t.widen(s.from)
+			t.widen(s.to)
+		}
+		w.agg = nil // the sums are in src now
+	}
+	keys := st.keys.keys
+	res.Totals = map[model.ProviderKey]map[string]Totals{}
+	count := map[model.ProviderKey]int64{}
+	err = src(0, ^uint64(0), func(x entry) error {
+		idx := x.key()
+		p := model.AllProviders[idx>>keyBits]
+		cur := keys[p][idx&(maxKeysPerProvider-1)].Currency
+		pt := res.Totals[p]
+		if pt == nil {
+			pt = map[string]Totals{}
+			res.Totals[p] = pt
+		}
+		t := pt[cur]
+		var ok1, ok2, ok3 bool
+		t.Billed, ok1 = addNanos(t.Billed, x.b)
+		t.Effective, ok2 = addNanos(t.Effective, x.e)
+		t.List, ok3 = addNanos(t.List, x.l)
+		if !ok1 || !ok2 || !ok3 {
+			return errOverflow
+		}
+		pt[cur] = t
+		count[p]++
+		return nil
+	})
+	if err != nil {
+		st.spill.close()
+		return res, fileError(name, err, "totals exceed the supported range")
+	}
+	for i, p := range model.AllProviders {
+		pk := keys[p]
+		if len(pk) == 0 {
+			continue
+		}
+		accts := map[string]bool{}
+		for _, k := range pk {
+			accts[k.BillingAccount] = true
+		}
+		lo := uint64(uint32(int32(i)<<keyBits)) << 32
+		hi := uint64(uint32(int32(i+1)<<keyBits)) << 32
+		s := spans[p]
+		res.Batches = append(res.Batches, model.Batch{
+			Provider: p, Source: model.SourceExport, From: s.from.String(), To: s.to.String(),
+			Accounts: slices.Sorted(mapKeys(accts)), Origin: name,
+			Facts: &model.Facts{Keys: pk, N: count[p], Each: func(yield func(model.Fact) error) error {
+				return src(lo, hi, func(x entry) error {
+					return yield(model.Fact{Key: x.key() & (maxKeysPerProvider - 1), Day: x.day(), Billed: x.b, Effective: x.e, List: x.l})
+				})
+			}},
+		})
+	}
+	res.release = st.spill.close
+	return res, nil
+}
+
+func mapKeys(m map[string]bool) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// source yields the merged entries with keys in [lo, hi) in key order.
+type source func(lo, hi uint64, yield func(entry) error) error
+
+// merged combines the workers' sums: in memory when nothing spilled (each
+// worker's sorted in parallel, then merged), else by merging the runs.
+func merged(ws []*worker, st *aggState) (source, error) {
+	if st.spill.spilled() {
+		for _, w := range ws {
+			if len(w.agg.sums) > 0 {
+				if err := w.agg.flush(); err != nil {
+					return nil, err
+				}
+			}
+			w.agg.idx, w.agg.sums = nil, nil
+		}
+		return st.spill.each, nil
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	total := 0
+	for _, w := range ws {
+		total += len(w.agg.sums)
+		w.agg.idx = nil // only the entries are needed now
+		wg.Add(1)
+		go func(a *aggregator) {
+			defer wg.Done()
+			sem <- struct{}{}
+			a.sort()
+			<-sem
+		}(w.agg)
+	}
+	wg.Wait()
+	all := make([]entry, 0, total)
+	pos := make([]int, len(ws))
+	for {
+		best := -1
+		for i, w := range ws {
+			if pos[i] < len(w.agg.sums) && (best < 0 || w.agg.sums[pos[i]].k < ws[best].agg.sums[pos[best]].k) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		x := ws[best].agg.sums[pos[best]]
+		pos[best]++
+		if n := len(all); n > 0 && all[n-1].k == x.k {
+			if !all[n-1].add(x.b, x.e, x.l) {
+				return nil, errOverflow
+			}
+			continue
+		}
+		all = append(all, x)
+	}
+	for _, w := range ws {
+		w.agg.sums = nil
+	}
+	return func(lo, hi uint64, yield func(entry) error) error {
+		i := sort.Search(len(all), func(i int) bool { return all[i].k >= lo })
+		for ; i < len(all) && all[i].k < hi; i++ {
+			if err := yield(all[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, nil
+}
