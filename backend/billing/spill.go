@@ -20,8 +20,8 @@ const recordSize = 32
 // outgrow the memory budget. Runs are unlinked temporary files: nothing
 // is left behind, even if the process dies.
 type spiller struct {
-	mu   sync.Mutex
-	dir  string
+	mu     sync.Mutex
+	dir    string
 	runs   []*os.File
 	size   []int64
 	closed bool

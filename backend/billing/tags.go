@@ -67,7 +67,6 @@ func jsonText(v json.RawMessage) string {
 	return string(v)
 }
 
-
 // isNull reports whether a cell is a null: empty or the string NULL.
 func isNull(b []byte) bool {
 	return len(b) == 0 || (len(b) == 4 && (string(b) == "NULL" || string(b) == "null"))
