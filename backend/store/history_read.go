@@ -155,6 +155,14 @@ func scanKeyDims(rows *sql.Rows, id *int64, l *model.CostLine, extra ...any) err
 	return nil
 }
 
+// nearCond is the condition on facts f of Scope.NearList.
+func (p *plan) nearCond() (string, []any) {
+	if p.nearList <= 0 {
+		return "", nil
+	}
+	return ` AND (f.list <= 0 OR f.effective >= ? * f.list)`, []any{p.nearList}
+}
+
 // keySums is SQL for the sums of each line key of the plan over its days,
 // with the first and last day that had a fact: whole months from key_month,
 // the days before and after them from facts.
@@ -163,12 +171,8 @@ func (p *plan) keySums() (string, []any) {
 	factPart := func(a, b model.DayNum) (string, []any) {
 		q := `SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld FROM facts f
 			WHERE f.key IN (` + keysel + `) AND f.day BETWEEN ? AND ?`
-		args := append(append([]any(nil), p.keyArgs...), int64(a), int64(b))
-		if p.nearList > 0 {
-			q += ` AND (f.list <= 0 OR f.effective >= ? * f.list)`
-			args = append(args, p.nearList)
-		}
-		return q, args
+		nc, na := p.nearCond()
+		return q + nc, append(append(append([]any(nil), p.keyArgs...), int64(a), int64(b)), na...)
 	}
 	var parts []string
 	var args []any
@@ -317,12 +321,9 @@ func (p *plan) daySumsSQL(m model.CostMetric, extra string) (string, []any) {
 	}
 	q := `SELECT k.provider, cu.s` + sel + `, f.day, SUM(` + metricColumn(m, "f") + `)
 		FROM line_keys k JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?`
-	args := []any{int64(p.from), int64(p.to)}
-	if p.nearList > 0 {
-		q += ` AND (f.list <= 0 OR f.effective >= ? * f.list)`
-		args = append(args, p.nearList)
-	}
-	q += ` JOIN strs cu ON cu.id = k.currency`
+	nc, args := p.nearCond()
+	q += nc + ` JOIN strs cu ON cu.id = k.currency`
+	args = append([]any{int64(p.from), int64(p.to)}, args...)
 	if extra != "" {
 		q += ` JOIN strs x ON x.id = k.` + extra
 	}
@@ -454,9 +455,10 @@ func (s *Store) Currencies(ctx context.Context, sc Scope) ([]string, error) {
 			AND EXISTS (SELECT 1 FROM svc_day d WHERE d.skey = k.id AND d.day BETWEEN ? AND ?) ORDER BY 1`
 		args = append(append([]any(nil), p.svcArgs...), int64(p.from), int64(p.to))
 	} else {
+		near, na := p.nearCond()
+		args = append(append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to)), na...)
 		q = `SELECT DISTINCT cu.s FROM line_keys k JOIN strs cu ON cu.id = k.currency WHERE ` + p.keyWhere + `
-			AND EXISTS (SELECT 1 FROM facts f WHERE f.key = k.id AND f.day BETWEEN ? AND ?) ORDER BY 1`
-		args = append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to))
+			AND EXISTS (SELECT 1 FROM facts f WHERE f.key = k.id AND f.day BETWEEN ? AND ?` + near + `) ORDER BY 1`
 	}
 	var out []string
 	err = s.query(ctx, q, args, func(rows *sql.Rows) error {

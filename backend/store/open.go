@@ -71,6 +71,9 @@ func dsn(path string, writer bool) string {
 		// BEGIN IMMEDIATE: take the write lock up front, so a transaction
 		// never fails half way on a lock upgrade.
 		q.Add("_txlock", "immediate")
+		// A large import's transaction touches tens of MB of pages: with
+		// SQLite's 2 MB default they spill to the WAL again and again.
+		q.Add("_pragma", "cache_size(-65536)")
 	}
 	return "file:" + path + "?" + q.Encode()
 }

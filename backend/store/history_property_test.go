@@ -1,0 +1,348 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// The property: whatever was written, in whatever batches, every read
+// answers what a brute-force sum over the surviving daily lines answers.
+// The reads go through the rollups (svc_day, key_month) and the facts;
+// the brute force keeps the lines in a map and applies the same replace
+// rule by hand.
+
+type bfKey struct {
+	src   model.SourceKind
+	ident string
+	day   string
+}
+
+type bruteForce struct {
+	lines map[bfKey]model.CostLine
+}
+
+func (bf *bruteForce) replace(b model.Batch) {
+	accts := map[string]bool{}
+	for _, a := range b.Accounts {
+		accts[a] = true
+	}
+	for k, l := range bf.lines {
+		if l.Provider == b.Provider && k.src == b.Source && l.Day >= b.From && l.Day <= b.To &&
+			(len(accts) == 0 || accts[l.BillingAccount]) {
+			delete(bf.lines, k)
+		}
+	}
+	for _, l := range b.Lines {
+		k := bfKey{b.Source, l.IdentityKey(), l.Day}
+		c, ok := bf.lines[k]
+		if ok {
+			c.Billed += l.Billed
+			c.Effective += l.Effective
+			c.List += l.List
+		} else {
+			c = l
+		}
+		bf.lines[k] = c
+	}
+}
+
+// selected lists the lines a scope selects, as the store must.
+func (bf *bruteForce) selected(sc Scope) []model.CostLine {
+	var out []model.CostLine
+	for k, l := range bf.lines {
+		if src, ok := sc.Sources[l.Provider]; !ok || src != k.src {
+			continue
+		}
+		if (sc.From != "" && l.Day < sc.From) || (sc.To != "" && l.Day > sc.To) {
+			continue
+		}
+		if sc.Account != "" && l.BillingAccount != sc.Account && l.SubAccount != sc.Account {
+			continue
+		}
+		if sc.Service != "" && l.Service != sc.Service {
+			continue
+		}
+		if sc.TagKey != "" {
+			if v, ok := l.Tags[sc.TagKey]; !ok || v != sc.TagValue {
+				continue
+			}
+		}
+		if sc.Keys != nil && !sc.Keys(l) {
+			continue
+		}
+		if sc.NearList > 0 && !(l.List <= 0 || float64(l.Effective) >= sc.NearList*float64(l.List)) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func metricOf(l model.CostLine, m model.CostMetric) model.Nanos {
+	switch m {
+	case model.MetricEffective:
+		return l.Effective
+	case model.MetricList:
+		return l.List
+	}
+	return l.Billed
+}
+
+func randomBatch(r *rand.Rand, base model.DayNum) model.Batch {
+	provs := []model.ProviderKey{model.AWS, model.Azure, model.GCP}
+	srcs := []model.SourceKind{model.SourceExport, model.SourceDemo}
+	p, src := provs[r.IntN(len(provs))], srcs[r.IntN(2)]
+	from := base + model.DayNum(r.IntN(120))
+	to := from + model.DayNum(r.IntN(75))
+	accounts := []string{"a1", "a2", "a3"}
+	var scope []string
+	if r.IntN(2) == 0 {
+		scope = accounts[:1+r.IntN(2)]
+	}
+	b := model.Batch{Provider: p, Source: src, From: from.String(), To: to.String(), Accounts: scope}
+	pick := func(l []string) string { return l[r.IntN(len(l))] }
+	n := r.IntN(300)
+	for range n {
+		acct := pick(accounts)
+		if scope != nil {
+			acct = pick(scope)
+		}
+		res := fmt.Sprintf("r%d", r.IntN(12))
+		var tags map[string]string
+		switch r.IntN(3) {
+		case 1:
+			tags = map[string]string{"team": pick([]string{"data", "web"})}
+		case 2:
+			tags = map[string]string{"team": pick([]string{"data", "web"}), "env": pick([]string{"prod", "dev"})}
+		}
+		if r.IntN(5) == 0 {
+			res = ""
+		}
+		l := model.CostLine{Provider: p, Day: (from + model.DayNum(r.IntN(int(to-from)+1))).String(),
+			BillingAccount: acct, SubAccount: pick([]string{"", "s1", "s2"}), Service: pick([]string{"EC2", "S3", "VM", "Support"}),
+			ServiceCategory: pick([]string{"Compute", "Storage", ""}), Region: pick([]string{"eu", "us"}),
+			ResourceID: res, ResourceType: pick([]string{"instance", "volume"}), ChargeCategory: pick([]string{"Usage", "Tax", "Credit"}),
+			Tags: tags, Currency: pick([]string{"USD", "USD", "EUR"}),
+			Billed: model.Nanos(r.Int64N(2e12) - 2e11), Effective: model.Nanos(r.Int64N(1e12)), List: model.Nanos(r.Int64N(1e12))}
+		if r.IntN(4) == 0 {
+			l.List = 0
+		}
+		b.Lines = append(b.Lines, l)
+	}
+	return b
+}
+
+func randomScope(r *rand.Rand, base model.DayNum) Scope {
+	sc := Scope{Sources: map[model.ProviderKey]model.SourceKind{}}
+	for _, p := range []model.ProviderKey{model.AWS, model.Azure, model.GCP} {
+		if r.IntN(4) > 0 {
+			sc.Sources[p] = []model.SourceKind{model.SourceExport, model.SourceDemo}[r.IntN(2)]
+		}
+	}
+	if r.IntN(6) > 0 {
+		from := base + model.DayNum(r.IntN(200)) - 10
+		to := from + model.DayNum(r.IntN(120))
+		// Often right at or next to a month's edge, where the reads switch
+		// between key_month and facts.
+		if r.IntN(2) == 0 {
+			from = from.Month().First() + model.DayNum(r.IntN(3)-1)
+		}
+		if r.IntN(2) == 0 {
+			to = to.Month().Last() + model.DayNum(r.IntN(3)-1)
+		}
+		sc.From, sc.To = from.String(), to.String()
+	}
+	switch r.IntN(7) {
+	case 0:
+		sc.Account = []string{"a1", "s2", "zz"}[r.IntN(3)]
+	case 1:
+		sc.Service = []string{"EC2", "S3", "none"}[r.IntN(3)]
+	case 2:
+		sc.TagKey, sc.TagValue = "team", []string{"data", "web"}[r.IntN(2)]
+	case 3:
+		sc.Keys = func(l model.CostLine) bool { return l.ServiceCategory == "Compute" }
+		sc.NearList = 0.98
+	case 4:
+		sc.Service, sc.TagKey, sc.TagValue = "VM", "env", "prod"
+	}
+	return sc
+}
+
+func TestHistoryPropertyRollupsEqualBruteForce(t *testing.T) {
+	ctx := context.Background()
+	base, _ := model.ParseDayNum("2025-11-20")
+	for seed := uint64(1); seed <= 8; seed++ {
+		t.Run(fmt.Sprint("seed", seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 7))
+			s := openTest(t)
+			bf := &bruteForce{lines: map[bfKey]model.CostLine{}}
+			for range 12 {
+				b := randomBatch(r, base)
+				if err := s.ReplaceHistory(ctx, b); err != nil {
+					t.Fatal(err)
+				}
+				bf.replace(b)
+			}
+			for q := range 80 {
+				sc := randomScope(r, base)
+				m := []model.CostMetric{model.MetricBilled, model.MetricEffective, model.MetricList}[r.IntN(3)]
+				checkScope(t, s, bf, sc, m, fmt.Sprintf("query %d %+v", q, sc))
+			}
+			checkStats(t, s, bf)
+		})
+	}
+}
+
+func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMetric, what string) {
+	t.Helper()
+	ctx := context.Background()
+	sel := bf.selected(sc)
+
+	wantSvc := map[string]model.Nanos{}
+	wantDay := map[string]model.Nanos{}
+	wantSvcDay := map[string]model.Nanos{}
+	wantRes := map[string]model.Nanos{}
+	wantCur := map[string]bool{}
+	type agg struct {
+		l      model.CostLine
+		fd, ld string
+	}
+	wantLines := map[string]*agg{}
+	for _, l := range sel {
+		v := metricOf(l, m)
+		base := string(l.Provider) + "|" + l.Currency
+		wantSvc[base+"|"+l.Service] += v
+		wantDay[base+"|"+l.Day] += v
+		wantSvcDay[base+"|"+l.Service+"|"+l.Day] += v
+		if l.ResourceID != "" {
+			wantRes[base+"|"+l.ResourceID] += v
+		}
+		wantCur[l.Currency] = true
+		a := wantLines[l.IdentityKey()]
+		if a == nil {
+			a = &agg{l: l, fd: l.Day, ld: l.Day}
+			a.l.Billed, a.l.Effective, a.l.List = 0, 0, 0
+			wantLines[l.IdentityKey()] = a
+		}
+		a.l.Billed += l.Billed
+		a.l.Effective += l.Effective
+		a.l.List += l.List
+		a.fd, a.ld = min(a.fd, l.Day), max(a.ld, l.Day)
+	}
+
+	svc, err := s.ServiceSums(ctx, sc, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotSvc := map[string]model.Nanos{}
+	for _, v := range svc {
+		gotSvc[string(v.Provider)+"|"+v.Currency+"|"+v.Service] += v.Amount
+	}
+	same(t, what+": service sums", gotSvc, wantSvc)
+
+	days, err := s.DaySums(ctx, sc, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotDay := map[string]model.Nanos{}
+	for i, v := range days {
+		if i > 0 && v.Day < days[i-1].Day {
+			t.Fatalf("%s: day sums out of order", what)
+		}
+		gotDay[string(v.Provider)+"|"+v.Currency+"|"+v.Day] += v.Amount
+	}
+	same(t, what+": day sums", gotDay, wantDay)
+
+	sd, err := s.ServiceDaySums(ctx, sc, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotSvcDay := map[string]model.Nanos{}
+	for _, v := range sd {
+		gotSvcDay[string(v.Provider)+"|"+v.Currency+"|"+v.Service+"|"+v.Day] += v.Amount
+	}
+	same(t, what+": service day sums", gotSvcDay, wantSvcDay)
+
+	rs, err := s.ResourceSums(ctx, sc, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gotRes := map[string]model.Nanos{}
+	for _, v := range rs {
+		gotRes[string(v.Provider)+"|"+v.Currency+"|"+v.ResourceID] += v.Amount
+	}
+	same(t, what+": resource sums", gotRes, wantRes)
+
+	curs, err := s.Currencies(ctx, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wc []string
+	for c := range wantCur {
+		wc = append(wc, c)
+	}
+	sort.Strings(wc)
+	if strings.Join(curs, ",") != strings.Join(wc, ",") {
+		t.Fatalf("%s: currencies %v, want %v", what, curs, wc)
+	}
+
+	lines, err := s.Lines(ctx, sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != len(wantLines) {
+		t.Fatalf("%s: %d lines, want %d", what, len(lines), len(wantLines))
+	}
+	for _, l := range lines {
+		a := wantLines[l.IdentityKey()]
+		if a == nil {
+			t.Fatalf("%s: unexpected line %+v", what, l)
+		}
+		w := a.l
+		w.Day, w.FirstDay = a.ld, a.fd
+		if w.Tags == nil {
+			w.Tags = l.Tags
+		}
+		if !reflect.DeepEqual(l, w) {
+			t.Fatalf("%s: line\n got %+v\nwant %+v", what, l, w)
+		}
+	}
+}
+
+func checkStats(t *testing.T, s *Store, bf *bruteForce) {
+	t.Helper()
+	stats, err := s.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int64{}
+	for k, l := range bf.lines {
+		want[string(l.Provider)+"|"+string(k.src)]++
+	}
+	for _, h := range stats {
+		if got := h.Lines; got != want[string(h.Provider)+"|"+string(h.Source)] {
+			t.Fatalf("stats %s/%s: %d lines, want %d", h.Provider, h.Source, got, want[string(h.Provider)+"|"+string(h.Source)])
+		}
+	}
+}
+
+func same(t *testing.T, what string, got, want map[string]model.Nanos) {
+	t.Helper()
+	for k, v := range want {
+		if got[k] != v {
+			t.Fatalf("%s: %s = %v, want %v", what, k, got[k], v)
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			t.Fatalf("%s: unexpected %s = %v", what, k, v)
+		}
+	}
+}
