@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"time"
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -130,6 +131,7 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry b
 	for i := range fr.Batches {
 		fr.Batches[i].Source = model.SourceExport
 	}
+	start := time.Now()
 	if err := s.store.ReplaceHistory(ctx, fr.Batches...); err != nil {
 		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)
 	}
@@ -141,6 +143,7 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry b
 		s.log.Warn("import log not written", "err", err)
 	}
 	_ = s.cache.DeleteBucket(ResultsBucket)
-	s.log.Info("imported", "file", fr.Path, "format", fr.Format, "rows", fr.Rows, "providers", provs, "from", f.From, "to", f.To)
+	s.log.Info("imported", "file", fr.Path, "format", fr.Format, "rows", fr.Rows, "providers", provs, "from", f.From, "to", f.To,
+		"daily_lines", f.Lines, "store_seconds", time.Since(start).Seconds())
 	return f, nil
 }
