@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"time"
 	"strings"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/billing"
