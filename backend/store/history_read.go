@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +31,12 @@ type Scope struct {
 	NearList float64
 }
 
+// The bounds of an unbounded scope: any day the history can hold.
+var (
+	firstDay = model.DayOf(time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC))
+	lastDay  = model.DayOf(time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC))
+)
+
 // plan is how a Scope is answered: which tables, with which conditions.
 // Reads use the smallest table that holds what they need: svc_day when
 // only providers, sources and services are filtered; else the line keys,
@@ -47,7 +52,7 @@ type plan struct {
 }
 
 func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
-	p := &plan{from: math.MinInt32 / 2, to: math.MaxInt32 / 2, nearList: sc.NearList}
+	p := &plan{from: firstDay, to: lastDay, nearList: sc.NearList}
 	if sc.From != "" {
 		d, ok := model.ParseDayNum(sc.From)
 		if !ok {
@@ -164,41 +169,44 @@ func (p *plan) nearCond() (string, []any) {
 }
 
 // keySums is SQL for the sums of each line key of the plan over its days,
-// with the first and last day that had a fact: whole months from key_month,
-// the days before and after them from facts.
+// with the first and last day that had a fact. A month's key_month row
+// answers whole when all its days are inside [from, to]: every month
+// between the range's first and last, and an edge month whose facts (not
+// its calendar) lie inside, as the current month's do. Only the edge
+// rows that straddle a bound are summed from facts. A plan that filters
+// facts (NearList) reads facts only.
 func (p *plan) keySums() (string, []any) {
 	keysel := `SELECT k.id FROM line_keys k WHERE ` + p.keyWhere
-	factPart := func(a, b model.DayNum) (string, []any) {
-		q := `SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld FROM facts f
-			WHERE f.key IN (` + keysel + `) AND f.day BETWEEN ? AND ?`
-		nc, na := p.nearCond()
-		return q + nc, append(append(append([]any(nil), p.keyArgs...), int64(a), int64(b)), na...)
-	}
 	var parts []string
 	var args []any
-	add := func(q string, a []any) {
+	add := func(q string, a ...any) {
 		parts = append(parts, q)
-		args = append(args, a...)
+		args = append(append(args, p.keyArgs...), a...)
 	}
-	// Whole months inside [from, to]; none when the plan filters facts.
-	fm, tm := p.from.Month(), p.to.Month()
-	if fm.First() < p.from {
-		fm++
-	}
-	if tm.Last() > p.to {
-		tm--
-	}
-	if p.nearList > 0 || fm > tm {
-		add(factPart(p.from, p.to))
+	if p.nearList > 0 {
+		nc, na := p.nearCond()
+		add(`SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld FROM facts f
+			WHERE f.key IN (`+keysel+`) AND f.day BETWEEN ? AND ?`+nc, append([]any{int64(p.from), int64(p.to)}, na...)...)
 	} else {
-		if p.from < fm.First() {
-			add(factPart(p.from, fm.First()-1))
+		fm, tm := p.from.Month(), p.to.Month()
+		if fm+1 <= tm-1 {
+			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld
+				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month BETWEEN ? AND ?`, int64(fm+1), int64(tm-1))
 		}
-		add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld FROM key_month m
-			WHERE m.key IN (`+keysel+`) AND m.month BETWEEN ? AND ?`,
-			append(append([]any(nil), p.keyArgs...), int64(fm), int64(tm)))
-		if p.to > tm.Last() {
-			add(factPart(tm.Last()+1, p.to))
+		edges := []model.Month{fm}
+		if tm != fm {
+			edges = append(edges, tm)
+		}
+		for _, m := range edges {
+			a, b := max(p.from, m.First()), min(p.to, m.Last())
+			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld
+				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month = ? AND m.first_day >= ? AND m.last_day <= ?`,
+				int64(m), int64(a), int64(b))
+			add(`SELECT f.key, f.billed, f.effective, f.list, f.day, f.day
+				FROM key_month m JOIN facts f ON f.key = m.key
+				WHERE m.key IN (`+keysel+`) AND m.month = ? AND (m.first_day < ? OR m.last_day > ?)
+				AND f.day BETWEEN ? AND ?`,
+				int64(m), int64(a), int64(b), int64(a), int64(b))
 		}
 	}
 	return `SELECT key, SUM(b) AS b, SUM(e) AS e, SUM(l) AS l, MIN(fd) AS fd, MAX(ld) AS ld FROM (` +
