@@ -59,6 +59,14 @@ func TestErrors(t *testing.T) {
 		{"bad forced provider", []byte(focusHeader + focusRow("1")), Options{Provider: "ibm"}, 0, ""},
 		{"bad credit json", []byte("billing_account_id,usage_start_time,cost,currency,credits\nb,2024-01-01,1,USD,[{\n"), Options{}, 2, "credits"},
 		{"not a parquet file", []byte("PAR1garbage"), Options{}, 0, ""},
+		// Amounts are plain decimal numbers or nothing: a separator or sign
+		// read some other way would change the money silently.
+		{"decimal comma", []byte(focusHeader + focusRow("1") + focusRow(`"0,5"`)), Options{}, 3, "BilledCost"},
+		{"thousands separator", []byte(focusHeader + focusRow(`"1,234.5"`)), Options{}, 2, "BilledCost"},
+		{"currency sign", []byte(focusHeader + focusRow("$3")), Options{}, 2, "BilledCost"},
+		{"exponent out of range", []byte(focusHeader + focusRow("1e400")), Options{}, 2, "BilledCost"},
+		{"not a number", []byte(focusHeader + focusRow("NaN")), Options{}, 2, "BilledCost"},
+		{"infinity", []byte(focusHeader + focusRow("-Inf")), Options{}, 2, "BilledCost"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

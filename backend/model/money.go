@@ -44,39 +44,43 @@ func NanosFromFloat(f float64) Nanos {
 	return Nanos(math.Round(f * NanosPerUnit))
 }
 
-// ParseNanos parses a decimal string such as "12.5", "-0.0000001234",
-// "1e-7" or "1,234.50" into Nanos, rounding half away from zero beyond nine
-// decimals. Plain decimals are parsed exactly, without going through float64.
+// ParseNanos parses a decimal number such as "12.5", "-0.0000001234" or
+// "1e-7" into Nanos, rounding half away from zero beyond nine decimals.
+// Anything else is an error: thousands separators, decimal commas,
+// currency signs, NaN and infinities, and exponents beyond ±99 (an amount
+// that large or small is not money). Plain decimals are parsed exactly,
+// without going through float64.
 func ParseNanos(s string) (Nanos, error) {
 	s = strings.TrimSpace(s)
-	if s == "" {
-		return 0, fmt.Errorf("empty amount")
+	mant, exp, hasExp := strings.Cut(strings.ToLower(s), "e")
+	body := mant
+	if body != "" && (body[0] == '-' || body[0] == '+') {
+		body = body[1:]
 	}
-	if strings.ContainsAny(s, "eE") {
+	intPart, fracPart, _ := strings.Cut(body, ".")
+	if !allDigits(intPart) || !allDigits(fracPart) {
+		return 0, fmt.Errorf("invalid amount %q: not a plain decimal number", s)
+	}
+	if len(intPart)+len(fracPart) == 0 {
+		return 0, fmt.Errorf("invalid amount %q: no digits", s)
+	}
+	if hasExp {
+		e := exp
+		if e != "" && (e[0] == '-' || e[0] == '+') {
+			e = e[1:]
+		}
+		if e == "" || !allDigits(e) || len(e) > 2 {
+			return 0, fmt.Errorf("invalid amount %q: exponent out of range", s)
+		}
 		r, ok := new(big.Rat).SetString(s)
 		if !ok {
 			return 0, fmt.Errorf("invalid amount %q", s)
 		}
 		return ratToNanos(r, s)
 	}
-	neg := false
-	switch s[0] {
-	case '-':
-		neg = true
-		s = s[1:]
-	case '+':
-		s = s[1:]
-	}
-	intPart, fracPart, _ := strings.Cut(s, ".")
-	intPart = strings.ReplaceAll(intPart, ",", "")
-	if intPart == "" && fracPart == "" {
-		return 0, fmt.Errorf("invalid amount %q", s)
-	}
+	neg := mant[0] == '-'
 	var whole int64
 	if intPart != "" {
-		if !allDigits(intPart) {
-			return 0, fmt.Errorf("invalid amount %q", s)
-		}
 		if len(intPart) > 10 {
 			r, ok := new(big.Rat).SetString(intPart + "." + fracPart)
 			if !ok {
@@ -92,9 +96,6 @@ func ParseNanos(s string) (Nanos, error) {
 			return 0, fmt.Errorf("invalid amount %q", s)
 		}
 		whole = w
-	}
-	if fracPart != "" && !allDigits(fracPart) {
-		return 0, fmt.Errorf("invalid amount %q", s)
 	}
 	var frac int64
 	roundUp := false
