@@ -33,7 +33,8 @@ func TestParseAndValidate(t *testing.T) {
 		{name: "every error at once", yaml: "aws:\n  enabled: true\nazure:\n  enabled: true\n  source: api\noptimization:\n  cpu_utilization_threshold: 2\n",
 			fields: []string{"aws.region", "azure.subscription_id", "optimization.cpu_utilization_threshold"}},
 		{name: "bad source", yaml: "gcp:\n  enabled: true\n  source: cloud\n", fields: []string{"gcp.source"}},
-		{name: "export needs paths", yaml: "oci:\n  enabled: true\n  source: export\n", fields: []string{"oci.export_paths"}},
+		{name: "export without paths shows what was imported", yaml: "oci:\n  enabled: true\n  source: export\n"},
+
 		{name: "bad budget", yaml: "budgets:\n  - name: x\n    amount: 0\n    period: weekly\n", fields: []string{"budgets[0].amount", "budgets[0].period"}},
 		{name: "ssl needs files", yaml: "dashboard:\n  security:\n    ssl_enabled: true\n", fields: []string{"dashboard.security.ssl_cert", "dashboard.security.ssl_key"}},
 	}

@@ -242,11 +242,9 @@ func (c *Config) Validate() Errors {
 			continue
 		}
 		switch cm.Source {
-		case model.SourceDemo, model.SourceAPI:
-		case model.SourceExport:
-			if len(cm.ExportPaths) == 0 {
-				add(string(k)+".export_paths", "is required when %s.source is export", k)
-			}
+		// export needs no export_paths: with none, the provider shows
+		// what `costpilot import` stored.
+		case model.SourceDemo, model.SourceAPI, model.SourceExport:
 		default:
 			add(string(k)+".source", "must be demo, api or export, not %q", cm.Source)
 		}

@@ -6,8 +6,9 @@ package config
 const Template = `# costpilot configuration. Every key is optional unless noted.
 # Providers: source is demo (built-in simulated account), api (live SDK
 # calls, credentials from the SDK's own chain or the OS keyring) or export
-# (billing export files named in export_paths). A provider left out of this
-# file is disabled.
+# (billing export files: those named in export_paths, loaded when they
+# change, and whatever "costpilot import" stored). A provider left out of
+# this file is disabled.
 aws:
   enabled: true
   source: demo
