@@ -30,9 +30,12 @@
 #
 # Environment: COSTPILOT_BIN (the binary to measure; default: build
 # bin/costpilot from this tree), HOURLY=0 (skip the hourly file), HOURLY_ROWS
-# (1000000), DAYS (365), REPS (5), RUNS (3), IMPORT_RUNS (1), PORT (5098),
-# TAG (team:data), BENCH_DIR (parent of the work dir; default $TMPDIR or
-# /tmp), DUCKDB_DIR (a dir whose node_modules already holds
+# (1000000), DAYS (365), REPS (5 per HTTP view), RUNS (3 per command),
+# IMPORT_RUNS (3: the machine is shared, one run can mislead), PORT (default:
+# a free one),
+# TAG (team:data), MEM_CAP_MB (a measured run above it is killed; default
+# 2/3 of the machine's memory), BENCH_DIR (parent of the work dir; default
+# $TMPDIR or /tmp), DUCKDB_DIR (a dir whose node_modules already holds
 # @duckdb/node-api, to skip the npm install), RESULTS (summary file),
 # KEEP=1 (keep the work dir).
 set -euo pipefail
@@ -43,10 +46,11 @@ HOURLY_ROWS=${HOURLY_ROWS:-1000000}
 DAYS=${DAYS:-365}
 REPS=${REPS:-5}
 RUNS=${RUNS:-3}
-IMPORT_RUNS=${IMPORT_RUNS:-1}
-PORT=${PORT:-5098}
+IMPORT_RUNS=${IMPORT_RUNS:-3}
+PORT=${PORT:-}
 TAG=${TAG:-team:data}
-for v in RESOURCES HOURLY_ROWS DAYS REPS RUNS IMPORT_RUNS PORT; do
+MEM_CAP_MB=${MEM_CAP_MB:-$(awk '/^MemTotal/{printf "%d", $2 / 1024 * 2 / 3}' /proc/meminfo)}
+for v in RESOURCES HOURLY_ROWS DAYS REPS RUNS IMPORT_RUNS MEM_CAP_MB ${PORT:+PORT}; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "history-bench: $v must be a positive integer, got '${!v}'" >&2; exit 2; }
 done
 ((DAYS <= 365)) || { echo "history-bench: DAYS must be at most 365 (the API's days limit)" >&2; exit 2; }
@@ -114,16 +118,46 @@ loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 median() { sort -g | awk '{a[NR]=$1} END{if(NR==0){print "NA"; exit} if(NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 maxof() { sort -g | tail -1; }
 
+# tree_rss_mb PID: resident MiB of PID and all its descendants.
+tree_rss_mb() {
+	ps -e -o pid=,ppid=,rss= | awk -v root="$1" '
+		{ parent[$1] = $2; rss[$1] = $3 }
+		END {
+			for (p in rss) {
+				for (q = p; q != "" && q != 0 && q != 1; q = parent[q]) if (q == root) { t += rss[p]; break }
+			}
+			printf "%d\n", t / 1024
+		}'
+}
+
 # measure NAME LIMIT CMD...: runs CMD under /usr/bin/time -v with a time
 # limit; leaves wall seconds, CPU seconds and peak RSS (MiB) in
 # $WORK/m/NAME.{wall,cpu,rss} and the output in NAME.out / NAME.err.
+# The machine is shared, so a run whose memory passes MEM_CAP_MB is killed
+# (and reported) before the kernel's OOM killer picks a victim.
 mkdir -p "$WORK/m"
 measure() {
 	local name=$1 limit=$2
 	shift 2
-	local m=$WORK/m/$name
-	if ! timeout -k 10 "$limit" /usr/bin/time -v -o "$m.time" "$@" >"$m.out" 2>"$m.err"; then
-		echo "  $name FAILED (exit status above 0 or over ${limit}s); last lines:" >&2
+	local m=$WORK/m/$name pid status=0 over=0
+	# timeout leads its own process group, so the whole tree can be killed.
+	timeout -k 10 "$limit" /usr/bin/time -v -o "$m.time" "$@" >"$m.out" 2>"$m.err" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if (($(tree_rss_mb "$pid") > MEM_CAP_MB)); then
+			over=1
+			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+			break
+		fi
+		sleep 1
+	done
+	wait "$pid" || status=$?
+	if [ "$over" = 1 ]; then
+		echo "  $name KILLED: its memory passed MEM_CAP_MB=$MEM_CAP_MB MiB" >&2
+		return 1
+	fi
+	if [ "$status" != 0 ]; then
+		echo "  $name FAILED (exit status $status; 124 is the ${limit}s limit); last lines:" >&2
 		tail -5 "$m.out" "$m.err" >&2 || true
 		return 1
 	fi
@@ -162,7 +196,8 @@ else
 fi
 T_HRATIO=1.5 T_HRSS=250
 
-log "work dir $WORK (load average $(loadavg))"
+LOAD_START=$(loadavg)
+log "work dir $WORK (load average $LOAD_START)"
 log "binary $BIN ($VERSION)"
 
 # --- data files ---------------------------------------------------------------
@@ -218,24 +253,29 @@ YAML
 cpilot() { "$BIN" --config "$CFG" --data-dir "$1" "${@:2}"; } # DATADIR ARGS...
 
 # import_both LABEL FILE DATADIR DUCKFILE: IMPORT_RUNS runs of each tool,
-# fresh stores every time; medians of wall/CPU, max of RSS.
+# interleaved, fresh stores every time; medians of wall/CPU, max of RSS.
+# When costpilot fails, DuckDB still runs once for the record, and the
+# function fails.
 import_both() {
-	local label=$1 file=$2 dir=$3 db=$4 i tool
+	local label=$1 file=$2 dir=$3 db=$4 i tool f cp_ok=1
 	for ((i = 1; i <= IMPORT_RUNS; i++)); do
 		rm -rf "$dir" "$db" "$db.wal"
 		cat "$file" >/dev/null # the same warm page cache for both
 		log "import $label: costpilot (run $i/$IMPORT_RUNS, load $(loadavg))"
-		measure "cp-$label-$i" 7200 "$BIN" --config "$CFG" --data-dir "$dir" import "$file" || return 1
+		measure "cp-$label-$i" 7200 "$BIN" --config "$CFG" --data-dir "$dir" import "$file" || cp_ok=0
 		cat "$file" >/dev/null
 		log "import $label: DuckDB (run $i/$IMPORT_RUNS, load $(loadavg))"
 		measure "duck-$label-$i" 7200 node "$DUCKJS" import "$file" "$db" || return 1
+		[ "$cp_ok" = 1 ] || break
 	done
 	for tool in cp duck; do
+		compgen -G "$WORK/m/$tool-$label-*.rss" >/dev/null || continue
 		for f in wall cpu; do
 			cat "$WORK/m/$tool-$label-"*."$f" | median >"$WORK/m/$tool-$label.$f"
 		done
 		cat "$WORK/m/$tool-$label-"*.rss | maxof >"$WORK/m/$tool-$label.rss"
 	done
+	[ "$cp_ok" = 1 ]
 }
 
 import_row() { # LABEL WHAT TARGET_RATIO TARGET_RSS RSS_OP
@@ -247,6 +287,12 @@ import_row() { # LABEL WHAT TARGET_RATIO TARGET_RSS RSS_OP
 	row "import $what: peak RSS" "$(cat "$m/cp-$label.rss") MiB" "$(cat "$m/duck-$label.rss") MiB" "-" "$op $trss MiB" "$(verdict "$(cat "$m/cp-$label.rss")" "$op" "$trss")"
 }
 
+import_failed_row() { # LABEL WHAT TARGET_RATIO
+	local duck="-" m=$WORK/m
+	[ ! -f "$m/duck-$1.wall" ] || duck="$(cat "$m/duck-$1.wall") s ($(cat "$m/duck-$1.rss") MiB)"
+	row "import $2" "FAILED (killed, error or time limit: see the log)" "$duck" "-" "≤ ${3}× DuckDB" "FAIL"
+}
+
 FLEET_DIR=$WORK/data-fleet
 if import_both fleet "$FLEET" "$FLEET_DIR" "$WORK/fleet.duckdb"; then
 	grep -o '→ [0-9]* daily lines' "$WORK/m/cp-fleet-1.out" | head -1 | sed 's/^/  costpilot: /' || true
@@ -254,14 +300,14 @@ if import_both fleet "$FLEET" "$FLEET_DIR" "$WORK/fleet.duckdb"; then
 	import_row fleet "fleet ($FLEET_ROWS rows, $FLEET_MB MB)" "$T_RATIO" "$T_RSS" "≤"
 	FLEET_OK=1
 else
-	row "import fleet" "FAILED" "" "" "" "MISS"
+	import_failed_row fleet "fleet ($FLEET_ROWS rows, $FLEET_MB MB)" "$T_RATIO"
 	FLEET_OK=0
 fi
 if [ -n "$HFILE" ]; then
 	if import_both hourly "$HFILE" "$WORK/data-hourly" "$WORK/hourly.duckdb"; then
 		import_row hourly "hourly ($HOURLY_ROWS rows, $HOURLY_MB MB)" "$T_HRATIO" "$T_HRSS" "<"
 	else
-		row "import hourly" "FAILED" "" "" "" "MISS"
+		import_failed_row hourly "hourly ($HOURLY_ROWS rows, $HOURLY_MB MB)" "$T_HRATIO"
 	fi
 	rm -rf "$WORK/data-hourly" "$WORK/hourly.duckdb" "$HFILE" # disk for the rest
 fi
@@ -275,11 +321,20 @@ if [ "$FLEET_OK" = 1 ]; then
 		{ echo "  (user add failed; going on with a token only)"; cat "$WORK/user.err"; }
 	TOKEN=$(cpilot "$FLEET_DIR" token create history-bench 2>"$WORK/token.err" | awk 'NF{t=$NF} END{print t}')
 	[ -n "$TOKEN" ] || { echo "history-bench: token create printed nothing" >&2; cat "$WORK/token.err" >&2; exit 1; }
-	BASE=http://127.0.0.1:$PORT
-	if curl -s -o /dev/null --max-time 2 "$BASE/healthz"; then
-		echo "history-bench: something already answers on port $PORT (set PORT)" >&2
+	listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+	if [ -z "$PORT" ]; then
+		# Other people's servers run on this machine too: take a port
+		# nobody listens on.
+		for _ in $(seq 50); do
+			PORT=$((20000 + RANDOM % 30000))
+			listening "$PORT" || break
+		done
+	fi
+	if listening "$PORT"; then
+		echo "history-bench: something already listens on port $PORT (set PORT)" >&2
 		exit 1
 	fi
+	BASE=http://127.0.0.1:$PORT
 	log "starting the dashboard on $BASE..."
 	# Started directly, not through cpilot: $! must be the server itself.
 	"$BIN" --config "$CFG" --data-dir "$FLEET_DIR" dashboard --host 127.0.0.1 --port "$PORT" >"$WORK/server.log" 2>&1 &
@@ -291,6 +346,8 @@ if [ "$FLEET_OK" = 1 ]; then
 		if [ "$code" != 000 ]; then up=1 && break; fi
 		sleep 0.2
 	done
+	sleep 0.5
+	kill -0 "$server_pid" 2>/dev/null || up=0 # the answer came from another server
 	if [ "$up" != 1 ]; then
 		echo "history-bench: the dashboard did not start; its log:" >&2
 		tail -20 "$WORK/server.log" >&2
@@ -377,7 +434,7 @@ fi
 {
 	echo "## costpilot history benchmark: $RESOURCES resources × $DAYS days"
 	echo
-	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average at the end $(loadavg); binary $BIN ($VERSION); DuckDB @duckdb/node-api $DUCK_VERSION, 2 threads; times via ${HYPERFINE:+hyperfine (commands) and }/usr/bin/time and curl."
+	echo "$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average at the start $LOAD_START, at the end $(loadavg); binary $BIN ($VERSION); DuckDB @duckdb/node-api $DUCK_VERSION, 2 threads; times via ${HYPERFINE:+hyperfine (commands) and }/usr/bin/time and curl."
 	echo "Fleet file: $FLEET_ROWS rows, $FLEET_MB MB (scripts/genfocus -daily, ending yesterday UTC)${HFILE:+; hourly file: $HOURLY_ROWS rows, $HOURLY_MB MB}. Imports: median of $IMPORT_RUNS run(s). Uncached: performance.cache.enabled: false, X-Cache checked on every answer."
 	echo
 	echo "| what | costpilot | DuckDB | ratio | target | verdict |"
