@@ -281,7 +281,7 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 		x.head = []byte(zone + ",")
 		// Optional descriptive cells (account, region and resource names,
 		// charge description, SKU price id) stay NULL, as in many real
-		// exports: it keeps the file near 400 bytes a row.
+		// exports: it keeps rows near 580 bytes (1.07 GB for 5,000 x 365).
 		x.acct = []byte("," + quote(p.accounts[ai]) + ",NULL,USD,")
 		x.charge = []byte("Usage,NULL,NULL,Usage-Based,")
 		x.commit = []byte(commit)
