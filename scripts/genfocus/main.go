@@ -1,7 +1,15 @@
-// Command genfocus writes a synthetic FOCUS 1.0 CSV for the import
-// benchmark: hourly line items of a fixed set of resources over a year,
-// four providers, tags on 70 % of resources. Output is deterministic for a
-// given seed.
+// Command genfocus writes a synthetic FOCUS 1.0 CSV for the benchmarks,
+// deterministic for a given seed, in one of two modes:
+//
+//   - hourly (default, scripts/import-bench.sh): -rows hourly line items of
+//     -resources resources from 2024-01-01, four providers, tags on 70 %;
+//   - daily (-daily, scripts/history-bench.sh): a fleet of -resources
+//     resources with one row per resource per day over -days days ending at
+//     -end, several billing accounts and sub-accounts per provider, a
+//     service and region mix, tags on 70 % of resources (team, env, app,
+//     cost-center), weekly pattern, trend and day-to-day noise.
+//
+// Both stream their rows, so memory does not grow with the file.
 package main
 
 import (
@@ -42,14 +50,65 @@ var providers = []struct {
 const header = `"AvailabilityZone","BilledCost","BillingAccountId","BillingAccountName","BillingCurrency","BillingPeriodEnd","BillingPeriodStart","ChargeCategory","ChargeClass","ChargeDescription","ChargeFrequency","ChargePeriodEnd","ChargePeriodStart","CommitmentDiscountCategory","CommitmentDiscountId","CommitmentDiscountName","CommitmentDiscountStatus","CommitmentDiscountType","ConsumedQuantity","ConsumedUnit","ContractedCost","ContractedUnitPrice","EffectiveCost","InvoiceIssuerName","ListCost","ListUnitPrice","PricingCategory","PricingQuantity","PricingUnit","ProviderName","PublisherName","RegionId","RegionName","ResourceId","ResourceName","ResourceType","ServiceCategory","Id","ServiceName","SkuId","SkuPriceId","SubAccountId","SubAccountName","Tags"`
 
 func main() {
-	rows := flag.Int("rows", 1_000_000, "rows to write")
-	nres := flag.Int("resources", 125, "distinct resources")
+	rows := flag.Int("rows", 1_000_000, "hourly mode: rows to write")
+	nres := flag.Int("resources", 125, "distinct resources (daily mode default: 5000)")
 	seed := flag.Uint64("seed", 1, "random seed")
-	out := flag.String("out", "focus-bench.csv", "output file")
+	out := flag.String("out", "focus-bench.csv", "output file (- for stdout)")
+	daily := flag.Bool("daily", false, "daily fleet mode: one row per resource per day")
+	days := flag.Int("days", 365, "daily mode: days to write, ending at -end")
+	end := flag.String("end", "", "daily mode: last day YYYY-MM-DD (default: yesterday UTC)")
 	flag.Parse()
 
-	r := rand.New(rand.NewPCG(*seed, 42))
-	res := make([]resource, *nres)
+	var f *os.File
+	if *out == "-" {
+		f = os.Stdout
+	} else {
+		var err error
+		if f, err = os.Create(*out); err != nil {
+			log.Fatal(err)
+		}
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	if _, err := w.WriteString(header + "\n"); err != nil {
+		log.Fatal(err)
+	}
+	var err error
+	if *daily {
+		resSet := false
+		flag.Visit(func(fl *flag.Flag) { resSet = resSet || fl.Name == "resources" })
+		n := *nres
+		if !resSet {
+			n = 5000
+		}
+		last := time.Now().UTC().Truncate(24*time.Hour).AddDate(0, 0, -1)
+		if *end != "" {
+			if last, err = time.Parse(time.DateOnly, *end); err != nil {
+				log.Fatalf("-end: %v", err)
+			}
+		}
+		if n < 1 || *days < 1 {
+			log.Fatal("-resources and -days must be positive")
+		}
+		err = writeDaily(w, n, *days, last, *seed)
+	} else {
+		err = writeHourly(w, *rows, *nres, *seed)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil && f != os.Stdout {
+		err = f.Close()
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+// writeHourly writes rows hourly line items of nres resources from
+// 2024-01-01, the import benchmark's original file.
+func writeHourly(w *bufio.Writer, rows, nres int, seed uint64) error {
+	r := rand.New(rand.NewPCG(seed, 42))
+	res := make([]resource, nres)
 	for i := range res {
 		p := providers[i%len(providers)]
 		reg := p.regions[r.IntN(len(p.regions))]
@@ -68,24 +127,16 @@ func main() {
 		}
 	}
 
-	f, err := os.Create(*out)
-	if err != nil {
-		log.Fatal(err)
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	if _, err := w.WriteString(header + "\n"); err != nil {
-		log.Fatal(err)
-	}
 	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	var b []byte
 	id := 0
-	for h := 0; id < *rows; h++ {
+	for h := 0; id < rows; h++ {
 		t0 := start.Add(time.Duration(h) * time.Hour)
 		t1 := t0.Add(time.Hour)
 		pStart := time.Date(t0.Year(), t0.Month(), 1, 0, 0, 0, 0, time.UTC)
 		pEnd := pStart.AddDate(0, 1, 0)
 		for i := range res {
-			if id >= *rows {
+			if id >= rows {
 				break
 			}
 			x := &res[i]
@@ -114,15 +165,10 @@ func main() {
 				x.provider, x.issuer, x.region, x.id, x.typ, x.category, id, x.service, x.sku, x.sub, x.tags)
 			b = append(b, '\n')
 			if _, err := w.Write(b); err != nil {
-				log.Fatal(err)
+				return err
 			}
 			id++
 		}
 	}
-	if err := w.Flush(); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		log.Fatal(err)
-	}
+	return nil
 }
