@@ -64,6 +64,9 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 	}
 	out = dedupe(out)
 	monitor.SortAlerts(out)
+	if out == nil {
+		out = []model.Alert{} // [] in JSON, not null
+	}
 	return out, nil
 }
 
