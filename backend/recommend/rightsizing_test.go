@@ -167,3 +167,55 @@ func TestRaisingCPUThresholdNeverLowersRightsizing(t *testing.T) {
 		}
 	}
 }
+
+// TestRightsizingMinimumSavingsBoundary pins "a move must save at least
+// 5 %": the machine of TestRightsizingHandComputed, whose cheapest fitting
+// size is m6a.large at $0.0864/h, priced so that the move saves 4.9 % and
+// then 5.1 % of its cost.
+func TestRightsizingMinimumSavingsBoundary(t *testing.T) {
+	r := machine(model.AWS, "i-big", "us-east-1", "m5.2xlarge", 0)
+	util := hourly("i-big", 30, func(ts time.Time) (float64, float64, float64) {
+		if ts.Hour() < 12 {
+			return 0.05, 0.2, 50e6
+		}
+		return 0.10, 0.2, 50e6
+	})
+	u := summarize(window(util, testNow))
+	q, ok := pricing.Quote(model.AWS, "us-east-1", "m5.2xlarge")
+	if !ok {
+		t.Fatal("m5.2xlarge not in the catalog")
+	}
+	for _, tt := range []struct {
+		share float64
+		want  bool
+	}{{0.049, false}, {0.051, true}} {
+		cp := currentPrice{quote: q, hourly: 0.0864 / (1 - tt.share), ratio: 1}
+		rec, got := rightsize(r, u, cp, defaultOptions)
+		if got != tt.want {
+			t.Errorf("saving %.1f%%: recommended %v, want %v", tt.share*100, got, tt.want)
+		}
+		if got && rec.RecommendedConfig.InstanceType != "m6a.large" {
+			t.Errorf("saving %.1f%%: recommended %s, want m6a.large", tt.share*100, rec.RecommendedConfig.InstanceType)
+		}
+	}
+}
+
+// TestConfidenceFactors pins the confidence formula's factors, the 0.9 of
+// an estimated price among them.
+func TestConfidenceFactors(t *testing.T) {
+	tests := []struct {
+		name string
+		ev   evidence
+		want float64
+	}{
+		{"all evidence", evidence{completeness: 1, days: 30, stability: 1, kind: 1}, 1},
+		{"estimated price", evidence{completeness: 1, days: 30, stability: 1, kind: 1, estimated: true}, 0.9},
+		{"short history", evidence{completeness: 1, days: 15, stability: 1, kind: 1}, 0.75},
+		{"gaps and volatility", evidence{completeness: 0.8, days: 30, stability: 0.5, kind: 0.9}, 0.36},
+	}
+	for _, tt := range tests {
+		if got := tt.ev.confidence(); got != tt.want {
+			t.Errorf("%s: confidence %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
