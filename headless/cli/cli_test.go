@@ -251,3 +251,50 @@ func TestForecastAndEvaluate(t *testing.T) {
 		t.Fatalf("evaluate: %d %s %s", code, out, errs)
 	}
 }
+
+// TestRecommendFilters: each recommend filter reaches the Service (the
+// answer holds only what it asked for, and something), and a value outside
+// the allowed ones is bad usage (exit 2).
+func TestRecommendFilters(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	code, out, errs := run(t, "recommend", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var all []map[string]any
+	if err := json.Unmarshal([]byte(out), &all); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ flag, field string }{{"--priority", "priority"}, {"--type", "type"}, {"--provider", "provider"}} {
+		want := fmt.Sprint(all[len(all)-1][tt.field]) // a value the demo has
+		code, out, errs := run(t, "recommend", tt.flag, want, "-o", "json", "--data-dir", data)
+		if code != 0 {
+			t.Fatalf("%s %s: exit %d: %s", tt.flag, want, code, errs)
+		}
+		var got []map[string]any
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, r := range all {
+			if fmt.Sprint(r[tt.field]) == want {
+				n++
+			}
+		}
+		if len(got) != n || n == len(all) {
+			t.Fatalf("%s %s: %d recommendations, want %d of %d", tt.flag, want, len(got), n, len(all))
+		}
+		for _, r := range got {
+			if fmt.Sprint(r[tt.field]) != want {
+				t.Fatalf("%s %s let through %v", tt.flag, want, r[tt.field])
+			}
+		}
+	}
+	for _, bad := range [][]string{{"--priority", "urgent"}, {"--type", "rightsize"}, {"--provider", "foo"}} {
+		code, _, errs := run(t, append([]string{"recommend", "--data-dir", data}, bad...)...)
+		if code != 2 || !strings.Contains(errs, bad[0][2:]) {
+			t.Fatalf("%v: exit %d, want 2 naming the flag: %s", bad, code, errs)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func init() {
 }
 
 func (a *app) recommendCmd() *cobra.Command {
-	var kind, provider, priority string
+	var f service.RecommendationFilter
 	cmd := &cobra.Command{
 		Use:   "recommend",
 		Short: "List optimization recommendations with monthly savings",
@@ -34,23 +34,17 @@ Savings are per month. -o json prints exactly the /api/recommendations answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				recs, err := svc.GenerateRecommendations(cmd.Context())
+				out, err := svc.Recommendations(cmd.Context(), f)
 				if err != nil {
 					return err
-				}
-				out := recs[:0:0]
-				for _, r := range recs {
-					if (kind == "" || string(r.Type) == kind) && (provider == "" || string(r.Provider) == provider) && (priority == "" || string(r.Priority) == priority) {
-						out = append(out, r)
-					}
 				}
 				return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base) })
 			})
 		},
 	}
-	cmd.Flags().StringVar(&kind, "type", "", "only this type: rightsizing, idle, autoscaling, cost_allocation, commitment")
-	cmd.Flags().StringVar(&provider, "provider", "", "only this provider")
-	cmd.Flags().StringVar(&priority, "priority", "", "only this priority: high, medium, low")
+	cmd.Flags().StringVar(&f.Type, "type", "", "only this type: rightsizing, idle, autoscaling, cost_allocation, commitment")
+	cmd.Flags().StringVar(&f.Provider, "provider", "", "only this provider: aws, azure, gcp, oci")
+	cmd.Flags().StringVar(&f.Priority, "priority", "", "only this priority: high, medium, low")
 	a.outputFlag(cmd)
 	return cmd
 }
