@@ -21,9 +21,6 @@ const (
 	longTimeout = 10 * time.Minute
 )
 
-// runsLimit is how many pipeline runs ListRuns returns (the web default).
-const runsLimit = 20
-
 // Bindings is what the window's JavaScript calls. Wails binds every
 // exported method, so it holds nothing else; the Service itself (which has
 // Close and Store) is never bound. Wails v2 cannot pass a context to a
@@ -62,7 +59,7 @@ func done(fn func(context.Context) error) func(context.Context) (struct{}, error
 // AnalyzeCosts is GET /api/costs.
 func (b *Bindings) AnalyzeCosts(q CostRequest) (model.CostAnalysis, error) {
 	return do(b, callTimeout, func(ctx context.Context) (model.CostAnalysis, error) {
-		cq, err := costQuery(b.svc, q)
+		cq, err := b.svc.CostQuery(q.request())
 		if err != nil {
 			return model.CostAnalysis{}, err
 		}
@@ -88,7 +85,7 @@ func (b *Bindings) OptimizeAll() (model.OptimizationResult, error) {
 // GenerateReport is POST /api/reports.
 func (b *Bindings) GenerateReport(req model.ReportRequest) (model.ReportResult, error) {
 	return do(b, longTimeout, func(ctx context.Context) (model.ReportResult, error) {
-		return b.svc.GenerateReport(ctx, reportDefaults(req))
+		return b.svc.GenerateReport(ctx, req)
 	})
 }
 
@@ -144,7 +141,7 @@ func (b *Bindings) GetAlerts() ([]model.Alert, error) {
 
 // ListRuns is GET /api/runs.
 func (b *Bindings) ListRuns() ([]store.Run, error) {
-	return do(b, callTimeout, func(ctx context.Context) ([]store.Run, error) { return b.svc.Runs(ctx, runsLimit) })
+	return do(b, callTimeout, func(ctx context.Context) ([]store.Run, error) { return b.svc.Runs(ctx, 0) })
 }
 
 // GetSession is GET /api/session. The desktop is a local, single-user app:
@@ -195,15 +192,4 @@ type Session struct {
 	Currency string `json:"currency"`
 	Version  string `json:"version"`
 	AuthKind string `json:"auth"`
-}
-
-// reportDefaults fills generate_report's defaults: comprehensive, html.
-func reportDefaults(req model.ReportRequest) model.ReportRequest {
-	if req.Type == "" {
-		req.Type = model.ReportComprehensive
-	}
-	if req.Format == "" {
-		req.Format = model.FormatHTML
-	}
-	return req
 }

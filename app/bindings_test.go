@@ -199,7 +199,7 @@ func TestCostQuery(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := costQuery(svc, tt.req)
+			q, err := svc.CostQuery(tt.req.request())
 			if apperr.KindOf(err) != tt.kind {
 				t.Fatalf("kind %q, want %q (%v)", apperr.KindOf(err), tt.kind, err)
 			}
@@ -267,4 +267,58 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// TestCostFiltersReachTheServiceFromTheWindow: each field of the
+// AnalyzeCosts binding changes the answer exactly as the same query to the
+// Service does, so a field dropped or swapped on the way fails here.
+func TestCostFiltersReachTheServiceFromTheWindow(t *testing.T) {
+	svc := warmService(t)
+	b := NewBindings(svc, time.Now())
+	ctx := context.Background()
+	tests := []CostRequest{
+		{},
+		{Days: 7},
+		{Start: "2026-01-10", End: "2026-02-20"},
+		{Metric: "list"},
+		{Provider: "aws"},
+		{Account: "210987654321"},
+		{Service: "Amazon Elastic Compute Cloud - Compute"},
+		{Tag: "team:data"},
+		{Days: 90, Account: "123456789012", Service: "EC2 - Other"},
+	}
+	var base float64
+	for i, r := range tests {
+		got, err := b.AnalyzeCosts(r)
+		if err != nil {
+			t.Fatalf("%+v: %v", r, err)
+		}
+		q := model.CostQuery{Metric: model.CostMetric(r.Metric), Provider: model.ProviderKey(r.Provider), Account: r.Account, Service: r.Service}
+		switch {
+		case r.Start != "":
+			q.Period, err = service.PeriodForDates(r.Start, r.End)
+		case r.Days != 0:
+			q.Period, err = svc.PeriodForDays(r.Days)
+		default:
+			q.Period, err = svc.PeriodForDays(30)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.TagKey, q.TagValue, err = service.ParseTagFilter(r.Tag); err != nil {
+			t.Fatal(err)
+		}
+		want, err := svc.AnalyzeCosts(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Summary.TotalCost != want.Summary.TotalCost || got.Summary.Metric != want.Summary.Metric {
+			t.Errorf("%+v: total %v (%s), the Service says %v (%s)", r, got.Summary.TotalCost, got.Summary.Metric, want.Summary.TotalCost, want.Summary.Metric)
+		}
+		if i == 0 {
+			base = got.Summary.TotalCost
+		} else if r.Provider == "" && got.Summary.TotalCost == base {
+			t.Errorf("%+v: the same total as no filter: the field does nothing here", r)
+		}
+	}
 }

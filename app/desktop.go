@@ -65,7 +65,7 @@ func (b *Bindings) SaveReportAs(name string) (string, error) {
 // native save dialog (File > Export report; desktop only). A file name
 // ending in .pdf, .json or .html picks that format. "" when cancelled.
 func (b *Bindings) ExportReport(req model.ReportRequest) (string, error) {
-	req = reportDefaults(req)
+	req = service.ReportDefaults(req)
 	dest, err := b.shell.SaveFile("Export report", fmt.Sprintf("costpilot-%s.%s", req.Type, req.Format), reportFilter(string(req.Format)))
 	if err != nil || dest == "" {
 		return "", err

@@ -1,15 +1,12 @@
 package app
 
 import (
-	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
-// defaultDays is the period of an analysis that names none (SPEC.md 4.1).
-const defaultDays = 30
-
 // CostRequest is AnalyzeCosts' input: GET /api/costs' query parameters as
-// one object. Days and Start/End are alternatives.
+// one object (the Service's CostRequest applies the rules). Days and
+// Start/End are alternatives.
 type CostRequest struct {
 	Days     int    `json:"days,omitempty"`
 	Start    string `json:"start,omitempty"` // inclusive UTC day, YYYY-MM-DD
@@ -21,33 +18,13 @@ type CostRequest struct {
 	Tag      string `json:"tag,omitempty"` // key:value
 }
 
-// costQuery decodes a CostRequest with the rules of GET /api/costs.
-func costQuery(svc *service.Service, r CostRequest) (model.CostQuery, error) {
-	var q model.CostQuery
-	var err error
-	if r.Start != "" || r.End != "" {
-		if r.Days != 0 {
-			return q, validation("give either days or start and end, not both", "days")
-		}
-		if r.Start == "" || r.End == "" {
-			return q, validation("start and end go together", "start")
-		}
-		if q.Period, err = service.PeriodForDates(r.Start, r.End); err != nil {
-			return q, err
-		}
-	} else {
-		days := r.Days
-		if days == 0 {
-			days = defaultDays
-		}
-		if q.Period, err = svc.PeriodForDays(days); err != nil {
-			return q, err
-		}
+// request translates the binding's argument, field by field.
+// A days of 0 is "not given", as an absent JSON field.
+func (r CostRequest) request() service.CostRequest {
+	out := service.CostRequest{Start: r.Start, End: r.End, Metric: r.Metric,
+		Provider: r.Provider, Account: r.Account, Service: r.Service, Tag: r.Tag}
+	if r.Days != 0 {
+		out.Days = &r.Days
 	}
-	if q.TagKey, q.TagValue, err = service.ParseTagFilter(r.Tag); err != nil {
-		return q, err
-	}
-	q.Metric, q.Provider = model.CostMetric(r.Metric), model.ProviderKey(r.Provider)
-	q.Account, q.Service = r.Account, r.Service
-	return q, nil
+	return out
 }

@@ -314,8 +314,9 @@ func (s *Service) RuleSets(ctx context.Context) ([]store.RuleSet, error) {
 
 // Runs lists the latest pipeline runs.
 func (s *Service) Runs(ctx context.Context, limit int) ([]store.Run, error) {
-	if limit <= 0 {
-		limit = 50
+	limit, err := RunsLimit(limit)
+	if err != nil {
+		return nil, err
 	}
 	runs, err := s.store.Runs(ctx, limit)
 	if runs == nil {

@@ -23,12 +23,7 @@ var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []strin
 // GenerateReport is generate_report (SPEC.md 4.2): a report of the last 30
 // days written to the output dir; the result holds its absolute path.
 func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
-	if req.Type == "" {
-		req.Type = model.ReportComprehensive
-	}
-	if req.Format == "" {
-		req.Format = model.FormatHTML
-	}
+	req = ReportDefaults(req)
 	switch req.Type {
 	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
 	default:

@@ -298,3 +298,49 @@ func TestRecommendFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyzeFiltersReachTheService: each analyze flag changes the answer
+// as it should: the three AWS accounts add up to AWS's total, a service,
+// a tag or fewer days give less, another metric another total.
+func TestAnalyzeFiltersReachTheService(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	total := func(args ...string) float64 {
+		t.Helper()
+		code, out, errs := run(t, append([]string{"analyze", "-o", "json", "--data-dir", data}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var a struct {
+			Summary struct {
+				TotalCost float64 `json:"total_cost"`
+			} `json:"summary"`
+		}
+		if err := json.Unmarshal([]byte(out), &a); err != nil {
+			t.Fatal(err)
+		}
+		return a.Summary.TotalCost
+	}
+	all := total()
+	aws := total("--provider", "aws")
+	var accounts float64
+	for _, a := range []string{"123456789012", "210987654321", "345678901234"} {
+		n := total("--provider", "aws", "--account", a)
+		if n <= 0 || n >= aws {
+			t.Fatalf("account %s: %v of aws %v", a, n, aws)
+		}
+		accounts += n
+	}
+	if math.Abs(accounts-aws) > 1e-6*aws || aws >= all {
+		t.Fatalf("accounts add to %v, aws %v, all %v", accounts, aws, all)
+	}
+	for _, args := range [][]string{{"--service", "Amazon Elastic Compute Cloud - Compute"}, {"--tag", "team:data"}, {"--days", "7"},
+		{"--start", "2026-01-01", "--end", "2026-01-31"}} {
+		if n := total(args...); n <= 0 || n >= all {
+			t.Fatalf("%v: %v of %v", args, n, all)
+		}
+	}
+	if l := total("--metric", "list"); l == all {
+		t.Fatalf("--metric list gives the billed total %v", all)
+	}
+}

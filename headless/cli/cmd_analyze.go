@@ -27,24 +27,14 @@ daily costs. -o json prints exactly the /api/costs answer (SPEC.md 2.1).`,
   costpilot analyze --tag team:data --metric effective --verbose`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if (start == "") != (end == "") {
-				return usageError{"--start and --end go together"}
-			}
-			if start != "" && cmd.Flags().Changed("days") {
-				return usageError{"use either --days or --start/--end"}
-			}
 			return a.withService(cmd, func(svc *service.Service) error {
-				q := model.CostQuery{Metric: model.CostMetric(metric), Provider: model.ProviderKey(provider), Account: account, Service: svcName}
-				var err error
-				if start != "" {
-					q.Period, err = service.PeriodForDates(start, end)
-				} else {
-					q.Period, err = svc.PeriodForDays(days)
+				req := service.CostRequest{Start: start, End: end, Metric: metric, Provider: provider, Account: account,
+					Service: svcName, Tag: tag}
+				if cmd.Flags().Changed("days") {
+					req.Days = &days
 				}
+				q, err := svc.CostQuery(req)
 				if err != nil {
-					return err
-				}
-				if q.TagKey, q.TagValue, err = service.ParseTagFilter(tag); err != nil {
 					return err
 				}
 				res, err := svc.AnalyzeCosts(cmd.Context(), q)

@@ -13,81 +13,58 @@ import (
 
 // intParam reads an integer query parameter, def when absent.
 func intParam(r *http.Request, name string, def int) (int, error) {
+	p, err := optInt(r, name)
+	if p == nil || err != nil {
+		return def, err
+	}
+	return *p, nil
+}
+
+// optInt reads an optional integer query parameter: nil when absent.
+func optInt(r *http.Request, name string) (*int, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
-		return def, nil
+		return nil, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, apperr.E(apperr.Validation, "%s must be an integer, got %q", name, v).WithDetail("field", name)
+		return nil, apperr.E(apperr.Validation, "%s must be an integer, got %q", name, v).WithDetail("field", name)
 	}
-	return n, nil
+	return &n, nil
 }
 
-// costQuery decodes GET /api/costs: days (1..365, default 30) or start and
-// end (inclusive YYYY-MM-DD), metric, and the provider, account, service
-// and tag=key:value filters.
+// costQuery reads GET /api/costs' parameters into the Service's
+// CostRequest, which applies the rules.
 func (s *Server) costQuery(r *http.Request) (model.CostQuery, error) {
 	q := r.URL.Query()
-	var cq model.CostQuery
-	start, end := q.Get("start"), q.Get("end")
-	switch {
-	case start != "" || end != "":
-		if q.Get("days") != "" {
-			return cq, apperr.E(apperr.Validation, "give either days or start and end, not both").WithDetail("field", "days")
-		}
-		if start == "" || end == "" {
-			return cq, apperr.E(apperr.Validation, "start and end go together").WithDetail("field", "start")
-		}
-		p, err := service.PeriodForDates(start, end)
-		if err != nil {
-			return cq, err
-		}
-		cq.Period = p
-	default:
-		days, err := intParam(r, "days", 30)
-		if err != nil {
-			return cq, err
-		}
-		if cq.Period, err = s.svc.PeriodForDays(days); err != nil {
-			return cq, err
-		}
-	}
-	tk, tv, err := service.ParseTagFilter(q.Get("tag"))
+	days, err := optInt(r, "days")
 	if err != nil {
-		return cq, err
+		return model.CostQuery{}, err
 	}
-	cq.Metric = model.CostMetric(q.Get("metric"))
-	cq.Provider = model.ProviderKey(q.Get("provider"))
-	cq.Account, cq.Service, cq.TagKey, cq.TagValue = q.Get("account"), q.Get("service"), tk, tv
-	return cq, nil
+	return s.svc.CostQuery(service.CostRequest{Days: days, Start: q.Get("start"), End: q.Get("end"), Metric: q.Get("metric"),
+		Provider: q.Get("provider"), Account: q.Get("account"), Service: q.Get("service"), Tag: q.Get("tag")})
 }
 
 func (s *Server) costs() http.Handler {
 	return endpoint(s.costQuery, s.svc.AnalyzeCosts)
 }
 
-// forecastQuery is GET /api/forecast's input.
-type forecastQuery struct {
-	Days                   int
-	IncludeRecommendations bool
-}
-
-func (s *Server) forecastQuery(r *http.Request) (forecastQuery, error) {
-	days, err := intParam(r, "days", 30)
-	if err != nil {
-		return forecastQuery{}, err
+// forecastQuery reads GET /api/forecast's parameters; the Service
+// applies the defaults and bounds.
+func (s *Server) forecastQuery(r *http.Request) (service.ForecastRequest, error) {
+	var fr service.ForecastRequest
+	var err error
+	if fr.Days, err = optInt(r, "days"); err != nil {
+		return fr, err
 	}
-	if days < 1 || days > service.MaxDays {
-		return forecastQuery{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", service.MaxDays, days).WithDetail("field", "days")
-	}
-	incl := true
 	if v := r.URL.Query().Get("include_recommendations"); v != "" {
-		if incl, err = strconv.ParseBool(v); err != nil {
-			return forecastQuery{}, apperr.E(apperr.Validation, "include_recommendations must be true or false").WithDetail("field", "include_recommendations")
+		incl, err := strconv.ParseBool(v)
+		if err != nil {
+			return fr, apperr.E(apperr.Validation, "include_recommendations must be true or false").WithDetail("field", "include_recommendations")
 		}
+		fr.IncludeRecommendations = &incl
 	}
-	return forecastQuery{Days: days, IncludeRecommendations: incl}, nil
+	return fr, nil
 }
 
 func (s *Server) recommendations() http.Handler {
@@ -95,16 +72,24 @@ func (s *Server) recommendations() http.Handler {
 }
 
 func (s *Server) forecast() http.Handler {
-	return endpoint(s.forecastQuery, func(ctx context.Context, q forecastQuery) (model.Forecast, error) {
-		return s.svc.ForecastCosts(ctx, q.Days, q.IncludeRecommendations)
+	return endpoint(s.forecastQuery, func(ctx context.Context, q service.ForecastRequest) (model.Forecast, error) {
+		days, incl, err := service.ForecastQuery(q)
+		if err != nil {
+			return model.Forecast{}, err
+		}
+		return s.svc.ForecastCosts(ctx, days, incl)
 	})
 }
 
 // forecastEvaluation is evaluate_model over HTTP: backtests of the
 // forecaster for a horizon of `days`.
 func (s *Server) forecastEvaluation() http.Handler {
-	return endpoint(s.forecastQuery, func(ctx context.Context, q forecastQuery) (model.ModelEvaluation, error) {
-		return s.svc.EvaluateModel(ctx, q.Days)
+	return endpoint(s.forecastQuery, func(ctx context.Context, q service.ForecastRequest) (model.ModelEvaluation, error) {
+		days, _, err := service.ForecastQuery(q)
+		if err != nil {
+			return model.ModelEvaluation{}, err
+		}
+		return s.svc.EvaluateModel(ctx, days)
 	})
 }
 
@@ -145,16 +130,10 @@ func (s *Server) apiHealth() http.Handler {
 	})
 }
 
-// runsQuery decodes GET /api/runs?limit= (1..500, default 20).
+// runsQuery reads GET /api/runs?limit=; the Service applies the default
+// and bounds.
 func runsQuery(r *http.Request) (int, error) {
-	n, err := intParam(r, "limit", 20)
-	if err != nil {
-		return 0, err
-	}
-	if n < 1 || n > 500 {
-		return 0, apperr.E(apperr.Validation, "limit must be from 1 to 500, got %d", n).WithDetail("field", "limit")
-	}
-	return n, nil
+	return intParam(r, "limit", 0)
 }
 
 func (s *Server) runs() http.Handler {
