@@ -32,12 +32,12 @@ func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (
 	switch req.Type {
 	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
 	default:
-		return model.ReportResult{}, apperr.E(apperr.Report, "unknown report type %q: use comprehensive, summary or recommendations", req.Type).WithDetail("field", "type")
+		return model.ReportResult{}, apperr.E(apperr.Validation, "unknown report type %q: use comprehensive, summary or recommendations", req.Type).WithDetail("field", "type")
 	}
 	switch req.Format {
 	case model.FormatHTML, model.FormatPDF, model.FormatJSON:
 	default:
-		return model.ReportResult{}, apperr.E(apperr.Report, "unknown report format %q: use html, pdf or json", req.Format).WithDetail("field", "format")
+		return model.ReportResult{}, apperr.E(apperr.Validation, "unknown report format %q: use html, pdf or json", req.Format).WithDetail("field", "format")
 	}
 	d, err := s.reportData(ctx, req.Type, nil)
 	if err != nil {
