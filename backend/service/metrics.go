@@ -134,9 +134,6 @@ func (s *Service) Metrics(ctx context.Context) (MetricsReport, error) {
 	return r, nil
 }
 
-// CounterSnapshot returns the raw request counters since start.
-func (s *Service) CounterSnapshot() monitor.Snapshot { return s.counters.Snapshot() }
-
 func figures(m store.RequestMetrics) RequestFigures {
 	return RequestFigures{Requests: m.Requests, Errors: m.Errors, AverageResponseTime: ratio(m.DurationUS, m.Requests) / 1e6,
 		ErrorRate: ratio(m.Errors, m.Requests), CacheHits: m.CacheHits, CacheMisses: m.CacheMisses,

@@ -169,15 +169,8 @@ func (s *Service) Close() error {
 // Config returns the configuration in force. Callers must not modify it.
 func (s *Service) Config() *config.Config { return s.cfg }
 
-// ConfigPath is the file the configuration came from ("" for defaults).
-func (s *Service) ConfigPath() string { return s.cfgPath }
-
 // DataDirPath is the data directory in use.
 func (s *Service) DataDirPath() string { return s.dataDir }
-
-// Store gives front doors that manage users and sessions access to the
-// store; domain logic never goes around the Service with it.
-func (s *Service) Store() *store.Store { return s.store }
 
 // Cache returns the cache.
 func (s *Service) Cache() *cache.Cache { return s.cache }
