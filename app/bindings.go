@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/backend/store"
@@ -190,11 +191,11 @@ func (b *Bindings) UnlockCredentials(passphrase string) error {
 
 // Session is what GetSession answers, in GET /api/session's shape.
 type Session struct {
-	Username string `json:"username"`
-	Features any    `json:"features"`
-	Currency string `json:"currency"`
-	Version  string `json:"version"`
-	AuthKind string `json:"auth"`
+	Username string                `json:"username"`
+	Features config.FeaturesConfig `json:"features"`
+	Currency string                `json:"currency"`
+	Version  string                `json:"version"`
+	AuthKind string                `json:"auth"`
 }
 
 // reportDefaults fills generate_report's defaults: comprehensive, html.

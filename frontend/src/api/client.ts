@@ -3,7 +3,7 @@
 // wails.ts for the desktop (a later issue); both export `transport`.
 import { transport } from '@transport';
 import type { Transport } from './transport';
-import type { CostAnalysis, CostQuery } from './types';
+import type { CostAnalysis, CostRequest } from './types';
 
 export { ApiError, toApiError } from './errors';
 export type * from './types';
@@ -21,7 +21,7 @@ const costCache = new Map<string, { at: number; value: Promise<CostAnalysis> }>(
  * or back through the history should not spend them. fresh (the 30 s
  * refresh, Retry) always asks the server. Failures are not cached.
  */
-export function analyzeCosts(q: CostQuery, fresh = false, now = Date.now()): Promise<CostAnalysis> {
+export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): Promise<CostAnalysis> {
   const key = JSON.stringify(q, Object.keys(q).sort());
   const hit = costCache.get(key);
   if (!fresh && hit && now - hit.at < COST_CACHE_MS) return hit.value;

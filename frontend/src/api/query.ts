@@ -1,4 +1,4 @@
-import type { CostQuery } from './types';
+import type { CostRequest } from './types';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -8,7 +8,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  * left out; a malformed date or day count throws, so a bad URL never
  * reaches the server.
  */
-export function costQueryString(q: CostQuery): string {
+export function costQueryString(q: CostRequest): string {
   const p = new URLSearchParams();
   if (q.start || q.end) {
     if (!q.start || !q.end || !DATE.test(q.start) || !DATE.test(q.end)) {

@@ -12,7 +12,7 @@ export const DEFAULT_FEATURES: Features = {
   notifications: true,
 };
 
-export const DEFAULT_SESSION: Session = { username: '', features: DEFAULT_FEATURES, currency: 'USD', version: '' };
+export const DEFAULT_SESSION: Session = { username: '', features: DEFAULT_FEATURES, currency: 'USD', version: '', auth: '' };
 
 export const SessionContext = createContext<Session>(DEFAULT_SESSION);
 
@@ -27,6 +27,7 @@ export function normalizeSession(s: Partial<Session> | null | undefined): Sessio
     username: s?.username ?? '',
     currency: s?.currency || 'USD',
     version: s?.version ?? '',
+    auth: s?.auth ?? '',
     features: { ...DEFAULT_FEATURES, ...(s?.features ?? {}) },
   };
 }
