@@ -1,5 +1,6 @@
-# costpilot build and test entry points (DESIGN.md 2). Each target installs
-# what it needs that is missing, on Debian or Ubuntu.
+# costpilot build and test entry points (docs/architecture.md, "Build
+# flavours"). Each target installs what it needs that is missing, on Debian
+# or Ubuntu.
 SHELL := /bin/bash
 GO ?= go
 BIN := bin/costpilot

@@ -1,7 +1,7 @@
 // Package app is the Wails v2 desktop shell: window options, lifecycle,
 // menu, window state and the Bindings the frontend calls. It holds no
 // business logic: every binding is a one-liner over the backend Service
-// (STYLE.md 3). The files that need GTK and WebKit build only with the
+// (docs/architecture.md). The files that need GTK and WebKit build only with the
 // desktop tag; the rest is plain Go that `go test ./...` covers.
 package app
 

@@ -5,7 +5,7 @@ import (
 	"github.com/costpilot/costpilot/backend/service"
 )
 
-// defaultDays is the period of an analysis that names none (SPEC.md 4.1).
+// defaultDays is the period of an analysis that names none, as GET /api/costs.
 const defaultDays = 30
 
 // CostRequest is AnalyzeCosts' input: GET /api/costs' query parameters as

@@ -125,7 +125,7 @@ func rootCause(err error) error {
 }
 
 // DataDir resolves the data directory: flag, $COSTPILOT_DATA_DIR,
-// data_dir in config, $XDG_DATA_HOME/costpilot (DESIGN.md 3).
+// data_dir in config, $XDG_DATA_HOME/costpilot (docs/configuration.md).
 func DataDir(flag string, cfg *config.Config) (string, error) {
 	dir := flag
 	if dir == "" {
@@ -192,9 +192,9 @@ func (s *Service) OutputDir() string {
 	return filepath.Join(s.dataDir, "reports")
 }
 
-// SecretKey returns the key that signs sessions and encrypts secrets:
+// SecretKey returns the key that signs sessions:
 // dashboard.security.secret_key or $COSTPILOT_SECRET_KEY, else a random key
-// generated once and kept in the data dir with mode 0600 (DESIGN.md 3).
+// generated once and kept in the data dir with mode 0600.
 func (s *Service) SecretKey() (string, error) {
 	if k := s.cfg.Dashboard.Security.SecretKey; k != "" {
 		return k, nil

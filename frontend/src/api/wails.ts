@@ -1,4 +1,4 @@
-// The desktop transport (STYLE.md 4): the Transport of http.ts over the
+// The desktop transport (docs/architecture.md): the Transport of http.ts over the
 // Wails bindings generated in frontend/wailsjs (app.Bindings in Go). There
 // is no login: the window is a local, single-user app. A rejected call
 // carries the JSON string app.ErrorFormatter makes, either raw or as an

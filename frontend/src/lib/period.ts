@@ -1,5 +1,5 @@
 // Analysis periods as the UI picks them, and the period before each one to
-// compare with. Days are UTC calendar days (DESIGN.md 6).
+// compare with. Days are UTC calendar days (docs/api.md).
 import type { CostRequest } from '../api/types';
 
 /** Period is either the last N days or an inclusive custom range. */

@@ -1,5 +1,5 @@
 // The logged-in session: user name, currency and the dashboard.features
-// switches of SPEC.md 2.9, shared with every page.
+// switches (docs/configuration.md), shared with every page.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Features, Session } from '../api/client';
