@@ -1,6 +1,6 @@
 // Package security holds costpilot's cryptography: password hashing
-// (argon2id), encryption of secrets at rest (AES-256-GCM under a key derived
-// from the secret key), signed session values, random tokens and redaction.
+// (argon2id), session values signed under a key derived from the secret
+// key, random tokens and redaction.
 package security
 
 import (
