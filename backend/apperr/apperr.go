@@ -153,11 +153,6 @@ var statuses = map[Kind]int{
 	NotImplemented:  http.StatusNotImplemented,
 }
 
-// Kinds lists every kind, in the order of the table in docs/api.md.
-func Kinds() []Kind {
-	return []Kind{Validation, Configuration, Unauthenticated, Security, NotFound, RateLimited, NotImplemented, Provider, Report, Base}
-}
-
 // KindStatus is the HTTP status of kind k; an unknown or empty kind is 500.
 func KindStatus(k Kind) int {
 	if s, ok := statuses[k]; ok {
