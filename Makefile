@@ -1,5 +1,6 @@
-# costpilot build and test entry points (DESIGN.md 2). Each target installs
-# what it needs that is missing, on Debian or Ubuntu.
+# costpilot build and test entry points (docs/architecture.md, "Build
+# flavours"). Each target installs what it needs that is missing, on Debian
+# or Ubuntu.
 SHELL := /bin/bash
 GO ?= go
 BIN := bin/costpilot
@@ -49,6 +50,7 @@ test: deps-test test-frontend test-go lint test-e2e test-desktop
 test-go:
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 

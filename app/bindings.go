@@ -1,7 +1,7 @@
 // Package app is the Wails v2 desktop shell: window options, lifecycle,
 // menu, window state and the Bindings the frontend calls. It holds no
 // business logic: every binding is a one-liner over the backend Service
-// (STYLE.md 3). The files that need GTK and WebKit build only with the
+// (docs/architecture.md). The files that need GTK and WebKit build only with the
 // desktop tag; the rest is plain Go that `go test ./...` covers.
 package app
 
@@ -9,6 +9,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/backend/store"
@@ -187,9 +188,9 @@ func (b *Bindings) UnlockCredentials(passphrase string) error {
 
 // Session is what GetSession answers, in GET /api/session's shape.
 type Session struct {
-	Username string `json:"username"`
-	Features any    `json:"features"`
-	Currency string `json:"currency"`
-	Version  string `json:"version"`
-	AuthKind string `json:"auth"`
+	Username string                `json:"username"`
+	Features config.FeaturesConfig `json:"features"`
+	Currency string                `json:"currency"`
+	Version  string                `json:"version"`
+	AuthKind string                `json:"auth"`
 }

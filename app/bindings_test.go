@@ -105,7 +105,7 @@ var (
 	}
 )
 
-// TestBindingsHaveHTTPTwins is the drift guard of STYLE.md 3: every bound
+// TestBindingsHaveHTTPTwins is the drift guard of docs/architecture.md: every bound
 // method serves the same call as an HTTP route, or is listed as desktop
 // only.
 func TestBindingsHaveHTTPTwins(t *testing.T) {

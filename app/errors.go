@@ -7,7 +7,7 @@ import (
 )
 
 // ErrorFormatter turns an error returned by a binding into the JSON string
-// of SPEC.md 7's error shape (or the unhandled {error, message} shape),
+// of the JSON error shape (docs/api.md, "Errors") (or the unhandled {error, message} shape),
 // the same body the HTTP API sends. It is a string, not an object, because
 // what a Wails v2 rejection carries varies by version: the raw value, or
 // an Error whose message is that value; wails.ts parses either.

@@ -1,5 +1,5 @@
 // Package analysis turns exact per-currency sums from the history into
-// the cost analysis result of SPEC.md 2.1, converting mixed currencies to
+// the cost analysis of GET /api/costs, converting mixed currencies to
 // the base currency and never adding different currencies silently.
 package analysis
 

@@ -1,6 +1,7 @@
-// Package apperr is costpilot's one error type: a Kind from SPEC.md 7 (plus
-// the kinds DESIGN.md 6 adds), the provider it concerns, a user-facing
-// message and details, and a cause that is never serialised.
+// Package apperr is costpilot's one error type: a Kind, the provider it
+// concerns, a user-facing message and details, and a cause that is never
+// serialised. It also holds the one table from kinds to HTTP statuses and
+// the JSON error shape every front door sends (docs/api.md, "Errors").
 package apperr
 
 import (
@@ -11,10 +12,12 @@ import (
 	"time"
 )
 
-// Kind classifies an error. Its string is the spec's error_type.
+// Kind classifies an error. Its string is the error_type of the JSON error
+// shape.
 type Kind string
 
-// The kinds of SPEC.md 7 and DESIGN.md 6.
+// The kinds. Adding one means adding its status to statuses (a test fails
+// otherwise) and to docs/api.md.
 const (
 	Base            Kind = "BaseError"
 	Configuration   Kind = "ConfigurationError"
@@ -94,7 +97,7 @@ func As(err error) (*Error, bool) {
 	return e, ok
 }
 
-// Body is the error shape of SPEC.md 7.
+// Body is the JSON error shape: every failed API call answers with it.
 type Body struct {
 	Error     string         `json:"error"`
 	ErrorType Kind           `json:"error_type"`
@@ -103,7 +106,8 @@ type Body struct {
 	Details   map[string]any `json:"details"`
 }
 
-// InternalBody is SPEC.md 7's shape for an unhandled failure.
+// InternalBody is the shape of an unhandled failure (an error with no
+// kind, or a panic): a 500.
 type InternalBody struct {
 	Error   string `json:"error"`
 	Message string `json:"message"`
@@ -131,9 +135,35 @@ func Encode(err error, now time.Time) ([]byte, bool) {
 	return b, false
 }
 
-// HTTPStatus is the HTTP status for err (DESIGN.md 6): by kind, unless the
-// error carries an explicit "status" detail (e.g. 413 for a large body);
-// an error without a kind is a 500.
+// statuses is the HTTP status of each kind: the one table every front door
+// uses (the HTTP server, and the desktop's asset server for reports and
+// imports). A bad request is 400 whether the user's input or the
+// configuration is wrong; a failing cloud is 502; a fault of costpilot's
+// own (Base, Report) is 500.
+var statuses = map[Kind]int{
+	Base:            http.StatusInternalServerError,
+	Configuration:   http.StatusBadRequest,
+	Provider:        http.StatusBadGateway,
+	Report:          http.StatusInternalServerError,
+	Security:        http.StatusForbidden,
+	Validation:      http.StatusBadRequest,
+	Unauthenticated: http.StatusUnauthorized,
+	RateLimited:     http.StatusTooManyRequests,
+	NotFound:        http.StatusNotFound,
+	NotImplemented:  http.StatusNotImplemented,
+}
+
+// KindStatus is the HTTP status of kind k; an unknown or empty kind is 500.
+func KindStatus(k Kind) int {
+	if s, ok := statuses[k]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
+
+// HTTPStatus is the HTTP status for err: its kind's, unless the error
+// carries an explicit "status" detail (e.g. 413 for a large body); an
+// error without a kind is a 500.
 func HTTPStatus(err error) int {
 	e, ok := As(err)
 	if !ok {
@@ -142,21 +172,5 @@ func HTTPStatus(err error) int {
 	if s, ok := e.Details["status"].(int); ok && s >= 400 && s < 600 {
 		return s
 	}
-	switch e.Kind {
-	case Validation, Configuration:
-		return http.StatusBadRequest
-	case Unauthenticated:
-		return http.StatusUnauthorized
-	case Security:
-		return http.StatusForbidden
-	case NotFound:
-		return http.StatusNotFound
-	case RateLimited:
-		return http.StatusTooManyRequests
-	case NotImplemented:
-		return http.StatusNotImplemented
-	case Provider:
-		return http.StatusBadGateway
-	}
-	return http.StatusInternalServerError
+	return KindStatus(e.Kind)
 }

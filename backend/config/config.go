@@ -1,5 +1,5 @@
 // Package config loads, defaults and validates costpilot's YAML
-// configuration (SPEC.md 2.9 with the additions of DESIGN.md 4).
+// configuration. docs/configuration.md describes every key.
 package config
 
 import (
@@ -167,7 +167,7 @@ type CurrencyConfig struct {
 	Rates map[string]float64 `yaml:"rates"`
 }
 
-// Budget is one budget of DESIGN.md 4.
+// Budget is one item of budgets.
 type Budget struct {
 	Name   string      `yaml:"name" json:"name"`
 	Amount float64     `yaml:"amount" json:"amount"`

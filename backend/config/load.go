@@ -17,7 +17,7 @@ import (
 )
 
 // Default returns the built-in configuration used when there is no file:
-// all four providers enabled on the demo source (DESIGN.md 3).
+// all four providers enabled on the demo source (docs/configuration.md).
 func Default() *Config {
 	c := base()
 	for _, k := range model.AllProviders {
@@ -156,7 +156,7 @@ func Read(path string) (*Config, error) {
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // Parse decodes YAML onto the defaults. A provider absent from the file is
-// disabled (DESIGN.md 4); a provider present without a source uses demo.
+// disabled; a provider present without a source uses demo.
 func Parse(data []byte, name string) (*Config, error) {
 	c := base()
 	c.Path = name

@@ -2,7 +2,7 @@ package model
 
 import "time"
 
-// TimestampLayout is SPEC.md's "ISO 8601 timestamp without zone".
+// TimestampLayout is the API's ISO 8601 timestamp without zone (UTC).
 const TimestampLayout = "2006-01-02T15:04:05"
 
 // Period is an analysis period. Start and End are instants; the days
@@ -34,13 +34,13 @@ type CostQuery struct {
 	TagValue string
 }
 
-// AnalysisPeriod is summary.analysis_period of SPEC.md 2.1.
+// AnalysisPeriod is summary.analysis_period of a cost analysis.
 type AnalysisPeriod struct {
 	StartDate string `json:"start_date"`
 	EndDate   string `json:"end_date"`
 }
 
-// CostSummary is summary of SPEC.md 2.1.
+// CostSummary is summary of a cost analysis.
 type CostSummary struct {
 	TotalCost         float64            `json:"total_cost"`
 	ProvidersAnalyzed []ProviderKey      `json:"providers_analyzed"`
@@ -50,7 +50,7 @@ type CostSummary struct {
 	RatesUsed         map[string]float64 `json:"rates_used,omitempty"`
 }
 
-// ResourceCost is an item of <provider>.resources (DESIGN.md 6).
+// ResourceCost is an item of <provider>.resources of a cost analysis.
 type ResourceCost struct {
 	ResourceID   string            `json:"resource_id"`
 	ResourceType string            `json:"resource_type"`
@@ -60,7 +60,7 @@ type ResourceCost struct {
 	Tags         map[string]string `json:"tags"`
 }
 
-// ProviderCosts is the per-provider object of SPEC.md 2.1.
+// ProviderCosts is the per-provider object of a cost analysis.
 type ProviderCosts struct {
 	TotalCost        float64            `json:"total_cost"`
 	ServiceBreakdown map[string]float64 `json:"service_breakdown"`
@@ -70,7 +70,7 @@ type ProviderCosts struct {
 	ResourceCount    int                `json:"resource_count"` // resources with cost; the list holds the top ones
 }
 
-// CostAnalysis is the cost analysis result of SPEC.md 2.1. It is encoded
+// CostAnalysis is the cost analysis (GET /api/costs). It is encoded
 // with the provider objects at the top level beside summary.
 type CostAnalysis struct {
 	Summary   CostSummary                   `json:"summary"`
@@ -83,7 +83,8 @@ type InstanceConfig struct {
 	Cost         float64 `json:"cost"`
 }
 
-// Recommendation is SPEC.md 2.2. Costs and savings are per month.
+// Recommendation is one item of GET /api/recommendations. Costs and
+// savings are per month.
 type Recommendation struct {
 	ID                   string             `json:"id,omitempty"`
 	Type                 RecommendationType `json:"type"`
@@ -100,7 +101,7 @@ type Recommendation struct {
 	Details              map[string]any     `json:"details,omitempty"`
 }
 
-// TrendAnalysis is provider_forecasts.<key>.trend_analysis of SPEC.md 2.3.
+// TrendAnalysis is provider_forecasts.<key>.trend_analysis of a forecast.
 type TrendAnalysis struct {
 	TrendDirection TrendDirection `json:"trend_direction"`
 	Volatility     float64        `json:"volatility"`
@@ -108,14 +109,14 @@ type TrendAnalysis struct {
 	PValue         float64        `json:"p_value"`
 }
 
-// ProviderForecast is provider_forecasts.<key> of SPEC.md 2.3.
+// ProviderForecast is provider_forecasts.<key> of a forecast.
 type ProviderForecast struct {
 	TotalForecast      float64       `json:"total_forecast"`
 	ConfidenceInterval [2]float64    `json:"confidence_interval"`
 	TrendAnalysis      TrendAnalysis `json:"trend_analysis"`
 }
 
-// RecommendationsImpact is recommendations_impact of SPEC.md 2.3.
+// RecommendationsImpact is recommendations_impact of a forecast.
 type RecommendationsImpact struct {
 	BaseForecast      float64 `json:"base_forecast"`
 	OptimizedForecast float64 `json:"optimized_forecast"`
@@ -123,7 +124,7 @@ type RecommendationsImpact struct {
 	SavingsPercentage float64 `json:"savings_percentage"`
 }
 
-// ForecastPoint is one day of daily_forecast (DESIGN.md 6).
+// ForecastPoint is one day of daily_forecast.
 type ForecastPoint struct {
 	Date     string  `json:"date"`
 	Forecast float64 `json:"forecast"`
@@ -131,7 +132,7 @@ type ForecastPoint struct {
 	Upper    float64 `json:"upper"`
 }
 
-// Forecast is the cost forecast of SPEC.md 2.3.
+// Forecast is the cost forecast (GET /api/forecast).
 type Forecast struct {
 	TotalForecast         float64                          `json:"total_forecast"`
 	ConfidenceInterval    [2]float64                       `json:"confidence_interval"`
@@ -144,8 +145,8 @@ type Forecast struct {
 	Model                 string                           `json:"model,omitempty"`
 }
 
-// AllocationRules is the allocation request of SPEC.md 2.4, with the
-// additions of the allocation issue.
+// AllocationRules is the allocation request (POST /api/allocate, and the
+// rule files of costpilot allocate).
 type AllocationRules struct {
 	Method            string             `json:"method" yaml:"method"`
 	Tags              []string           `json:"tags" yaml:"tags"`
@@ -177,18 +178,18 @@ type AllocationResult struct {
 	Currency       string             `json:"currency"`
 }
 
-// ReportRequest is the report request of SPEC.md 2.5.
+// ReportRequest is the report request (POST /api/reports).
 type ReportRequest struct {
 	Type   ReportType   `json:"type"`
 	Format ReportFormat `json:"format"`
 }
 
-// ReportResult is the report result of SPEC.md 2.5.
+// ReportResult is the report result.
 type ReportResult struct {
 	ReportPath string `json:"report_path"`
 }
 
-// ProviderStatus maps provider key to connected (SPEC.md 2.6).
+// ProviderStatus maps provider key to connected (GET /api/status).
 type ProviderStatus map[ProviderKey]bool
 
 // ProviderDetail is the detailed status of one provider.
@@ -210,7 +211,7 @@ type CredentialCheck struct {
 	Error string `json:"error,omitempty"`
 }
 
-// PerformanceMetrics is SPEC.md 2.7.
+// PerformanceMetrics is GET /api/performance.
 type PerformanceMetrics struct {
 	CacheHitRate        float64 `json:"cache_hit_rate"`
 	TotalRequests       int64   `json:"total_requests"`
@@ -220,14 +221,14 @@ type PerformanceMetrics struct {
 	CPUUsage            float64 `json:"cpu_usage"`
 }
 
-// OptimizationSummary is summary of SPEC.md 2.8.
+// OptimizationSummary is summary of an optimization result.
 type OptimizationSummary struct {
 	TotalRecommendations  int           `json:"total_recommendations"`
 	TotalPotentialSavings float64       `json:"total_potential_savings"`
 	ProvidersAnalyzed     []ProviderKey `json:"providers_analyzed"`
 }
 
-// OptimizationResult is SPEC.md 2.8.
+// OptimizationResult is the result of the whole pipeline (POST /api/optimize).
 type OptimizationResult struct {
 	Summary         OptimizationSummary `json:"summary"`
 	Recommendations []Recommendation    `json:"recommendations"`

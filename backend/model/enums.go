@@ -3,7 +3,7 @@ package model
 // ProviderKey identifies a cloud in JSON: aws, azure, gcp or oci.
 type ProviderKey string
 
-// The four supported providers, in SPEC.md's order.
+// The four supported providers, in their canonical order.
 const (
 	AWS   ProviderKey = "aws"
 	Azure ProviderKey = "azure"
@@ -26,7 +26,7 @@ func (k ProviderKey) Valid() bool {
 // SourceKind says where a provider's history comes from.
 type SourceKind string
 
-// Sources of history (DESIGN.md 4).
+// Sources of history (docs/configuration.md, <provider>.source).
 const (
 	SourceDemo   SourceKind = "demo"
 	SourceAPI    SourceKind = "api"
@@ -36,7 +36,7 @@ const (
 // CostMetric selects which cost column an analysis sums.
 type CostMetric string
 
-// Cost metrics (DESIGN.md 4).
+// Cost metrics (docs/configuration.md, analysis.cost_metric).
 const (
 	MetricBilled    CostMetric = "billed"
 	MetricEffective CostMetric = "effective"
@@ -48,7 +48,7 @@ func (m CostMetric) Valid() bool {
 	return m == MetricBilled || m == MetricEffective || m == MetricList
 }
 
-// RecommendationType is the kind of a recommendation (DESIGN.md 6).
+// RecommendationType is the kind of a recommendation.
 type RecommendationType string
 
 // Recommendation kinds.
@@ -80,7 +80,7 @@ const (
 	EffortHigh   Effort = "high"
 )
 
-// ReportType is the kind of report (SPEC.md 2.5).
+// ReportType is the kind of report.
 type ReportType string
 
 // Report types.

@@ -6,7 +6,7 @@ import (
 )
 
 // MarshalJSON writes summary and one object per provider at the top level,
-// as SPEC.md 2.1 shapes the result.
+// as GET /api/costs shapes the result (docs/api.md).
 func (a CostAnalysis) MarshalJSON() ([]byte, error) {
 	m := make(map[string]any, len(a.Providers)+1)
 	m["summary"] = a.Summary

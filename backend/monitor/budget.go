@@ -60,9 +60,6 @@ type BudgetPeriod struct {
 	End   time.Time // last day, UTC midnight
 }
 
-// Days is the number of days in the period.
-func (p BudgetPeriod) Days() int { return int(p.End.Sub(p.Start).Hours()/24) + 1 }
-
 // CurrentPeriod returns the monthly or quarterly period holding day.
 func CurrentPeriod(period string, day time.Time) (BudgetPeriod, error) {
 	d := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC)

@@ -55,10 +55,7 @@ func (d *DayCounts) add(o DayCounts) {
 	d.CacheMisses += o.CacheMisses
 }
 
-// Record counts one request ending now; isError marks 5xx answers.
-func (c *Counters) Record(d time.Duration, isError bool) { c.RecordAt(time.Now(), d, isError) }
-
-// RecordAt counts one request that ended at t.
+// RecordAt counts one request that ended at t; isError marks 5xx answers.
 func (c *Counters) RecordAt(t time.Time, d time.Duration, isError bool) {
 	c.requests.Add(1)
 	c.totalUS.Add(d.Microseconds())
@@ -91,22 +88,6 @@ type Snapshot struct {
 // Snapshot returns the counts since start.
 func (c *Counters) Snapshot() Snapshot {
 	return Snapshot{Requests: c.requests.Load(), Errors: c.errors.Load(), Total: time.Duration(c.totalUS.Load()) * time.Microsecond}
-}
-
-// AverageSeconds is the mean response time in seconds (0 with no requests).
-func (s Snapshot) AverageSeconds() float64 {
-	if s.Requests == 0 {
-		return 0
-	}
-	return s.Total.Seconds() / float64(s.Requests)
-}
-
-// ErrorRate is errors / requests (0 with no requests).
-func (s Snapshot) ErrorRate() float64 {
-	if s.Requests == 0 {
-		return 0
-	}
-	return float64(s.Errors) / float64(s.Requests)
 }
 
 // CacheStats returns the cache's cumulative hit and miss counts.

@@ -1,6 +1,6 @@
-// Package parallel runs independent tasks on a bounded pool of goroutines
-// (parallel_execute and batch_process of SPEC.md 4.2). Every task's error
-// is kept, one per task, so one failing provider never hides another.
+// Package parallel runs independent tasks on a bounded pool of goroutines.
+// Every task's error is kept, one per task, so one failing provider never
+// hides another.
 package parallel
 
 import (
@@ -130,15 +130,4 @@ func run[T any](ctx context.Context, i int, t Task[T]) (r Result[T]) {
 	}
 	r.Value, r.Err = t(ctx)
 	return r
-}
-
-// Errors joins the errors of results (nil when every task succeeded).
-func Errors[T any](results []Result[T]) error {
-	var errs []error
-	for _, r := range results {
-		if r.Err != nil {
-			errs = append(errs, r.Err)
-		}
-	}
-	return errors.Join(errs...)
 }

@@ -64,10 +64,6 @@ func TestExecuteCollectsEveryResultAndError(t *testing.T) {
 			if peak.Load() > limit {
 				t.Fatalf("%d tasks ran at once, limit %d", peak.Load(), limit)
 			}
-			joined := Errors(res)
-			if (failed == 0) != (joined == nil) || (failed > 0 && !errors.Is(joined, errOdd)) {
-				t.Fatalf("joined error %v for %d failures", joined, failed)
-			}
 		})
 	}
 }
@@ -137,64 +133,5 @@ func TestExecuteCancellationAndPanic(t *testing.T) {
 	}
 	if !errors.Is(res[1].Err, context.Canceled) {
 		t.Fatalf("cancel: %v", res[1].Err)
-	}
-}
-
-func TestBatchProcess(t *testing.T) {
-	errBad := errors.New("bad batch")
-	items := []int{1, 2, 3, 4, 5, 6, 7}
-	tests := []struct {
-		name    string
-		size    int
-		failAt  int // first item of the batch that fails; 0: none
-		want    []int
-		batches int
-	}{
-		{"batches of 3", 3, 0, []int{2, 4, 6, 8, 10, 12, 14}, 3},
-		{"size 0 is one batch", 0, 0, []int{2, 4, 6, 8, 10, 12, 14}, 1},
-		{"larger than items", 100, 0, []int{2, 4, 6, 8, 10, 12, 14}, 1},
-		{"middle batch fails, others kept", 3, 4, []int{2, 4, 6, 14}, 3},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			calls := 0
-			got, err := BatchProcess(context.Background(), items, tt.size, func(_ context.Context, b []int) ([]int, error) {
-				calls++
-				if tt.size > 0 && len(b) > tt.size {
-					t.Fatalf("batch of %d > %d", len(b), tt.size)
-				}
-				if b[0] == tt.failAt {
-					return nil, errBad
-				}
-				out := make([]int, len(b))
-				for i, v := range b {
-					out[i] = 2 * v
-				}
-				return out, nil
-			})
-			if fmt.Sprint(got) != fmt.Sprint(tt.want) || calls != tt.batches {
-				t.Fatalf("got %v in %d calls, want %v in %d", got, calls, tt.want, tt.batches)
-			}
-			var be *BatchError
-			if tt.failAt == 0 && err != nil {
-				t.Fatal(err)
-			}
-			if tt.failAt != 0 && (!errors.As(err, &be) || be.Batch != 1 || be.First != 3 || !errors.Is(err, errBad)) {
-				t.Fatalf("error %v", err)
-			}
-		})
-	}
-}
-
-func TestBatchProcessStopsWhenCancelled(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	calls := 0
-	_, err := BatchProcess(ctx, []int{1, 2, 3, 4}, 1, func(_ context.Context, b []int) ([]int, error) {
-		calls++
-		cancel()
-		return b, nil
-	})
-	if calls != 1 || !errors.Is(err, context.Canceled) {
-		t.Fatalf("calls %d, err %v", calls, err)
 	}
 }

@@ -30,6 +30,3 @@ type PricedSize struct {
 	// is the reference region's times a regional multiplier.
 	Estimated bool
 }
-
-// Monthly is the on-demand price of the size over HoursPerMonth hours.
-func (p PricedSize) Monthly() float64 { return p.Hourly * HoursPerMonth }

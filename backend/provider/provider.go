@@ -61,14 +61,6 @@ func (r *Registry) Register(k model.ProviderKey, s model.SourceKind, f Factory) 
 	r.factories[regKey(k, s)] = f
 }
 
-// Has reports whether a factory exists for the key and source.
-func (r *Registry) Has(k model.ProviderKey, s model.SourceKind) bool {
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	_, ok := r.factories[regKey(k, s)]
-	return ok
-}
-
 // Build builds the provider for key k with its configured source.
 func (r *Registry) Build(cfg *config.Config, k model.ProviderKey, creds Credentials) (Provider, error) {
 	s := cfg.Provider(k).Source

@@ -16,8 +16,8 @@ package recommend
 
 import "time"
 
-// Analysis constants. They are not configuration: SPEC.md exposes only the
-// CPU and memory thresholds.
+// Analysis constants. They are not configuration: only the CPU and memory
+// thresholds are (docs/configuration.md).
 const (
 	// MinDays is how many days of hourly utilization rightsizing, idle and
 	// autoscaling need.

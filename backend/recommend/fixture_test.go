@@ -31,7 +31,7 @@ func machine(p model.ProviderKey, id, region, typ string, hourlyCost float64) mo
 	}
 }
 
-// defaultOptions are the spec's example thresholds.
+// defaultOptions are the default thresholds (0.8).
 var defaultOptions = Options{CPUThreshold: 0.8, MemoryThreshold: 0.8, Now: testNow}
 
 // costLine is one day of usage cost.

@@ -6,7 +6,7 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// Options are the analysis parameters: SPEC.md's
+// Options are the analysis parameters: the configuration's
 // optimization.cpu_utilization_threshold and memory_utilization_threshold
 // (fractions, e.g. 0.8: the highest p95 utilization a recommended size may
 // run at) and the time the analysis is made.
@@ -16,7 +16,7 @@ type Options struct {
 	Now             time.Time
 }
 
-// normalized replaces unusable thresholds with 0.8, the spec's example.
+// normalized replaces unusable thresholds with 0.8, the default.
 func (o Options) normalized() Options {
 	if o.CPUThreshold <= 0 || o.CPUThreshold > 1 {
 		o.CPUThreshold = 0.8

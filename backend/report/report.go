@@ -37,13 +37,14 @@ const maxNameTries = 100
 // costpilot-<type>-<UTC timestamp>.<ext> and returns the absolute path. The
 // timestamp is d.GeneratedAt (now when zero). The file appears whole or not
 // at all: it is written to a temporary file in dir, then linked into place
-// without replacing an existing report. Unknown type or format, an
-// unwritable dir or a rendering failure: *apperr.Error of kind Report.
+// without replacing an existing report. An unknown type or format is the
+// caller's mistake (kind Validation); an unwritable dir or a rendering
+// failure is kind Report.
 func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 	switch d.Type {
 	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
 	default:
-		return "", apperr.E(apperr.Report, "unknown report type %q (want comprehensive, summary or recommendations)", d.Type).WithDetail("field", "type")
+		return "", apperr.E(apperr.Validation, "unknown report type %q (want comprehensive, summary or recommendations)", d.Type).WithDetail("field", "type")
 	}
 	if d.GeneratedAt.IsZero() {
 		d.GeneratedAt = time.Now()
@@ -58,7 +59,7 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 	case model.FormatJSON:
 		render = renderJSON
 	default:
-		return "", apperr.E(apperr.Report, "unknown report format %q (want html, pdf or json)", format).WithDetail("field", "format")
+		return "", apperr.E(apperr.Validation, "unknown report format %q (want html, pdf or json)", format).WithDetail("field", "format")
 	}
 	if dir == "" {
 		return "", apperr.E(apperr.Report, "no output directory for the report").WithDetail("field", "output_dir")

@@ -186,14 +186,15 @@ func TestWriteErrors(t *testing.T) {
 		typ    model.ReportType
 		format model.ReportFormat
 		root   bool // the case cannot fail for root, which ignores permissions
+		kind   apperr.Kind
 	}{
-		{name: "unknown type", dir: tmp, typ: "weekly", format: model.FormatHTML},
-		{name: "empty type", dir: tmp, typ: "", format: model.FormatJSON},
-		{name: "unknown format", dir: tmp, typ: model.ReportSummary, format: "docx"},
-		{name: "no directory", dir: "", typ: model.ReportSummary, format: model.FormatJSON},
-		{name: "directory under a file", dir: filepath.Join(file, "reports"), typ: model.ReportSummary, format: model.FormatHTML},
-		{name: "directory is a file", dir: file, typ: model.ReportSummary, format: model.FormatPDF},
-		{name: "read-only directory", dir: readOnly, typ: model.ReportSummary, format: model.FormatJSON, root: true},
+		{name: "unknown type", dir: tmp, typ: "weekly", format: model.FormatHTML, kind: apperr.Validation},
+		{name: "empty type", dir: tmp, typ: "", format: model.FormatJSON, kind: apperr.Validation},
+		{name: "unknown format", dir: tmp, typ: model.ReportSummary, format: "docx", kind: apperr.Validation},
+		{name: "no directory", dir: "", typ: model.ReportSummary, format: model.FormatJSON, kind: apperr.Report},
+		{name: "directory under a file", dir: filepath.Join(file, "reports"), typ: model.ReportSummary, format: model.FormatHTML, kind: apperr.Report},
+		{name: "directory is a file", dir: file, typ: model.ReportSummary, format: model.FormatPDF, kind: apperr.Report},
+		{name: "read-only directory", dir: readOnly, typ: model.ReportSummary, format: model.FormatJSON, root: true, kind: apperr.Report},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -202,8 +203,8 @@ func TestWriteErrors(t *testing.T) {
 			}
 			d := sampleData(tt.typ, 2)
 			path, err := Write(tt.dir, d, tt.format)
-			if apperr.KindOf(err) != apperr.Report {
-				t.Fatalf("kind = %q (%v), want Report", apperr.KindOf(err), err)
+			if apperr.KindOf(err) != tt.kind {
+				t.Fatalf("kind = %q (%v), want %s", apperr.KindOf(err), err, tt.kind)
 			}
 			if path != "" {
 				t.Errorf("path %q on failure", path)

@@ -1,6 +1,6 @@
 // Package security holds costpilot's cryptography: password hashing
-// (argon2id), encryption of secrets at rest (AES-256-GCM under a key derived
-// from the secret key), signed session values, random tokens and redaction.
+// (argon2id), session values signed under a key derived from the secret
+// key, random tokens and redaction.
 package security
 
 import (
@@ -39,7 +39,7 @@ const (
 
 var b64 = base64.RawStdEncoding
 
-// HashPassword is hash_password (SPEC.md 4.2): an argon2id hash with a fresh
+// HashPassword returns an argon2id hash with a fresh
 // random salt, in the PHC string format
 // $argon2id$v=19$m=...,t=...,p=...$salt$key.
 func HashPassword(password string) (string, error) {
@@ -57,7 +57,7 @@ func HashPasswordWith(password string, p Argon2Params) (string, error) {
 		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
-// VerifyPassword is verify_password (SPEC.md 4.2): whether password matches
+// VerifyPassword reports whether password matches
 // the hash, compared in constant time. A malformed hash is a SecurityError.
 func VerifyPassword(password, encoded string) (bool, error) {
 	p, salt, want, err := parseHash(encoded)

@@ -48,12 +48,3 @@ func RedactQuery(raw string) string {
 	}
 	return q.Encode()
 }
-
-// Mask shows only enough of a secret to recognise it: the first four
-// characters of a long one, nothing of a short one.
-func Mask(secret string) string {
-	if len(secret) < 12 {
-		return strings.Repeat("*", 8)
-	}
-	return secret[:4] + strings.Repeat("*", 8)
-}

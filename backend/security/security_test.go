@@ -1,7 +1,6 @@
 package security
 
 import (
-	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -96,68 +95,6 @@ func TestMalformedHashIsSecurityError(t *testing.T) {
 	}
 }
 
-func TestEncryptDecrypt(t *testing.T) {
-	k, err := NewKeys("0123456789abcdef0123456789abcdef")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, plain := range []string{"", "client-secret-value", strings.Repeat("é", 1000)} {
-		c, err := k.Encrypt(plain)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if plain != "" && strings.Contains(c, plain) {
-			t.Fatal("ciphertext contains the plaintext")
-		}
-		c2, _ := k.Encrypt(plain)
-		if c == c2 {
-			t.Fatal("two encryptions are equal: nonce reused")
-		}
-		got, err := k.Decrypt(c)
-		if err != nil || got != plain {
-			t.Fatalf("Decrypt = %q, %v", got, err)
-		}
-	}
-}
-
-func TestTamperedCiphertextIsSecurityError(t *testing.T) {
-	k, _ := NewKeys("0123456789abcdef0123456789abcdef")
-	other, _ := NewKeys("another secret key, also long")
-	c, err := k.Encrypt("the client secret")
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, _ := base64.RawURLEncoding.DecodeString(c)
-	flip := func(i int) string {
-		b := append([]byte(nil), raw...)
-		b[i] ^= 0x01
-		return base64.RawURLEncoding.EncodeToString(b)
-	}
-	tests := []struct {
-		name string
-		keys *Keys
-		in   string
-	}{
-		{"flipped ciphertext byte", k, flip(len(raw) / 2)},
-		{"flipped tag byte", k, flip(len(raw) - 1)},
-		{"flipped nonce byte", k, flip(2)},
-		{"flipped version", k, flip(0)},
-		{"truncated", k, c[:len(c)-4]},
-		{"too short", k, "AAAA"},
-		{"not base64", k, "not base64 at all!"},
-		{"empty", k, ""},
-		{"other key", other, c},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.keys.Decrypt(tt.in)
-			if apperr.KindOf(err) != apperr.Security {
-				t.Fatalf("kind %q (%v), want SecurityError", apperr.KindOf(err), err)
-			}
-		})
-	}
-}
-
 func TestShortSecretKeyRefused(t *testing.T) {
 	if _, err := NewKeys("short"); apperr.KindOf(err) != apperr.Security {
 		t.Fatalf("kind %q", apperr.KindOf(err))
@@ -218,8 +155,5 @@ func TestRedactQuery(t *testing.T) {
 				t.Fatalf("RedactQuery(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
-	}
-	if m := Mask("cp_abcdefghijklmnop"); strings.Contains(m, "efgh") {
-		t.Fatalf("Mask leaks: %q", m)
 	}
 }

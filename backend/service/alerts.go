@@ -242,20 +242,9 @@ func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs
 	return out, conv.Target, nil
 }
 
-// Anomalies checks each enabled provider's newest days for cost spikes
-// against a same-weekday median baseline, naming the services that drove
-// each spike. It returns them with the currency of the amounts.
-func (s *Service) Anomalies(ctx context.Context, opt monitor.AnomalyOptions) ([]monitor.Anomaly, string, error) {
-	keys, err := s.providers("")
-	if err != nil {
-		return nil, "", err
-	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return nil, "", err
-	}
-	return s.anomalies(ctx, keys, opt)
-}
-
+// anomalies checks each provider's newest days for cost spikes against a
+// same-weekday median baseline, naming the services that drove each spike.
+// It returns them with the currency of the amounts.
 func (s *Service) anomalies(ctx context.Context, keys []model.ProviderKey, opt monitor.AnomalyOptions) ([]monitor.Anomaly, string, error) {
 	to := demo.Today(s.now()).AddDate(0, 0, -1)
 	from := to.AddDate(0, 0, -(opt.HistoryDays() - 1))
@@ -362,12 +351,6 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 			len(res.Failed)+len(res.Sent), res.LastError).WithDetail("failed", res.Failed)
 	}
 	return res, nil
-}
-
-// DeliveryState returns the newest delivery state of an alert id: "",
-// "sending", "delivered" or "failed".
-func (s *Service) DeliveryState(ctx context.Context, id string) (string, error) {
-	return s.store.AlertDeliveryState(ctx, id)
 }
 
 // redactURL keeps the scheme and host of a webhook URL: its path is the

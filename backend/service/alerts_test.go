@@ -132,7 +132,7 @@ func injectSpike(t *testing.T, s *Service, k model.ProviderKey, dayStr string, p
 	t.Helper()
 	ctx := context.Background()
 	sc := store.Scope{Sources: map[model.ProviderKey]model.SourceKind{k: model.SourceDemo}, From: dayStr, To: dayStr}
-	lines, err := s.Store().Lines(ctx, sc) // one day: the daily lines
+	lines, err := s.store.Lines(ctx, sc) // one day: the daily lines
 	if err != nil || len(lines) == 0 {
 		t.Fatalf("%d lines: %v", len(lines), err)
 	}
@@ -152,18 +152,31 @@ func injectSpike(t *testing.T, s *Service, k model.ProviderKey, dayStr string, p
 			l.List = model.NanosFromFloat(l.List.Float64() * factor)
 		}
 	}
-	err = s.Store().ReplaceHistory(ctx, model.Batch{Provider: k, Source: model.SourceDemo, From: dayStr, To: dayStr, Lines: lines})
+	err = s.store.ReplaceHistory(ctx, model.Batch{Provider: k, Source: model.SourceDemo, From: dayStr, To: dayStr, Lines: lines})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return svc
 }
 
+// anomaliesOf runs the anomaly check of GetAlerts over every enabled
+// provider's fresh history.
+func anomaliesOf(ctx context.Context, s *Service) ([]monitor.Anomaly, string, error) {
+	keys, err := s.providers("")
+	if err != nil {
+		return nil, "", err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return nil, "", err
+	}
+	return s.anomalies(ctx, keys, monitor.AnomalyOptions{})
+}
+
 func TestInjectedSpikeIsAnAnomalyWithItsService(t *testing.T) {
 	ctx := context.Background()
 	s := openDemo(t, onlyProviders(t, model.Azure))
 	const spikeDay = "2026-06-09" // yesterday
-	before, _, err := s.Anomalies(ctx, monitor.AnomalyOptions{})
+	before, _, err := anomaliesOf(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +195,7 @@ func TestInjectedSpikeIsAnAnomalyWithItsService(t *testing.T) {
 		sort.Slice(names, func(i, j int) bool { return m[names[i]] > m[names[j]] })
 		return names[len(names)/2]
 	}, 0.6)
-	after, cur, err := s.Anomalies(ctx, monitor.AnomalyOptions{})
+	after, cur, err := anomaliesOf(ctx, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +279,7 @@ func TestSendAlertsToWebhookOnce(t *testing.T) {
 	if apperr.KindOf(err) != apperr.Base || len(res.Failed) == 0 || len(res.Sent) != 0 || strings.Contains(err.Error(), "SECRET") {
 		t.Fatalf("%+v %v", res, err)
 	}
-	if st, _ := s.DeliveryState(ctx, id); st != store.DeliveryFailed {
+	if st, _ := s.store.AlertDeliveryState(ctx, id); st != store.DeliveryFailed {
 		t.Fatalf("state %q", st)
 	}
 
@@ -293,7 +306,7 @@ func TestSendAlertsToWebhookOnce(t *testing.T) {
 	if len(rec.accepted) != res.Alerts || rec.posts != res.Alerts+2 {
 		t.Fatalf("%d accepted, %d posts for %d alerts", len(rec.accepted), rec.posts, res.Alerts)
 	}
-	if st, err := s.DeliveryState(ctx, id); err != nil || st != store.DeliveryDelivered {
+	if st, err := s.store.AlertDeliveryState(ctx, id); err != nil || st != store.DeliveryDelivered {
 		t.Fatalf("delivery state %q %v", st, err)
 	}
 

@@ -16,16 +16,15 @@ import (
 
 // Audit events.
 const (
-	AuditLoginSuccess  = "login_success"
-	AuditLoginFailure  = "login_failure"
-	AuditLoginLocked   = "login_refused_locked"
-	AuditLogout        = "logout"
-	AuditUserAdd       = "user_add"
-	AuditUserPassword  = "user_password"
-	AuditUserDelete    = "user_delete"
-	AuditTokenCreate   = "token_create"
-	AuditTokenRevoke   = "token_revoke"
-	AuditSecretChanged = "secret_put"
+	AuditLoginSuccess = "login_success"
+	AuditLoginFailure = "login_failure"
+	AuditLoginLocked  = "login_refused_locked"
+	AuditLogout       = "logout"
+	AuditUserAdd      = "user_add"
+	AuditUserPassword = "user_password"
+	AuditUserDelete   = "user_delete"
+	AuditTokenCreate  = "token_create"
+	AuditTokenRevoke  = "token_revoke"
 )
 
 // Principal kinds: who a request acts as.
@@ -416,60 +415,4 @@ func (s *Service) RevokeToken(ctx context.Context, id int64, actor string) error
 	}
 	s.audit(ctx, AuditTokenRevoke, "", actor, map[string]any{"token_id": id})
 	return nil
-}
-
-// AuditLog returns the newest audit events first.
-func (s *Service) AuditLog(ctx context.Context, limit int) ([]store.AuditEvent, error) {
-	if limit < 1 || limit > 10000 {
-		limit = 100
-	}
-	return s.store.AuditEvents(ctx, limit)
-}
-
-// EncryptSensitiveData is encrypt_sensitive_data (SPEC.md 4.2).
-func (s *Service) EncryptSensitiveData(plaintext string) (string, error) {
-	k, err := s.keys()
-	if err != nil {
-		return "", err
-	}
-	return k.Encrypt(plaintext)
-}
-
-// DecryptSensitiveData is decrypt_sensitive_data (SPEC.md 4.2); tampered
-// input is a SecurityError.
-func (s *Service) DecryptSensitiveData(sealed string) (string, error) {
-	k, err := s.keys()
-	if err != nil {
-		return "", err
-	}
-	return k.Decrypt(sealed)
-}
-
-// PutSecret stores a secret value (e.g. a client secret entered in the
-// UI) encrypted under the secret key.
-func (s *Service) PutSecret(ctx context.Context, name, value, actor string) error {
-	if name == "" || len(name) > 200 {
-		return apperr.E(apperr.Validation, "secret name must be 1 to 200 characters").WithDetail("field", "name")
-	}
-	sealed, err := s.EncryptSensitiveData(value)
-	if err != nil {
-		return err
-	}
-	if err := s.store.PutSecret(ctx, name, []byte(sealed), s.now()); err != nil {
-		return err
-	}
-	s.audit(ctx, AuditSecretChanged, "", actor, map[string]any{"name": name})
-	return nil
-}
-
-// GetSecret returns a stored secret, decrypted.
-func (s *Service) GetSecret(ctx context.Context, name string) (string, error) {
-	b, err := s.store.Secret(ctx, name)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", apperr.E(apperr.NotFound, "no stored secret called %s", name)
-	}
-	if err != nil {
-		return "", err
-	}
-	return s.DecryptSensitiveData(string(b))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/costpilot/costpilot/backend/store"
 )
 
-// MaxDays bounds `days` in the API and CLI (DESIGN.md 6).
+// MaxDays bounds `days` in the API and CLI.
 const MaxDays = 365
 
 // PeriodForDays returns the last n days ending now, validating n.
@@ -54,7 +54,7 @@ func ParseTagFilter(tag string) (string, string, error) {
 	return k, v, nil
 }
 
-// AnalyzeCosts is analyze_costs (SPEC.md 4.2): totals, per-provider
+// AnalyzeCosts is GET /api/costs: totals, per-provider
 // totals, service breakdown, resources and daily costs over the period,
 // from the stored history of each enabled provider's source.
 func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.CostAnalysis, error) {

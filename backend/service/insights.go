@@ -19,7 +19,7 @@ import (
 // recommendationWindow is the history the recommenders look at.
 const recommendationWindow = 30
 
-// GenerateRecommendations is generate_recommendations (SPEC.md 4.2): every
+// GenerateRecommendations is GET /api/recommendations: every
 // kind over every enabled provider, from the stored inventory, its hourly
 // utilization and the last 30 days of costs. Results are cached until the
 // history changes.
@@ -130,7 +130,7 @@ func demoDay(now time.Time, offset int) string {
 // the yearly cycle when the data has it.
 const forecastHistory = 730
 
-// ForecastCosts is forecast_costs (SPEC.md 4.2): the next `days` days per
+// ForecastCosts is GET /api/forecast: the next `days` days per
 // provider and in total, with the interval at forecast.interval, trend
 // analysis, daily points and, when asked, the impact of the current
 // recommendations.
@@ -255,7 +255,7 @@ func (s *Service) EvaluateModel(ctx context.Context, horizon int) (model.ModelEv
 		Coverage95: ev.Coverage95, Origins: ev.Origins, Horizon: ev.Horizon}, nil
 }
 
-// AllocateCosts is allocate_costs (SPEC.md 4.2): the period's costs split
+// AllocateCosts is POST /api/allocate: the period's costs split
 // by department and project by the rules; allocated plus unallocated
 // equals the total.
 func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules) (model.AllocationResult, error) {

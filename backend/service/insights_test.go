@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -109,7 +110,11 @@ func TestAllocateReportAndOptimize(t *testing.T) {
 	if _, err := s.ReportFilePath("../secret.key"); apperr.KindOf(err) != apperr.NotFound {
 		t.Fatalf("traversal: %v", err)
 	}
-	if _, err := s.GenerateReport(ctx, model.ReportRequest{Type: "weekly"}); apperr.KindOf(err) != apperr.Report {
-		t.Fatalf("unknown type: %v", err)
+	// Bad report input is the caller's mistake: a ValidationError, 400 over HTTP.
+	for _, req := range []model.ReportRequest{{Type: "weekly"}, {Type: model.ReportSummary, Format: "docx"}} {
+		_, err := s.GenerateReport(ctx, req)
+		if apperr.KindOf(err) != apperr.Validation || apperr.HTTPStatus(err) != http.StatusBadRequest {
+			t.Fatalf("%+v: kind %q status %d (%v), want ValidationError 400", req, apperr.KindOf(err), apperr.HTTPStatus(err), err)
+		}
 	}
 }

@@ -50,7 +50,7 @@ func (s *Service) FlushMetrics(ctx context.Context) error {
 	})
 }
 
-// PerformanceMetrics is SPEC.md 2.7. total_requests, average_response_time
+// PerformanceMetrics is GET /api/performance. total_requests, average_response_time
 // and error_rate cover every request the dashboard has counted (persisted
 // days plus what this process has not flushed yet); cache_hit_rate covers
 // every cache lookup counted the same way; memory_usage and cpu_usage are
@@ -81,7 +81,7 @@ func (s *Service) PerformanceMetrics(ctx context.Context) (model.PerformanceMetr
 
 // MetricsReport is PerformanceMetrics with the figures behind it: this
 // process's counters since start and the persisted per-day counters. Its
-// JSON has SPEC.md 2.7's fields at the top level.
+// JSON has PerformanceMetrics' fields at the top level.
 type MetricsReport struct {
 	model.PerformanceMetrics
 	SinceStart    RequestFigures `json:"since_start"`
@@ -133,9 +133,6 @@ func (s *Service) Metrics(ctx context.Context) (MetricsReport, error) {
 	}
 	return r, nil
 }
-
-// CounterSnapshot returns the raw request counters since start.
-func (s *Service) CounterSnapshot() monitor.Snapshot { return s.counters.Snapshot() }
 
 func figures(m store.RequestMetrics) RequestFigures {
 	return RequestFigures{Requests: m.Requests, Errors: m.Errors, AverageResponseTime: ratio(m.DurationUS, m.Requests) / 1e6,

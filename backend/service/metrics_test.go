@@ -99,7 +99,7 @@ func TestFlushFailureKeepsCounts(t *testing.T) {
 	if err := s.FlushMetrics(ctx); err == nil {
 		t.Fatal("flush to a closed store succeeded")
 	}
-	if snap := s.CounterSnapshot(); snap.Requests != 1 {
+	if snap := s.counters.Snapshot(); snap.Requests != 1 {
 		t.Fatalf("since-start counters %+v", snap)
 	}
 	s.cache.Close()
@@ -186,7 +186,7 @@ func TestHealthOfExportProvider(t *testing.T) {
 		{"imported data up to yesterday: the data check passes", func() {
 			b := model.Batch{Provider: model.AWS, Source: model.SourceExport, From: "2026-06-01", To: "2026-06-09",
 				Lines: []model.CostLine{{Day: "2026-06-09", Service: "AmazonEC2", Billed: model.NanosFromFloat(5)}}}
-			if err := s.Store().ReplaceHistory(ctx, b); err != nil {
+			if err := s.store.ReplaceHistory(ctx, b); err != nil {
 				t.Fatal(err)
 			}
 		}, "degraded", map[string]string{"data_aws": StatusOK, "export_files_aws": StatusOK}},

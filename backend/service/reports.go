@@ -20,19 +20,19 @@ import (
 // saved: departments from the department tag, else the team tag.
 var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []string{"department", "team"}}
 
-// GenerateReport is generate_report (SPEC.md 4.2): a report of the last 30
+// GenerateReport is POST /api/reports: a report of the last 30
 // days written to the output dir; the result holds its absolute path.
 func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
 	req = ReportDefaults(req)
 	switch req.Type {
 	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
 	default:
-		return model.ReportResult{}, apperr.E(apperr.Report, "unknown report type %q: use comprehensive, summary or recommendations", req.Type).WithDetail("field", "type")
+		return model.ReportResult{}, apperr.E(apperr.Validation, "unknown report type %q: use comprehensive, summary or recommendations", req.Type).WithDetail("field", "type")
 	}
 	switch req.Format {
 	case model.FormatHTML, model.FormatPDF, model.FormatJSON:
 	default:
-		return model.ReportResult{}, apperr.E(apperr.Report, "unknown report format %q: use html, pdf or json", req.Format).WithDetail("field", "format")
+		return model.ReportResult{}, apperr.E(apperr.Validation, "unknown report format %q: use html, pdf or json", req.Format).WithDetail("field", "format")
 	}
 	d, err := s.reportData(ctx, req.Type, nil)
 	if err != nil {
@@ -135,7 +135,7 @@ func (s *Service) ReportFilePath(name string) (string, error) {
 	return p, nil
 }
 
-// OptimizeAll is optimize_all (SPEC.md 4.2 and 2.8): analysis,
+// OptimizeAll is POST /api/optimize: analysis,
 // recommendations, an optional comprehensive HTML report and the optional
 // saving of the results and the run.
 func (s *Service) OptimizeAll(ctx context.Context, generateReport, saveResults bool) (model.OptimizationResult, error) {

@@ -125,7 +125,7 @@ func rootCause(err error) error {
 }
 
 // DataDir resolves the data directory: flag, $COSTPILOT_DATA_DIR,
-// data_dir in config, $XDG_DATA_HOME/costpilot (DESIGN.md 3).
+// data_dir in config, $XDG_DATA_HOME/costpilot (docs/configuration.md).
 func DataDir(flag string, cfg *config.Config) (string, error) {
 	dir := flag
 	if dir == "" {
@@ -169,15 +169,8 @@ func (s *Service) Close() error {
 // Config returns the configuration in force. Callers must not modify it.
 func (s *Service) Config() *config.Config { return s.cfg }
 
-// ConfigPath is the file the configuration came from ("" for defaults).
-func (s *Service) ConfigPath() string { return s.cfgPath }
-
 // DataDirPath is the data directory in use.
 func (s *Service) DataDirPath() string { return s.dataDir }
-
-// Store gives front doors that manage users and sessions access to the
-// store; domain logic never goes around the Service with it.
-func (s *Service) Store() *store.Store { return s.store }
 
 // Cache returns the cache.
 func (s *Service) Cache() *cache.Cache { return s.cache }
@@ -199,9 +192,9 @@ func (s *Service) OutputDir() string {
 	return filepath.Join(s.dataDir, "reports")
 }
 
-// SecretKey returns the key that signs sessions and encrypts secrets:
+// SecretKey returns the key that signs sessions:
 // dashboard.security.secret_key or $COSTPILOT_SECRET_KEY, else a random key
-// generated once and kept in the data dir with mode 0600 (DESIGN.md 3).
+// generated once and kept in the data dir with mode 0600.
 func (s *Service) SecretKey() (string, error) {
 	if k := s.cfg.Dashboard.Security.SecretKey; k != "" {
 		return k, nil

@@ -10,7 +10,7 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// GetProviderStatus is get_provider_status (SPEC.md 2.6): for each
+// GetProviderStatus is GET /api/status: for each
 // enabled provider, whether it is connected (its source answers).
 func (s *Service) GetProviderStatus(ctx context.Context) (model.ProviderStatus, error) {
 	details, err := s.ProviderDetails(ctx)
@@ -96,7 +96,7 @@ func (s *Service) checkExport(ctx context.Context, k model.ProviderKey) error {
 	return apperr.E(apperr.Provider, "no file matches %s.export_paths %v", k, paths).WithProvider(string(k))
 }
 
-// ValidateCredentials is validate_credentials (SPEC.md 4.2).
+// ValidateCredentials is POST /api/credentials/validate.
 func (s *Service) ValidateCredentials(ctx context.Context) (map[model.ProviderKey]model.CredentialCheck, error) {
 	out := map[model.ProviderKey]model.CredentialCheck{}
 	for _, k := range s.cfg.EnabledProviders() {
@@ -116,7 +116,7 @@ type ConfigValidation struct {
 	Path   string              `json:"path"`
 }
 
-// ValidateConfig is validate_config (SPEC.md 4.2) for the file at path
+// ValidateConfig is costpilot validate-config for the file at path
 // ("" for the located one): every error, not just the first. A file that
 // is not valid YAML is reported as one error with its line.
 func ValidateConfig(path string) (ConfigValidation, error) {
@@ -135,7 +135,8 @@ func ValidateConfig(path string) (ConfigValidation, error) {
 	return ConfigValidation{Valid: len(errs) == 0, Errors: append([]config.FieldError{}, errs...), Path: p}, nil
 }
 
-// LoadConfig is load_config (SPEC.md 4.2).
+// LoadConfig loads and validates the configuration at path (the search
+// order of docs/configuration.md when path is empty).
 func LoadConfig(path string) (*config.Config, error) {
 	p, found, err := config.Locate(path)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -79,32 +78,6 @@ func (s *Store) Runs(ctx context.Context, limit int) ([]Run, error) {
 			return nil
 		})
 	return out, err
-}
-
-// SavedResult returns the data of one saved result of a run.
-func (s *Store) SavedResult(ctx context.Context, runID int64, kind string) (json.RawMessage, error) {
-	var data string
-	err := s.r.QueryRowContext(ctx, `SELECT data FROM saved_results WHERE run_id = ? AND kind = ? ORDER BY id DESC LIMIT 1`, runID, kind).Scan(&data)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, fmt.Errorf("store: saved result: %w", err)
-	}
-	return json.RawMessage(data), nil
-}
-
-// LatestResult returns the newest saved result of a kind, from any run.
-func (s *Store) LatestResult(ctx context.Context, kind string) (json.RawMessage, string, error) {
-	var data, at string
-	err := s.r.QueryRowContext(ctx, `SELECT data, created_at FROM saved_results WHERE kind = ? ORDER BY id DESC LIMIT 1`, kind).Scan(&data, &at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, "", ErrNotFound
-	}
-	if err != nil {
-		return nil, "", fmt.Errorf("store: latest result: %w", err)
-	}
-	return json.RawMessage(data), at, nil
 }
 
 // DeleteResults removes every run and saved result.

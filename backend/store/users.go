@@ -12,7 +12,7 @@ import (
 // ErrDuplicate is returned when a row with the same unique name exists.
 var ErrDuplicate = errors.New("store: already exists")
 
-// User is a dashboard user (SPEC.md 2.10). The hash never leaves the
+// User is a dashboard user. The hash never leaves the
 // backend: it is not serialised.
 type User struct {
 	ID           int64  `json:"id"`

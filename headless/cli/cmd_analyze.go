@@ -21,7 +21,7 @@ func (a *app) analyzeCmd() *cobra.Command {
 		Short: "Analyze costs over a period across the enabled providers",
 		Long: `Analyze costs over the last N days (default 30, ending now) or the inclusive dates
 --start..--end (UTC): the total, each provider's total, service breakdown, top resources and
-daily costs. -o json prints exactly the /api/costs answer (SPEC.md 2.1).`,
+daily costs. -o json prints exactly the /api/costs answer (docs/api.md).`,
 		Example: `  costpilot analyze --days 90
   costpilot analyze --start 2026-01-01 --end 2026-01-31 --provider aws -o json
   costpilot analyze --tag team:data --metric effective --verbose`,

@@ -86,7 +86,7 @@ func (a *app) statusCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status [--detailed]",
 		Short: "Show whether each enabled provider is connected",
-		Long: `Show whether each enabled provider is connected (SPEC.md 2.6: provider key to true/false).
+		Long: `Show whether each enabled provider is connected (provider key to true/false, as GET /api/status).
 --detailed adds the source, the error when not connected, and the stored history's extent.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

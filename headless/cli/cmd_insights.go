@@ -130,7 +130,7 @@ func (a *app) allocateCmd() *cobra.Command {
 		Use:   "allocate --rules FILE",
 		Short: "Allocate costs to departments and projects by rules",
 		Long: `Allocate the costs of a period (default the last 30 days; or start/end in the rules) by a
-rule file in YAML or JSON with SPEC.md 2.4's fields: method (tag_based, account or regex), tags,
+rule file in YAML or JSON with these fields (docs/api.md, POST /api/allocate): method (tag_based, account or regex), tags,
 departments, projects, plus accounts, patterns, shared_split (even, proportional, fixed) and
 shared_percentages. --save NAME keeps the rule set for the dashboard.`,
 		Example: `  cat > rules.yaml <<'EOF'
@@ -213,7 +213,7 @@ func (a *app) optimizeCmd() *cobra.Command {
 		Short: "Run the whole pipeline: analysis, recommendations, report, saved results",
 		Long: `Run analysis over the last 30 days, generate recommendations, write a comprehensive HTML
 report (unless --no-report) and save the results with the run (unless --no-save; see
-costpilot runs). Prints the optimization result (SPEC.md 2.8); the report path is the last line.`,
+costpilot runs). Prints the optimization result (as POST /api/optimize); the report path is the last line.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {

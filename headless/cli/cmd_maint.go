@@ -65,8 +65,8 @@ terminal, --yes is required). Cost history and users are never touched.`,
 	return cmd
 }
 
-// confirm asks on the terminal; without one it refuses (DESIGN.md 5:
-// nothing prompts unless stdin is a terminal).
+// confirm asks on the terminal; without one it refuses: nothing prompts
+// unless stdin is a terminal (docs/architecture.md, "CLI").
 func (a *app) confirm(q string) (bool, error) {
 	f, ok := a.stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {

@@ -19,7 +19,7 @@ func (a *app) metricsCmd() *cobra.Command {
 and error rate come from the dashboard's counters, persisted per UTC day in the database, so this
 works with no server running; the cache hit rate counts every cache lookup persisted the same
 way; memory and CPU are this process's share of the machine. Rates are 0 when nothing was
-counted. -o json has SPEC's six fields at the top level, plus since_start and days.`,
+counted. -o json has GET /api/performance's six fields at the top level, plus since_start and days.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {

@@ -1,4 +1,4 @@
-// Package cli is costpilot's command line (DESIGN.md 5). Commands call the
+// Package cli is costpilot's command line (docs/architecture.md, "CLI"). Commands call the
 // backend Service in-process; they hold no business logic.
 package cli
 
@@ -17,7 +17,7 @@ import (
 	"github.com/costpilot/costpilot/backend/service"
 )
 
-// Exit codes (DESIGN.md 5).
+// Exit codes: 2 means the user must change the command or the configuration.
 const (
 	ExitOK      = 0
 	ExitFailure = 1

@@ -2,7 +2,7 @@
 // for all four clouds with 400 days of daily costs (weekly seasonality,
 // growth, a step change, a migration, spikes), an inventory of a few
 // hundred resources with hourly utilization, and tags with gaps. It is
-// the embedded default and the test fixture (DESIGN.md 7).
+// the embedded default and the test fixture (docs/decisions.md).
 package demo
 
 import (

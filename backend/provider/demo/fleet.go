@@ -187,7 +187,7 @@ func hexID(r *rng, n int) string {
 	return string(b)
 }
 
-// HistoryDays is how much history the demo has (DESIGN.md 7).
+// HistoryDays is how much history the demo has (docs/decisions.md).
 const HistoryDays = 400
 
 // UtilizationDays is how much hourly utilization the inventory carries.

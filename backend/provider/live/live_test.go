@@ -21,9 +21,6 @@ func TestRegister(t *testing.T) {
 	cfg.OCI.Common = config.Common{Enabled: true, Source: model.SourceAPI}
 	for _, k := range model.AllProviders {
 		t.Run(string(k), func(t *testing.T) {
-			if !r.Has(k, model.SourceAPI) {
-				t.Fatalf("no api factory for %s", k)
-			}
 			p, err := r.Build(cfg, k, provider.NoCredentials{})
 			if err != nil {
 				t.Fatal(err)

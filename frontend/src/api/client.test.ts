@@ -47,7 +47,7 @@ describe('analyzeCosts cache', () => {
     api.AnalyzeCosts = async (q) => {
       calls.push(q);
       if (fail) throw new Error('boom');
-      return { summary: { total_cost: calls.length, providers_analyzed: [], analysis_period: { start_date: '', end_date: '' } } };
+      return { summary: { total_cost: calls.length, providers_analyzed: [], analysis_period: { start_date: '', end_date: '' }, currency: 'USD', metric: 'billed' } };
     };
     try {
       const t0 = 1_000_000;

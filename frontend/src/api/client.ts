@@ -1,9 +1,9 @@
-// The one module components import (STYLE.md 4). The transport behind it is
+// The one module components import (docs/architecture.md). The transport behind it is
 // picked at build time by the @transport Vite alias: http.ts for the web,
 // wails.ts for the desktop (a later issue); both export `transport`.
 import { transport } from '@transport';
 import type { Transport } from './transport';
-import type { CostAnalysis, CostQuery } from './types';
+import type { CostAnalysis, CostRequest } from './types';
 
 export { ApiError, toApiError } from './errors';
 export type * from './types';
@@ -17,11 +17,11 @@ const costCache = new Map<string, { at: number; value: Promise<CostAnalysis> }>(
 
 /**
  * analyzeCosts is api.AnalyzeCosts with a short in-memory cache: the server
- * allows 10 cost analyses a minute (SPEC.md 8), and moving between pages
+ * allows 10 cost analyses a minute (dashboard.rate_limit.costs_per_minute), and moving between pages
  * or back through the history should not spend them. fresh (the 30 s
  * refresh, Retry) always asks the server. Failures are not cached.
  */
-export function analyzeCosts(q: CostQuery, fresh = false, now = Date.now()): Promise<CostAnalysis> {
+export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): Promise<CostAnalysis> {
   const key = JSON.stringify(q, Object.keys(q).sort());
   const hit = costCache.get(key);
   if (!fresh && hit && now - hit.at < COST_CACHE_MS) return hit.value;
@@ -34,7 +34,7 @@ export function analyzeCosts(q: CostQuery, fresh = false, now = Date.now()): Pro
   return value;
 }
 
-/** REFRESH_MS is SPEC.md 8's dashboard auto-refresh period. */
+/** REFRESH_MS is the dashboard's auto-refresh period (dashboard.features.real_time_updates). */
 export const REFRESH_MS = 30_000;
 
 type Listener = () => void;

@@ -1,5 +1,6 @@
-// ApiError is what every transport throws (STYLE.md 4), built from the
-// error shape of SPEC.md 7: {error, error_type, provider, timestamp, details}.
+// ApiError is what every transport throws, built from the API's error shape
+// (ErrorBody in types.gen.ts, docs/api.md): {error, error_type, provider,
+// timestamp, details}.
 
 /** Error types the UI treats specially. */
 export const NOT_IMPLEMENTED = 'NotImplementedError';
@@ -87,7 +88,7 @@ export function errorFromBody(status: number, body: unknown): ApiError {
 
 /**
  * errorFromJSONString parses the JSON string the Wails ErrorFormatter emits
- * (STYLE.md 4); anything that is not the shape becomes a BaseError.
+ * (app/errors.go); anything that is not the shape becomes a BaseError.
  */
 export function errorFromJSONString(raw: string): ApiError {
   try {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { costQueryString } from './query';
-import type { CostQuery } from './types';
+import type { CostRequest } from './types';
 
 describe('costQueryString', () => {
-  const ok: { name: string; q: CostQuery; want: string }[] = [
+  const ok: { name: string; q: CostRequest; want: string }[] = [
     { name: 'default is 30 days', q: {}, want: 'days=30' },
     { name: 'days', q: { days: 7 }, want: 'days=7' },
     { name: 'range wins over days', q: { days: 7, start: '2026-01-01', end: '2026-01-31' }, want: 'start=2026-01-01&end=2026-01-31' },
@@ -20,7 +20,7 @@ describe('costQueryString', () => {
     it(tt.name, () => expect(costQueryString(tt.q)).toBe(tt.want));
   }
 
-  const bad: { name: string; q: CostQuery }[] = [
+  const bad: { name: string; q: CostRequest }[] = [
     { name: 'zero days', q: { days: 0 } },
     { name: 'too many days', q: { days: 366 } },
     { name: 'fractional days', q: { days: 1.5 } },

@@ -1,14 +1,14 @@
-import type { CostQuery } from './types';
+import type { CostRequest } from './types';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * costQueryString builds the query of GET /api/costs (DESIGN.md 6): either
+ * costQueryString builds the query of GET /api/costs (docs/api.md): either
  * days=N or start/end dates, then metric and the filters. Empty values are
  * left out; a malformed date or day count throws, so a bad URL never
  * reaches the server.
  */
-export function costQueryString(q: CostQuery): string {
+export function costQueryString(q: CostRequest): string {
   const p = new URLSearchParams();
   if (q.start || q.end) {
     if (!q.start || !q.end || !DATE.test(q.start) || !DATE.test(q.end)) {

@@ -3,21 +3,21 @@ import type {
   AllocationRules,
   Alert,
   CostAnalysis,
-  CostQuery,
+  CostRequest,
   CredentialChecks,
   Forecast,
   Health,
-  ImportSummary,
+  ImportResult,
   OptimizationResult,
   PerformanceMetrics,
   ProviderDetail,
   ProviderStatus,
   Recommendation,
-  ReportInfo,
+  ReportFile,
   ReportRequest,
   ReportResult,
-  RunInfo,
-  SavedAllocationRule,
+  Run,
+  RuleSet,
   Session,
 } from './types';
 
@@ -27,24 +27,24 @@ import type {
  * follow the service's; every method rejects with an ApiError.
  */
 export interface Transport {
-  AnalyzeCosts(q: CostQuery): Promise<CostAnalysis>;
+  AnalyzeCosts(q: CostRequest): Promise<CostAnalysis>;
   GenerateRecommendations(): Promise<Recommendation[]>;
   ForecastCosts(days: number): Promise<Forecast>;
   OptimizeAll(): Promise<OptimizationResult>;
   GenerateReport(req: ReportRequest): Promise<ReportResult>;
-  ListReports(): Promise<ReportInfo[]>;
+  ListReports(): Promise<ReportFile[]>;
   /** ReportURL is where the browser downloads a report (web only). */
   ReportURL(name: string): string;
   GetProviderStatus(): Promise<ProviderStatus>;
   GetProviderDetails(): Promise<ProviderDetail[]>;
   ValidateCredentials(): Promise<CredentialChecks>;
   AllocateCosts(rules: AllocationRules): Promise<AllocationResult>;
-  ListAllocationRules(): Promise<SavedAllocationRule[]>;
-  SaveAllocationRule(name: string, rules: AllocationRules): Promise<SavedAllocationRule>;
+  ListAllocationRules(): Promise<RuleSet[]>;
+  SaveAllocationRule(name: string, rules: AllocationRules): Promise<RuleSet>;
   GetMetrics(): Promise<PerformanceMetrics>;
   CheckHealth(): Promise<Health>;
   GetAlerts(): Promise<Alert[]>;
-  ListRuns(): Promise<RunInfo[]>;
+  ListRuns(): Promise<Run[]>;
   GetSession(): Promise<Session>;
-  ImportFile(file: File): Promise<ImportSummary>;
+  ImportFile(file: File): Promise<ImportResult>;
 }

@@ -1,4 +1,4 @@
-// The desktop transport (STYLE.md 4): the Transport of http.ts over the
+// The desktop transport (docs/architecture.md): the Transport of http.ts over the
 // Wails bindings generated in frontend/wailsjs (app.Bindings in Go). There
 // is no login: the window is a local, single-user app. A rejected call
 // carries the JSON string app.ErrorFormatter makes, either raw or as an
@@ -13,21 +13,21 @@ import type {
   AllocationRules,
   Alert,
   CostAnalysis,
-  CostQuery,
+  CostRequest,
   CredentialChecks,
   Forecast,
   Health,
-  ImportSummary,
+  ImportResult,
   OptimizationResult,
   PerformanceMetrics,
   ProviderDetail,
   ProviderStatus,
   Recommendation,
-  ReportInfo,
+  ReportFile,
   ReportRequest,
   ReportResult,
-  RunInfo,
-  SavedAllocationRule,
+  Run,
+  RuleSet,
   Session,
 } from './types';
 
@@ -67,7 +67,7 @@ export async function call<T>(fn: () => Promise<unknown>): Promise<T> {
 }
 
 /** costRequest is app.CostRequest: days, or start and end, then the filters. */
-export function costRequest(q: CostQuery): Parameters<typeof B.AnalyzeCosts>[0] {
+export function costRequest(q: CostRequest): Parameters<typeof B.AnalyzeCosts>[0] {
   const r: Parameters<typeof B.AnalyzeCosts>[0] = {};
   if (q.start || q.end) {
     r.start = q.start;
@@ -113,20 +113,20 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     ForecastCosts: (days) => call<Forecast>(() => b.ForecastCosts(days)),
     OptimizeAll: () => call<OptimizationResult>(() => b.OptimizeAll()),
     GenerateReport: (req: ReportRequest) => call<ReportResult>(() => b.GenerateReport(req)),
-    ListReports: async () => (await call<ReportInfo[] | null>(() => b.ListReports())) ?? [],
+    ListReports: async () => (await call<ReportFile[] | null>(() => b.ListReports())) ?? [],
     ReportURL: (name) => REPORTS_PREFIX + encodeURIComponent(name),
     GetProviderStatus: () => call<ProviderStatus>(() => b.GetProviderStatus()),
     GetProviderDetails: async () => (await call<ProviderDetail[] | null>(() => b.GetProviderDetails())) ?? [],
     ValidateCredentials: () => call<CredentialChecks>(() => b.ValidateCredentials()),
     AllocateCosts: (rules: AllocationRules) =>
       call<AllocationResult>(() => b.AllocateCosts(rules as Parameters<Bindings['AllocateCosts']>[0])),
-    ListAllocationRules: async () => (await call<SavedAllocationRule[] | null>(() => b.ListAllocationRules())) ?? [],
+    ListAllocationRules: async () => (await call<RuleSet[] | null>(() => b.ListAllocationRules())) ?? [],
     SaveAllocationRule: (name, rules) =>
-      call<SavedAllocationRule>(() => b.SaveAllocationRule(name, rules as Parameters<Bindings['SaveAllocationRule']>[1])),
+      call<RuleSet>(() => b.SaveAllocationRule(name, rules as Parameters<Bindings['SaveAllocationRule']>[1])),
     GetMetrics: () => call<PerformanceMetrics>(() => b.GetMetrics()),
     CheckHealth: () => call<Health>(() => b.CheckHealth()),
     GetAlerts: async () => (await call<Alert[] | null>(() => b.GetAlerts())) ?? [],
-    ListRuns: async () => (await call<RunInfo[] | null>(() => b.ListRuns())) ?? [],
+    ListRuns: async () => (await call<Run[] | null>(() => b.ListRuns())) ?? [],
     GetSession: () => call<Session>(() => b.GetSession()),
     // A picked file goes to the window's asset server rather than
     // base64-encoded through the binding bridge. It is sent as bytes, not as
@@ -148,7 +148,7 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
       }
       const body = await readBody(res);
       if (!res.ok) throw errorFromBody(res.status, body);
-      return body as ImportSummary;
+      return body as ImportResult;
     },
   };
 }

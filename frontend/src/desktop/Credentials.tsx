@@ -4,30 +4,18 @@
 // whether each field is set.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import * as B from '../../wailsjs/go/app/Bindings';
-import { api, toApiError, type ApiError, type CredentialChecks, type ProviderKey } from '../api/client';
+import {
+  api,
+  toApiError,
+  type ApiError,
+  type CredentialChecks,
+  type CredentialField as Field,
+  type CredentialStoreStatus as StoreStatus,
+  type ProviderKey,
+} from '../api/client';
 import { PROVIDERS } from '../api/types';
 import { bindingError } from '../api/wails';
 import { providerName } from '../lib/format';
-
-/** Field is model.CredentialField. */
-interface Field {
-  provider: ProviderKey;
-  name: string;
-  label: string;
-  help?: string;
-  secret: boolean;
-  multiline: boolean;
-  optional: boolean;
-  set: boolean;
-}
-
-/** StoreStatus is model.CredentialStoreStatus. */
-interface StoreStatus {
-  backend: string;
-  locked: boolean;
-  has_items: boolean;
-  message?: string;
-}
 
 const BACKEND_NAMES: Record<string, string> = {
   'secret-service': 'the Secret Service keyring (GNOME Keyring, KeePassXC)',

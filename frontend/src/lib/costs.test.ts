@@ -4,7 +4,7 @@ import { dailyByProvider, providerEntries, resourceRows, serviceRows } from './c
 import { toCSV } from './csv';
 
 const analysis = {
-  summary: { total_cost: 60, providers_analyzed: ['gcp', 'aws'], analysis_period: { start_date: '2026-01-01T00:00:00', end_date: '2026-01-03T00:00:00' } },
+  summary: { total_cost: 60, providers_analyzed: ['gcp', 'aws'], analysis_period: { start_date: '2026-01-01T00:00:00', end_date: '2026-01-03T00:00:00' }, currency: 'USD', metric: 'billed' },
   gcp: {
     total_cost: 20,
     service_breakdown: { 'Compute Engine': 20 },
@@ -13,6 +13,8 @@ const analysis = {
       { date: '2026-01-03', cost: 5 },
       { date: '2026-01-01', cost: 15 },
     ],
+    source: 'demo',
+    resource_count: 1,
   },
   aws: {
     total_cost: 40,
@@ -22,8 +24,10 @@ const analysis = {
       { date: '2026-01-01', cost: 10 },
       { date: '2026-01-02', cost: 30 },
     ],
+    source: 'demo',
+    resource_count: 0,
   },
-} as CostAnalysis;
+} satisfies CostAnalysis;
 
 describe('cost reshaping', () => {
   it('orders providers canonically', () => {

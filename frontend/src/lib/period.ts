@@ -1,6 +1,6 @@
 // Analysis periods as the UI picks them, and the period before each one to
-// compare with. Days are UTC calendar days (DESIGN.md 6).
-import type { CostQuery } from '../api/types';
+// compare with. Days are UTC calendar days (docs/api.md).
+import type { CostRequest } from '../api/types';
 
 /** Period is either the last N days or an inclusive custom range. */
 export type Period = { kind: 'days'; days: number } | { kind: 'range'; start: string; end: string };
@@ -43,7 +43,7 @@ export function previousPeriod(p: Period, now: Date = new Date()): { start: stri
 }
 
 /** periodQuery turns a period into the days/start/end part of a cost query. */
-export function periodQuery(p: Period): CostQuery {
+export function periodQuery(p: Period): CostRequest {
   return p.kind === 'days' ? { days: p.days } : { start: p.start, end: p.end };
 }
 

@@ -1,5 +1,5 @@
 // The logged-in session: user name, currency and the dashboard.features
-// switches of SPEC.md 2.9, shared with every page.
+// switches (docs/configuration.md), shared with every page.
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Features, Session } from '../api/client';
@@ -12,7 +12,7 @@ export const DEFAULT_FEATURES: Features = {
   notifications: true,
 };
 
-export const DEFAULT_SESSION: Session = { username: '', features: DEFAULT_FEATURES, currency: 'USD', version: '' };
+export const DEFAULT_SESSION: Session = { username: '', features: DEFAULT_FEATURES, currency: 'USD', version: '', auth: '' };
 
 export const SessionContext = createContext<Session>(DEFAULT_SESSION);
 
@@ -27,6 +27,7 @@ export function normalizeSession(s: Partial<Session> | null | undefined): Sessio
     username: s?.username ?? '',
     currency: s?.currency || 'USD',
     version: s?.version ?? '',
+    auth: s?.auth ?? '',
     features: { ...DEFAULT_FEATURES, ...(s?.features ?? {}) },
   };
 }

@@ -79,7 +79,7 @@ export function AllocationPage() {
   const [rules, setRules] = useState<AllocationRules>(DEFAULT_RULES);
   const [draft, setDraft] = useState({
     method: DEFAULT_RULES.method,
-    tags: DEFAULT_RULES.tags.join(', '),
+    tags: (DEFAULT_RULES.tags ?? []).join(', '),
     departments: '',
     projects: '',
     mapping: '',
@@ -272,7 +272,7 @@ export function AllocationPage() {
                   </article>
                   <article class="panel">
                     <h2>By project</h2>
-                    {rules.method === 'tag_based' && rules.departments.length === 0 && rules.projects.length === 0 && depts.length > 0 && (
+                    {rules.method === 'tag_based' && !rules.departments?.length && !rules.projects?.length && depts.length > 0 && (
                       <p class="muted small hint">
                         With no departments or projects listed, both come from the first tag present, so the two splits match. List the
                         department values (or the project values) in the rules to tell them apart.

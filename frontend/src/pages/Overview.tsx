@@ -1,7 +1,7 @@
 // Overview: the period's total and per-provider cost with change against
 // the previous period, daily cost by provider, services and top resources.
 import { useMemo, useState } from 'preact/hooks';
-import { analyzeCosts, type CostAnalysis, type CostMetric, type CostQuery } from '../api/client';
+import { analyzeCosts, type CostAnalysis, type CostMetric, type CostRequest } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
@@ -155,7 +155,7 @@ export function OverviewPage() {
   const tag = params.get('tag') ?? '';
   const [tagDraft, setTagDraft] = useState(tag);
 
-  const query: CostQuery = { ...periodQuery(period), metric: chosenMetric, provider, tag };
+  const query: CostRequest = { ...periodQuery(period), metric: chosenMetric, provider, tag };
   const key = JSON.stringify(query);
   const state = useApi<OverviewData>(async (fresh) => {
     const prev = previousPeriod(period);

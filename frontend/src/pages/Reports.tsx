@@ -1,7 +1,7 @@
 // Reports: generate a report of a type and format, download it, and list
 // the earlier ones. Off when dashboard.features.export_reports is false.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type ReportFormat, type ReportInfo, type ReportResult, type ReportType } from '../api/client';
+import { api, toApiError, type ApiError, type ReportFormat, type ReportFile, type ReportResult, type ReportType } from '../api/client';
 import { DataTable, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatBytes, formatDateTime, titleCase } from '../lib/format';
@@ -35,7 +35,7 @@ export function ReportsPage() {
     }
   };
 
-  const columns: Column<ReportInfo>[] = [
+  const columns: Column<ReportFile>[] = [
     { key: 'name', label: 'Name', value: (r) => r.name, render: (r) => <code class="rid">{r.name}</code> },
     { key: 'type', label: 'Type', value: (r) => titleCase(r.type) },
     { key: 'format', label: 'Format', value: (r) => r.format.toUpperCase() },
@@ -54,7 +54,7 @@ export function ReportsPage() {
     },
   ];
 
-  const generatedName = gen.result ? gen.result.name || baseName(gen.result.report_path) : '';
+  const generatedName = gen.result ? baseName(gen.result.report_path) : '';
 
   return (
     <section class="page" aria-labelledby="rep-title">

@@ -2,7 +2,7 @@
 // metrics, health checks, alerts and recent pipeline runs. Each section
 // loads on its own so one missing capability never blanks the page.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type CredentialChecks, type ImportSummary, type ProviderDetail, type ProviderKey, type RunInfo } from '../api/client';
+import { api, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run } from '../api/client';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
 import { useApi } from '../lib/useApi';
@@ -57,7 +57,7 @@ export function StatusPage() {
     }
   };
 
-  const [imp, setImp] = useState<{ busy: boolean; file?: File; result?: ImportSummary; error?: ApiError }>({ busy: false });
+  const [imp, setImp] = useState<{ busy: boolean; file?: File; result?: ImportResult; error?: ApiError }>({ busy: false });
   const upload = async (e: Event) => {
     e.preventDefault();
     if (!imp.file) return;
@@ -72,7 +72,7 @@ export function StatusPage() {
   };
 
   const p = perf.data;
-  const runKeys = (r: RunInfo) => Object.entries(r).filter(([k]) => k !== 'id' && k !== 'started_at' && typeof r[k] !== 'object');
+  const runKeys = (r: Run) => Object.entries(r).filter(([k, v]) => k !== 'id' && k !== 'started_at' && typeof v !== 'object');
 
   return (
     <section class="page" aria-labelledby="status-title">

@@ -88,7 +88,7 @@ export namespace app {
 	}
 	export class Session {
 	    username: string;
-	    features: any;
+	    features: config.FeaturesConfig;
 	    currency: string;
 	    version: string;
 	    auth: string;
@@ -100,10 +100,51 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.username = source["username"];
-	        this.features = source["features"];
+	        this.features = this.convertValues(source["features"], config.FeaturesConfig);
 	        this.currency = source["currency"];
 	        this.version = source["version"];
 	        this.auth = source["auth"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
+export namespace config {
+	
+	export class FeaturesConfig {
+	    real_time_updates: boolean;
+	    interactive_charts: boolean;
+	    export_reports: boolean;
+	    notifications: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new FeaturesConfig(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.real_time_updates = source["real_time_updates"];
+	        this.interactive_charts = source["interactive_charts"];
+	        this.export_reports = source["export_reports"];
+	        this.notifications = source["notifications"];
 	    }
 	}
 
