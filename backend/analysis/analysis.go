@@ -72,6 +72,9 @@ type Sums struct {
 	Services  []store.ServiceSum
 	Days      []store.DaySum
 	Resources []store.ResourceSum
+	// ResourceCounts is how many resources each provider has when
+	// Resources holds only the top ones; nil: Resources holds all.
+	ResourceCounts map[model.ProviderKey]int
 }
 
 // Build assembles the analysis for the providers in keys.
@@ -150,6 +153,9 @@ func Build(keys []model.ProviderKey, sources map[model.ProviderKey]model.SourceK
 		})
 		pc := a.Providers[k]
 		pc.ResourceCount = len(list)
+		if n, ok := sums.ResourceCounts[k]; ok {
+			pc.ResourceCount = n
+		}
 		if len(list) > MaxResources {
 			list = list[:MaxResources]
 		}

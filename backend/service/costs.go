@@ -94,7 +94,7 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if sums.Days, err = s.store.DaySums(ctx, sc, q.Metric); err != nil {
 		return model.CostAnalysis{}, err
 	}
-	if sums.Resources, err = s.store.ResourceSums(ctx, sc, q.Metric); err != nil {
+	if sums.Resources, sums.ResourceCounts, err = s.store.ResourceSums(ctx, sc, q.Metric, analysis.MaxResources); err != nil {
 		return model.CostAnalysis{}, err
 	}
 	return analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv), nil

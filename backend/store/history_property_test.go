@@ -270,10 +270,18 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 	}
 	same(t, what+": service day sums", gotSvcDay, wantSvcDay)
 
-	rs, err := s.ResourceSums(ctx, sc, m)
+	rs, counts, err := s.ResourceSums(ctx, sc, m, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	wantCounts := map[model.ProviderKey]int{}
+	for k := range wantRes {
+		wantCounts[model.ProviderKey(strings.SplitN(k, "|", 2)[0])]++
+	}
+	if !reflect.DeepEqual(counts, wantCounts) {
+		t.Fatalf("%s: resource counts %v, want %v", what, counts, wantCounts)
+	}
+	checkTop(t, s, sc, m, wantRes, what)
 	gotRes := map[string]model.Nanos{}
 	for _, v := range rs {
 		gotRes[string(v.Provider)+"|"+v.Currency+"|"+v.ResourceID] += v.Amount
@@ -314,6 +322,41 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 			t.Fatalf("%s: line\n got %+v\nwant %+v", what, l, w)
 		}
 	}
+}
+
+// checkTop: the top 3 resources of each single-currency provider, with
+// every resource tied with the third, and all of a provider's resources
+// when it has several currencies.
+func checkTop(t *testing.T, s *Store, sc Scope, m model.CostMetric, all map[string]model.Nanos, what string) {
+	t.Helper()
+	got, _, err := s.ResourceSums(context.Background(), sc, m, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byProv := map[string][]model.Nanos{}
+	curs := map[string]map[string]bool{}
+	for k, v := range all {
+		parts := strings.SplitN(k, "|", 3)
+		byProv[parts[0]] = append(byProv[parts[0]], v)
+		if curs[parts[0]] == nil {
+			curs[parts[0]] = map[string]bool{}
+		}
+		curs[parts[0]][parts[1]] = true
+	}
+	want := map[string]model.Nanos{}
+	for k, v := range all {
+		parts := strings.SplitN(k, "|", 3)
+		l := byProv[parts[0]]
+		sort.Slice(l, func(i, j int) bool { return l[i] > l[j] })
+		if len(curs[parts[0]]) > 1 || len(l) <= 3 || v >= l[2] {
+			want[k] = v
+		}
+	}
+	gotMap := map[string]model.Nanos{}
+	for _, v := range got {
+		gotMap[string(v.Provider)+"|"+v.Currency+"|"+v.ResourceID] += v.Amount
+	}
+	same(t, what+": top resources", gotMap, want)
 }
 
 func checkStats(t *testing.T, s *Store, bf *bruteForce) {

@@ -383,40 +383,185 @@ func (s *Store) ServiceDaySums(ctx context.Context, sc Scope, m model.CostMetric
 	return out, err
 }
 
-// ResourceSums sums metric by resource. Lines without a resource id are
-// left out (they show in the service breakdown). The tags are those of the
-// resource's latest day.
-func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric) ([]ResourceSum, error) {
+// ResourceSums sums metric by resource (per provider, source and
+// currency). Lines without a resource id are left out (they show in the
+// service breakdown). The tags are those of the resource's latest day.
+// When top > 0, only each provider's top most expensive resources are
+// returned, with any tied with the last, as long as the provider's
+// resources are in one currency (amounts in several currencies cannot be
+// ranked before conversion, so then all are). The counts are how many
+// resources each provider has in scope.
+//
+// The sums come from SQL per line key; grouping by resource, ranking and
+// naming happen here, so only the resources returned pay for their
+// strings and tags.
+func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, top int) ([]ResourceSum, map[model.ProviderKey]int, error) {
 	p, err := s.plan(ctx, sc)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	ks, args := p.keySums()
 	q := `WITH ks AS (` + ks + `)
-		SELECT k.provider, cu.s, ri.s, MAX(rt.s), MAX(sv.s), MAX(rg.s),
-			(SELECT t.tags FROM line_keys k2 JOIN tag_sets t ON t.id = k2.tag_set
-			  WHERE k2.provider = k.provider AND k2.source = k.source AND k2.resource_id = k.resource_id
-			  ORDER BY k2.last_day DESC, k2.id DESC LIMIT 1),
-			SUM(` + sumColumn(m) + `)
-		FROM ks JOIN line_keys k ON k.id = ks.key
-		JOIN strs cu ON cu.id = k.currency JOIN strs ri ON ri.id = k.resource_id
-		JOIN strs rt ON rt.id = k.resource_type JOIN strs sv ON sv.id = k.service JOIN strs rg ON rg.id = k.region
-		WHERE k.resource_id <> 0
-		GROUP BY k.provider, k.source, k.currency, k.resource_id`
-	var out []ResourceSum
+		SELECT k.provider, k.source, k.currency, k.resource_id, k.resource_type, k.service, k.region, ` + sumColumn(m) + `
+		FROM ks JOIN line_keys k ON k.id = ks.key WHERE k.resource_id <> 0`
+	type resKey struct {
+		provider model.ProviderKey
+		source   string
+		currency int64
+		resource int64
+	}
+	type resAgg struct {
+		key         resKey
+		amount      model.Nanos
+		types, svcs []int64
+		regions     []int64
+	}
+	groups := map[resKey]*resAgg{}
 	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var v ResourceSum
-		var tags sql.NullString
-		if err := rows.Scan(&v.Provider, &v.Currency, &v.ResourceID, &v.ResourceType, &v.Service, &v.Region, &tags, &v.Amount); err != nil {
+		var k resKey
+		var rt, sv, rg int64
+		var amt model.Nanos
+		if err := rows.Scan(&k.provider, &k.source, &k.currency, &k.resource, &rt, &sv, &rg, &amt); err != nil {
 			return err
 		}
-		v.Tags = map[string]string{}
-		if tags.Valid {
-			if err := json.Unmarshal([]byte(tags.String), &v.Tags); err != nil {
-				return err
+		g := groups[k]
+		if g == nil {
+			g = &resAgg{key: k}
+			groups[k] = g
+		}
+		g.amount += amt
+		g.types, g.svcs, g.regions = append(g.types, rt), append(g.svcs, sv), append(g.regions, rg)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	byProvider := map[model.ProviderKey][]*resAgg{}
+	counts := map[model.ProviderKey]int{}
+	for _, g := range groups {
+		byProvider[g.key.provider] = append(byProvider[g.key.provider], g)
+		counts[g.key.provider]++
+	}
+	var kept []*resAgg
+	for _, list := range byProvider {
+		oneCurrency := true
+		for _, g := range list {
+			oneCurrency = oneCurrency && g.key.currency == list[0].key.currency
+		}
+		if top > 0 && oneCurrency && len(list) > top {
+			sort.Slice(list, func(i, j int) bool { return list[i].amount > list[j].amount })
+			n := top
+			for n < len(list) && list[n].amount == list[top-1].amount {
+				n++ // ties with the last are ranked by name later
+			}
+			list = list[:n]
+		}
+		kept = append(kept, list...)
+	}
+	// Names of what is returned, in one query.
+	ids := map[int64]bool{}
+	for _, g := range kept {
+		ids[g.key.currency], ids[g.key.resource] = true, true
+		for _, l := range [][]int64{g.types, g.svcs, g.regions} {
+			for _, id := range l {
+				ids[id] = true
+			}
+		}
+	}
+	names, err := s.strings(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	refs := make([]resourceRef, len(kept))
+	for i, g := range kept {
+		refs[i] = resourceRef{g.key.provider, g.key.source, g.key.resource}
+	}
+	tags, err := s.latestTags(ctx, refs)
+	if err != nil {
+		return nil, nil, err
+	}
+	maxName := func(l []int64) string {
+		out := ""
+		for _, id := range l {
+			out = max(out, names[id])
+		}
+		return out
+	}
+	out := make([]ResourceSum, 0, len(kept))
+	for _, g := range kept {
+		v := ResourceSum{Sum: Sum{Provider: g.key.provider, Currency: names[g.key.currency], Amount: g.amount},
+			ResourceID: names[g.key.resource], ResourceType: maxName(g.types), Service: maxName(g.svcs),
+			Region: maxName(g.regions), Tags: map[string]string{}}
+		if t := tags[resourceRef{g.key.provider, g.key.source, g.key.resource}]; t != "" {
+			if err := json.Unmarshal([]byte(t), &v.Tags); err != nil {
+				return nil, nil, fmt.Errorf("store: tags: %w", err)
 			}
 		}
 		out = append(out, v)
+	}
+	return out, counts, nil
+}
+
+// strings resolves dimension string ids.
+func (s *Store) strings(ctx context.Context, ids map[int64]bool) (map[int64]string, error) {
+	list := make([]int64, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[int64]string, len(ids))
+	err = s.query(ctx, `SELECT id, s FROM strs WHERE id IN (SELECT value FROM json_each(?))`, []any{string(b)}, func(rows *sql.Rows) error {
+		var id int64
+		var v string
+		if err := rows.Scan(&id, &v); err != nil {
+			return err
+		}
+		out[id] = v
+		return nil
+	})
+	return out, err
+}
+
+// resourceRef names a resource of one provider and source.
+type resourceRef struct {
+	provider model.ProviderKey
+	source   string
+	resource int64
+}
+
+// latestTags returns the tag set (JSON) of each resource's line key with
+// the latest day, over all its history.
+func (s *Store) latestTags(ctx context.Context, refs []resourceRef) (map[resourceRef]string, error) {
+	want := map[resourceRef]bool{}
+	ids := map[int64]bool{}
+	for _, r := range refs {
+		want[r] = true
+		ids[r.resource] = true
+	}
+	list := make([]int64, 0, len(ids))
+	for id := range ids {
+		list = append(list, id)
+	}
+	b, err := json.Marshal(list)
+	if err != nil {
+		return nil, err
+	}
+	out := map[resourceRef]string{}
+	const q = `SELECT k.provider, k.source, k.resource_id, t.tags FROM line_keys k JOIN tag_sets t ON t.id = k.tag_set
+		WHERE k.resource_id IN (SELECT value FROM json_each(?))
+		ORDER BY k.provider, k.source, k.resource_id, k.last_day DESC, k.id DESC`
+	err = s.query(ctx, q, []any{string(b)}, func(rows *sql.Rows) error {
+		var r resourceRef
+		var tags string
+		if err := rows.Scan(&r.provider, &r.source, &r.resource, &tags); err != nil {
+			return err
+		}
+		if _, seen := out[r]; !seen && want[r] {
+			out[r] = tags
+		}
 		return nil
 	})
 	return out, err

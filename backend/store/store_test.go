@@ -90,7 +90,7 @@ func TestReplaceHistoryReplacesSpan(t *testing.T) {
 	if err != nil || len(days) != 1 || days[0].Amount != 9_250_000_000 {
 		t.Fatalf("day sums %+v %v", days, err)
 	}
-	res, err := s.ResourceSums(ctx, awsOnly, model.MetricBilled)
+	res, _, err := s.ResourceSums(ctx, awsOnly, model.MetricBilled, 0)
 	if err != nil || len(res) != 2 {
 		t.Fatalf("resources %+v %v", res, err)
 	}
