@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// STYLE.md 4: one API client, two transports picked at build time. The web
+// One API client, two transports picked at build time (docs/architecture.md). The web
 // build (default, VITE_TARGET=web) talks HTTP; the desktop build
 // (VITE_TARGET=wails) will call the Wails bindings through src/api/wails.ts.
 const target = process.env.VITE_TARGET ?? 'web';
