@@ -17,7 +17,7 @@ import (
 // Accounts when it names some), so re-importing or re-syncing a period
 // replaces it and nothing is counted twice.
 func (s *Store) ReplaceHistory(ctx context.Context, batches ...model.Batch) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		ins, err := tx.PrepareContext(ctx, insertLine)
 		if err != nil {
 			return err
@@ -423,7 +423,7 @@ func (s *Store) SetSyncError(ctx context.Context, p model.ProviderKey, src model
 
 // DeleteHistory removes all history of a provider and source.
 func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src model.SourceKind) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM cost_lines WHERE provider = ? AND source = ?`, p, src); err != nil {
 			return err
 		}

@@ -33,6 +33,8 @@ type Store struct {
 	w    *sql.DB
 	r    *sql.DB
 	path string
+
+	versions versionsStmt
 }
 
 // Open opens (creating if needed) the database in dir and migrates it.

@@ -118,9 +118,14 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	if rt.long {
 		timeout = longTimeout
 	}
+	// The response cache is outside the time limit: a cached answer needs
+	// none. The UI's files carry their own compressed forms.
 	inner := withTimeout(timeout, h)
-	if rt.cache {
-		inner = withTimeout(timeout, s.cached(h))
+	switch {
+	case rt.cache:
+		inner = s.cached(inner)
+	case !rt.static:
+		inner = compress(inner)
 	}
 	return limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)

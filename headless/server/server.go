@@ -17,6 +17,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/service"
+	"github.com/costpilot/costpilot/frontend"
 )
 
 // Request time limits: most requests finish in well under a second; the
@@ -38,6 +39,10 @@ type Server struct {
 	limiter     *limiter
 	metrics     *metrics
 	health      *healthCache
+	versions    *versionGate
+	auth        *authCache
+	resp        *respCache
+	static      *staticFiles
 	mux         *http.ServeMux
 	handler     http.Handler
 }
@@ -64,6 +69,12 @@ func New(svc *service.Service) (*Server, error) {
 		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
+	s.versions = newVersionGate(svc.ChangeVersions)
+	s.auth = newAuthCache()
+	s.resp = newRespCache(respCacheMaxBytes)
+	if s.static, err = newStaticFiles(frontend.Dist()); err != nil {
+		return nil, fmt.Errorf("server: index the built UI: %w", err)
+	}
 	for _, rt := range routeTable() {
 		s.mux.Handle(rt.Method+" "+rt.Path, s.wrap(rt, rt.build(s)))
 	}
