@@ -34,7 +34,7 @@ type Store struct {
 	r    *sql.DB
 	path string
 
-	versions versionsStmt
+	versions versionsReader
 }
 
 // Open opens (creating if needed) the database in dir and migrates it.
@@ -82,7 +82,7 @@ func (s *Store) Path() string { return s.path }
 
 // Close closes both pools.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.versions.close(), s.r.Close(), s.w.Close())
 }
 
 // migrate applies the embedded migrations newer than PRAGMA user_version,

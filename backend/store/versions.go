@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // Versions are the data dir's change counters (migration 0010): History
@@ -18,26 +20,80 @@ type Versions struct {
 
 const versionsSQL = `SELECT history, auth FROM versions WHERE id = 1`
 
-// versionsStmt is prepared once per store: the dashboard reads the
-// versions on every request, so the parse is not repeated each time.
-type versionsStmt struct {
-	once sync.Once
-	stmt *sql.Stmt
-	err  error
+// versionsReader answers Versions. It has a connection of its own with
+// the query prepared once, so the reads never wait behind long analyses
+// holding the pooled connections, and it skips the query altogether while
+// the WAL-index header shows no commit since the last one (walWatch): the
+// dashboard asks on every request, and almost always nothing changed.
+type versionsReader struct {
+	once  sync.Once
+	db    *sql.DB
+	stmt  *sql.Stmt
+	err   error
+	watch *walWatch
+	last  atomic.Pointer[versionsSnapshot]
 }
 
-// Versions reads the change counters.
-func (s *Store) Versions(ctx context.Context) (Versions, error) {
-	vs := &s.versions
-	vs.once.Do(func() { vs.stmt, vs.err = s.r.PrepareContext(ctx, versionsSQL) })
-	if vs.err != nil {
-		return Versions{}, fmt.Errorf("store: versions: %w", vs.err)
+// versionsSnapshot is a result and the header copied before its query:
+// the result is current while the header is unchanged.
+type versionsSnapshot struct {
+	header walHeader
+	v      Versions
+}
+
+func (v *versionsReader) close() error {
+	var err error
+	if v.watch != nil {
+		err = v.watch.close()
 	}
+	if v.db != nil {
+		err = errors.Join(err, v.db.Close())
+	}
+	return err
+}
+
+func (v *versionsReader) query(ctx context.Context) (Versions, error) {
 	var out Versions
-	if err := vs.stmt.QueryRowContext(ctx).Scan(&out.History, &out.Auth); err != nil {
+	if err := v.stmt.QueryRowContext(ctx).Scan(&out.History, &out.Auth); err != nil {
 		return Versions{}, fmt.Errorf("store: versions: %w", err)
 	}
 	return out, nil
+}
+
+// Versions reads the change counters; every commit to the database by
+// any process before the call is reflected. A read in WAL mode never
+// waits for a writer, so ctx needs no deadline; one without a Done
+// channel also spares the driver a goroutine per query.
+func (s *Store) Versions(ctx context.Context) (Versions, error) {
+	vr := &s.versions
+	vr.once.Do(func() {
+		if vr.db, vr.err = sql.Open("sqlite", dsn(s.path, false)); vr.err != nil {
+			return
+		}
+		vr.db.SetMaxOpenConns(1)
+		vr.db.SetMaxIdleConns(1)
+		if vr.stmt, vr.err = vr.db.PrepareContext(ctx, versionsSQL); vr.err != nil {
+			return
+		}
+		if _, vr.err = vr.query(ctx); vr.err == nil {
+			vr.watch = openWALWatch(s.path)
+		}
+	})
+	if vr.err != nil {
+		return Versions{}, fmt.Errorf("store: versions: %w", vr.err)
+	}
+	if vr.watch == nil {
+		return vr.query(ctx)
+	}
+	h := vr.watch.header()
+	if last := vr.last.Load(); last != nil && last.header == h {
+		return last.v, nil
+	}
+	v, err := vr.query(ctx)
+	if err == nil {
+		vr.last.Store(&versionsSnapshot{header: h, v: v})
+	}
+	return v, err
 }
 
 // historyTx is tx for writes that change the cost history or inventory:

@@ -65,3 +65,20 @@ func TestVersionsMoveWithTheirWrites(t *testing.T) {
 	step("set password", 0, 1, func() error { return s.SetPassword(ctx, u.ID, "hash2") })
 	step("delete user", 0, 1, func() error { return s.DeleteUser(ctx, u.ID) })
 }
+
+// BenchmarkVersionsUnchanged is the dashboard's per-request read of the
+// versions while nothing is committed: the WAL-index header check alone.
+func BenchmarkVersionsUnchanged(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := s.Versions(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

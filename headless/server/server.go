@@ -39,7 +39,6 @@ type Server struct {
 	limiter     *limiter
 	metrics     *metrics
 	health      *healthCache
-	versions    *versionGate
 	auth        *authCache
 	resp        *respCache
 	static      *staticFiles
@@ -69,7 +68,6 @@ func New(svc *service.Service) (*Server, error) {
 		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
-	s.versions = newVersionGate(svc.ChangeVersions)
 	s.auth = newAuthCache()
 	s.resp = newRespCache(respCacheMaxBytes)
 	if s.static, err = newStaticFiles(frontend.Dist()); err != nil {
