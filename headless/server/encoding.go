@@ -63,7 +63,6 @@ func negotiate(r *http.Request, brotliOK bool) string {
 // allocation per header per request. net/http never writes into them.
 var (
 	hdrVaryAE     = []string{"Accept-Encoding"}
-	hdrJSON       = []string{"application/json; charset=utf-8"}
 	hdrEncGzip    = []string{encGzip}
 	hdrEncBrotli  = []string{encBrotli}
 	hdrCacheHit   = []string{"HIT"}
