@@ -20,14 +20,18 @@ type Versions struct {
 
 const versionsSQL = `SELECT history, auth FROM versions WHERE id = 1`
 
-// versionsReader answers Versions. It has a connection of its own with
-// the query prepared once, so the reads never wait behind long analyses
-// holding the pooled connections, and it skips the query altogether while
-// the WAL-index header shows no commit since the last one (walWatch): the
-// dashboard asks on every request, and almost always nothing changed.
+// versionsReader answers Versions. It holds a connection of its own for
+// the store's lifetime, with the query prepared once, so the reads never
+// wait behind long analyses holding the pooled connections; and it skips
+// the query altogether while the WAL-index header shows no commit since
+// the last one (walWatch): the dashboard asks on every request, and
+// almost always nothing changed. The held connection also keeps SQLite's
+// lock on the -shm file, so no other process re-initialises the file
+// while it is mapped.
 type versionsReader struct {
 	once  sync.Once
 	db    *sql.DB
+	conn  *sql.Conn
 	stmt  *sql.Stmt
 	err   error
 	watch *walWatch
@@ -41,15 +45,42 @@ type versionsSnapshot struct {
 	v      Versions
 }
 
+func (v *versionsReader) open(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return err
+	}
+	v.db = db
+	if v.conn, err = db.Conn(ctx); err != nil {
+		return err
+	}
+	if v.stmt, err = v.conn.PrepareContext(ctx, versionsSQL); err != nil {
+		return err
+	}
+	if _, err = v.query(ctx); err != nil {
+		return err
+	}
+	// After a read in WAL mode the -shm file exists and is initialised.
+	v.watch = openWALWatch(path)
+	return nil
+}
+
+// close unmaps the header before letting the connection go.
 func (v *versionsReader) close() error {
-	var err error
+	var errs []error
 	if v.watch != nil {
-		err = v.watch.close()
+		errs = append(errs, v.watch.close())
+	}
+	if v.stmt != nil {
+		errs = append(errs, v.stmt.Close())
+	}
+	if v.conn != nil {
+		errs = append(errs, v.conn.Close())
 	}
 	if v.db != nil {
-		err = errors.Join(err, v.db.Close())
+		errs = append(errs, v.db.Close())
 	}
-	return err
+	return errors.Join(errs...)
 }
 
 func (v *versionsReader) query(ctx context.Context) (Versions, error) {
@@ -66,19 +97,7 @@ func (v *versionsReader) query(ctx context.Context) (Versions, error) {
 // channel also spares the driver a goroutine per query.
 func (s *Store) Versions(ctx context.Context) (Versions, error) {
 	vr := &s.versions
-	vr.once.Do(func() {
-		if vr.db, vr.err = sql.Open("sqlite", dsn(s.path, false)); vr.err != nil {
-			return
-		}
-		vr.db.SetMaxOpenConns(1)
-		vr.db.SetMaxIdleConns(1)
-		if vr.stmt, vr.err = vr.db.PrepareContext(ctx, versionsSQL); vr.err != nil {
-			return
-		}
-		if _, vr.err = vr.query(ctx); vr.err == nil {
-			vr.watch = openWALWatch(s.path)
-		}
-	})
+	vr.once.Do(func() { vr.err = vr.open(context.WithoutCancel(ctx), s.path) })
 	if vr.err != nil {
 		return Versions{}, fmt.Errorf("store: versions: %w", vr.err)
 	}
