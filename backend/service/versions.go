@@ -17,7 +17,7 @@ func (s *Service) ChangeVersions(ctx context.Context) (store.Versions, error) {
 // historyVersion is the history version for keys of cached results: a
 // result computed from older history is then never found under a newer
 // version, even when its Put lands after another process's write. -1 when
-// unreadable, which never matches a real version.
+// unreadable (the store is failing then anyway).
 func (s *Service) historyVersion(ctx context.Context) int64 {
 	v, err := s.store.Versions(ctx)
 	if err != nil {

@@ -80,7 +80,7 @@ func dsn(path string, writer bool) string {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes both pools.
+// Close closes the pools and the versions reader.
 func (s *Store) Close() error {
 	return errors.Join(s.versions.close(), s.r.Close(), s.w.Close())
 }
