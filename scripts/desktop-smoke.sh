@@ -8,7 +8,13 @@
 #   2. starts it with no arguments: the window must show the demo overview
 #      within 10 s and stay up; a screenshot goes to test-artifacts/ and must
 #      not be blank; then SIGTERM must close it cleanly, remembering its size;
-#   3. records cold and warm start to first rendered data, resident memory
+#   3. starts it again on the same data dir (warm start);
+#   4. starts `costpilot-desktop dashboard` on a fresh data dir, then the
+#      window on the same data dir: the window must show the overview
+#      within 10 s while the dashboard keeps answering (issue 16: any
+#      number of processes share a data dir), and a token created by the
+#      CLI beside both must work on the dashboard at once;
+#   5. records cold and warm start to first rendered data, resident memory
 #      (app plus WebKit helper processes) and binary size in
 #      test-artifacts/desktop-smoke.txt.
 # SKIP_BUILD=1 reuses bin/costpilot-desktop. When the wails CLI is on PATH
@@ -56,7 +62,7 @@ if [ "${1:-}" = __inside ]; then
     return 1
   }
 
-  say "1/3 self-test: the overview's total through the bindings must match the backend"
+  say "1/4 self-test: the overview's total through the bindings must match the backend"
   set +e
   timeout 180 "$bin" desktop --data-dir "$work/data-selftest" --self-test --self-test-timeout 120s 2>"$work/selftest.log"
   code=$?
@@ -66,7 +72,7 @@ if [ "${1:-}" = __inside ]; then
   grep -q 'msg="self-test finished" ok=true' "$work/selftest.log" || fail "self-test gave no verdict"
   selftest_ms=$(field startup_ms "$work/selftest.log")
 
-  say "2/3 no arguments, fresh data dir: the demo overview within 10 s, and the window stays up"
+  say "2/4 no arguments, fresh data dir: the demo overview within 10 s, and the window stays up"
   export COSTPILOT_DATA_DIR=$work/data-plain
   t0=$(date +%s%N)
   "$bin" 2>"$work/plain.log" &
@@ -98,7 +104,7 @@ if [ "${1:-}" = __inside ]; then
   app=
   [ -s "$COSTPILOT_DATA_DIR/window.json" ] || fail "the window's size was not remembered"
 
-  say "3/3 warm start: the same data dir again"
+  say "3/4 warm start: the same data dir again"
   "$bin" 2>"$work/warm.log" &
   app=$!
   wait_for "$work/warm.log" 'msg="first data rendered".*check=ok' 10 || fail "no overview data within 10 s on a warm start"
@@ -107,12 +113,40 @@ if [ "${1:-}" = __inside ]; then
   wait "$app" || true
   app=
 
+  say "4/4 beside a running dashboard on the same data dir"
+  shared=$work/data-shared
+  "$bin" dashboard --host 127.0.0.1 --port 0 --data-dir "$shared" 2>"$work/dashboard.log" &
+  dash=$!
+  wait_for "$work/dashboard.log" 'listening on http' 30 || { kill "$dash" 2>/dev/null; cat "$work/dashboard.log" >&2; fail "the dashboard did not start"; }
+  base=$(sed -n 's|.*listening on \(http://[^/]*\)/.*|\1|p' "$work/dashboard.log" | head -n1)
+  curl -fs "$base/healthz" >/dev/null || { kill "$dash"; fail "the dashboard does not answer /healthz"; }
+  COSTPILOT_DATA_DIR=$shared "$bin" 2>"$work/beside.log" &
+  app=$!
+  wait_for "$work/beside.log" 'msg="first data rendered".*check=ok' 10 || {
+    import -window root "$art/desktop-window-beside-failed.png" 2>/dev/null || true
+    kill "$dash" 2>/dev/null
+    cat "$work/beside.log" >&2
+    fail "no overview data within 10 s of start beside a running dashboard"
+  }
+  beside_ms=$(field startup_ms "$work/beside.log")
+  token=$("$bin" token create smoke --data-dir "$shared" 2>/dev/null) || { kill "$dash"; fail "token create beside the window and the dashboard failed"; }
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $token" "$base/api/costs?days=7")
+  [ "$code" = 200 ] || { kill "$dash"; fail "the dashboard answered $code to the token just created"; }
+  kill -0 "$app" 2>/dev/null || { kill "$dash"; fail "the window closed beside the dashboard"; }
+  kill -TERM "$app"
+  wait "$app" || { kill "$dash"; fail "the app exited non-zero after SIGTERM beside the dashboard"; }
+  app=
+  curl -fs "$base/healthz" >/dev/null || { kill "$dash"; fail "the dashboard stopped answering"; }
+  kill -TERM "$dash"
+  wait "$dash" || fail "the dashboard exited non-zero after SIGTERM"
+
   size=$(stat -c %s "$bin")
   {
     echo "binary: $(basename "$bin") $size bytes ($(awk -v s="$size" 'BEGIN { printf "%.1f", s / 1048576 }') MiB)"
     echo "self-test: ok, first data after ${selftest_ms} ms"
     echo "cold start to first rendered data (fresh data dir, demo history filled): ${cold_ms} ms in-process, ${wall_ms} ms wall"
     echo "warm start to first rendered data: ${warm_ms} ms"
+    echo "start beside a running dashboard on the same data dir, to first rendered data: ${beside_ms} ms"
     echo "memory at first data: costpilot process RSS $((m0 / 1024)) MiB; with its $((procs - 1)) WebKit processes RSS $((r0 / 1024)) MiB, PSS $((p0 / 1024)) MiB"
     echo "memory 8 s later: costpilot process RSS $((m1 / 1024)) MiB; all processes RSS $((r1 / 1024)) MiB, PSS $((p1 / 1024)) MiB"
     echo "screenshot: test-artifacts/desktop-window.png"
@@ -126,10 +160,10 @@ if [ "${SKIP_BUILD:-}" != 1 ]; then
 fi
 [ -x "$bin" ] || { echo "desktop-smoke: $bin was not built" >&2; exit 1; }
 missing=""
-for c in xvfb-run xauth import convert identify xwininfo; do command -v "$c" >/dev/null || missing="$missing $c"; done
+for c in xvfb-run xauth import convert identify xwininfo curl; do command -v "$c" >/dev/null || missing="$missing $c"; done
 if [ -n "$missing" ]; then
   APT=apt-get; [ "$(id -u)" = 0 ] || APT="sudo apt-get"
-  $APT update -qq && $APT install -y -qq xvfb xauth imagemagick x11-utils >/dev/null
+  $APT update -qq && $APT install -y -qq xvfb xauth imagemagick x11-utils curl >/dev/null
 fi
 
 wails=$(command -v wails || { [ -x "$HOME/go/bin/wails" ] && echo "$HOME/go/bin/wails"; } || true)

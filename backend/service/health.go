@@ -269,10 +269,14 @@ type CleanupResult struct {
 	Reports      int   `json:"reports"`
 }
 
-// ClearCache empties the cache.
+// ClearCache empties the shared cache and tells running dashboards to
+// drop the answers they keep in memory (by moving the history version).
 func (s *Service) ClearCache() (CleanupResult, error) {
 	n, err := s.cache.Clear()
-	return CleanupResult{CacheEntries: n}, err
+	if err != nil {
+		return CleanupResult{}, err
+	}
+	return CleanupResult{CacheEntries: n}, s.store.BumpHistoryVersion(context.Background())
 }
 
 // DeleteResults removes saved runs and results, and the report files

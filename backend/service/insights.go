@@ -33,7 +33,7 @@ func (s *Service) GenerateRecommendations(ctx context.Context) ([]model.Recommen
 	}
 	opt := recommend.Options{CPUThreshold: s.cfg.Optimization.CPUUtilizationThreshold,
 		MemoryThreshold: s.cfg.Optimization.MemoryUtilizationThreshold, Now: s.now()}
-	cacheKey := fmt.Sprintf("recommendations:%s:%g:%g:%v", yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
+	cacheKey := fmt.Sprintf("recommendations:%d:%s:%g:%g:%v", s.historyVersion(ctx), yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
 	if b, ok := s.cache.Get(ResultsBucket, cacheKey); ok {
 		var recs []model.Recommendation
 		if json.Unmarshal(b, &recs) == nil {

@@ -687,7 +687,7 @@ func (s *Store) SetSyncError(ctx context.Context, p model.ProviderKey, src model
 func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src model.SourceKind) error {
 	const keys = `(SELECT id FROM line_keys WHERE provider = ? AND source = ?)`
 	const skeys = `(SELECT id FROM svc_keys WHERE provider = ? AND source = ?)`
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM facts WHERE key IN ` + keys,
 			`DELETE FROM key_month WHERE key IN ` + keys,

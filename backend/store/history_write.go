@@ -18,7 +18,7 @@ import (
 // replaces it and nothing is counted twice. The rollups are kept in the
 // same transaction.
 func (s *Store) ReplaceHistory(ctx context.Context, batches ...model.Batch) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
 			svc: map[svcKey]int64{}}
 		for _, b := range batches {

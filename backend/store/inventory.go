@@ -14,7 +14,7 @@ import (
 // samples of the same span, in one transaction.
 func (s *Store) ReplaceInventory(ctx context.Context, src model.SourceKind, inv model.Inventory) error {
 	now := time.Now().UTC().Format(time.RFC3339)
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM resources WHERE provider = ? AND source = ?`, inv.Provider, src); err != nil {
 			return err
 		}

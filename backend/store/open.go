@@ -33,6 +33,8 @@ type Store struct {
 	w    *sql.DB
 	r    *sql.DB
 	path string
+
+	versions versionsReader
 }
 
 // Open opens (creating if needed) the database in dir and migrates it.
@@ -81,9 +83,9 @@ func dsn(path string, writer bool) string {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes both pools.
+// Close closes the pools and the versions reader.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	return errors.Join(s.versions.close(), s.r.Close(), s.w.Close())
 }
 
 // migrate applies the embedded migrations newer than PRAGMA user_version,

@@ -57,6 +57,9 @@ var template = sync.OnceValues(func() (string, error) {
 })
 
 func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) == "1" {
+		os.Exit(runChild()) // the test binary started as costpilot (multiprocess_test.go)
+	}
 	code := m.Run()
 	if d, err := template(); err == nil {
 		os.RemoveAll(d)

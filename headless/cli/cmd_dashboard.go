@@ -24,6 +24,8 @@ func (a *app) dashboardCmd() *cobra.Command {
 /metrics, on dashboard.host:dashboard.port (default 0.0.0.0:5000), over TLS when
 dashboard.security.ssl_enabled. Log in with a user made by 'costpilot user add NAME';
 scripts use a token from 'costpilot token create NAME' as Authorization: Bearer.
+Other costpilot commands (and the desktop app) work on the same data dir meanwhile; what
+they write (imports, syncs, users, tokens, revocations) shows on the dashboard's next request.
 Stops gracefully on SIGINT or SIGTERM, letting requests in flight finish.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

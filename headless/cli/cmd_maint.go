@@ -20,9 +20,10 @@ func (a *app) cleanupCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "cleanup [--cache] [--all]",
 		Short: "Empty the cache, or also remove saved results and reports",
-		Long: `--cache empties the cache without asking. --all also removes saved runs, saved results
-and the reports costpilot wrote in the output dir, after confirmation (--yes skips it; without a
-terminal, --yes is required). Cost history and users are never touched.`,
+		Long: `--cache empties the cache without asking (a running dashboard also drops the answers it
+keeps in memory). --all also removes saved runs, saved results and the reports costpilot wrote
+in the output dir, after confirmation (--yes skips it; without a terminal, --yes is required).
+Cost history and users are never touched.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !all && !cacheOnly {

@@ -155,11 +155,12 @@ var registered []func(*app) *cobra.Command
 
 func register(f func(*app) *cobra.Command) { registered = append(registered, f) }
 
-// open opens the Service with the global flags.
+// open opens the Service with the global flags. The Service makes the
+// logger, so the level is --log-level, else $COSTPILOT_LOG_LEVEL, else
+// log_level in the config.
 func (a *app) open(cmd *cobra.Command) (*service.Service, error) {
 	return service.Open(cmd.Context(), service.Options{
-		ConfigPath: a.g.configPath, DataDir: a.g.dataDir, LogLevel: a.g.logLevel,
-		Logger: service.NewLogger(os.Stderr, logLevelOr(a.g.logLevel)),
+		ConfigPath: a.g.configPath, DataDir: a.g.dataDir, LogLevel: logLevelOr(a.g.logLevel),
 	})
 }
 

@@ -9,7 +9,7 @@ import (
 )
 
 // TestEndpointsLoggedIn: logged in through the form, every endpoint
-// answers with SPEC.md's field names; capabilities the Service does not
+// answers with the documented field names (docs/api.md); capabilities the Service does not
 // have yet answer 501 with the error shape.
 func TestEndpointsLoggedIn(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })

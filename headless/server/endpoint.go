@@ -13,7 +13,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 )
 
-// endpoint is the one adapter between HTTP and the Service (STYLE.md 3):
+// endpoint is the one adapter between HTTP and the Service (docs/architecture.md):
 // dec turns the request into the method's input, fn is the Service method,
 // and the result or error is written as JSON. Handlers hold no logic.
 func endpoint[In, Out any](dec func(*http.Request) (In, error), fn func(context.Context, In) (Out, error)) http.Handler {
@@ -73,10 +73,10 @@ func errTooLarge(limit int64) error {
 	return apperr.E(apperr.Validation, "the request body is larger than %d bytes", limit).WithDetail("max_bytes", limit).WithDetail("status", http.StatusRequestEntityTooLarge)
 }
 
-// statusOf maps an error to its HTTP status (DESIGN.md 6).
+// statusOf maps an error to its HTTP status (apperr's one table).
 func statusOf(err error) int { return apperr.HTTPStatus(err) }
 
-// writeError writes err in the error shape of SPEC.md 7 with its status;
+// writeError writes err in the error shape (docs/api.md) with its status;
 // an error without a kind is the 500 {"error":"Internal server error"} body.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)

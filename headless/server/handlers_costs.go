@@ -93,7 +93,7 @@ func (s *Server) forecastEvaluation() http.Handler {
 	})
 }
 
-// optimize runs SPEC.md 4.1 rule 3's full pipeline: report and saving on.
+// optimize runs the full pipeline: report and saving on.
 func (s *Server) optimize() http.Handler {
 	return endpoint(none, func(ctx context.Context, _ struct{}) (model.OptimizationResult, error) {
 		return s.svc.OptimizeAll(ctx, true, true)

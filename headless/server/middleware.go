@@ -14,6 +14,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/security"
 	"github.com/costpilot/costpilot/backend/service"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // reqInfo is what the layers of one request learn about it, shared by
@@ -24,7 +25,12 @@ type reqInfo struct {
 	principal *service.Principal
 	err       error
 	cacheHit  bool
+	cacheMiss bool
 	rec       *recorder
+
+	versionsRead bool // versions holds this request's read (versionsOf)
+	versions     store.Versions
+	versionsErr  error
 }
 
 type ctxKey struct{}
@@ -85,10 +91,24 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if route == "" {
 			route = "unmatched"
 		}
-		s.metrics.observe(route, status, d, info.cacheHit)
+		cache := cacheNone
+		switch {
+		case info.cacheHit:
+			cache = cacheHit
+		case info.cacheMiss:
+			cache = cacheMiss
+		}
+		s.metrics.observe(route, status, d, cache)
 		level := slog.LevelInfo
 		if info.route == routeStatic {
 			level = slog.LevelDebug
+		}
+		if info.err != nil && status >= 500 {
+			level = slog.LevelError
+		}
+		// The attributes cost allocations: build them only when logged.
+		if !s.log.Enabled(r.Context(), level) {
+			return
 		}
 		attrs := []slog.Attr{
 			slog.String("method", r.Method), slog.String("path", r.URL.Path),
@@ -110,14 +130,13 @@ func (s *Server) observe(next http.Handler) http.Handler {
 			attrs = append(attrs, slog.Bool("cache_hit", true))
 		}
 		if info.err != nil && status >= 500 {
-			level = slog.LevelError
 			attrs = append(attrs, slog.String("err", info.err.Error()))
 		}
 		s.log.LogAttrs(r.Context(), level, "http request", attrs...)
 	})
 }
 
-// recoverer turns a panic in a handler into SPEC.md 7's 500 body and keeps
+// recoverer turns a panic in a handler into the 500 error body and keeps
 // the server serving.
 func (s *Server) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -140,22 +159,32 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 	})
 }
 
-// csp lets the UI load only its own bundled files (DESIGN.md 1: no CDN):
+// csp lets the UI load only its own bundled files (no CDN, see docs/decisions.md):
 // no inline script; inline styles are allowed because chart libraries set
 // them; images may be data: URLs (exported charts).
 const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+
+// Security header values, shared by every answer (see hdrVaryAE).
+var (
+	hdrCSP      = []string{csp}
+	hdrNoSniff  = []string{"nosniff"}
+	hdrReferrer = []string{"same-origin"}
+	hdrFrames   = []string{"DENY"}
+	hdrCOOP     = []string{"same-origin"}
+	hdrHSTS     = []string{"max-age=31536000"}
+)
 
 // headers sets the security headers on every answer.
 func (s *Server) headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", csp)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h["Content-Security-Policy"] = hdrCSP
+		h["X-Content-Type-Options"] = hdrNoSniff
+		h["Referrer-Policy"] = hdrReferrer
+		h["X-Frame-Options"] = hdrFrames
+		h["Cross-Origin-Opener-Policy"] = hdrCOOP
 		if s.tls {
-			h.Set("Strict-Transport-Security", "max-age=31536000")
+			h["Strict-Transport-Security"] = hdrHSTS
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -248,6 +277,10 @@ func limitBody(limit int64, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
 			writeError(w, r, errTooLarge(limit))
+			return
+		}
+		if r.Body == nil || r.Body == http.NoBody {
+			next.ServeHTTP(w, r) // nothing to read, nothing to cap
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, limit)

@@ -1,75 +1,323 @@
 package server
 
 import (
-	"bytes"
+	"container/list"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"net/url"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
-
-	"github.com/costpilot/costpilot/backend/service"
 )
 
-// responseTTL is SPEC.md 8's response cache lifetime.
+// responseTTL is the response cache lifetime (docs/api.md).
 const responseTTL = 300 * time.Second
 
-// teeRecorder keeps a copy of a successful answer for the cache.
-type teeRecorder struct {
+// respCacheMaxBytes bounds the memory the response cache holds (bodies and
+// their compressed forms); the oldest answers go first beyond it.
+const respCacheMaxBytes = 64 << 20
+
+// variant is one coding of a cached answer, with its headers made once.
+type variant struct {
+	body   []byte
+	etag   []string
+	length []string
+	enc    []string // nil for identity
+}
+
+func newVariant(body []byte, tag, enc string) variant {
+	v := variant{body: body, etag: []string{`"` + tag + `"`}, length: []string{strconv.Itoa(len(body))}}
+	if enc != encIdentity {
+		v.etag = []string{`"` + tag + "-" + enc + `"`}
+		v.enc = []string{enc}
+	}
+	return v
+}
+
+// respEntry is one cached answer: the JSON as the handler wrote it, its
+// gzip form made at once and its brotli form made on first demand.
+type respEntry struct {
+	key     string
+	version int64 // history version the answer was computed under
+	expires time.Time
+	ctype   []string
+	tag     string
+	plain   variant
+	gz      *variant // nil when gzip does not make it smaller
+
+	brOnce sync.Once
+	br     *variant
+
+	elem *list.Element
+	size int64
+}
+
+func newRespEntry(key string, version int64, ctype string, body []byte, expires time.Time) *respEntry {
+	sum := sha256.Sum256(body)
+	e := &respEntry{key: key, version: version, expires: expires, ctype: []string{ctype},
+		tag: base64.RawURLEncoding.EncodeToString(sum[:12])}
+	e.plain = newVariant(body, e.tag, encIdentity)
+	if z := encode(encGzip, body); len(z) < len(body) {
+		v := newVariant(z, e.tag, encGzip)
+		e.gz = &v
+	}
+	e.size = int64(len(key) + len(body) + 256)
+	if e.gz != nil {
+		e.size += int64(len(e.gz.body))
+	}
+	return e
+}
+
+// variantFor picks the coding the client accepts, brotli made on demand.
+func (c *respCache) variantFor(e *respEntry, enc string) *variant {
+	if enc == encBrotli {
+		e.brOnce.Do(func() {
+			if z := encode(encBrotli, e.plain.body); len(z) < len(e.plain.body) {
+				v := newVariant(z, e.tag, encBrotli)
+				e.br = &v
+				c.grow(e, int64(len(z)))
+			}
+		})
+		if e.br != nil {
+			return e.br
+		}
+		enc = encGzip
+	}
+	if enc == encGzip && e.gz != nil {
+		return e.gz
+	}
+	return &e.plain
+}
+
+// respCache keeps successful GET answers in memory, per caller, path and
+// canonical query, for responseTTL and while the history version they
+// were computed under is current. It is bounded by respCacheMaxBytes.
+type respCache struct {
+	mu      sync.RWMutex
+	m       map[string]*respEntry
+	fifo    *list.List // oldest first
+	bytes   int64
+	max     int64
+	version int64 // the newest history version stored
+	flights map[string]chan struct{}
+}
+
+func newRespCache(max int64) *respCache {
+	return &respCache{m: map[string]*respEntry{}, fifo: list.New(), max: max, flights: map[string]chan struct{}{}}
+}
+
+func (c *respCache) get(key string, version int64, now time.Time) *respEntry {
+	c.mu.RLock()
+	e := c.m[key]
+	c.mu.RUnlock()
+	if e == nil || e.version != version || !now.Before(e.expires) {
+		return nil
+	}
+	return e
+}
+
+// put stores e unless a newer history version is already stored; a
+// newer version than any stored drops every older answer at once.
+func (c *respCache) put(e *respEntry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case e.version < c.version:
+		return
+	case e.version > c.version:
+		for _, old := range c.m {
+			c.remove(old)
+		}
+		c.version = e.version
+	}
+	if old := c.m[e.key]; old != nil {
+		c.remove(old)
+	}
+	e.elem = c.fifo.PushBack(e)
+	c.m[e.key] = e
+	c.bytes += e.size
+	for c.bytes > c.max && c.fifo.Len() > 1 {
+		c.remove(c.fifo.Front().Value.(*respEntry))
+	}
+}
+
+func (c *respCache) remove(e *respEntry) {
+	if c.m[e.key] == e {
+		delete(c.m, e.key)
+	}
+	if e.elem != nil {
+		c.fifo.Remove(e.elem)
+		e.elem = nil
+		c.bytes -= e.size
+	}
+}
+
+// grow accounts for a brotli form added to a stored entry.
+func (c *respCache) grow(e *respEntry, n int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e.size += n
+	if e.elem != nil {
+		c.bytes += n
+	}
+}
+
+// usage returns the entries and bytes held, for tests and /metrics.
+func (c *respCache) usage() (entries int, bytes int64) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.m), c.bytes
+}
+
+// lead makes the caller compute key's answer, or returns a channel that
+// closes when the caller already computing it is done: concurrent misses
+// of one answer compute it once.
+func (c *respCache) lead(key string) (wait <-chan struct{}, leader bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.flights[key]; ok {
+		return ch, false
+	}
+	c.flights[key] = make(chan struct{})
+	return nil, true
+}
+
+func (c *respCache) done(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ch, ok := c.flights[key]; ok {
+		close(ch)
+		delete(c.flights, key)
+	}
+}
+
+// captureWriter keeps a 200 answer's body for the cache instead of
+// sending it; any other status goes straight to the client.
+type captureWriter struct {
 	http.ResponseWriter
 	status int
-	buf    bytes.Buffer
+	body   []byte
 }
 
-func (t *teeRecorder) WriteHeader(code int) {
-	if t.status == 0 {
-		t.status = code
+func (c *captureWriter) WriteHeader(code int) {
+	if c.status != 0 {
+		return
 	}
-	t.ResponseWriter.WriteHeader(code)
+	c.status = code
+	if code != http.StatusOK {
+		c.ResponseWriter.WriteHeader(code)
+	}
 }
 
-func (t *teeRecorder) Write(b []byte) (int, error) {
-	if t.status == 0 {
-		t.status = http.StatusOK
+func (c *captureWriter) Write(b []byte) (int, error) {
+	if c.status == 0 {
+		c.WriteHeader(http.StatusOK)
 	}
-	if t.status == http.StatusOK {
-		t.buf.Write(b)
+	if c.status != http.StatusOK {
+		return c.ResponseWriter.Write(b)
 	}
-	return t.ResponseWriter.Write(b)
+	c.body = append(c.body, b...)
+	return len(b), nil
 }
 
-// cached answers GET requests from the Service's cache, in the results
-// bucket the Service drops whenever the history changes, keyed by path,
-// canonical query and caller. Only 200 answers are kept.
+// Unwrap lets http.ResponseController reach the connection.
+func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
+
+// cached answers GET requests from the response cache, keyed by caller,
+// path and canonical query, and valid while no process has changed the
+// history since (the history version, read per request). Answers carry
+// an ETag, so a client that has one gets 304, and go out gzip or brotli
+// compressed when the client accepts it, without compressing per request.
+// Only 200 answers are kept.
 func (s *Server) cached(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
+		v, err := s.versionsOf(r)
+		q, qerr := url.ParseQuery(r.URL.RawQuery)
+		if err != nil || qerr != nil {
+			next.ServeHTTP(w, r)
+			return
+		}
 		var who string
 		if info != nil {
 			who = cacheIdentity(info.principal)
 		}
-		q, err := url.ParseQuery(r.URL.RawQuery)
-		if err != nil {
-			next.ServeHTTP(w, r)
-			return
+		key := who + "|" + r.URL.Path + "?" + q.Encode()
+		now := time.Now()
+		e := s.resp.get(key, v.History, now)
+		if e == nil {
+			wait, leader := s.resp.lead(key)
+			if !leader {
+				select {
+				case <-wait:
+				case <-r.Context().Done():
+					return
+				}
+				e = s.resp.get(key, v.History, now)
+			} else {
+				defer s.resp.done(key)
+			}
 		}
-		key := "http|" + who + "|" + r.URL.Path + "?" + q.Encode()
-		c := s.svc.Cache()
-		if b, ok := c.Get(service.ResultsBucket, key); ok {
+		if e != nil {
 			if info != nil {
 				info.cacheHit = true
 			}
-			w.Header().Set("Content-Type", "application/json; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			w.Header().Set("X-Cache", "HIT")
-			_, _ = w.Write(b)
+			s.svc.Cache().Record(true)
+			s.serveEntry(w, r, e, hdrCacheHit)
 			return
 		}
-		w.Header().Set("X-Cache", "MISS")
-		t := &teeRecorder{ResponseWriter: w}
-		next.ServeHTTP(t, r)
-		if t.status == http.StatusOK && t.buf.Len() > 0 {
-			if err := c.Put(service.ResultsBucket, key, t.buf.Bytes(), responseTTL); err != nil {
-				s.log.Warn("cannot cache a response", "path", r.URL.Path, "err", err)
-			}
+		s.svc.Cache().Record(false)
+		if info != nil {
+			info.cacheMiss = true
 		}
+		cw := &captureWriter{ResponseWriter: w}
+		next.ServeHTTP(cw, r)
+		if cw.status != http.StatusOK {
+			return
+		}
+		ct := w.Header().Get("Content-Type")
+		e = newRespEntry(key, v.History, ct, cw.body, now.Add(responseTTL))
+		s.resp.put(e)
+		s.serveEntry(w, r, e, hdrCacheMiss)
 	})
+}
+
+// serveEntry writes a cached answer in the coding the client accepts,
+// or 304 when the client already holds it.
+func (s *Server) serveEntry(w http.ResponseWriter, r *http.Request, e *respEntry, xcache []string) {
+	vr := s.resp.variantFor(e, negotiate(r, true))
+	h := w.Header()
+	h["Vary"] = hdrVaryAE
+	// The browser may keep the answer but must ask each time; it then
+	// gets 304 while nothing changed. private: never a shared cache.
+	h["Cache-Control"] = hdrRevalidate
+	h["Etag"] = vr.etag
+	h["X-Cache"] = xcache
+	if inm := r.Header.Get("If-None-Match"); inm != "" && etagMatch(inm, vr.etag[0]) {
+		h.Del("Content-Type")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h["Content-Type"] = e.ctype
+	h["Content-Length"] = vr.length
+	if vr.enc != nil {
+		h["Content-Encoding"] = vr.enc
+	}
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(vr.body)
+	}
+}
+
+// etagMatch is If-None-Match's weak comparison of a list with one tag.
+func etagMatch(header, etag string) bool {
+	for t := range strings.SplitSeq(header, ",") {
+		t = strings.TrimSpace(t)
+		if t == "*" || strings.TrimPrefix(t, "W/") == etag {
+			return true
+		}
+	}
+	return false
 }

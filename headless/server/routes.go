@@ -47,13 +47,13 @@ const (
 // routeStatic labels requests for the UI's own files in logs and metrics.
 const routeStatic = "static"
 
-// routeTable lists every route. Paths follow SPEC.md 4.1 and the extra
+// routeTable lists every route. Paths follow docs/api.md and the extra
 // endpoints the UI uses (README: HTTP API).
 func routeTable() []route {
 	cachedAPI := func(rt route) route { rt.cache = true; return rt }
 	longAPI := func(rt route) route { rt.long = true; return rt }
 	return []route{
-		// SPEC.md 4.1.
+		// The core API.
 		cachedAPI(api("GET", "/api/costs", (*Server).costs)),
 		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations)),
 		cachedAPI(api("GET", "/api/forecast", (*Server).forecast)),
@@ -63,7 +63,7 @@ func routeTable() []route {
 		api("GET", "/api/status", (*Server).status),
 		api("POST", "/api/allocate", (*Server).allocate),
 		api("GET", "/api/performance", (*Server).performance),
-		// Endpoints the UI uses beyond SPEC.md.
+		// Endpoints the UI uses beyond the core API.
 		api("GET", "/api/reports", (*Server).listReports),
 		api("GET", "/api/reports/{name}", (*Server).downloadReport),
 		api("GET", "/api/status/detailed", (*Server).statusDetailed),
@@ -118,9 +118,14 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	if rt.long {
 		timeout = longTimeout
 	}
+	// The response cache is outside the time limit: a cached answer needs
+	// none. The UI's files carry their own compressed forms.
 	inner := withTimeout(timeout, h)
-	if rt.cache {
-		inner = withTimeout(timeout, s.cached(h))
+	switch {
+	case rt.cache:
+		inner = s.cached(inner)
+	case !rt.static:
+		inner = compress(inner)
 	}
 	return limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
@@ -154,7 +159,7 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	}))
 }
 
-// limitKeys are the allowances a request draws on (DESIGN.md 6): a
+// limitKeys are the allowances a request draws on (docs/api.md): a
 // browser session has its own hourly allowance; everyone else (no
 // session, bearer tokens, auth disabled) draws on the per-address daily
 // and hourly ones; GET /api/costs also on its per-minute one.

@@ -249,7 +249,7 @@ func TestHardening(t *testing.T) {
 	}
 }
 
-// TestPanicRecovery: a panicking handler gives SPEC.md 7's 500 body and
+// TestPanicRecovery: a panicking handler gives the 500 error body and
 // the server keeps serving.
 func TestPanicRecovery(t *testing.T) {
 	e := newEnv(t, nil)

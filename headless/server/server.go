@@ -1,4 +1,4 @@
-// Package server is the headless dashboard (DESIGN.md 6): the JSON /api
+// Package server is the headless dashboard (docs/api.md): the JSON /api
 // over the backend Service, the login form and sessions, the built UI,
 // /healthz and /metrics, behind rate limits and security middleware.
 // Handlers hold no logic; the Service does the work.
@@ -17,6 +17,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/service"
+	"github.com/costpilot/costpilot/frontend"
 )
 
 // Request time limits: most requests finish in well under a second; the
@@ -38,6 +39,9 @@ type Server struct {
 	limiter     *limiter
 	metrics     *metrics
 	health      *healthCache
+	auth        *authCache
+	resp        *respCache
+	static      *staticFiles
 	mux         *http.ServeMux
 	handler     http.Handler
 }
@@ -64,6 +68,11 @@ func New(svc *service.Service) (*Server, error) {
 		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
+	s.auth = newAuthCache()
+	s.resp = newRespCache(respCacheMaxBytes)
+	if s.static, err = newStaticFiles(frontend.Dist()); err != nil {
+		return nil, fmt.Errorf("server: index the built UI: %w", err)
+	}
 	for _, rt := range routeTable() {
 		s.mux.Handle(rt.Method+" "+rt.Path, s.wrap(rt, rt.build(s)))
 	}

@@ -139,7 +139,7 @@ type response struct {
 	body   string
 }
 
-// errorShape decodes the SPEC.md 7 error body; ok when every field is there.
+// errorShape decodes the error body (docs/api.md); ok when every field is there.
 func (r response) errorShape() (map[string]any, bool) {
 	var m map[string]any
 	if json.Unmarshal([]byte(r.body), &m) != nil {

@@ -14,7 +14,7 @@ import (
 const ResponsesBucket = "provider_responses"
 
 // Cached wraps a live provider so its cost and inventory answers are kept
-// in the bbolt cache for ttl (performance.cache.ttl): Cost Explorer charges
+// in the shared cache for ttl (performance.cache.ttl): Cost Explorer charges
 // per request and Azure allows a few queries a minute, so a second sync or
 // status page within the ttl costs nothing. Answers are cached as the
 // converted batch or inventory, keyed by provider and day span; failures
