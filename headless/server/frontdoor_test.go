@@ -163,3 +163,20 @@ func TestListEndpointsAnswerTheirItems(t *testing.T) {
 		t.Fatalf("rule sets: %s %v", fmtRes(res), err)
 	}
 }
+
+// TestResponseCacheOff: with performance.cache.enabled false every answer
+// is computed again (the documented switch, used by benchmarks).
+func TestResponseCacheOff(t *testing.T) {
+	for _, enabled := range []bool{true, false} {
+		e := newEnv(t, func(c *config.Config) {
+			c.Dashboard.RateLimit.Enabled = false
+			c.Performance.Cache.Enabled = enabled
+		})
+		token := e.token()
+		e.do(req{path: "/api/costs?days=30", bearer: token})
+		res := e.do(req{path: "/api/costs?days=30", bearer: token})
+		if hit := res.header.Get("X-Cache") == "HIT"; hit != enabled || res.status != http.StatusOK {
+			t.Errorf("cache enabled %v: second answer %d, X-Cache %q", enabled, res.status, res.header.Get("X-Cache"))
+		}
+	}
+}

@@ -231,7 +231,11 @@ func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 // an ETag, so a client that has one gets 304, and go out gzip or brotli
 // compressed when the client accepts it, without compressing per request.
 // Only 200 answers are kept.
+// With performance.cache.enabled false, answers are computed every time.
 func (s *Server) cached(next http.Handler) http.Handler {
+	if !s.svc.Config().Performance.Cache.Enabled {
+		return next
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
 		v, err := s.versionsOf(r)
