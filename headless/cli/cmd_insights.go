@@ -261,8 +261,8 @@ PDF has a title page, summary cards, charts and page numbers; JSON holds the sam
 			})
 		},
 	}
-	cmd.Flags().StringVar(&typ, "type", "comprehensive", "comprehensive, summary or recommendations")
-	cmd.Flags().StringVar(&format, "format", "html", "html, pdf or json")
+	cmd.Flags().StringVar(&typ, "type", "", "comprehensive (the default), summary or recommendations")
+	cmd.Flags().StringVar(&format, "format", "", "html (the default), pdf or json")
 	return cmd
 }
 
@@ -289,7 +289,7 @@ func (a *app) runsCmd() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().IntVar(&limit, "limit", 20, "how many runs")
+	cmd.Flags().IntVar(&limit, "limit", 0, fmt.Sprintf("how many runs, 1-%d (default %d)", service.MaxRuns, service.DefaultRuns))
 	a.outputFlag(cmd)
 	return cmd
 }
