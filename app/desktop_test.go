@@ -126,7 +126,7 @@ func TestImportThroughTheAssetServer(t *testing.T) {
 	h := assetHandler(b)
 	sample, err := os.ReadFile(filepath.Join("..", "backend", "billing", "testdata", "focus-1.3.csv"))
 	if err != nil {
-		t.Skip("no FOCUS sample: ", err)
+		t.Fatal("the FOCUS sample of backend/billing/testdata is missing: ", err)
 	}
 	tests := []struct {
 		name   string
