@@ -1,8 +1,8 @@
 package report
 
 import (
-	"os"
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
