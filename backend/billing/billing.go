@@ -11,6 +11,7 @@ package billing
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 
@@ -38,7 +39,8 @@ type Totals struct {
 // FileResult is what one file holds.
 type FileResult struct {
 	Path, Format string
-	Rows         int64 // source rows read
+	Parts        []string // the files summed into this result
+	Rows         int64    // source rows read
 	// Batches holds one batch per provider (Source: model.SourceExport) with
 	// the lines aggregated to daily grain in compact form (Facts), From/To
 	// the billing period days the file covers and Accounts its billing
@@ -63,24 +65,75 @@ func (r *FileResult) Close() {
 // ParseFile parses the billing export at path: CSV, newline-delimited JSON
 // (Google Cloud), gzip of either, or Parquet.
 func ParseFile(ctx context.Context, path string, opt Options) (FileResult, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return FileResult{}, apperr.Wrap(apperr.Validation, err, "%s: cannot open file", path)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return FileResult{}, apperr.Wrap(apperr.Validation, err, "%s: cannot stat file", path)
-	}
-	res, err := parse(ctx, f, f, st.Size(), path, opt)
-	res.Path = path
-	return res, err
+	return parseOne(opt, func(u *Unit) error { return u.AddFile(ctx, path) })
 }
 
 // Parse parses a billing export read from r; name is used in error messages
 // and as the batches' origin. A Parquet stream is spooled to a temporary file
 // because Parquet needs random access.
 func Parse(ctx context.Context, r io.Reader, name string, opt Options) (FileResult, error) {
+	return parseOne(opt, func(u *Unit) error { return u.Add(ctx, r, name) })
+}
+
+func parseOne(opt Options, add func(*Unit) error) (FileResult, error) {
+	u, err := NewUnit(opt)
+	if err != nil {
+		return FileResult{}, err
+	}
+	if err := add(u); err != nil {
+		u.Close()
+		return FileResult{}, err
+	}
+	return u.Finish()
+}
+
+// Unit sums the files of one delivery (the parts of one export, or the
+// files a manifest lists) into one result, as if they were one file: one
+// batch per provider over the span and accounts of all of them. Rows of
+// each file are read and checked as in ParseFile, and errors name their
+// file. The files must be of one format.
+type Unit struct {
+	opt    Options
+	st     *aggState
+	ws     []*worker
+	format string
+	names  []string
+}
+
+// OtherFormatError says a file is of another format than the unit's
+// earlier files; nothing of it was read into the unit.
+type OtherFormatError struct {
+	Name, Format, UnitFormat string
+}
+
+func (e *OtherFormatError) Error() string {
+	return fmt.Sprintf("%s is a %s export, the other files of this unit are %s", e.Name, e.Format, e.UnitFormat)
+}
+
+// NewUnit starts a unit.
+func NewUnit(opt Options) (*Unit, error) {
+	if err := forcedProvider(opt.Provider, "import"); err != nil {
+		return nil, err
+	}
+	return &Unit{opt: opt, st: &aggState{keys: newKeyTable(), spill: &spiller{dir: opt.TempDir}}}, nil
+}
+
+// AddFile reads the file at path into the unit.
+func (u *Unit) AddFile(ctx context.Context, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return apperr.Wrap(apperr.Validation, err, "%s: cannot open file", path)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return apperr.Wrap(apperr.Validation, err, "%s: cannot stat file", path)
+	}
+	return u.add(ctx, f, f, st.Size(), path)
+}
+
+// Add reads an export from r into the unit; name labels it.
+func (u *Unit) Add(ctx context.Context, r io.Reader, name string) error {
 	var ra io.ReaderAt
 	var size int64 = -1
 	if f, ok := r.(*os.File); ok {
@@ -88,7 +141,63 @@ func Parse(ctx context.Context, r io.Reader, name string, opt Options) (FileResu
 			ra, size = f, st.Size()
 		}
 	}
-	res, err := parse(ctx, r, ra, size, name, opt)
-	res.Path = name
-	return res, err
+	return u.add(ctx, r, ra, size, name)
 }
+
+func (u *Unit) add(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name string) error {
+	if err := forcedProvider(u.opt.Provider, name); err != nil {
+		return err
+	}
+	format, err := parse(ctx, r, ra, size, name, u.opt, u)
+	if err != nil {
+		return err
+	}
+	u.format = format
+	u.names = append(u.names, name)
+	return nil
+}
+
+// added takes a file's workers; past the memory budget, the sums held for
+// the files read so far go to disk.
+func (u *Unit) added(ws []*worker) error {
+	u.ws = append(u.ws, ws...)
+	budget := u.opt.MemoryBudget
+	if budget <= 0 {
+		budget = DefaultMemoryBudget
+	}
+	var n int64
+	for _, w := range u.ws {
+		n += int64(len(w.agg.sums))
+	}
+	if n*entryBytes <= budget {
+		return nil
+	}
+	for _, w := range u.ws {
+		if len(w.agg.sums) > 0 {
+			if err := w.agg.flush(); err != nil {
+				return fileError(u.names[len(u.names)-1], err, "cannot spill the import's sums to disk")
+			}
+		}
+	}
+	return nil
+}
+
+// Finish sums the unit into its result; the result then owns what was
+// spilled to disk (FileResult.Close).
+func (u *Unit) Finish() (FileResult, error) {
+	if len(u.names) == 0 {
+		u.Close()
+		return FileResult{}, apperr.E(apperr.Validation, "nothing to import")
+	}
+	res := FileResult{Path: u.names[0], Format: u.format, Parts: u.names}
+	if len(u.names) > 1 {
+		res.Path = fmt.Sprintf("%s (+%d more)", u.names[0], len(u.names)-1)
+	}
+	return finish(res, u.ws, u.st, res.Path)
+}
+
+// Format is the unit's export format; "" before its first file.
+func (u *Unit) Format() string { return u.format }
+
+// Close releases what the unit spilled to disk, when it is not finished.
+func (u *Unit) Close() { u.st.spill.close() }

@@ -44,38 +44,33 @@ const pqRowsPerChunk = 4096
 // (decimals and doubles as exact decimal text, timestamps as RFC 3339 UTC,
 // MAP columns as JSON objects) by the reader goroutine and mapped by the
 // workers, as CSV chunks are. Error positions are row numbers.
-func parseParquet(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name string, opt Options) (FileResult, error) {
-	res := FileResult{Path: name}
+func parseParquet(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name string, opt Options, u *Unit) (string, error) {
 	if ra == nil {
 		f, n, err := spool(r)
 		if err != nil {
-			return res, fileError(name, err, "cannot buffer the Parquet stream")
+			return "", fileError(name, err, "cannot buffer the Parquet stream")
 		}
 		defer f.Close()
 		ra, size = f, n
 	}
 	pf, err := parquet.OpenFile(ra, size)
 	if err != nil {
-		return res, fileError(name, err, "not a readable Parquet file")
+		return "", fileError(name, err, "not a readable Parquet file")
 	}
 	names, leaves := pqLayout(pf.Schema())
 	hdr := newHeader(names)
 	format, bind, err := chooseFormat(hdr, opt.Format, false, name)
 	if err != nil {
-		return res, err
+		return "", err
 	}
-	res.Format = format
+	if u.format != "" && format != u.format {
+		return "", &OtherFormatError{Name: name, Format: format, UnitFormat: u.format}
+	}
 	workers := runtime.GOMAXPROCS(0)
-	ws, st, err := newWorkers(name, hdr, bind, opt, workers)
+	ws, err := newWorkers(name, hdr, bind, opt, workers, u.st)
 	if err != nil {
-		return res, err
+		return "", err
 	}
-	handedOver := false // to the result, which closes the runs
-	defer func() {
-		if !handedOver {
-			st.spill.close()
-		}
-	}()
 	work := make(chan chunk, workers)
 	var fail failure
 	var wg sync.WaitGroup
@@ -100,10 +95,9 @@ func parseParquet(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, 
 		fail.set(-1, fileError(name, err, "cannot read Parquet rows"))
 	}
 	if fail.err != nil {
-		return res, fail.err
+		return "", fail.err
 	}
-	handedOver = true
-	return finish(res, ws, st, name)
+	return format, u.added(ws)
 }
 
 // pqLayout names the cells: top-level leaves by name, struct members as

@@ -220,23 +220,22 @@ func (w *worker) record(rec [][]byte, line int64) error {
 
 // parse is ParseFile and Parse: it sniffs compression and container, reads
 // the header, and runs the reader and the workers.
-func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name string, opt Options) (FileResult, error) {
-	res := FileResult{Path: name}
+func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name string, opt Options, u *Unit) (string, error) {
 	if err := forcedProvider(opt.Provider, name); err != nil {
-		return res, err
+		return "", err
 	}
 	cr := &countingReader{r: r, total: size, progress: opt.Progress}
 	br := bufio.NewReaderSize(cr, 64<<10)
 	magic, _ := br.Peek(4)
 	if string(magic) == "PAR1" {
-		return parseParquet(ctx, br, ra, size, name, opt)
+		return parseParquet(ctx, br, ra, size, name, opt, u)
 	}
 	var in io.Reader = br
 	gz := len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b
 	if gz {
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return res, fileError(name, err, "not a readable gzip stream")
+			return "", fileError(name, err, "not a readable gzip stream")
 		}
 		defer z.Close()
 		in = bufio.NewReaderSize(z, 64<<10)
@@ -265,10 +264,10 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	}
 	first, err := ch.next()
 	if err != nil {
-		return res, readErr(err)
+		return "", readErr(err)
 	}
 	if first == nil {
-		return res, fileError(name, nil, "empty file")
+		return "", fileError(name, nil, "empty file")
 	}
 
 	var hdr header
@@ -279,7 +278,7 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	} else {
 		fields, pos, nls, err := nextRecord(first, 0, nil)
 		if err != nil {
-			return res, lineError(name, 1, "header", err.Error())
+			return "", lineError(name, 1, "header", err.Error())
 		}
 		names := make([]string, len(fields))
 		for i, f := range fields {
@@ -290,20 +289,16 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	}
 	format, bind, err := chooseFormat(hdr, opt.Format, isJSON, name)
 	if err != nil {
-		return res, err
+		return "", err
 	}
-	res.Format = format
+	if u.format != "" && format != u.format {
+		return "", &OtherFormatError{Name: name, Format: format, UnitFormat: u.format}
+	}
 
-	ws, st, err := newWorkers(name, hdr, bind, opt, workers)
+	ws, err := newWorkers(name, hdr, bind, opt, workers, u.st)
 	if err != nil {
-		return res, err
+		return "", err
 	}
-	handedOver := false // to the result, which closes the runs
-	defer func() {
-		if !handedOver {
-			st.spill.close()
-		}
-	}()
 	if isJSON {
 		for _, w := range ws {
 			w.json = newGCPJSONRow()
@@ -348,10 +343,9 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	close(work)
 	wg.Wait()
 	if fail.err != nil {
-		return res, fail.err
+		return "", fail.err
 	}
-	handedOver = true
-	return finish(res, ws, st, name)
+	return format, u.added(ws)
 }
 
 // aggState is what the workers of one file share.
@@ -362,8 +356,7 @@ type aggState struct {
 
 // newWorkers binds a mapper per worker and shares the memory budget
 // between them.
-func newWorkers(name string, hdr header, bind binder, opt Options, n int) ([]*worker, *aggState, error) {
-	st := &aggState{keys: newKeyTable(), spill: &spiller{dir: opt.TempDir}}
+func newWorkers(name string, hdr header, bind binder, opt Options, n int, st *aggState) ([]*worker, error) {
 	budget := opt.MemoryBudget
 	if budget <= 0 {
 		budget = DefaultMemoryBudget
@@ -373,11 +366,11 @@ func newWorkers(name string, hdr header, bind binder, opt Options, n int) ([]*wo
 	for i := range ws {
 		m, fe := bind(hdr, opt.Provider)
 		if fe != nil {
-			return nil, nil, lineError(name, 1, fe.column, fe.reason)
+			return nil, lineError(name, 1, fe.column, fe.reason)
 		}
 		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m, st.keys, st.spill, limit)}
 	}
-	return ws, st, nil
+	return ws, nil
 }
 
 // spool copies a non-seekable Parquet stream to a temporary file.

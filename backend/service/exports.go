@@ -8,14 +8,15 @@ import (
 	"sort"
 
 	"github.com/costpilot/costpilot/backend/apperr"
-	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
-// loadExports imports the files of a provider's export_paths that are new
-// or changed since they were last imported. A bad file is an error naming
-// it; the history keeps what it had.
+// loadExports imports the files of a provider's export_paths when any of
+// them is new or changed since the last import. All of them are imported
+// together, as ImportFiles does, so the parts of one delivery add up
+// instead of replacing each other. A bad file is an error naming it; the
+// history keeps what it had.
 func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 	ps := s.cfg.Provider(k)
 	var files []string
@@ -27,6 +28,9 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 		files = append(files, m...)
 	}
 	sort.Strings(files)
+	var paths []string
+	var states []store.ExportFile
+	changed := false
 	for _, f := range files {
 		st, err := os.Stat(f)
 		if err != nil || st.IsDir() {
@@ -35,21 +39,19 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 		abs, _ := filepath.Abs(f)
 		cur := store.ExportFile{Path: abs, Size: st.Size(), MTime: st.ModTime().UnixNano()}
 		prev, err := s.store.ExportFileState(ctx, abs)
-		if err == nil && prev == cur {
-			continue
-		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		fr, err := billing.ParseFile(ctx, abs, s.parseOptions(ImportOptions{Provider: k}))
-		if err != nil {
-			return apperr.Wrap(apperr.Provider, err, "%s export %s: %v", k, abs, err).WithProvider(string(k))
-		}
-		_, err = s.commitImport(ctx, fr, false)
-		fr.Close()
-		if err != nil {
-			return err
-		}
+		changed = changed || err != nil || prev != cur
+		paths, states = append(paths, abs), append(states, cur)
+	}
+	if !changed {
+		return nil
+	}
+	if _, err := s.ImportFiles(ctx, paths, ImportOptions{Provider: k}); err != nil {
+		return apperr.Wrap(apperr.Provider, err, "%s export: %v", k, err).WithProvider(string(k))
+	}
+	for _, cur := range states {
 		if err := s.store.RecordExportFile(ctx, k, cur); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -52,14 +53,58 @@ type ImportResult struct {
 	Files  []ImportFile `json:"files"`
 }
 
-// ImportFiles imports billing export files into the history, each file in
-// one transaction: a bad row stops that file with file:line: column:
-// reason and leaves the history unchanged. Re-importing a file, or a newer
-// export of the same period, replaces that period for its accounts.
+// ImportFiles imports billing export files into the history. The files of
+// one export format given together are one delivery (the parts of an
+// export are delivered as several files): their rows are summed and
+// replace, in one transaction, the billing period and accounts they cover
+// together, so the parts add up in any order and importing them again
+// changes nothing. Files of another format form their own unit. A bad row
+// stops the import with file:line: column: reason and leaves the history
+// unchanged.
 func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
+	var order []*billing.Unit // one per format, in the order met
+	defer func() {
+		for _, u := range order {
+			u.Close()
+		}
+	}()
+	unit := func(format string) (*billing.Unit, error) {
+		for _, u := range order {
+			if u.Format() == format {
+				return u, nil
+			}
+		}
+		u, err := billing.NewUnit(s.parseOptions(o))
+		if err == nil {
+			order = append(order, u)
+		}
+		return u, err
+	}
 	for _, p := range paths {
-		fr, err := billing.ParseFile(ctx, p, s.parseOptions(o))
+		u := (*billing.Unit)(nil)
+		if len(order) > 0 {
+			u = order[0]
+		}
+		if u == nil {
+			var err error
+			if u, err = unit(""); err != nil {
+				return res, err
+			}
+		}
+		err := u.AddFile(ctx, p)
+		var other *billing.OtherFormatError
+		if errors.As(err, &other) {
+			if u, err = unit(other.Format); err == nil {
+				err = u.AddFile(ctx, p)
+			}
+		}
+		if err != nil {
+			return res, err
+		}
+	}
+	for _, u := range order {
+		fr, err := u.Finish()
 		if err != nil {
 			return res, err
 		}

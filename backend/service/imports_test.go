@@ -218,3 +218,84 @@ func mustWrite(t *testing.T, path string, data []byte) {
 		t.Fatal(err)
 	}
 }
+
+// TestImportPartsOfOneDelivery: AWS splits a report into numbered files;
+// the parts given together replace their period once with the sum of all
+// of them, in any order and again, and a file of another format in the
+// same call is imported beside them.
+func TestImportPartsOfOneDelivery(t *testing.T) {
+	whole := sharedFile(t, "aws-cur-legacy-sample.csv")
+	data, err := os.ReadFile(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	header, rows := lines[0], lines[1:]
+	dir := t.TempDir()
+	part := func(name string, rows []string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(header+strings.Join(rows, "")), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Every other row, so both parts span the whole period.
+	var odd, even []string
+	for i, r := range rows {
+		if i%2 == 0 {
+			even = append(even, r)
+		} else {
+			odd = append(odd, r)
+		}
+	}
+	p1, p2 := part("report-1.csv", even), part("report-2.csv", odd)
+	azure := sharedFile(t, "azure-ea-export-sample.csv")
+	ctx := context.Background()
+	cfg := exportConfig(t)
+	cfg.Currency.Rates = map[string]float64{"CAD": 0.73}
+	totals := func(s *Service) map[model.ProviderKey]float64 {
+		t.Helper()
+		p, _ := PeriodForDates("2023-01-01", "2024-12-31")
+		a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[model.ProviderKey]float64{}
+		for k, pc := range a.Providers {
+			out[k] = pc.TotalCost
+		}
+		return out
+	}
+	ref := openFresh(t, cfg)
+	if _, err := ref.ImportFiles(ctx, []string{whole, azure}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := totals(ref)
+	if want[model.AWS] <= 0 || want[model.Azure] <= 0 {
+		t.Fatalf("reference totals %v", want)
+	}
+	s := openFresh(t, cfg)
+	for _, paths := range [][]string{{p1, p2, azure}, {azure, p2, p1}, {p2, p1, azure}} {
+		res, err := s.ImportFiles(ctx, paths, ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Files) != 2 {
+			t.Fatalf("%v: %d units, want 2 (the AWS parts and the Azure file)", paths, len(res.Files))
+		}
+		got := totals(s)
+		for _, k := range []model.ProviderKey{model.AWS, model.Azure} {
+			if !relClose(got[k], want[k]) {
+				t.Fatalf("%v: %s total %v, the whole file gives %v", paths, k, got[k], want[k])
+			}
+		}
+	}
+	// One part alone replaces the period with just that part: parts must be
+	// given together (the README says so).
+	if _, err := s.ImportFiles(ctx, []string{p1}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if got := totals(s)[model.AWS]; got >= want[model.AWS] {
+		t.Fatalf("one part alone: %v, the whole gives %v", got, want[model.AWS])
+	}
+}

@@ -27,13 +27,16 @@ func (a *app) importCmd() *cobra.Command {
 		Long: `Import billing exports into the local history, detecting the format from the header:
 FOCUS 1.0-1.4, AWS CUR (legacy and 2.0), Azure cost exports (EA and MCA, actual and amortized),
 Google Cloud billing export (CSV or newline-delimited JSON), OCI cost reports; plain, .gz or
-Parquet. Each file is one transaction: a bad row stops it with file:line: column: reason and the
-history is unchanged. Re-importing a file, or a newer export of the same billing period, replaces
-that period for its accounts. Imported data shows for providers whose source is export (or, with
-no config file, for any provider that has imported data). --dry-run shows rows, period, providers
-and totals without writing.`,
+Parquet. The files of one format given together are one delivery (clouds split an export into
+numbered parts): their rows are summed and replace, in one transaction, the billing period and
+accounts they cover together, so give every part of a period in one command (a shell glob does);
+a part imported alone replaces the period with just that part. Re-importing, or importing a
+newer export of the same period, replaces it: nothing is counted twice. A bad row stops the
+import with file:line: column: reason and the history is unchanged. Imported data shows for
+providers whose source is export (or, with no config file, for any provider that has imported
+data). --dry-run shows rows, period, providers and totals without writing.`,
 		Example: `  costpilot import focus-2026-05.csv.gz
-  costpilot import --dry-run cur/*.parquet -o json
+  costpilot import --dry-run cur/20260501-20260601/*/report-*.csv.gz -o json
   costpilot import --format azure --provider azure export.csv`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
