@@ -69,8 +69,9 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 			u.Close()
 		}
 	}()
+	plainStart := 0
 	unit := func(format string) (*billing.Unit, error) {
-		for _, u := range order {
+		for _, u := range order[plainStart:] {
 			if u.Format() == format {
 				return u, nil
 			}
@@ -81,10 +82,28 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 		}
 		return u, err
 	}
-	for _, p := range paths {
+	manifests, plain, warnings, err := deliveries(paths)
+	if err != nil {
+		return res, err
+	}
+	// A manifest's files are one unit of their own.
+	for _, files := range manifests {
+		u, err := billing.NewUnit(s.parseOptions(o))
+		if err != nil {
+			return res, err
+		}
+		order = append(order, u)
+		for _, f := range files {
+			if err := u.AddFile(ctx, f); err != nil {
+				return res, err
+			}
+		}
+	}
+	plainStart = len(order)
+	for _, p := range plain {
 		u := (*billing.Unit)(nil)
-		if len(order) > 0 {
-			u = order[0]
+		if len(order) > plainStart {
+			u = order[plainStart]
 		}
 		if u == nil {
 			var err error
@@ -115,6 +134,10 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 		}
 		res.Files = append(res.Files, f)
 	}
+	if len(res.Files) == 0 {
+		return res, apperr.E(apperr.Validation, "no billing export files found in %s", strings.Join(paths, ", "))
+	}
+	res.Files[0].Warnings = append(res.Files[0].Warnings, warnings...)
 	return res, nil
 }
 

@@ -299,3 +299,109 @@ func TestImportPartsOfOneDelivery(t *testing.T) {
 		t.Fatalf("one part alone: %v, the whole gives %v", got, want[model.AWS])
 	}
 }
+
+// splitRows writes the rows of a CSV file alternately into n parts with
+// the header, so every part spans the whole period.
+func splitRows(t *testing.T, path string, n int) (header string, parts [][]string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	parts = make([][]string, n)
+	for i, r := range lines[1:] {
+		parts[i%n] = append(parts[i%n], r)
+	}
+	return lines[0], parts
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestImportDeliveriesWithManifests: local copies of an AWS legacy CUR
+// bucket and of an Azure partitioned export, each with an older delivery
+// of the same period beside the current one. Importing the folder, again,
+// or the manifest itself gives the whole files' totals: the current
+// manifest's parts add up and the older delivery is left out.
+func TestImportDeliveriesWithManifests(t *testing.T) {
+	ctx := context.Background()
+	cfg := exportConfig(t)
+	cfg.Currency.Rates = map[string]float64{"CAD": 0.73}
+	totals := func(s *Service) map[model.ProviderKey]float64 {
+		t.Helper()
+		p, _ := PeriodForDates("2023-01-01", "2024-12-31")
+		a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[model.ProviderKey]float64{}
+		for k, pc := range a.Providers {
+			out[k] = pc.TotalCost
+		}
+		return out
+	}
+	cur, azure := sharedFile(t, "aws-cur-legacy-sample.csv"), sharedFile(t, "azure-ea-export-sample.csv")
+	ref := openFresh(t, cfg)
+	if _, err := ref.ImportFiles(ctx, []string{cur, azure}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := totals(ref)
+
+	root := t.TempDir()
+	// AWS: s3://bucket/cur/daily/20231101-20231201/<assembly>/daily-N.csv
+	period := filepath.Join(root, "bucket", "cur", "daily", "20231101-20231201")
+	h, parts := splitRows(t, cur, 2)
+	key := func(asm, f string) string { return "cur/daily/20231101-20231201/" + asm + "/" + f }
+	writeFile(t, filepath.Join(period, "old", "daily-1.csv"), h+strings.Join(parts[0], "")) // an older, partial delivery
+	writeFile(t, filepath.Join(period, "old", "daily-Manifest.json"),
+		`{"assemblyId":"old","reportName":"daily","billingPeriod":{"start":"20231101T000000.000Z"},"reportKeys":["`+key("old", "daily-1.csv")+`"]}`)
+	newManifest := `{"assemblyId":"new","reportName":"daily","billingPeriod":{"start":"20231101T000000.000Z"},"reportKeys":["` +
+		key("new", "daily-1.csv") + `","` + key("new", "daily-2.csv") + `"]}`
+	writeFile(t, filepath.Join(period, "new", "daily-1.csv"), h+strings.Join(parts[0], ""))
+	writeFile(t, filepath.Join(period, "new", "daily-2.csv"), h+strings.Join(parts[1], ""))
+	writeFile(t, filepath.Join(period, "new", "daily-Manifest.json"), newManifest)
+	writeFile(t, filepath.Join(period, "daily-Manifest.json"), newManifest) // the current delivery's, above
+	// Azure: <container>/exports/monthly/20230901-20230930/<run>/part_N.csv
+	run := filepath.Join(root, "container", "exports", "monthly", "20230901-20230930")
+	h, parts = splitRows(t, azure, 2)
+	blob := func(r, f string) string { return "exports/monthly/20230901-20230930/" + r + "/" + f }
+	writeFile(t, filepath.Join(run, "run1", "part_0_0001.csv"), h+strings.Join(parts[0], ""))
+	writeFile(t, filepath.Join(run, "run1", "manifest.json"), `{"exportConfig":{"exportName":"monthly","type":"ActualCost"},
+		"runInfo":{"submittedTime":"2023-09-20T02:00:00Z","startDate":"2023-09-01T00:00:00"},"blobs":[{"blobName":"`+blob("run1", "part_0_0001.csv")+`"}]}`)
+	writeFile(t, filepath.Join(run, "run2", "part_0_0001.csv"), h+strings.Join(parts[0], ""))
+	writeFile(t, filepath.Join(run, "run2", "part_0_0002.csv"), h+strings.Join(parts[1], ""))
+	writeFile(t, filepath.Join(run, "run2", "manifest.json"), `{"exportConfig":{"exportName":"monthly","type":"ActualCost"},
+		"runInfo":{"submittedTime":"2023-09-30T02:00:00Z","startDate":"2023-09-01T00:00:00"},"blobs":[{"blobName":"`+
+		blob("run2", "part_0_0001.csv")+`"},{"blobName":"`+blob("run2", "part_0_0002.csv")+`"}]}`)
+
+	s := openFresh(t, cfg)
+	for _, paths := range [][]string{{root}, {root}, {filepath.Join(period, "daily-Manifest.json"), filepath.Join(run, "run2", "manifest.json")}} {
+		res, err := s.ImportFiles(ctx, paths, ImportOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := totals(s)
+		for _, k := range []model.ProviderKey{model.AWS, model.Azure} {
+			if !relClose(got[k], want[k]) {
+				t.Fatalf("%v: %s total %v, the whole file gives %v (%+v)", paths, k, got[k], want[k], res)
+			}
+		}
+		if paths[0] == root && (len(res.Files) != 2 || len(res.Files[0].Warnings) == 0) {
+			t.Fatalf("folder import: %d units, warnings %v", len(res.Files), res.Files[0].Warnings)
+		}
+	}
+	// A manifest whose files are missing is an error naming it.
+	bad := filepath.Join(t.TempDir(), "x-Manifest.json")
+	writeFile(t, bad, `{"reportName":"x","billingPeriod":{"start":"20231101T000000.000Z"},"reportKeys":["nowhere/x-1.csv"]}`)
+	if _, err := s.ImportFiles(ctx, []string{bad}, ImportOptions{}); err == nil || !strings.Contains(err.Error(), "x-Manifest.json") {
+		t.Fatalf("missing part: %v", err)
+	}
+}

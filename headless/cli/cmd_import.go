@@ -22,7 +22,7 @@ func (a *app) importCmd() *cobra.Command {
 	var format, provider string
 	var dry bool
 	cmd := &cobra.Command{
-		Use:   "import FILE...",
+		Use:   "import FILE|DIR...",
 		Short: "Import billing export files (FOCUS, AWS CUR, Azure, GCP, OCI) into the history",
 		Long: `Import billing exports into the local history, detecting the format from the header:
 FOCUS 1.0-1.4, AWS CUR (legacy and 2.0), Azure cost exports (EA and MCA, actual and amortized),
@@ -30,14 +30,19 @@ Google Cloud billing export (CSV or newline-delimited JSON), OCI cost reports; p
 Parquet. The files of one format given together are one delivery (clouds split an export into
 numbered parts): their rows are summed and replace, in one transaction, the billing period and
 accounts they cover together, so give every part of a period in one command (a shell glob does);
-a part imported alone replaces the period with just that part. Re-importing, or importing a
+a part imported alone replaces the period with just that part. A manifest (AWS CUR and Data
+Exports *-Manifest.json, Azure manifest.json) is one delivery with the files it lists. A folder
+(a local copy of an export bucket, as aws s3 sync or azcopy leaves it) is walked: where it holds
+manifests, the newest of each export and period is imported and older deliveries beside it are
+left out; without manifests its files are imported as above. Re-importing, or importing a
 newer export of the same period, replaces it: nothing is counted twice. A bad row stops the
 import with file:line: column: reason and the history is unchanged. Imported data shows for
 providers whose source is export (or, with no config file, for any provider that has imported
 data). --dry-run shows rows, period, providers and totals without writing.`,
 		Example: `  costpilot import focus-2026-05.csv.gz
   costpilot import --dry-run cur/20260501-20260601/*/report-*.csv.gz -o json
-  costpilot import --format azure --provider azure export.csv`,
+  costpilot import --format azure --provider azure export.csv
+  costpilot import ~/exports/cur-bucket`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.checkOutput(); err != nil {
