@@ -45,6 +45,21 @@ type ImportFile struct {
 	Providers []model.ProviderKey                  `json:"providers"`
 	Totals    map[model.ProviderKey][]ImportTotals `json:"totals"`
 	Warnings  []string                             `json:"warnings,omitempty"`
+	// Replaces is, per provider, the span the import replaces (or would,
+	// in a dry run) with the totals stored there before and after.
+	Replaces []ImportSpan `json:"replaces"`
+}
+
+// ImportSpan is what an import replaces for one provider: its billing
+// accounts (all when empty) over the inclusive days From..To, with the
+// stored totals before and the imported ones after.
+type ImportSpan struct {
+	Provider model.ProviderKey `json:"provider"`
+	From     string            `json:"from"`
+	To       string            `json:"to"`
+	Accounts []string          `json:"accounts"`
+	Before   []ImportTotals    `json:"before"`
+	After    []ImportTotals    `json:"after"`
 }
 
 // ImportResult is the result of an import.
@@ -157,6 +172,11 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	return res, nil
 }
 
+func importTotals(cur string, billed, effective, list model.Nanos) ImportTotals {
+	return ImportTotals{Currency: cur, Billed: billed.Float64(), Effective: effective.Float64(), List: list.Float64(),
+		BilledExact: billed.String(), EffectiveExact: effective.String()}
+}
+
 // parseOptions are an import's parse options; sums that outgrow the memory
 // budget spill to the data dir, which has room for the history anyway.
 func (s *Service) parseOptions(o ImportOptions) billing.Options {
@@ -185,13 +205,27 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry b
 	sort.Slice(f.Providers, func(i, j int) bool { return f.Providers[i] < f.Providers[j] })
 	for k, byCur := range fr.Totals {
 		for cur, t := range byCur {
-			f.Totals[k] = append(f.Totals[k], ImportTotals{Currency: cur, Billed: t.Billed.Float64(), Effective: t.Effective.Float64(),
-				List: t.List.Float64(), BilledExact: t.Billed.String(), EffectiveExact: t.Effective.String()})
+			f.Totals[k] = append(f.Totals[k], importTotals(cur, t.Billed, t.Effective, t.List))
 		}
 		sort.Slice(f.Totals[k], func(i, j int) bool { return f.Totals[k][i].Currency < f.Totals[k][j].Currency })
 	}
 	if len(fr.Batches) == 0 {
 		return f, apperr.E(apperr.Validation, "%s: no cost rows found", fr.Path)
+	}
+	f.Replaces = []ImportSpan{}
+	for _, b := range fr.Batches {
+		before, err := s.store.SpanSums(ctx, b.Provider, model.SourceExport, b.Accounts, b.From, b.To)
+		if err != nil {
+			return f, err
+		}
+		sp := ImportSpan{Provider: b.Provider, From: b.From, To: b.To, Accounts: b.Accounts, Before: []ImportTotals{}, After: f.Totals[b.Provider]}
+		if sp.Accounts == nil {
+			sp.Accounts = []string{}
+		}
+		for _, c := range before {
+			sp.Before = append(sp.Before, importTotals(c.Currency, c.Billed, c.Effective, c.List))
+		}
+		f.Replaces = append(f.Replaces, sp)
 	}
 	if dry {
 		return f, nil

@@ -405,3 +405,30 @@ func TestImportDeliveriesWithManifests(t *testing.T) {
 		t.Fatalf("missing part: %v", err)
 	}
 }
+
+// TestImportShowsWhatItReplaces: an import (and a dry run) names, per
+// provider, the span and accounts it replaces with the totals stored
+// there before and the imported ones after.
+func TestImportShowsWhatItReplaces(t *testing.T) {
+	path := sharedFile(t, "aws-cur-legacy-sample.csv")
+	s := openFresh(t, exportConfig(t))
+	ctx := context.Background()
+	first, err := s.ImportFiles(ctx, []string{path}, ImportOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := first.Files[0].Replaces
+	if len(r) != 1 || r[0].Provider != model.AWS || len(r[0].Before) != 0 || len(r[0].After) != 1 ||
+		r[0].From != "2023-11-01" || r[0].To != "2023-11-30" || len(r[0].Accounts) == 0 {
+		t.Fatalf("first import replaces %+v", r)
+	}
+	again, err := s.ImportFiles(ctx, []string{path}, ImportOptions{DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2 := again.Files[0].Replaces
+	if len(r2) != 1 || len(r2[0].Before) != 1 || r2[0].Before[0].BilledExact != r[0].After[0].BilledExact ||
+		r2[0].After[0].BilledExact != r[0].After[0].BilledExact {
+		t.Fatalf("dry run again replaces %+v, the first import stored %+v", r2, r[0].After)
+	}
+}

@@ -725,3 +725,43 @@ func (s *Store) query(ctx context.Context, q string, args []any, scan func(*sql.
 	}
 	return rows.Close()
 }
+
+// CurrencySums are the three metrics' sums in one currency.
+type CurrencySums struct {
+	Currency                string
+	Billed, Effective, List model.Nanos
+}
+
+// SpanSums sums, per currency, what a batch of provider p and source src
+// over [from, to] would replace: the lines of the given billing accounts,
+// or of all when none are given. An import shows it as "before".
+func (s *Store) SpanSums(ctx context.Context, p model.ProviderKey, src model.SourceKind, accounts []string, from, to string) ([]CurrencySums, error) {
+	a, ok1 := model.ParseDayNum(from)
+	b, ok2 := model.ParseDayNum(to)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("store: span %q..%q is not two days", from, to)
+	}
+	q := `SELECT cu.s, SUM(f.billed), SUM(f.effective), SUM(f.list)
+		FROM line_keys k JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ? JOIN strs cu ON cu.id = k.currency
+		WHERE k.provider = ? AND k.source = ?`
+	args := []any{int64(a), int64(b), string(p), string(src)}
+	if len(accounts) > 0 {
+		list, err := json.Marshal(accounts)
+		if err != nil {
+			return nil, err
+		}
+		q += ` AND k.billing_account IN (SELECT id FROM strs WHERE s IN (SELECT value FROM json_each(?)))`
+		args = append(args, string(list))
+	}
+	q += ` GROUP BY k.currency ORDER BY cu.s`
+	var out []CurrencySums
+	err := s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var c CurrencySums
+		if err := rows.Scan(&c.Currency, &c.Billed, &c.Effective, &c.List); err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	})
+	return out, err
+}

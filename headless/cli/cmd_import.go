@@ -98,7 +98,31 @@ func printImport(w io.Writer, res service.ImportResult) {
 			}
 		}
 		tw.Flush()
+		verb := "replaces"
+		if res.DryRun {
+			verb = "would replace"
+		}
+		for _, sp := range f.Replaces {
+			accts := "all accounts"
+			if len(sp.Accounts) > 0 {
+				accts = "accounts " + strings.Join(sp.Accounts, ", ")
+			}
+			fmt.Fprintf(w, "  %s %s %s..%s (%s): billed %s → %s\n", verb, sp.Provider, sp.From, sp.To, accts,
+				billedOf(sp.Before), billedOf(sp.After))
+		}
 	}
+}
+
+// billedOf prints billed totals of several currencies, "nothing" for none.
+func billedOf(ts []service.ImportTotals) string {
+	if len(ts) == 0 {
+		return "nothing"
+	}
+	parts := make([]string, len(ts))
+	for i, t := range ts {
+		parts[i] = money(t.Billed, t.Currency)
+	}
+	return strings.Join(parts, " + ")
 }
 
 // progressBar draws a one-line byte progress bar on a terminal.

@@ -183,12 +183,23 @@ export interface ImportFile {
   providers: ProviderKey[] | null;
   totals: Partial<Record<ProviderKey, ImportTotals[] | null>> | null;
   warnings?: string[];
+  replaces: ImportSpan[] | null;
 }
 
 /** Go: service.ImportResult */
 export interface ImportResult {
   dry_run: boolean;
   files: ImportFile[] | null;
+}
+
+/** Go: service.ImportSpan */
+export interface ImportSpan {
+  provider: ProviderKey;
+  from: string;
+  to: string;
+  accounts: string[] | null;
+  before: ImportTotals[] | null;
+  after: ImportTotals[] | null;
 }
 
 /** Go: service.ImportTotals */

@@ -861,6 +861,68 @@ export namespace model {
 
 export namespace service {
 	
+	export class ImportTotals {
+	    currency: string;
+	    billed: number;
+	    effective: number;
+	    list: number;
+	    billed_exact: string;
+	    effective_exact: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportTotals(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.currency = source["currency"];
+	        this.billed = source["billed"];
+	        this.effective = source["effective"];
+	        this.list = source["list"];
+	        this.billed_exact = source["billed_exact"];
+	        this.effective_exact = source["effective_exact"];
+	    }
+	}
+	export class ImportSpan {
+	    provider: string;
+	    from: string;
+	    to: string;
+	    accounts: string[];
+	    before: ImportTotals[];
+	    after: ImportTotals[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportSpan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.accounts = source["accounts"];
+	        this.before = this.convertValues(source["before"], ImportTotals);
+	        this.after = this.convertValues(source["after"], ImportTotals);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ImportFile {
 	    path: string;
 	    format: string;
@@ -871,6 +933,7 @@ export namespace service {
 	    providers: string[];
 	    totals: Record<string, Array<ImportTotals>>;
 	    warnings?: string[];
+	    replaces: ImportSpan[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ImportFile(source);
@@ -887,6 +950,7 @@ export namespace service {
 	        this.providers = source["providers"];
 	        this.totals = this.convertValues(source["totals"], Array<ImportTotals>, true);
 	        this.warnings = source["warnings"];
+	        this.replaces = this.convertValues(source["replaces"], ImportSpan);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -939,28 +1003,8 @@ export namespace service {
 		    return a;
 		}
 	}
-	export class ImportTotals {
-	    currency: string;
-	    billed: number;
-	    effective: number;
-	    list: number;
-	    billed_exact: string;
-	    effective_exact: string;
 	
-	    static createFrom(source: any = {}) {
-	        return new ImportTotals(source);
-	    }
 	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.currency = source["currency"];
-	        this.billed = source["billed"];
-	        this.effective = source["effective"];
-	        this.list = source["list"];
-	        this.billed_exact = source["billed_exact"];
-	        this.effective_exact = source["effective_exact"];
-	    }
-	}
 	export class ReportFile {
 	    name: string;
 	    type: string;
