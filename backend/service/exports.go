@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,8 +13,8 @@ import (
 	"github.com/costpilot/costpilot/backend/store"
 )
 
-// loadExports imports the files of a provider's export_paths when any of
-// them is new or changed since the last import. All of them are imported
+// loadExports imports the files and folders of a provider's export_paths
+// when any file is new or changed since the last import. All of them are imported
 // together, as ImportFiles does, so the parts of one delivery add up
 // instead of replacing each other. A bad file is an error naming it; the
 // history keeps what it had.
@@ -31,11 +32,7 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 	var paths []string
 	var states []store.ExportFile
 	changed := false
-	for _, f := range files {
-		st, err := os.Stat(f)
-		if err != nil || st.IsDir() {
-			continue
-		}
+	note := func(f string, st fs.FileInfo) error {
 		abs, _ := filepath.Abs(f)
 		cur := store.ExportFile{Path: abs, Size: st.Size(), MTime: st.ModTime().UnixNano()}
 		prev, err := s.store.ExportFileState(ctx, abs)
@@ -43,9 +40,39 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 			return err
 		}
 		changed = changed || err != nil || prev != cur
-		paths, states = append(paths, abs), append(states, cur)
+		states = append(states, cur)
+		return nil
 	}
-	if !changed {
+	for _, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			continue
+		}
+		abs, _ := filepath.Abs(f)
+		paths = append(paths, abs)
+		if !st.IsDir() {
+			if err := note(f, st); err != nil {
+				return err
+			}
+			continue
+		}
+		// A folder (a copy of an export bucket) changes when any file in it
+		// does; ImportFiles walks it.
+		err = filepath.WalkDir(f, func(q string, d fs.DirEntry, err error) error {
+			if err != nil || !d.Type().IsRegular() {
+				return err
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			return note(q, info)
+		})
+		if err != nil {
+			return apperr.Wrap(apperr.Provider, err, "%s export %s: %v", k, f, err).WithProvider(string(k))
+		}
+	}
+	if !changed || len(paths) == 0 {
 		return nil
 	}
 	if _, err := s.ImportFiles(ctx, paths, ImportOptions{Provider: k}); err != nil {
