@@ -253,19 +253,7 @@ func TestImportPartsOfOneDelivery(t *testing.T) {
 	ctx := context.Background()
 	cfg := exportConfig(t)
 	cfg.Currency.Rates = map[string]float64{"CAD": 0.73}
-	totals := func(s *Service) map[model.ProviderKey]float64 {
-		t.Helper()
-		p, _ := PeriodForDates("2023-01-01", "2024-12-31")
-		a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[model.ProviderKey]float64{}
-		for k, pc := range a.Providers {
-			out[k] = pc.TotalCost
-		}
-		return out
-	}
+	totals := func(s *Service) map[model.ProviderKey]float64 { return providerTotals(t, s) }
 	ref := openFresh(t, cfg)
 	if _, err := ref.ImportFiles(ctx, []string{whole, azure}, ImportOptions{}); err != nil {
 		t.Fatal(err)
@@ -335,19 +323,7 @@ func TestImportDeliveriesWithManifests(t *testing.T) {
 	ctx := context.Background()
 	cfg := exportConfig(t)
 	cfg.Currency.Rates = map[string]float64{"CAD": 0.73}
-	totals := func(s *Service) map[model.ProviderKey]float64 {
-		t.Helper()
-		p, _ := PeriodForDates("2023-01-01", "2024-12-31")
-		a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[model.ProviderKey]float64{}
-		for k, pc := range a.Providers {
-			out[k] = pc.TotalCost
-		}
-		return out
-	}
+	totals := func(s *Service) map[model.ProviderKey]float64 { return providerTotals(t, s) }
 	cur, azure := sharedFile(t, "aws-cur-legacy-sample.csv"), sharedFile(t, "azure-ea-export-sample.csv")
 	ref := openFresh(t, cfg)
 	if _, err := ref.ImportFiles(ctx, []string{cur, azure}, ImportOptions{}); err != nil {
@@ -431,4 +407,19 @@ func TestImportShowsWhatItReplaces(t *testing.T) {
 		r2[0].After[0].BilledExact != r[0].After[0].BilledExact {
 		t.Fatalf("dry run again replaces %+v, the first import stored %+v", r2, r[0].After)
 	}
+}
+
+// providerTotals is each provider's total over the real samples' years.
+func providerTotals(t *testing.T, s *Service) map[model.ProviderKey]float64 {
+	t.Helper()
+	p, _ := PeriodForDates("2023-01-01", "2024-12-31")
+	a, err := s.AnalyzeCosts(context.Background(), model.CostQuery{Period: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[model.ProviderKey]float64{}
+	for k, pc := range a.Providers {
+		out[k] = pc.TotalCost
+	}
+	return out
 }
