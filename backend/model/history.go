@@ -45,6 +45,31 @@ type Batch struct {
 	Origin   string   // file name or API, for the import log
 	Lines    []CostLine
 	Facts    *Facts
+	// Part, when set, says the batch holds only part of what is stored for
+	// its days (see Part); nil: the batch replaces its span whole.
+	Part *Part
+}
+
+// Part kinds: how a batch adds to what is stored for its days.
+const (
+	// PartSlice is one report of a series whose reports add up (OCI cost
+	// reports cover a few hours each and are never restated): it replaces
+	// only the stored report of the same name and accounts.
+	PartSlice = "slice"
+	// PartActual and PartAmortized are the two halves of an Azure cost
+	// export pair for one scope and period: billed and list cost come from
+	// the actual-cost export, effective cost from the amortized one; a half
+	// alone gives all three. A newer export of the same half replaces the
+	// older.
+	PartActual    = "actual"
+	PartAmortized = "amortized"
+)
+
+// Part describes a batch that adds to the history instead of replacing its
+// whole span.
+type Part struct {
+	Kind  string
+	Label string // a slice's report name: with the accounts, its identity
 }
 
 // Facts is a batch's daily lines in compact form: each distinct line

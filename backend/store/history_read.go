@@ -700,7 +700,7 @@ func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src mode
 				return err
 			}
 		}
-		return nil
+		return deleteParts(ctx, tx, p, src)
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete history: %w", err)
@@ -734,13 +734,26 @@ type CurrencySums struct {
 
 // SpanSums sums, per currency, what a batch of provider p and source src
 // over [from, to] would replace: the lines of the given billing accounts,
-// or of all when none are given. An import shows it as "before".
+// or of all when none are given.
 func (s *Store) SpanSums(ctx context.Context, p model.ProviderKey, src model.SourceKind, accounts []string, from, to string) ([]CurrencySums, error) {
 	a, ok1 := model.ParseDayNum(from)
 	b, ok2 := model.ParseDayNum(to)
 	if !ok1 || !ok2 {
 		return nil, fmt.Errorf("store: span %q..%q is not two days", from, to)
 	}
+	rows, err := spanSums(ctx, s.r, p, src, accounts, a, b)
+	if err != nil {
+		return nil, fmt.Errorf("store: span sums: %w", err)
+	}
+	return rows, nil
+}
+
+// queryer is a database or a transaction.
+type queryer interface {
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+}
+
+func spanSums(ctx context.Context, db queryer, p model.ProviderKey, src model.SourceKind, accounts []string, a, b model.DayNum) ([]CurrencySums, error) {
 	q := `SELECT cu.s, SUM(f.billed), SUM(f.effective), SUM(f.list)
 		FROM line_keys k JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ? JOIN strs cu ON cu.id = k.currency
 		WHERE k.provider = ? AND k.source = ?`
@@ -754,14 +767,18 @@ func (s *Store) SpanSums(ctx context.Context, p model.ProviderKey, src model.Sou
 		args = append(args, string(list))
 	}
 	q += ` GROUP BY k.currency ORDER BY cu.s`
-	var out []CurrencySums
-	err := s.query(ctx, q, args, func(rows *sql.Rows) error {
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []CurrencySums{}
+	for rows.Next() {
 		var c CurrencySums
 		if err := rows.Scan(&c.Currency, &c.Billed, &c.Effective, &c.List); err != nil {
-			return err
+			return nil, err
 		}
 		out = append(out, c)
-		return nil
-	})
-	return out, err
+	}
+	return out, rows.Err()
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,24 +16,85 @@ import (
 // ReplaceHistory writes batches in one transaction. Each batch first
 // deletes the history of its provider and source over [From, To] (only of
 // its Accounts when it names some), so re-importing or re-syncing a period
-// replaces it and nothing is counted twice. The rollups are kept in the
-// same transaction.
+// replaces it and nothing is counted twice; a part batch (Batch.Part) adds
+// to what is stored instead and replaces only the part it restates. The
+// rollups are kept in the same transaction.
 func (s *Store) ReplaceHistory(ctx context.Context, batches ...model.Batch) error {
+	_, err := s.apply(ctx, false, false, batches...)
+	return err
+}
+
+// SpanChange is what one batch rewrote: its provider's accounts (all when
+// empty) over the inclusive days From..To, with the stored sums there
+// before and after, per currency.
+type SpanChange struct {
+	Provider      model.ProviderKey
+	From, To      string
+	Accounts      []string
+	Before, After []CurrencySums
+}
+
+// errDryRun rolls a dry run's transaction back.
+var errDryRun = errors.New("dry run")
+
+// ApplyHistory is ReplaceHistory that reports, per batch, the span it
+// rewrote with the sums before and after. With dry, it computes the same
+// and keeps nothing: the transaction is rolled back.
+func (s *Store) ApplyHistory(ctx context.Context, dry bool, batches ...model.Batch) ([]SpanChange, error) {
+	return s.apply(ctx, dry, true, batches...)
+}
+
+func (s *Store) apply(ctx context.Context, dry, measure bool, batches ...model.Batch) ([]SpanChange, error) {
+	var changes []SpanChange
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
-			svc: map[svcKey]int64{}}
+			svc: map[svcKey]int64{}, measuring: measure}
 		for _, b := range batches {
 			if err := w.replace(ctx, b); err != nil {
+				return err
+			}
+			if err := w.measure(ctx, false); err != nil {
 				return err
 			}
 			if err := touchSyncState(ctx, tx, b); err != nil {
 				return err
 			}
 		}
+		changes = w.changes
+		if dry {
+			return errDryRun
+		}
 		return nil
 	})
+	if err != nil && !errors.Is(err, errDryRun) {
+		return nil, fmt.Errorf("store: replace history: %w", err)
+	}
+	return changes, nil
+}
+
+// rewrites records the span a batch is about to rewrite and its sums
+// before; measure(after) completes it once written.
+func (w *historyWriter) rewrites(ctx context.Context, p model.ProviderKey, src model.SourceKind, accounts []string, from, to model.DayNum) error {
+	w.changes = append(w.changes, SpanChange{Provider: p, From: from.String(), To: to.String(), Accounts: slices.Clone(accounts)})
+	w.src = src
+	return w.measure(ctx, true)
+}
+
+func (w *historyWriter) measure(ctx context.Context, before bool) error {
+	if !w.measuring {
+		return nil
+	}
+	c := &w.changes[len(w.changes)-1]
+	from, _ := model.ParseDayNum(c.From)
+	to, _ := model.ParseDayNum(c.To)
+	sums, err := spanSums(ctx, w.tx, c.Provider, w.src, c.Accounts, from, to)
 	if err != nil {
-		return fmt.Errorf("store: replace history: %w", err)
+		return fmt.Errorf("span sums: %w", err)
+	}
+	if before {
+		c.Before = sums
+	} else {
+		c.After = sums
 	}
 	return nil
 }
@@ -44,6 +106,10 @@ type historyWriter struct {
 	strs map[string]int64
 	tags map[string]int64
 	svc  map[svcKey]int64
+
+	measuring bool
+	changes   []SpanChange     // one per batch written
+	src       model.SourceKind // of the last change
 }
 
 type svcKey struct {
@@ -59,10 +125,10 @@ type skeyDay struct {
 
 type sums struct{ billed, effective, list int64 }
 
-func (a *sums) add(f *model.Fact) {
-	a.billed += int64(f.Billed)
-	a.effective += int64(f.Effective)
-	a.list += int64(f.List)
+func (a *sums) plus(b sums) {
+	a.billed += b.billed
+	a.effective += b.effective
+	a.list += b.list
 }
 
 func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
@@ -101,12 +167,54 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 			return err
 		}
 	}
-	scope, scopeArgs, err := w.scopeKeys(ctx, b)
+	// The batch's facts with their global ids, checked on the way.
+	each := func(yield func(idFact) error) error {
+		lastKey, lastDay := int32(-1), model.DayNum(0)
+		return facts.Each(func(f model.Fact) error {
+			if f.Key < 0 || int(f.Key) >= len(ids) {
+				return fmt.Errorf("fact of unknown key %d", f.Key)
+			}
+			if f.Day < from || f.Day > to {
+				return fmt.Errorf("line day %s outside %s..%s", f.Day, b.From, b.To)
+			}
+			if f.Key < lastKey || (f.Key == lastKey && f.Day <= lastDay) {
+				return fmt.Errorf("facts out of key and day order")
+			}
+			lastKey, lastDay = f.Key, f.Day
+			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], day: f.Day,
+				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}})
+		})
+	}
+	if b.Part != nil {
+		return w.addPart(ctx, b, from, to, each)
+	}
+	scope, scopeArgs, err := w.scopeKeys(ctx, b.Provider, b.Source, b.Accounts)
 	if err != nil {
 		return err
 	}
+	if err := w.rewrites(ctx, b.Provider, b.Source, b.Accounts, from, to); err != nil {
+		return err
+	}
+	// What the batch replaces is its own now: parts stored over its span
+	// lose their days there, so a later part does not bring them back.
+	if err := w.cutParts(ctx, b, scope, scopeArgs, from, to); err != nil {
+		return err
+	}
+	return w.write(ctx, scope, scopeArgs, from, to, each)
+}
+
+// idFact is one fact with the global ids of its line key and service key.
+type idFact struct {
+	key, skey int64
+	day       model.DayNum
+	s         sums
+}
+
+// write replaces the facts of the keys in scope over [from, to] by those
+// each yields (in key then day order) and keeps both rollups.
+func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any, from, to model.DayNum, each func(func(idFact) error) error) error {
 	fm, tm := from.Month(), to.Month()
-	if err := w.clear(ctx, b, scope, scopeArgs, from, to, fm, tm); err != nil {
+	if err := w.clear(ctx, scope, scopeArgs, from, to, fm, tm); err != nil {
 		return err
 	}
 
@@ -117,7 +225,7 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list)", 5)
 	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day)", 8)
 	var cur struct {
-		key      int32
+		key      int64
 		month    model.Month
 		s        sums
 		n        int64
@@ -128,40 +236,29 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 		if !cur.hasMonth || !full(cur.month) {
 			return nil
 		}
-		return monthIns.add(ctx, ids[cur.key], int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld))
+		return monthIns.add(ctx, cur.key, int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld))
 	}
-	lastKey, lastDay := int32(-1), model.DayNum(0)
-	err = facts.Each(func(f model.Fact) error {
-		if f.Key < 0 || int(f.Key) >= len(ids) {
-			return fmt.Errorf("fact of unknown key %d", f.Key)
-		}
-		if f.Day < from || f.Day > to {
-			return fmt.Errorf("line day %s outside %s..%s", f.Day, b.From, b.To)
-		}
-		if f.Key < lastKey || (f.Key == lastKey && f.Day <= lastDay) {
-			return fmt.Errorf("facts out of key and day order")
-		}
-		lastKey, lastDay = f.Key, f.Day
-		if err := factIns.add(ctx, ids[f.Key], int64(f.Day), int64(f.Billed), int64(f.Effective), int64(f.List)); err != nil {
+	err := each(func(f idFact) error {
+		if err := factIns.add(ctx, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list); err != nil {
 			return err
 		}
-		sd := skeyDay{skeys[f.Key], f.Day}
+		sd := skeyDay{f.skey, f.day}
 		a := svcDay[sd]
 		if a == nil {
 			a = &sums{}
 			svcDay[sd] = a
 		}
-		a.add(&f)
-		m := f.Day.Month()
-		if !cur.hasMonth || cur.key != f.Key || cur.month != m {
+		a.plus(f.s)
+		m := f.day.Month()
+		if !cur.hasMonth || cur.key != f.key || cur.month != m {
 			if err := flushMonth(); err != nil {
 				return err
 			}
-			cur.key, cur.month, cur.s, cur.n, cur.fd, cur.hasMonth = f.Key, m, sums{}, 0, f.Day, true
+			cur.key, cur.month, cur.s, cur.n, cur.fd, cur.hasMonth = f.key, m, sums{}, 0, f.day, true
 		}
-		cur.s.add(&f)
+		cur.s.plus(f.s)
 		cur.n++
-		cur.ld = f.Day
+		cur.ld = f.day
 		return nil
 	})
 	if err == nil {
@@ -218,12 +315,12 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 
 // scopeKeys is the SQL selecting the ids of the line keys a batch
 // replaces: its provider and source, and its accounts when it names some.
-func (w *historyWriter) scopeKeys(ctx context.Context, b model.Batch) (string, []any, error) {
+func (w *historyWriter) scopeKeys(ctx context.Context, p model.ProviderKey, src model.SourceKind, accounts []string) (string, []any, error) {
 	q := `SELECT id FROM line_keys WHERE provider = ? AND source = ?`
-	args := []any{string(b.Provider), string(b.Source)}
-	if len(b.Accounts) > 0 {
-		ids := make([]string, len(b.Accounts))
-		for i, a := range b.Accounts {
+	args := []any{string(p), string(src)}
+	if len(accounts) > 0 {
+		ids := make([]string, len(accounts))
+		for i, a := range accounts {
 			id, err := w.str(ctx, a)
 			if err != nil {
 				return "", nil, err
@@ -237,7 +334,7 @@ func (w *historyWriter) scopeKeys(ctx context.Context, b model.Batch) (string, [
 }
 
 // clear deletes what a batch replaces from the facts and both rollups.
-func (w *historyWriter) clear(ctx context.Context, b model.Batch, scope string, args []any, from, to model.DayNum, fm, tm model.Month) error {
+func (w *historyWriter) clear(ctx context.Context, scope string, args []any, from, to model.DayNum, fm, tm model.Month) error {
 	q := `DELETE FROM facts WHERE key IN (` + scope + `) AND day BETWEEN ? AND ?`
 	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
 		return fmt.Errorf("delete facts: %w", err)
