@@ -114,13 +114,13 @@ type aggregator struct {
 	idx    map[uint64]int32 // entry key -> index in entries
 	sums   []entry
 	limit  int
-	spans  map[model.ProviderKey]*span
+	spans  map[model.ProviderKey]*spans
 	totals map[model.ProviderKey]map[string]Totals
 }
 
 func newAggregator(m mapper, keys *keyTable, sp *spiller, limit int) *aggregator {
 	return &aggregator{m: m, keys: keys, spill: sp, local: make(map[string]localKey, 1024),
-		idx: make(map[uint64]int32, 1024), limit: max(limit, 1024), spans: map[model.ProviderKey]*span{},
+		idx: make(map[uint64]int32, 1024), limit: max(limit, 1024), spans: map[model.ProviderKey]*spans{},
 		totals: map[model.ProviderKey]map[string]Totals{}}
 }
 
@@ -147,12 +147,12 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 	}
 	sp := a.spans[lk.provider]
 	if sp == nil {
-		sp = &span{}
+		sp = &spans{}
 		a.spans[lk.provider] = sp
 	}
-	sp.widen(l.day)
-	sp.widen(l.pstart)
-	sp.widen(l.pend)
+	sp.rows.widen(l.day)
+	sp.period.widen(l.pstart)
+	sp.period.widen(l.pend)
 	ek := uint64(uint32(lk.id))<<32 | uint64(uint32(l.day.num()))
 	i, ok := a.idx[ek]
 	if !ok {
@@ -194,7 +194,13 @@ func (a *aggregator) sort() {
 	})
 }
 
-// span is the days one provider's lines cover, billing periods included.
+// spans are the days one provider's lines cover (rows) and the billing
+// periods they name (period).
+type spans struct {
+	rows, period span
+}
+
+// span is a range of days.
 type span struct {
 	from, to day
 }

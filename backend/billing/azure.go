@@ -22,8 +22,9 @@ type azureMapper struct {
 	account, sub, consumed, meter, region     int
 	resource, charge, tags, currency, date    int
 	cost, paygCost, paygPrice, quantity, rate int
-	pstart, pend                              int
+	pstart, pend, pricing                     int
 	costName, paygName, priceName, dateName   string
+	sig                                       azureSignals
 }
 
 func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -46,6 +47,7 @@ func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		rate:      h.find("ExchangeRatePricingToBilling"),
 		pstart:    h.find("BillingPeriodStartDate"),
 		pend:      h.find("BillingPeriodEndDate"),
+		pricing:   h.find("PricingModel"),
 	}
 	if m.cost < 0 {
 		return nil, missing("CostInBillingCurrency")
@@ -70,6 +72,7 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 		return out, fe
 	}
 	l.effective = l.billed
+	m.sig.note(cell(rec, m.charge), cell(rec, m.pricing), l.billed)
 	var ok bool
 	if l.list, ok, fe = amount(rec, m.paygCost, m.paygName); fe != nil {
 		return out, fe

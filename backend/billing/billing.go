@@ -29,6 +29,10 @@ type Options struct {
 	// (default: the system's).
 	MemoryBudget int64
 	TempDir      string
+	// Dataset is what an Azure export's manifest says it holds: actual or
+	// amortized cost (DatasetActual, DatasetAmortized); empty: told from
+	// the rows.
+	Dataset string
 }
 
 // Totals are the sums of one provider's lines in one currency.
@@ -193,7 +197,7 @@ func (u *Unit) Finish() (FileResult, error) {
 	if len(u.names) > 1 {
 		res.Path = fmt.Sprintf("%s (+%d more)", u.names[0], len(u.names)-1)
 	}
-	return finish(res, u.ws, u.st, res.Path)
+	return finish(res, u.ws, u.st, u.opt, res.Path)
 }
 
 // Format is the unit's export format; "" before its first file.

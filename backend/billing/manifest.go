@@ -17,6 +17,9 @@ type Manifest struct {
 	Period string   // billing period start as written
 	Stamp  string   // when the delivery was made (Azure's submittedTime; AWS's ids are not ordered)
 	Keys   []string // the files, as object keys or URIs
+	// Dataset is an Azure export's cost dataset (DatasetActual,
+	// DatasetAmortized) or "" when the manifest does not say.
+	Dataset string
 }
 
 // IsManifestName reports whether a file name is a manifest's.
@@ -59,6 +62,12 @@ func ParseManifest(name string, data []byte) (Manifest, error) {
 	case len(m.Blobs) > 0:
 		out := Manifest{Kind: "azure", Export: m.ExportConfig.ExportName + "/" + m.ExportConfig.Type,
 			Period: m.RunInfo.StartDate, Stamp: m.RunInfo.SubmittedTime}
+		switch strings.ToLower(m.ExportConfig.Type) {
+		case "actualcost":
+			out.Dataset = DatasetActual
+		case "amortizedcost":
+			out.Dataset = DatasetAmortized
+		}
 		for _, b := range m.Blobs {
 			out.Keys = append(out.Keys, b.BlobName)
 		}

@@ -12,23 +12,30 @@ import (
 // finish merges the workers' sums into one batch per provider, sums the
 // totals and counts the daily lines. The batches' facts stream from memory
 // or, when the workers spilled, from a merge of the runs on disk.
-func finish(res FileResult, ws []*worker, st *aggState, name string) (FileResult, error) {
+func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string) (FileResult, error) {
+	part, err := unitPart(res, ws, opt)
+	if err != nil {
+		st.spill.close()
+		return res, err
+	}
 	src, err := merged(ws, st)
 	if err != nil {
 		st.spill.close()
 		return res, fileError(name, err, "cannot merge the sums")
 	}
-	spans := map[model.ProviderKey]*span{}
+	all := map[model.ProviderKey]*spans{}
 	for _, w := range ws {
 		res.Rows += w.rows
 		for p, s := range w.agg.spans {
-			t := spans[p]
+			t := all[p]
 			if t == nil {
-				t = &span{}
-				spans[p] = t
+				t = &spans{}
+				all[p] = t
 			}
-			t.widen(s.from)
-			t.widen(s.to)
+			t.rows.widen(s.rows.from)
+			t.rows.widen(s.rows.to)
+			t.period.widen(s.period.from)
+			t.period.widen(s.period.to)
 		}
 		w.agg = nil // the sums are in src now
 	}
@@ -71,10 +78,10 @@ func finish(res FileResult, ws []*worker, st *aggState, name string) (FileResult
 		}
 		lo := uint64(uint32(int32(i)<<keyBits)) << 32
 		hi := uint64(uint32(int32(i+1)<<keyBits)) << 32
-		s := spans[p]
+		s := replaced(res.Format, all[p])
 		res.Batches = append(res.Batches, model.Batch{
 			Provider: p, Source: model.SourceExport, From: s.from.String(), To: s.to.String(),
-			Accounts: slices.Sorted(mapKeys(accts)), Origin: name,
+			Accounts: slices.Sorted(mapKeys(accts)), Origin: name, Part: part,
 			Facts: &model.Facts{Keys: pk, N: count[p], Each: func(yield func(model.Fact) error) error {
 				return src(lo, hi, func(x entry) error {
 					return yield(model.Fact{Key: x.key() & (maxKeysPerProvider - 1), Day: x.day(), Billed: x.b, Effective: x.e, List: x.l})

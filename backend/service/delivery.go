@@ -24,7 +24,7 @@ var dataExts = []string{".csv", ".gz", ".parquet", ".jsonl", ".ndjson"}
 // files. A folder is walked; where it holds manifests, the data files no
 // chosen manifest lists are older deliveries and are left out, with a
 // warning. Files named on their own are always imported.
-func deliveries(paths []string) (units [][]string, plain []string, warnings []string, err error) {
+func deliveries(paths []string) (units []delivery, plain []string, warnings []string, err error) {
 	type found struct {
 		path  string
 		depth int
@@ -117,7 +117,7 @@ func deliveries(paths []string) (units [][]string, plain []string, warnings []st
 			files = append(files, local)
 			listed[local] = true
 		}
-		units = append(units, files)
+		units = append(units, delivery{files: files, dataset: f.m.Dataset})
 	}
 	skipped := 0
 	for _, q := range walked {
@@ -133,6 +133,12 @@ func deliveries(paths []string) (units [][]string, plain []string, warnings []st
 		warnings = append(warnings, fmt.Sprintf("%d files that no current manifest lists were left out (older deliveries of a period, or files of another export)", skipped))
 	}
 	return units, plain, warnings, nil
+}
+
+// delivery is the files a manifest lists and what it says they hold.
+type delivery struct {
+	files   []string
+	dataset string // an Azure export's cost dataset, when the manifest says
 }
 
 // resolveKey finds the local copy of a manifest's object key or URI: the

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -55,6 +56,10 @@ type ImportFile struct {
 // stored totals before and the imported ones after.
 type ImportSpan struct {
 	Provider model.ProviderKey `json:"provider"`
+	// Kind is how the unit is stored: replace (it replaces the span),
+	// slice (one report of a series that add up), actual or amortized (a
+	// half of an Azure export pair).
+	Kind     string            `json:"kind"`
 	From     string            `json:"from"`
 	To       string            `json:"to"`
 	Accounts []string          `json:"accounts"`
@@ -68,14 +73,16 @@ type ImportResult struct {
 	Files  []ImportFile `json:"files"`
 }
 
-// ImportFiles imports billing export files into the history. The files of
-// one export format given together are one delivery (the parts of an
-// export are delivered as several files): their rows are summed and
-// replace, in one transaction, the billing period and accounts they cover
-// together, so the parts add up in any order and importing them again
-// changes nothing. Files of another format form their own unit. A bad row
-// stops the import with file:line: column: reason and leaves the history
-// unchanged.
+// ImportFiles imports billing export files into the history. The files a
+// manifest lists are one unit; so are the other files of one export format
+// and folder given together (the parts of an export are delivered as
+// several files in one folder):
+// their rows are summed and replace, in one transaction, what they cover
+// together (billing.replaced says which days), so the parts add up in any
+// order and importing them again changes nothing. OCI reports are a unit
+// each: a slice that adds to the other reports of its days (package
+// billing, parts.go). A bad row stops the import with file:line: column:
+// reason and leaves the history unchanged.
 func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
 	var order []*billing.Unit // one per format, in the order met
@@ -85,15 +92,18 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 		}
 	}()
 	plainStart := 0
-	unit := func(format string) (*billing.Unit, error) {
+	sealed := map[*billing.Unit]bool{}  // per-file formats: one file a unit
+	folder := map[*billing.Unit]string{} // the parts of one export share a folder
+	unit := func(format, dir string) (*billing.Unit, error) {
 		for _, u := range order[plainStart:] {
-			if u.Format() == format {
+			if !sealed[u] && folder[u] == dir && u.Format() == format {
 				return u, nil
 			}
 		}
 		u, err := billing.NewUnit(s.parseOptions(o))
 		if err == nil {
 			order = append(order, u)
+			folder[u] = dir
 		}
 		return u, err
 	}
@@ -102,13 +112,15 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 		return res, err
 	}
 	// A manifest's files are one unit of their own.
-	for _, files := range manifests {
-		u, err := billing.NewUnit(s.parseOptions(o))
+	for _, d := range manifests {
+		po := s.parseOptions(o)
+		po.Dataset = d.dataset
+		u, err := billing.NewUnit(po)
 		if err != nil {
 			return res, err
 		}
 		order = append(order, u)
-		for _, f := range files {
+		for _, f := range d.files {
 			if err := u.AddFile(ctx, f); err != nil {
 				return res, err
 			}
@@ -116,25 +128,34 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 	}
 	plainStart = len(order)
 	for _, p := range plain {
-		u := (*billing.Unit)(nil)
-		if len(order) > plainStart {
-			u = order[plainStart]
+		// The first open unit of the file's folder takes it unless it is
+		// of another format; then the open unit of that format does.
+		dir := filepath.Dir(p)
+		var u *billing.Unit
+		for _, c := range order[plainStart:] {
+			if !sealed[c] && folder[c] == dir {
+				u = c
+				break
+			}
 		}
 		if u == nil {
 			var err error
-			if u, err = unit(""); err != nil {
+			if u, err = unit("", dir); err != nil {
 				return res, err
 			}
 		}
 		err := u.AddFile(ctx, p)
 		var other *billing.OtherFormatError
 		if errors.As(err, &other) {
-			if u, err = unit(other.Format); err == nil {
+			if u, err = unit(other.Format, dir); err == nil {
 				err = u.AddFile(ctx, p)
 			}
 		}
 		if err != nil {
 			return res, err
+		}
+		if billing.PerFile(u.Format()) {
+			sealed[u] = true
 		}
 	}
 	for _, u := range order {
@@ -212,30 +233,34 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry b
 	if len(fr.Batches) == 0 {
 		return f, apperr.E(apperr.Validation, "%s: no cost rows found", fr.Path)
 	}
+	for i := range fr.Batches {
+		fr.Batches[i].Source = model.SourceExport
+	}
+	start := time.Now()
+	changes, err := s.store.ApplyHistory(ctx, dry, fr.Batches...)
+	if err != nil {
+		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)
+	}
 	f.Replaces = []ImportSpan{}
-	for _, b := range fr.Batches {
-		before, err := s.store.SpanSums(ctx, b.Provider, model.SourceExport, b.Accounts, b.From, b.To)
-		if err != nil {
-			return f, err
+	for i, c := range changes {
+		sp := ImportSpan{Provider: c.Provider, Kind: "replace", From: c.From, To: c.To, Accounts: c.Accounts,
+			Before: []ImportTotals{}, After: []ImportTotals{}}
+		if p := fr.Batches[i].Part; p != nil {
+			sp.Kind = p.Kind
 		}
-		sp := ImportSpan{Provider: b.Provider, From: b.From, To: b.To, Accounts: b.Accounts, Before: []ImportTotals{}, After: f.Totals[b.Provider]}
 		if sp.Accounts == nil {
 			sp.Accounts = []string{}
 		}
-		for _, c := range before {
-			sp.Before = append(sp.Before, importTotals(c.Currency, c.Billed, c.Effective, c.List))
+		for _, t := range c.Before {
+			sp.Before = append(sp.Before, importTotals(t.Currency, t.Billed, t.Effective, t.List))
+		}
+		for _, t := range c.After {
+			sp.After = append(sp.After, importTotals(t.Currency, t.Billed, t.Effective, t.List))
 		}
 		f.Replaces = append(f.Replaces, sp)
 	}
 	if dry {
 		return f, nil
-	}
-	for i := range fr.Batches {
-		fr.Batches[i].Source = model.SourceExport
-	}
-	start := time.Now()
-	if err := s.store.ReplaceHistory(ctx, fr.Batches...); err != nil {
-		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)
 	}
 	provs := make([]string, len(f.Providers))
 	for i, p := range f.Providers {

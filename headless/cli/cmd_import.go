@@ -27,18 +27,29 @@ func (a *app) importCmd() *cobra.Command {
 		Long: `Import billing exports into the local history, detecting the format from the header:
 FOCUS 1.0-1.4, AWS CUR (legacy and 2.0), Azure cost exports (EA and MCA, actual and amortized),
 Google Cloud billing export (CSV or newline-delimited JSON), OCI cost reports; plain, .gz or
-Parquet. The files of one format given together are one delivery (clouds split an export into
-numbered parts): their rows are summed and replace, in one transaction, the billing period and
-accounts they cover together, so give every part of a period in one command (a shell glob does);
-a part imported alone replaces the period with just that part. A manifest (AWS CUR and Data
-Exports *-Manifest.json, Azure manifest.json) is one delivery with the files it lists. A folder
-(a local copy of an export bucket, as aws s3 sync or azcopy leaves it) is walked: where it holds
-manifests, the newest of each export and period is imported and older deliveries beside it are
-left out; without manifests its files are imported as above. Re-importing, or importing a
-newer export of the same period, replaces it: nothing is counted twice. A bad row stops the
-import with file:line: column: reason and the history is unchanged. Imported data shows for
-providers whose source is export (or, with no config file, for any provider that has imported
-data). --dry-run shows rows, period, providers and totals without writing.`,
+Parquet. A bad row stops the import with file:line: column: reason and the history is unchanged.
+
+How files are grouped and what they replace follows how each cloud delivers:
+  AWS CUR, Azure, Google Cloud  The files of one format in one folder given together are one
+      delivery (clouds split an export into numbered parts): their rows are summed and replace,
+      in one transaction, the billing periods and accounts they cover. Give every part of a
+      period in one command (the folder or a shell glob); a part imported alone replaces the
+      period with just that part.
+  Manifests  An AWS CUR or Data Exports *-Manifest.json or an Azure manifest.json is one
+      delivery with the files it lists.
+  FOCUS  Replaces only the days its rows cover, so files cut by day add up.
+  OCI  Each cost report covers a few hours and is never restated: it adds to the other reports
+      of its days, and importing it again replaces only that report.
+  Azure actual + amortized  The two exports of one scope and month complement each other, in
+      either order: billed and list cost from the actual-cost export, effective cost from the
+      amortized one (each alone gives all three).
+A folder (a local copy of an export bucket, as aws s3 sync or azcopy leaves it) is walked: where
+it holds manifests, the newest of each export and period is imported and older deliveries beside
+it are left out. Importing again, or a newer delivery of the same period, replaces what it
+restates: nothing is counted twice. Imported data shows for providers whose source is export
+(or, with no config file, for any provider that has imported data). --dry-run shows each unit's
+rows, period and totals, and the span it replaces with the stored totals before and after,
+without writing.`,
 		Example: `  costpilot import focus-2026-05.csv.gz
   costpilot import --dry-run cur/20260501-20260601/*/report-*.csv.gz -o json
   costpilot import --format azure --provider azure export.csv
@@ -98,14 +109,18 @@ func printImport(w io.Writer, res service.ImportResult) {
 			}
 		}
 		tw.Flush()
-		verb := "replaces"
-		if res.DryRun {
-			verb = "would replace"
-		}
 		for _, sp := range f.Replaces {
 			accts := "all accounts"
 			if len(sp.Accounts) > 0 {
 				accts = "accounts " + strings.Join(sp.Accounts, ", ")
+			}
+			verb := map[string]string{"slice": "adds a report to", "actual": "adds the actual-cost half to",
+				"amortized": "adds the amortized-cost half to"}[sp.Kind]
+			if verb == "" {
+				verb = "replaces"
+			}
+			if res.DryRun {
+				verb = "would " + strings.Replace(strings.Replace(verb, "adds", "add", 1), "replaces", "replace", 1)
 			}
 			fmt.Fprintf(w, "  %s %s %s..%s (%s): billed %s → %s\n", verb, sp.Provider, sp.From, sp.To, accts,
 				billedOf(sp.Before), billedOf(sp.After))

@@ -195,6 +195,7 @@ export interface ImportResult {
 /** Go: service.ImportSpan */
 export interface ImportSpan {
   provider: ProviderKey;
+  kind: string;
   from: string;
   to: string;
   accounts: string[] | null;

@@ -885,6 +885,7 @@ export namespace service {
 	}
 	export class ImportSpan {
 	    provider: string;
+	    kind: string;
 	    from: string;
 	    to: string;
 	    accounts: string[];
@@ -898,6 +899,7 @@ export namespace service {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.provider = source["provider"];
+	        this.kind = source["kind"];
 	        this.from = source["from"];
 	        this.to = source["to"];
 	        this.accounts = source["accounts"];
