@@ -23,7 +23,7 @@ const DefaultMemoryBudget = 256 << 20
 
 // entryBytes is what one daily line costs in a worker: its map slot, its
 // entry, and the slack of both growing.
-const entryBytes = 80
+const entryBytes = 104
 
 // keyBits is how many bits of a key id count keys within a provider; the
 // bits above them are the provider's index, so the lines of one provider
@@ -35,18 +35,32 @@ const maxKeysPerProvider = 1 << keyBits
 // entry is one daily line being summed.
 type entry struct {
 	k       uint64 // key id << 32 | uint32(day number)
-	b, e, l model.Nanos
+	b, e, l exact
 }
 
 func (x *entry) key() int32        { return int32(x.k >> 32) }
 func (x *entry) day() model.DayNum { return model.DayNum(int32(uint32(x.k))) }
 
-func (x *entry) add(b, e, l model.Nanos) bool {
+func (x *entry) add(b, e, l exact) bool {
 	var ok1, ok2, ok3 bool
-	x.b, ok1 = addNanos(x.b, b)
-	x.e, ok2 = addNanos(x.e, e)
-	x.l, ok3 = addNanos(x.l, l)
+	x.b, ok1 = x.b.add(b)
+	x.e, ok2 = x.e.add(e)
+	x.l, ok3 = x.l.add(l)
 	return ok1 && ok2 && ok3
+}
+
+// sum sets *dst to the exact sum of xs; a fieldError naming column on
+// overflow.
+func sum(dst *exact, column string, xs ...exact) *fieldError {
+	var t exact
+	for _, x := range xs {
+		var ok bool
+		if t, ok = t.add(x); !ok {
+			return badField(column, "%v", errOverflow)
+		}
+	}
+	*dst = t
+	return nil
 }
 
 // addNanos adds with an overflow check.

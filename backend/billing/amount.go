@@ -2,9 +2,84 @@ package billing
 
 import (
 	"math"
+	"math/big"
+	"strings"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
+
+// exact is an amount kept to 18 decimals: n nanos plus f units of 1e-18
+// (|f| < 1e9). Rows are summed exactly and a daily line is rounded to
+// nanos once, when its sum is stored: rounding each row drifted the totals
+// of many tiny rows.
+type exact struct {
+	n model.Nanos
+	f int64
+}
+
+const fracUnit = 1_000_000_000 // units of f in a nano
+
+func nanosOf(n model.Nanos) exact { return exact{n: n} }
+
+func (a exact) isZero() bool { return a.n == 0 && a.f == 0 }
+
+// add sums exactly; false on overflow.
+func (a exact) add(b exact) (exact, bool) {
+	n, ok := addNanos(a.n, b.n)
+	if !ok {
+		return a, false
+	}
+	f := a.f + b.f
+	switch {
+	case f >= fracUnit:
+		n, ok = addNanos(n, 1)
+		f -= fracUnit
+	case f <= -fracUnit:
+		n, ok = addNanos(n, -1)
+		f += fracUnit
+	}
+	return exact{n, f}, ok
+}
+
+func (a exact) neg() exact { return exact{-a.n, -a.f} }
+
+// round is the nearest nano, half away from zero.
+func (a exact) round() model.Nanos {
+	const half = fracUnit / 2
+	switch {
+	case a.f > half || (a.f == half && a.n >= 0):
+		return a.n + 1
+	case a.f < -half || (a.f == -half && a.n <= 0):
+		return a.n - 1
+	}
+	return a.n
+}
+
+// split is the rounded nanos and what the exact value has beyond them, in
+// 1e-18 units.
+func (a exact) split() (model.Nanos, int64) {
+	r := a.round()
+	return r, int64(a.n-r)*fracUnit + a.f
+}
+
+// exactRat is x to 18 decimals (half away from zero); false when it does
+// not fit.
+func exactRat(x *big.Rat) (exact, bool) {
+	scaled := new(big.Rat).Mul(x, big.NewRat(1e18, 1))
+	q, r := new(big.Int).QuoRem(scaled.Num(), scaled.Denom(), new(big.Int))
+	// Round the 1e-18 units half away from zero.
+	if r.Sign() != 0 {
+		twice := new(big.Int).Mul(new(big.Int).Abs(r), big.NewInt(2))
+		if twice.Cmp(scaled.Denom()) >= 0 {
+			q.Add(q, big.NewInt(int64(r.Sign())))
+		}
+	}
+	n, f := new(big.Int).QuoRem(q, big.NewInt(fracUnit), new(big.Int))
+	if !n.IsInt64() {
+		return exact{}, false
+	}
+	return exact{model.Nanos(n.Int64()), f.Int64()}, true
+}
 
 // pow10 holds 10^0 .. 10^18.
 var pow10 = func() [19]uint64 {
@@ -16,21 +91,27 @@ var pow10 = func() [19]uint64 {
 	return p
 }()
 
-// parseAmount parses a decimal cell into Nanos with exactly the result of
-// model.ParseNanos (rounding half away from zero beyond nine decimals). The
+// parseAmount parses a decimal cell exactly (to 18 decimals), accepting
+// what model.ParseNanos accepts; rounded, it is ParseNanos' result. The
 // fast path handles plain and exponent notation of up to 18 significant
-// digits without allocating; anything else falls back to model.ParseNanos.
-// Profiling the 1M-row benchmark showed ParseNanos' string work as a top
-// cost, hence this path.
-func parseAmount(b []byte) (model.Nanos, bool) {
-	if v, ok := fastNanos(b); ok {
+// digits without allocating; anything else falls back to model.ParseNanos
+// (which checks the syntax) and big.Rat. Profiling the 1M-row benchmark
+// showed ParseNanos' string work as a top cost, hence this path.
+func parseAmount(b []byte) (exact, bool) {
+	if v, ok := fastExact(b); ok {
 		return v, true
 	}
-	v, err := model.ParseNanos(string(b))
-	return v, err == nil
+	if _, err := model.ParseNanos(string(b)); err != nil {
+		return exact{}, false
+	}
+	x, ok := new(big.Rat).SetString(strings.TrimSpace(string(b)))
+	if !ok {
+		return exact{}, false
+	}
+	return exactRat(x)
 }
 
-func fastNanos(b []byte) (model.Nanos, bool) {
+func fastExact(b []byte) (exact, bool) {
 	i := 0
 	neg := false
 	if i < len(b) && (b[i] == '-' || b[i] == '+') {
@@ -52,7 +133,7 @@ func fastNanos(b []byte) (model.Nanos, bool) {
 			}
 			sig++
 			if sig > 18 {
-				return 0, false
+				return exact{}, false
 			}
 			m = m*10 + uint64(c-'0')
 			continue
@@ -64,12 +145,12 @@ func fastNanos(b []byte) (model.Nanos, bool) {
 		break
 	}
 	if digits == 0 {
-		return 0, false
+		return exact{}, false
 	}
 	exp := 0
 	if i < len(b) {
 		if b[i] != 'e' && b[i] != 'E' {
-			return 0, false
+			return exact{}, false
 		}
 		i++
 		eneg := false
@@ -78,12 +159,12 @@ func fastNanos(b []byte) (model.Nanos, bool) {
 			i++
 		}
 		if i == len(b) {
-			return 0, false
+			return exact{}, false
 		}
-		for ; i < len(b); i++ {
+		for n := 0; i < len(b); i, n = i+1, n+1 {
 			c := b[i]
-			if c < '0' || c > '9' || exp > 100 {
-				return 0, false
+			if c < '0' || c > '9' || n == 2 { // at most two exponent digits, as ParseNanos
+				return exact{}, false
 			}
 			exp = exp*10 + int(c-'0')
 		}
@@ -92,29 +173,38 @@ func fastNanos(b []byte) (model.Nanos, bool) {
 		}
 	}
 	k := exp - fracDigits + 9 // nanos = m * 10^k
-	var v uint64
+	var v, f uint64           // nanos and 1e-18 units
 	switch {
 	case m == 0:
-		v = 0
 	case k >= 0:
 		if k > 18 || m > math.MaxInt64/pow10[k] {
-			return 0, false
+			return exact{}, false
 		}
 		v = m * pow10[k]
 	case -k > 18:
-		v = 0 // m < 10^18, so m/10^19 < 0.1 rounds to zero
+		return exact{}, false // rare: left to the exact slow path
 	default:
 		d := pow10[-k]
 		v = m / d
-		if (m%d)*2 >= d {
-			v++
+		r := m % d // r / 10^-k nanos
+		if -k <= 9 {
+			f = r * pow10[9+k]
+		} else {
+			e := pow10[-k-9]
+			f = r / e
+			if (r%e)*2 >= e {
+				f++ // beyond 18 decimals: half away from zero
+			}
+			if f == fracUnit {
+				v, f = v+1, 0
+			}
 		}
 	}
 	if v > math.MaxInt64 {
-		return 0, false
+		return exact{}, false
 	}
 	if neg {
-		return -model.Nanos(v), true
+		return exact{-model.Nanos(v), -int64(f)}, true
 	}
-	return model.Nanos(v), true
+	return exact{model.Nanos(v), int64(f)}, true
 }

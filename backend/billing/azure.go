@@ -72,7 +72,7 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 		return out, fe
 	}
 	l.effective = l.billed
-	m.sig.note(cell(rec, m.charge), cell(rec, m.pricing), l.billed)
+	m.sig.note(cell(rec, m.charge), cell(rec, m.pricing), !l.billed.isZero())
 	var ok bool
 	if l.list, ok, fe = amount(rec, m.paygCost, m.paygName); fe != nil {
 		return out, fe
@@ -97,23 +97,23 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 
 var one = []byte("1")
 
-// product multiplies decimal cells exactly, rounding to Nanos; it reports
+// product multiplies decimal cells exactly (to 18 decimals); it reports
 // false when a factor is null.
-func product(column string, factors ...[]byte) (model.Nanos, bool, *fieldError) {
+func product(column string, factors ...[]byte) (exact, bool, *fieldError) {
 	x := big.NewRat(1, 1)
 	for _, f := range factors {
 		if f == nil {
-			return 0, false, nil
+			return exact{}, false, nil
 		}
 		y, ok := new(big.Rat).SetString(strings.TrimSpace(string(f)))
 		if !ok {
-			return 0, false, badField(column, "invalid number %q", clip(f))
+			return exact{}, false, badField(column, "invalid number %q", clip(f))
 		}
 		x.Mul(x, y)
 	}
-	v, err := model.ParseNanos(x.FloatString(12))
-	if err != nil {
-		return 0, false, badField(column, "list cost out of range")
+	v, ok := exactRat(x)
+	if !ok {
+		return exact{}, false, badField(column, "list cost out of range")
 	}
 	return v, true, nil
 }

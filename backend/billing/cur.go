@@ -81,7 +81,7 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 	return m, nil
 }
 
-func (m *curMapper) amt(rec [][]byte, i int) (model.Nanos, bool, *fieldError) {
+func (m *curMapper) amt(rec [][]byte, i int) (exact, bool, *fieldError) {
 	return amount(rec, i, m.names[i])
 }
 
@@ -104,22 +104,26 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	case "DiscountedUsage":
 		l.effective, _, fe = m.amt(rec, m.riEffective)
 	case "SavingsPlanNegation", "SavingsPlanUpfrontFee":
-		l.effective = 0
+		l.effective = exact{}
 	case "SavingsPlanRecurringFee":
-		var total, used model.Nanos
+		var total, used exact
 		if total, _, fe = m.amt(rec, m.spTotalCommit); fe == nil {
 			used, _, fe = m.amt(rec, m.spUsedCommit)
 		}
-		l.effective = total - used
+		if fe == nil {
+			fe = sum(&l.effective, m.names[m.spTotalCommit], total, used.neg())
+		}
 	case "RIFee":
-		var up, rec2 model.Nanos
+		var up, rec2 exact
 		if up, _, fe = m.amt(rec, m.riUnusedUpfront); fe == nil {
 			rec2, _, fe = m.amt(rec, m.riUnusedRecurring)
 		}
-		l.effective = up + rec2
+		if fe == nil {
+			fe = sum(&l.effective, m.names[m.riUnusedUpfront], up, rec2)
+		}
 	case "Fee":
 		if cell(rec, m.riARN) != nil {
-			l.effective = 0 // an upfront reservation fee is amortized into usage
+			l.effective = exact{} // an upfront reservation fee is amortized into usage
 		} else {
 			l.effective = l.billed
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 const focusHeader = "BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargePeriodStart,EffectiveCost,ListCost,ProviderName,ServiceName,Tags\n"
@@ -131,5 +132,41 @@ func TestLargeAggregation(t *testing.T) {
 	}
 	if progressCalls == 0 || last != int64(len(data)) {
 		t.Errorf("progress %d calls, last %d of %d", progressCalls, last, len(data))
+	}
+}
+
+// TestSumsExactlyRoundsOnce: 119,000 rows of 0.4 nano each used to round to
+// zero one by one; summed exactly they are 47,600 nanos, rounded once.
+// Rows with 18 decimals across many lines and days sum to the decimal
+// total as well.
+func TestSumsExactlyRoundsOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("ProviderName,BillingAccountId,ServiceName,ResourceId,ChargePeriodStart,BilledCost,EffectiveCost,ListCost,BillingCurrency\n")
+	for i := range 119000 {
+		fmt.Fprintf(&b, "AWS,a1,S3,r%d,2025-01-%02d,0.0000000004,0.000000000123456789,0.000000001500000001,USD\n", i%7, 1+i%28)
+	}
+	res, err := Parse(context.Background(), strings.NewReader(b.String()), "tiny.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	got := res.Totals[model.AWS]["USD"]
+	// 119000 × 0.000000000123456789 = 0.000014691357891 → 14691 nanos;
+	// 119000 × 0.000000001500000001 = 0.000178500000119 → 178500 nanos.
+	if got.Billed != 47600 || got.Effective != 14691 || got.List != 178500 {
+		t.Fatalf("totals %+v, want billed 47600, effective 14691, list 178500 nanos", got)
+	}
+	// Each daily line is its rows' exact sum rounded once: 7 resources × 28
+	// days, 119000/196 rows each (607 or 608 rows): 0.4 × 607 = 242.8 → 243.
+	var lines model.Nanos
+	err = res.Batches[0].Facts.Each(func(f model.Fact) error {
+		lines += f.Billed
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines < 47600-98 || lines > 47600+98 {
+		t.Fatalf("daily lines sum to %d nanos, want within half a nano per line of 47600", lines)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
@@ -82,7 +83,8 @@ func FuzzParseRow(f *testing.F) {
 	})
 }
 
-// FuzzAmount checks the fast amount path against model.ParseNanos.
+// FuzzAmount checks the amount parser against model.ParseNanos (rounded)
+// and against big.Rat (exact to 18 decimals).
 func FuzzAmount(f *testing.F) {
 	for _, s := range []string{"0", "-0.0000000005", "1.0E-7", "2.323760000E-9", "0.083333333333000000", "12.5",
 		"1,234.5", " 3 ", "1e", ".", "-", "9999999999.999999999", "1e400", "+.5", "0.00000080000", "123456789012345678901"} {
@@ -91,8 +93,15 @@ func FuzzAmount(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		want, werr := model.ParseNanos(s)
 		got, ok := parseAmount([]byte(s))
-		if ok != (werr == nil) || (ok && got != want) {
-			t.Fatalf("%q: got %d %v, ParseNanos %d %v", s, got, ok, want, werr)
+		if ok != (werr == nil) || (ok && got.round() != want) {
+			t.Fatalf("%q: got %+v %v, ParseNanos %d %v", s, got, ok, want, werr)
+		}
+		if !ok {
+			return
+		}
+		x, _ := new(big.Rat).SetString(strings.TrimSpace(s))
+		if ref, _ := exactRat(x); got != ref {
+			t.Fatalf("%q: got %+v, exactly %+v", s, got, ref)
 		}
 	})
 }

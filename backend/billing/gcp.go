@@ -117,7 +117,7 @@ func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 			return out, badField("credits", "invalid credit amount %q", c.Amount)
 		}
 		cl := out[base]
-		cl.billed, cl.effective, cl.list = v, v, 0
+		cl.billed, cl.effective, cl.list = v, v, exact{}
 		cl.dims[5] = creditCategory
 		cl.dims[9] = []byte(c.Type)
 		out = append(out, cl)

@@ -16,9 +16,9 @@ type rawLine struct {
 	day          day
 	pstart, pend day // billing period, inclusive; zero when unknown
 	dims         [maxDims][]byte
-	billed       model.Nanos
-	effective    model.Nanos
-	list         model.Nanos
+	billed       exact
+	effective    exact
+	list         exact
 }
 
 // mapper maps the records of one export format. Each worker has its own, so
@@ -96,14 +96,14 @@ func cell(rec [][]byte, i int) []byte {
 }
 
 // amount parses an amount cell; a null is zero and reported as absent.
-func amount(rec [][]byte, i int, column string) (model.Nanos, bool, *fieldError) {
+func amount(rec [][]byte, i int, column string) (exact, bool, *fieldError) {
 	b := cell(rec, i)
 	if b == nil {
-		return 0, false, nil
+		return exact{}, false, nil
 	}
 	v, ok := parseAmount(b)
 	if !ok {
-		return 0, false, badField(column, "invalid amount %q", clip(b))
+		return exact{}, false, badField(column, "invalid amount %q", clip(b))
 	}
 	return v, true, nil
 }

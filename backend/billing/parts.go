@@ -83,10 +83,10 @@ func unitPart(res FileResult, ws []*worker, opt Options) (*model.Part, error) {
 // zero; amortized cost spreads the purchase over that usage and adds rows
 // for the unused part.
 type azureSignals struct {
-	unused         bool // ChargeType UnusedReservation or UnusedSavingsPlan
-	purchase       bool // a commitment purchase with a cost
-	coveredCost    bool // commitment-priced usage with a cost
-	coveredNoCost  bool // commitment-priced usage at zero
+	unused        bool // ChargeType UnusedReservation or UnusedSavingsPlan
+	purchase      bool // a commitment purchase with a cost
+	coveredCost   bool // commitment-priced usage with a cost
+	coveredNoCost bool // commitment-priced usage at zero
 }
 
 func (s *azureSignals) merge(o azureSignals) {
@@ -114,17 +114,17 @@ func (s azureSignals) dataset() (string, error) {
 var errMixedDatasets = errors.New("holds both actual-cost rows (a reservation or savings plan purchase) and amortized-cost rows (unused commitment, or commitment usage with a cost): import the actual and the amortized exports as separate files")
 
 // note records what one row says about the dataset.
-func (s *azureSignals) note(charge, pricing []byte, cost model.Nanos) {
+func (s *azureSignals) note(charge, pricing []byte, hasCost bool) {
 	commitment := equalFoldAny(pricing, "reservation", "savingsplan", "savings plan")
 	switch {
 	case equalFoldAny(charge, "unusedreservation", "unusedsavingsplan"):
 		s.unused = true
 	case commitment && equalFoldAny(charge, "purchase"):
-		if cost != 0 {
+		if hasCost {
 			s.purchase = true
 		}
 	case commitment && (len(charge) == 0 || equalFoldAny(charge, "usage")):
-		if cost != 0 {
+		if hasCost {
 			s.coveredCost = true
 		} else {
 			s.coveredNoCost = true

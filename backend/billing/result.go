@@ -40,32 +40,44 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		w.agg = nil // the sums are in src now
 	}
 	keys := st.keys.keys
-	res.Totals = map[model.ProviderKey]map[string]Totals{}
+	// Totals are exact sums of the rows, rounded once.
+	type exactTotals struct{ b, e, l exact }
+	exactSums := map[model.ProviderKey]map[string]*exactTotals{}
 	count := map[model.ProviderKey]int64{}
 	err = src(0, ^uint64(0), func(x entry) error {
 		idx := x.key()
 		p := model.AllProviders[idx>>keyBits]
 		cur := keys[p][idx&(maxKeysPerProvider-1)].Currency
-		pt := res.Totals[p]
+		pt := exactSums[p]
 		if pt == nil {
-			pt = map[string]Totals{}
-			res.Totals[p] = pt
+			pt = map[string]*exactTotals{}
+			exactSums[p] = pt
 		}
 		t := pt[cur]
+		if t == nil {
+			t = &exactTotals{}
+			pt[cur] = t
+		}
 		var ok1, ok2, ok3 bool
-		t.Billed, ok1 = addNanos(t.Billed, x.b)
-		t.Effective, ok2 = addNanos(t.Effective, x.e)
-		t.List, ok3 = addNanos(t.List, x.l)
+		t.b, ok1 = t.b.add(x.b)
+		t.e, ok2 = t.e.add(x.e)
+		t.l, ok3 = t.l.add(x.l)
 		if !ok1 || !ok2 || !ok3 {
 			return errOverflow
 		}
-		pt[cur] = t
 		count[p]++
 		return nil
 	})
 	if err != nil {
 		st.spill.close()
 		return res, fileError(name, err, "totals exceed the supported range")
+	}
+	res.Totals = map[model.ProviderKey]map[string]Totals{}
+	for p, byCur := range exactSums {
+		res.Totals[p] = map[string]Totals{}
+		for cur, t := range byCur {
+			res.Totals[p][cur] = Totals{Billed: t.b.round(), Effective: t.e.round(), List: t.l.round()}
+		}
 	}
 	for i, p := range model.AllProviders {
 		pk := keys[p]
@@ -84,7 +96,11 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 			Accounts: slices.Sorted(mapKeys(accts)), Origin: name, Part: part,
 			Facts: &model.Facts{Keys: pk, N: count[p], Each: func(yield func(model.Fact) error) error {
 				return src(lo, hi, func(x entry) error {
-					return yield(model.Fact{Key: x.key() & (maxKeysPerProvider - 1), Day: x.day(), Billed: x.b, Effective: x.e, List: x.l})
+					f := model.Fact{Key: x.key() & (maxKeysPerProvider - 1), Day: x.day()}
+					f.Billed, f.Frac[0] = x.b.split()
+					f.Effective, f.Frac[1] = x.e.split()
+					f.List, f.Frac[2] = x.l.split()
+					return yield(f)
 				})
 			}},
 		})

@@ -13,8 +13,9 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// recordSize is one entry on disk: key and three amounts, little endian.
-const recordSize = 32
+// recordSize is one entry on disk: key and three exact amounts (nanos
+// and 1e-18 units each), little endian.
+const recordSize = 56
 
 // spiller keeps the sorted runs that workers write when their sums
 // outgrow the memory budget. Runs are unlinked temporary files: nothing
@@ -62,14 +63,17 @@ func (s *spiller) write(es []entry) error {
 
 func putEntry(b []byte, x *entry) {
 	binary.LittleEndian.PutUint64(b[0:], x.k)
-	binary.LittleEndian.PutUint64(b[8:], uint64(x.b))
-	binary.LittleEndian.PutUint64(b[16:], uint64(x.e))
-	binary.LittleEndian.PutUint64(b[24:], uint64(x.l))
+	for i, a := range [3]exact{x.b, x.e, x.l} {
+		binary.LittleEndian.PutUint64(b[8+16*i:], uint64(a.n))
+		binary.LittleEndian.PutUint64(b[16+16*i:], uint64(a.f))
+	}
 }
 
 func getEntry(b []byte) entry {
-	return entry{k: binary.LittleEndian.Uint64(b[0:]), b: model.Nanos(binary.LittleEndian.Uint64(b[8:])),
-		e: model.Nanos(binary.LittleEndian.Uint64(b[16:])), l: model.Nanos(binary.LittleEndian.Uint64(b[24:]))}
+	get := func(i int) exact {
+		return exact{model.Nanos(binary.LittleEndian.Uint64(b[8+16*i:])), int64(binary.LittleEndian.Uint64(b[16+16*i:]))}
+	}
+	return entry{k: binary.LittleEndian.Uint64(b[0:]), b: get(0), e: get(1), l: get(2)}
 }
 
 func (s *spiller) close() {

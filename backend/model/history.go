@@ -87,6 +87,10 @@ type Fact struct {
 	Key                     int32 // index into Facts.Keys
 	Day                     DayNum
 	Billed, Effective, List Nanos
+	// Frac is what each amount's exact sum (to 18 decimals) has beyond its
+	// rounded nanos, in units of 1e-18 (|Frac| <= 5e8): kept where parts
+	// of one day are summed later, so they are rounded once.
+	Frac [3]int64
 }
 
 // LineFacts turns lines into the compact form, summing lines with the same

@@ -81,7 +81,7 @@ func ParseNanos(s string) (Nanos, error) {
 	neg := mant[0] == '-'
 	var whole int64
 	if intPart != "" {
-		if len(intPart) > 10 {
+		if len(intPart) > 9 { // ten digits can overflow int64 nanos: exact path
 			r, ok := new(big.Rat).SetString(intPart + "." + fracPart)
 			if !ok {
 				return 0, fmt.Errorf("invalid amount %q", s)

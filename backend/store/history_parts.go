@@ -106,9 +106,9 @@ func (w *historyWriter) addPart(ctx context.Context, b model.Batch, from, to mod
 	if err != nil {
 		return fmt.Errorf("add part: %w", err)
 	}
-	ins := newBulk(w.tx, "part_facts(part, key, day, billed, effective, list)", 6)
+	ins := newBulk(w.tx, "part_facts(part, key, day, billed, effective, list, billed_f, effective_f, list_f)", 9)
 	err = each(func(f idFact) error {
-		return ins.add(ctx, id, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list)
+		return ins.add(ctx, id, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list, f.frac[0], f.frac[1], f.frac[2])
 	})
 	if err == nil {
 		err = ins.flush(ctx)
@@ -199,7 +199,10 @@ func (w *historyWriter) recompute(ctx context.Context, p model.ProviderKey, src 
 		q := `SELECT pf.key, k.svc_key, pf.day,
 				SUM(pf.billed * CASE pf.part` + bc.String() + ` END),
 				SUM(pf.effective * CASE pf.part` + ec.String() + ` END),
-				SUM(pf.list * CASE pf.part` + bc.String() + ` END)
+				SUM(pf.list * CASE pf.part` + bc.String() + ` END),
+				SUM(pf.billed_f * CASE pf.part` + bc.String() + ` END),
+				SUM(pf.effective_f * CASE pf.part` + ec.String() + ` END),
+				SUM(pf.list_f * CASE pf.part` + bc.String() + ` END)
 			FROM part_facts pf JOIN line_keys k ON k.id = pf.key
 			WHERE pf.part IN (` + ids.String() + `) AND pf.day BETWEEN ? AND ? AND pf.key IN (` + scope + `)
 			GROUP BY pf.key, pf.day ORDER BY pf.key, pf.day`
@@ -230,13 +233,27 @@ func (w *historyWriter) collect(ctx context.Context, q string, args []any) ([]id
 	for rows.Next() {
 		var f idFact
 		var d int64
-		if err := rows.Scan(&f.key, &f.skey, &d, &f.s.billed, &f.s.effective, &f.s.list); err != nil {
+		var fb, fe, fl int64
+		if err := rows.Scan(&f.key, &f.skey, &d, &f.s.billed, &f.s.effective, &f.s.list, &fb, &fe, &fl); err != nil {
 			return nil, fmt.Errorf("sum parts: %w", err)
 		}
 		f.day = model.DayNum(d)
+		// The parts' rounded nanos plus their remainders, rounded once.
+		f.s.billed += roundFrac(fb)
+		f.s.effective += roundFrac(fe)
+		f.s.list += roundFrac(fl)
 		out = append(out, f)
 	}
 	return out, rows.Err()
+}
+
+// roundFrac is a sum of 1e-18 units in whole nanos, half away from zero.
+func roundFrac(f int64) int64 {
+	const unit = 1_000_000_000
+	if f >= 0 {
+		return (f + unit/2) / unit
+	}
+	return -((-f + unit/2) / unit)
 }
 
 func boolInt(b bool) int {

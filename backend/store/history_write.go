@@ -182,7 +182,7 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 			}
 			lastKey, lastDay = f.Key, f.Day
 			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], day: f.Day,
-				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}})
+				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, frac: f.Frac})
 		})
 	}
 	if b.Part != nil {
@@ -208,6 +208,7 @@ type idFact struct {
 	key, skey int64
 	day       model.DayNum
 	s         sums
+	frac      [3]int64 // model.Fact.Frac
 }
 
 // write replaces the facts of the keys in scope over [from, to] by those

@@ -26,5 +26,10 @@ CREATE TABLE part_facts (
     billed    INTEGER NOT NULL,
     effective INTEGER NOT NULL,
     list      INTEGER NOT NULL,
+    -- What the exact sums have beyond the nanos (1e-18 units), so the
+    -- parts of one day are rounded once when added up.
+    billed_f    INTEGER NOT NULL,
+    effective_f INTEGER NOT NULL,
+    list_f      INTEGER NOT NULL,
     PRIMARY KEY (part, key, day)
 ) WITHOUT ROWID;
