@@ -59,12 +59,12 @@ type ImportSpan struct {
 	// Kind is how the unit is stored: replace (it replaces the span),
 	// slice (one report of a series that add up), actual or amortized (a
 	// half of an Azure export pair).
-	Kind     string            `json:"kind"`
-	From     string            `json:"from"`
-	To       string            `json:"to"`
-	Accounts []string          `json:"accounts"`
-	Before   []ImportTotals    `json:"before"`
-	After    []ImportTotals    `json:"after"`
+	Kind     string         `json:"kind"`
+	From     string         `json:"from"`
+	To       string         `json:"to"`
+	Accounts []string       `json:"accounts"`
+	Before   []ImportTotals `json:"before"`
+	After    []ImportTotals `json:"after"`
 }
 
 // ImportResult is the result of an import.
@@ -92,7 +92,7 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 		}
 	}()
 	plainStart := 0
-	sealed := map[*billing.Unit]bool{}  // per-file formats: one file a unit
+	sealed := map[*billing.Unit]bool{}   // per-file formats: one file a unit
 	folder := map[*billing.Unit]string{} // the parts of one export share a folder
 	unit := func(format, dir string) (*billing.Unit, error) {
 		for _, u := range order[plainStart:] {
