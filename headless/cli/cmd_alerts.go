@@ -15,7 +15,7 @@ func (a *app) alertsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "alerts",
 		Short: "List alerts: budgets, forecasts over budget, cost anomalies, failing providers, stale data",
-		Long: `List the current alerts (get_alerts): budgets whose spend this period reached a threshold
+		Long: `List the current alerts: budgets whose spend this period reached a threshold
 (alerts.thresholds, default 80 and 100 percent), budgets the forecast says will, cost anomalies
 (a day far above the same weekday's median over the last eight weeks) with the services that
 drove them, failing providers and stale data. Each alert has a stable id.
