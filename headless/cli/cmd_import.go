@@ -96,11 +96,10 @@ func printImport(w io.Writer, res service.ImportResult, limit int) {
 			if len(sp.Accounts) > 0 {
 				accts = "accounts " + strings.Join(sp.Accounts, ", ")
 			}
-			line := fmt.Sprintf("  %s %s %s (%s): billed %s → %s", verb, sp.Provider, span(sp.From, sp.To), accts,
-				billedOf(sp.Before), billedOf(sp.After))
-			for _, l := range wrap(line, limit, "    ") {
+			for _, l := range wrap(fmt.Sprintf("  %s %s %s (%s)", verb, sp.Provider, span(sp.From, sp.To), accts), limit, "    ") {
 				fmt.Fprintln(w, l)
 			}
+			fmt.Fprintf(w, "    billed %s → %s\n", billedOf(sp.Before), billedOf(sp.After))
 		}
 	}
 }

@@ -287,3 +287,24 @@ func TestImportProgressEndsFullWithLogsApart(t *testing.T) {
 		})
 	}
 }
+
+func TestWrapKeepsWordsAndIndents(t *testing.T) {
+	s := "  would replace azure 1 Jan 2025 – 30 Jan 2025 (accounts billing/acct-9): billed nothing → €7.00"
+	for _, n := range []int{30, 50, 80} {
+		lines := wrap(s, n, "    ")
+		if len(lines) < 2 && width(s) > n {
+			t.Fatalf("%d: not wrapped: %q", n, lines)
+		}
+		for i, l := range lines {
+			if width(l) > n {
+				t.Errorf("%d: line %q is %d wide", n, l, width(l))
+			}
+			if want := map[bool]string{true: "  ", false: "    "}[i == 0]; !strings.HasPrefix(l, want) || l[len(want)] == ' ' {
+				t.Errorf("%d: line %d %q does not start with %q", n, i, l, want)
+			}
+		}
+		if got := strings.Join(strings.Fields(strings.Join(lines, " ")), " "); got != strings.Join(strings.Fields(s), " ") {
+			t.Errorf("%d: words changed: %q", n, got)
+		}
+	}
+}

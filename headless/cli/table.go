@@ -204,28 +204,28 @@ func cutMiddle(s string, n int) string {
 }
 
 // wrap breaks prose into lines of at most n columns (0: one line), each
-// after the first starting with indent.
+// after the first starting with indent; the first keeps its own.
 func wrap(s string, n int, indent string) []string {
 	if n <= 0 || width(s) <= n {
 		return []string{s}
 	}
 	var lines []string
-	cur := ""
+	cur := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	empty := true // cur holds no word yet
 	for _, word := range strings.Fields(s) {
-		next := word
-		if cur != "" {
-			next = cur + " " + word
-		}
-		if width(next) > n && cur != "" {
+		if !empty && width(cur)+1+width(word) > n {
 			lines = append(lines, cur)
-			cur = indent + word
-			continue
+			cur, empty = indent, true
 		}
-		cur = next
+		if !empty {
+			cur += " "
+		}
+		cur += word
+		empty = false
 	}
 	lines = append(lines, cur)
 	for i, l := range lines {
-		if width(l) > n { // one word longer than the line
+		if width(l) > n { // a word longer than the line
 			lines[i] = cutEnd(l, n)
 		}
 	}
