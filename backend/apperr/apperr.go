@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -66,6 +68,27 @@ func E(kind Kind, format string, args ...any) *Error {
 // Wrap builds an error of a kind around a cause.
 func Wrap(kind Kind, err error, format string, args ...any) *Error {
 	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Err: err}
+}
+
+// Invalid is the Validation error for a value outside an enumeration. It
+// names the field and every allowed value, in the message and in details
+// (field, value, allowed), so each front door can present it its own way
+// (the CLI names its flag).
+func Invalid(field, value string, allowed []string) *Error {
+	return E(Validation, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), value).
+		WithDetail("field", field).WithDetail("value", value).WithDetail("allowed", allowed)
+}
+
+// OneOf returns Invalid unless v is one of allowed.
+func OneOf[T ~string](field string, v T, allowed []T) error {
+	if slices.Contains(allowed, v) {
+		return nil
+	}
+	names := make([]string, len(allowed))
+	for i, a := range allowed {
+		names[i] = string(a)
+	}
+	return Invalid(field, string(v), names)
 }
 
 // WithProvider sets the provider and returns e.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -48,5 +49,24 @@ func TestEncodeShapes(t *testing.T) {
 	b, handled = Encode(errors.New("boom"), now)
 	if handled || string(b) != `{"error":"Internal server error","message":"boom"}` {
 		t.Fatalf("internal shape %s", b)
+	}
+}
+
+func TestOneOfNamesFieldAndAllowedValues(t *testing.T) {
+	type color string
+	allowed := []color{"red", "green"}
+	if err := OneOf("color", color("green"), allowed); err != nil {
+		t.Fatalf("an allowed value refused: %v", err)
+	}
+	err := OneOf("color", color("blue"), allowed)
+	e, ok := As(err)
+	if !ok || e.Kind != Validation {
+		t.Fatalf("got %v, want a Validation error", err)
+	}
+	if e.Details["field"] != "color" || e.Details["value"] != "blue" {
+		t.Fatalf("details %v", e.Details)
+	}
+	if got, _ := e.Details["allowed"].([]string); strings.Join(got, ",") != "red,green" {
+		t.Fatalf("allowed %v", e.Details["allowed"])
 	}
 }

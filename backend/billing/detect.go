@@ -19,6 +19,17 @@ const (
 // Formats lists the formats Options.Format accepts besides auto.
 var Formats = []string{FormatFOCUS, FormatCUR, FormatAzure, FormatGCP, FormatOCI}
 
+// FormatChoices lists every value Options.Format accepts but "".
+var FormatChoices = append([]string{FormatAuto}, Formats...)
+
+// CheckFormat is the check of Options.Format: empty or one of FormatChoices.
+func CheckFormat(f string) error {
+	if f == "" {
+		return nil
+	}
+	return apperr.OneOf("format", f, FormatChoices)
+}
+
 var binders = map[string]binder{
 	FormatFOCUS: bindFOCUS,
 	FormatCUR:   bindCUR,
@@ -84,8 +95,7 @@ func chooseFormat(h header, forced string, isJSON bool, name string) (string, bi
 	}
 	b, ok := binders[f]
 	if !ok {
-		return "", nil, apperr.E(apperr.Validation, "%s: unknown format %q (want auto, %s)", name, forced,
-			strings.Join(Formats, ", ")).WithDetail("column", "format")
+		return "", nil, CheckFormat(forced)
 	}
 	if isJSON && f != FormatGCP {
 		return "", nil, apperr.E(apperr.Validation, "%s: JSON lines are read only as Google Cloud billing exports", name)

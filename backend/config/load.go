@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -203,6 +204,15 @@ func (c *Config) applyEnv() {
 	}
 }
 
+// LogLevels lists the log levels, in any case; WARN is read as WARNING.
+var LogLevels = []string{"DEBUG", "INFO", "WARNING", "ERROR"}
+
+// ValidLogLevel reports whether l names a log level.
+func ValidLogLevel(l string) bool {
+	u := strings.ToUpper(l)
+	return u == "WARN" || slices.Contains(LogLevels, u)
+}
+
 // FieldError is one invalid or missing field, named by its dotted path.
 type FieldError struct {
 	Field   string `json:"field"`
@@ -281,10 +291,8 @@ func (c *Config) Validate() Errors {
 	}
 	thr("optimization.cpu_utilization_threshold", c.Optimization.CPUUtilizationThreshold)
 	thr("optimization.memory_utilization_threshold", c.Optimization.MemoryUtilizationThreshold)
-	switch strings.ToUpper(c.LogLevel) {
-	case "DEBUG", "INFO", "WARN", "WARNING", "ERROR":
-	default:
-		add("log_level", "must be DEBUG, INFO, WARNING or ERROR, not %q", c.LogLevel)
+	if !ValidLogLevel(c.LogLevel) {
+		add("log_level", "must be %s, not %q", strings.Join(LogLevels, ", "), c.LogLevel)
 	}
 	d := c.Dashboard
 	if d.Port < 1 || d.Port > 65535 {

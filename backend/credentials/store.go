@@ -346,5 +346,5 @@ func known(p model.ProviderKey, name string) (model.CredentialField, error) {
 }
 
 func errProvider(p model.ProviderKey) error {
-	return apperr.E(apperr.Validation, "unknown provider %q: use aws, azure, gcp or oci", p).WithDetail("field", "provider")
+	return apperr.OneOf("provider", p, model.AllProviders)
 }

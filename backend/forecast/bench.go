@@ -14,10 +14,10 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// RunBench reads a series file (series_id,date,value: FORMAT.md section 1
-// of the forecast benchmark) and writes, for every series, horizon rows of
-// series_id,date,mean,lo80,hi80,lo95,hi95,fit_seconds,model,components
-// (section 2). Each series is fitted once; fit_seconds is its wall-clock
+// RunBench reads a series file (CSV rows series_id,date,value) and writes,
+// for every series, horizon rows of
+// series_id,date,mean,lo80,hi80,lo95,hi95,fit_seconds,model,components:
+// the interchange format of forecast benchmarks. Each series is fitted once; fit_seconds is its wall-clock
 // fitting time. model is always BenchModel, so the scorer groups every
 // series under one name; components (a column the scorer ignores) says
 // which models were averaged for that series.

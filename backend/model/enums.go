@@ -1,5 +1,20 @@
 package model
 
+import "slices"
+
+// Each enumeration below has a list of its values: the one place the
+// allowed values live. Front doors validate input against these lists and
+// name them in their messages and help.
+
+// Names returns an enumeration's values as strings.
+func Names[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
 // ProviderKey identifies a cloud in JSON: aws, azure, gcp or oci.
 type ProviderKey string
 
@@ -15,13 +30,7 @@ const (
 var AllProviders = []ProviderKey{AWS, Azure, GCP, OCI}
 
 // Valid reports whether k is one of the four supported keys.
-func (k ProviderKey) Valid() bool {
-	switch k {
-	case AWS, Azure, GCP, OCI:
-		return true
-	}
-	return false
-}
+func (k ProviderKey) Valid() bool { return slices.Contains(AllProviders, k) }
 
 // SourceKind says where a provider's history comes from.
 type SourceKind string
@@ -43,10 +52,11 @@ const (
 	MetricList      CostMetric = "list"
 )
 
+// CostMetrics lists the cost metrics.
+var CostMetrics = []CostMetric{MetricBilled, MetricEffective, MetricList}
+
 // Valid reports whether m is a known metric.
-func (m CostMetric) Valid() bool {
-	return m == MetricBilled || m == MetricEffective || m == MetricList
-}
+func (m CostMetric) Valid() bool { return slices.Contains(CostMetrics, m) }
 
 // RecommendationType is the kind of a recommendation.
 type RecommendationType string
@@ -60,6 +70,9 @@ const (
 	RecCommitment     RecommendationType = "commitment"
 )
 
+// RecommendationTypes lists the recommendation kinds.
+var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment}
+
 // Priority classifies a recommendation.
 type Priority string
 
@@ -69,6 +82,9 @@ const (
 	PriorityMedium Priority = "medium"
 	PriorityLow    Priority = "low"
 )
+
+// Priorities lists the priorities, highest first.
+var Priorities = []Priority{PriorityHigh, PriorityMedium, PriorityLow}
 
 // Effort is the implementation effort of a recommendation.
 type Effort string
@@ -90,6 +106,9 @@ const (
 	ReportRecommendations ReportType = "recommendations"
 )
 
+// ReportTypes lists the report types.
+var ReportTypes = []ReportType{ReportComprehensive, ReportSummary, ReportRecommendations}
+
 // ReportFormat is the output format of a report.
 type ReportFormat string
 
@@ -99,6 +118,9 @@ const (
 	FormatPDF  ReportFormat = "pdf"
 	FormatJSON ReportFormat = "json"
 )
+
+// ReportFormats lists the report formats.
+var ReportFormats = []ReportFormat{FormatHTML, FormatPDF, FormatJSON}
 
 // TrendDirection is the direction of a cost trend.
 type TrendDirection string

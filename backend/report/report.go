@@ -41,10 +41,8 @@ const maxNameTries = 100
 // caller's mistake (kind Validation); an unwritable dir or a rendering
 // failure is kind Report.
 func Write(dir string, d Data, format model.ReportFormat) (string, error) {
-	switch d.Type {
-	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
-	default:
-		return "", apperr.E(apperr.Validation, "unknown report type %q (want comprehensive, summary or recommendations)", d.Type).WithDetail("field", "type")
+	if err := apperr.OneOf("type", d.Type, model.ReportTypes); err != nil {
+		return "", err
 	}
 	if d.GeneratedAt.IsZero() {
 		d.GeneratedAt = time.Now()
@@ -59,7 +57,7 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 	case model.FormatJSON:
 		render = renderJSON
 	default:
-		return "", apperr.E(apperr.Validation, "unknown report format %q (want html, pdf or json)", format).WithDetail("field", "format")
+		return "", apperr.OneOf("format", format, model.ReportFormats)
 	}
 	if dir == "" {
 		return "", apperr.E(apperr.Report, "no output directory for the report").WithDetail("field", "output_dir")

@@ -70,8 +70,8 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if q.Metric == "" {
 		q.Metric = s.cfg.Analysis.CostMetric
 	}
-	if !q.Metric.Valid() {
-		return model.CostAnalysis{}, apperr.E(apperr.Validation, "metric must be billed, effective or list, got %q", q.Metric).WithDetail("field", "metric")
+	if err := apperr.OneOf("metric", q.Metric, model.CostMetrics); err != nil {
+		return model.CostAnalysis{}, err
 	}
 	keys, err := s.providers(q.Provider)
 	if err != nil {

@@ -20,7 +20,38 @@ type ImportOptions struct {
 	Format   string            // auto, focus, aws-cur, azure, gcp, oci
 	Provider model.ProviderKey // force the provider
 	DryRun   bool              // parse and report, write nothing
-	Progress func(read, total int64)
+	Progress func(ImportProgress)
+}
+
+// ImportPhase is what an import is doing.
+type ImportPhase string
+
+// The phases of an import: each file is read, then each unit written.
+const (
+	ImportReading ImportPhase = "reading"
+	ImportWriting ImportPhase = "writing"
+)
+
+// ImportProgress is how far an import got: Read of Total bytes (0 when
+// unknown) of the file being read, or, when writing, the parsed history
+// going into the database in one transaction.
+type ImportProgress struct {
+	Phase       ImportPhase
+	Read, Total int64
+}
+
+// ImportFormats lists the values of ImportOptions.Format; auto detects it.
+var ImportFormats = billing.FormatChoices
+
+// Validate checks the format and the provider against their allowed values.
+func (o ImportOptions) Validate() error {
+	if err := billing.CheckFormat(o.Format); err != nil {
+		return err
+	}
+	if o.Provider == "" {
+		return nil
+	}
+	return apperr.OneOf("provider", o.Provider, model.AllProviders)
 }
 
 // ImportTotals are one provider's sums in one currency.
@@ -85,6 +116,9 @@ type ImportResult struct {
 // reason and leaves the history unchanged.
 func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
+	if err := o.Validate(); err != nil {
+		return res, err
+	}
 	var order []*billing.Unit // one per format, in the order met
 	defer func() {
 		for _, u := range order {
@@ -163,7 +197,7 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 		if err != nil {
 			return res, err
 		}
-		f, err := s.commitImport(ctx, fr, o.DryRun)
+		f, err := s.commitImport(ctx, fr, o)
 		fr.Close()
 		if err != nil {
 			return res, err
@@ -180,11 +214,14 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 // Import imports one export read from r (an upload); name labels it.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
+	if err := o.Validate(); err != nil {
+		return res, err
+	}
 	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o))
 	if err != nil {
 		return res, err
 	}
-	f, err := s.commitImport(ctx, fr, o.DryRun)
+	f, err := s.commitImport(ctx, fr, o)
 	fr.Close()
 	if err != nil {
 		return res, err
@@ -201,10 +238,15 @@ func importTotals(cur string, billed, effective, list model.Nanos) ImportTotals 
 // parseOptions are an import's parse options; sums that outgrow the memory
 // budget spill to the data dir, which has room for the history anyway.
 func (s *Service) parseOptions(o ImportOptions) billing.Options {
-	return billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress, TempDir: s.dataDir}
+	bo := billing.Options{Format: o.Format, Provider: o.Provider, TempDir: s.dataDir}
+	if o.Progress != nil {
+		bo.Progress = func(read, total int64) { o.Progress(ImportProgress{Phase: ImportReading, Read: read, Total: total}) }
+	}
+	return bo
 }
 
-func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry bool) (ImportFile, error) {
+func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o ImportOptions) (ImportFile, error) {
+	dry := o.DryRun
 	f := ImportFile{Path: fr.Path, Format: fr.Format, Rows: fr.Rows, Totals: map[model.ProviderKey][]ImportTotals{}}
 	for _, b := range fr.Batches {
 		f.Providers = append(f.Providers, b.Provider)
@@ -235,6 +277,9 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry b
 	}
 	for i := range fr.Batches {
 		fr.Batches[i].Source = model.SourceExport
+	}
+	if o.Progress != nil && !dry {
+		o.Progress(ImportProgress{Phase: ImportWriting})
 	}
 	start := time.Now()
 	changes, err := s.store.ApplyHistory(ctx, dry, fr.Batches...)

@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"slices"
-	"strings"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
@@ -18,37 +16,24 @@ type RecommendationFilter struct {
 	Priority string `json:"priority,omitempty"`
 }
 
-var (
-	recommendationTypes = []model.RecommendationType{model.RecRightsizing, model.RecIdle, model.RecAutoscaling,
-		model.RecCostAllocation, model.RecCommitment}
-	priorities = []model.Priority{model.PriorityHigh, model.PriorityMedium, model.PriorityLow}
-)
-
 // Validate checks each field against its allowed values, naming them.
 func (f RecommendationFilter) Validate() error {
-	check := func(field, v string, allowed []string) error {
-		if v == "" || slices.Contains(allowed, v) {
-			return nil
+	for _, c := range []struct {
+		field, v string
+		allowed  []string
+	}{
+		{"type", f.Type, model.Names(model.RecommendationTypes)},
+		{"provider", f.Provider, model.Names(model.AllProviders)},
+		{"priority", f.Priority, model.Names(model.Priorities)},
+	} {
+		if c.v == "" {
+			continue
 		}
-		return apperr.E(apperr.Validation, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), v).WithDetail("field", field)
+		if err := apperr.OneOf(c.field, c.v, c.allowed); err != nil {
+			return err
+		}
 	}
-	var types, provs, prios []string
-	for _, t := range recommendationTypes {
-		types = append(types, string(t))
-	}
-	for _, p := range model.AllProviders {
-		provs = append(provs, string(p))
-	}
-	for _, p := range priorities {
-		prios = append(prios, string(p))
-	}
-	if err := check("type", f.Type, types); err != nil {
-		return err
-	}
-	if err := check("provider", f.Provider, provs); err != nil {
-		return err
-	}
-	return check("priority", f.Priority, prios)
+	return nil
 }
 
 // Match reports whether r passes the filter.

@@ -24,15 +24,11 @@ var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []strin
 // days written to the output dir; the result holds its absolute path.
 func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
 	req = ReportDefaults(req)
-	switch req.Type {
-	case model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations:
-	default:
-		return model.ReportResult{}, apperr.E(apperr.Validation, "unknown report type %q: use comprehensive, summary or recommendations", req.Type).WithDetail("field", "type")
+	if err := apperr.OneOf("type", req.Type, model.ReportTypes); err != nil {
+		return model.ReportResult{}, err
 	}
-	switch req.Format {
-	case model.FormatHTML, model.FormatPDF, model.FormatJSON:
-	default:
-		return model.ReportResult{}, apperr.E(apperr.Validation, "unknown report format %q: use html, pdf or json", req.Format).WithDetail("field", "format")
+	if err := apperr.OneOf("format", req.Format, model.ReportFormats); err != nil {
+		return model.ReportResult{}, err
 	}
 	d, err := s.reportData(ctx, req.Type, nil)
 	if err != nil {

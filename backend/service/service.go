@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"io"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -30,6 +31,9 @@ import (
 // Version is the costpilot version, set at link time for releases.
 var Version = "0.1.0-dev"
 
+// LogLevels lists the values of Options.LogLevel, in any case.
+var LogLevels = config.LogLevels
+
 // Options say where the service finds its configuration and data.
 type Options struct {
 	ConfigPath string // --config; "" lets config.Locate decide
@@ -37,6 +41,7 @@ type Options struct {
 	LogLevel   string // --log-level; overrides the config
 	Now        func() time.Time
 	Logger     *slog.Logger
+	LogOutput  io.Writer          // where the default logger writes; nil: stderr
 	Registry   *provider.Registry // nil: the demo providers only
 	Creds      provider.Credentials
 	NoLive     bool // tests that inject their own api providers
@@ -82,10 +87,17 @@ func OpenWith(ctx context.Context, cfg *config.Config, o Options) (*Service, err
 		o.Now = time.Now
 	}
 	if o.LogLevel != "" {
+		if !config.ValidLogLevel(o.LogLevel) {
+			return nil, apperr.Invalid("log_level", o.LogLevel, config.LogLevels)
+		}
 		cfg.LogLevel = o.LogLevel
 	}
 	if o.Logger == nil {
-		o.Logger = NewLogger(os.Stderr, cfg.LogLevel)
+		var w io.Writer = os.Stderr
+		if o.LogOutput != nil {
+			w = o.LogOutput
+		}
+		o.Logger = NewLogger(w, cfg.LogLevel)
 	}
 	if o.Registry == nil {
 		o.Registry = provider.NewRegistry()
@@ -228,7 +240,7 @@ func (s *Service) SecretKey() (string, error) {
 }
 
 // NewLogger returns a text logger on w at the named level.
-func NewLogger(w *os.File, level string) *slog.Logger {
+func NewLogger(w io.Writer, level string) *slog.Logger {
 	var l slog.Level
 	switch strings.ToUpper(level) {
 	case "DEBUG":
@@ -269,8 +281,10 @@ func sourceFrom(cfg *config.Config, cfgPath string, states []store.HistoryStats,
 
 // providers returns the enabled providers, narrowed to only when given.
 func (s *Service) providers(only model.ProviderKey) ([]model.ProviderKey, error) {
-	if only != "" && !only.Valid() {
-		return nil, apperr.E(apperr.Validation, "unknown provider %q: use aws, azure, gcp or oci", only).WithDetail("field", "provider")
+	if only != "" {
+		if err := apperr.OneOf("provider", only, model.AllProviders); err != nil {
+			return nil, err
+		}
 	}
 	var out []model.ProviderKey
 	for _, k := range s.cfg.EnabledProviders() {

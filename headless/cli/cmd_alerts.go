@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/costpilot/costpilot/backend/service"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 )
@@ -16,7 +15,7 @@ func (a *app) alertsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "alerts",
 		Short: "List alerts: budgets, forecasts over budget, cost anomalies, failing providers, stale data",
-		Long: `List the current alerts (get_alerts): budgets whose spend this period reached a threshold
+		Long: `List the current alerts: budgets whose spend this period reached a threshold
 (alerts.thresholds, default 80 and 100 percent), budgets the forecast says will, cost anomalies
 (a day far above the same weekday's median over the last eight weeks) with the services that
 drove them, failing providers and stale data. Each alert has a stable id.
@@ -51,12 +50,12 @@ deliveries are retried on the next run (cron-friendly). Exit 1 when a delivery f
 						fmt.Fprintln(w, "no alerts")
 						return
 					}
-					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 					for _, al := range alerts {
-						fmt.Fprintf(tw, "%s\t%s\t%s\n", al.Severity, al.Kind, al.Message)
-						fmt.Fprintf(tw, "\t\tid %s\n", al.ID)
+						for _, l := range wrap(al.Severity+"  "+al.Kind+"  "+al.Message, a.width(), "  ") {
+							fmt.Fprintln(w, l)
+						}
+						fmt.Fprintf(w, "  id %s\n", al.ID)
 					}
-					tw.Flush()
 				})
 			})
 		},

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -21,7 +20,8 @@ func (a *app) analyzeCmd() *cobra.Command {
 		Short: "Analyze costs over a period across the enabled providers",
 		Long: `Analyze costs over the last N days (default 30, ending now) or the inclusive dates
 --start..--end (UTC): the total, each provider's total, service breakdown, top resources and
-daily costs. -o json prints exactly the /api/costs answer (docs/api.md).`,
+daily costs. -o json prints exactly the dashboard API's GET /api/costs answer; -o wide prints
+whole resource ids.`,
 		Example: `  costpilot analyze --days 90
   costpilot analyze --start 2026-01-01 --end 2026-01-31 --provider aws -o json
   costpilot analyze --tag team:data --metric effective --verbose`,
@@ -41,7 +41,7 @@ daily costs. -o json prints exactly the /api/costs answer (docs/api.md).`,
 				if err != nil {
 					return err
 				}
-				return a.emit(res, func(w io.Writer) { printAnalysis(w, res, verbose) })
+				return a.emit(res, func(w io.Writer) { printAnalysis(w, res, verbose, a.width()) })
 			})
 		},
 	}
@@ -49,8 +49,8 @@ daily costs. -o json prints exactly the /api/costs answer (docs/api.md).`,
 	f.IntVar(&days, "days", 30, "analyze the last N days (1-365)")
 	f.StringVar(&start, "start", "", "first day, YYYY-MM-DD (with --end)")
 	f.StringVar(&end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start)")
-	f.StringVar(&metric, "metric", "", "cost metric: billed, effective (amortized) or list (default from config)")
-	f.StringVar(&provider, "provider", "", "only this provider: aws, azure, gcp or oci")
+	f.StringVar(&metric, "metric", "", "cost metric: "+oneOf(model.CostMetrics)+" (default analysis.cost_metric)")
+	f.StringVar(&provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
 	f.StringVar(&account, "account", "", "only this billing account or sub-account")
 	f.StringVar(&svcName, "service", "", "only this service")
 	f.StringVar(&tag, "tag", "", "only resources with this tag, key:value")
@@ -59,26 +59,25 @@ daily costs. -o json prints exactly the /api/costs answer (docs/api.md).`,
 	return cmd
 }
 
-func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool) {
+func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 	s := a.Summary
 	cur := s.Currency
-	fmt.Fprintf(w, "Costs %s to %s (%s cost)\n", s.AnalysisPeriod.StartDate, s.AnalysisPeriod.EndDate, s.Metric)
+	fmt.Fprintf(w, "Costs %s (%s cost)\n", span(s.AnalysisPeriod.StartDate, s.AnalysisPeriod.EndDate), s.Metric)
 	fmt.Fprintf(w, "Total: %s\n", money(s.TotalCost, cur))
 	for c, r := range s.RatesUsed {
 		fmt.Fprintf(w, "  converted %s at %g %s\n", c, r, cur)
 	}
 	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "PROVIDER\tSOURCE\tTOTAL\tSHARE\t")
+	t := table{cols: []column{{name: "PROVIDER"}, {name: "SOURCE"}, {name: "TOTAL", right: true}, {name: "SHARE", right: true}}}
 	for _, k := range s.ProvidersAnalyzed {
 		pc := a.Providers[k]
 		share := 0.0
 		if s.TotalCost != 0 {
 			share = pc.TotalCost / s.TotalCost
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", k, pc.Source, money(pc.TotalCost, cur), pct(share))
+		t.add(string(k), string(pc.Source), money(pc.TotalCost, cur), pct(share))
 	}
-	tw.Flush()
+	t.print(w, limit)
 	for _, k := range s.ProvidersAnalyzed {
 		pc := a.Providers[k]
 		fmt.Fprintf(w, "\n%s services\n", k)
@@ -91,34 +90,39 @@ func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool) {
 			list = append(list, kv{n, v})
 		}
 		sort.Slice(list, func(i, j int) bool { return list[i].v > list[j].v })
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		limit := 8
+		shown := 8
 		if verbose {
-			limit = len(list)
+			shown = len(list)
 		}
+		t := table{indent: "  ", noHeader: true, cols: []column{{name: "SERVICE", cut: cutEnd, min: 16}, {name: "COST", right: true}}}
 		for i, e := range list {
-			if i >= limit {
-				fmt.Fprintf(tw, "  … %d more (--verbose)\t\n", len(list)-limit)
+			if i >= shown {
 				break
 			}
-			fmt.Fprintf(tw, "  %s\t%s\n", truncate(e.k, 50), money(e.v, cur))
+			t.add(e.k, money(e.v, cur))
 		}
-		tw.Flush()
+		t.print(w, limit)
+		if len(list) > shown {
+			fmt.Fprintf(w, "  … %d more (--verbose)\n", len(list)-shown)
+		}
 		if !verbose {
 			continue
 		}
 		fmt.Fprintf(w, "%s top resources (%d with cost)\n", k, pc.ResourceCount)
-		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		t = table{indent: "  ", cols: []column{{name: "RESOURCE", cut: cutMiddle, min: 16}, {name: "TYPE", cut: cutEnd, min: 8},
+			{name: "REGION", cut: cutEnd, min: 8}, {name: "COST", right: true}}}
 		for i, r := range pc.Resources {
 			if i >= 15 {
 				break
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", truncate(r.ResourceID, 60), r.ResourceType, r.Region, money(r.Cost, cur))
+			t.add(r.ResourceID, r.ResourceType, r.Region, money(r.Cost, cur))
 		}
-		tw.Flush()
+		t.print(w, limit)
 		fmt.Fprintf(w, "%s daily costs\n", k)
+		t = table{indent: "  ", noHeader: true, cols: []column{{name: "DAY"}, {name: "COST", right: true}}}
 		for _, d := range pc.DailyCosts {
-			fmt.Fprintf(w, "  %s  %s\n", d.Date, money(d.Cost, cur))
+			t.add(d.Date, money(d.Cost, cur))
 		}
+		t.print(w, limit)
 	}
 }

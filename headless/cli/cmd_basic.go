@@ -49,7 +49,7 @@ is reported with its line number.`,
 			}
 			res, err := service.ValidateConfig(a.g.configPath)
 			if err != nil {
-				if e, ok := apperr.As(err); ok && e.Kind == apperr.Configuration && a.g.output == "json" {
+				if e, ok := apperr.As(err); ok && e.Kind == apperr.Configuration && a.g.output == outputJSON {
 					_ = a.emit(map[string]any{"valid": false, "errors": []map[string]any{{"field": "", "message": e.Error(), "line": e.Details["line"]}}, "path": res.Path}, nil)
 				}
 				return err
@@ -60,7 +60,7 @@ is reported with its line number.`,
 				}
 			})
 			if !res.Valid {
-				if a.g.output != "json" {
+				if a.g.output != outputJSON {
 					for _, e := range res.Errors {
 						fmt.Fprintf(a.stderr, "%s: %s\n", e.Field, e.Message)
 					}
@@ -96,18 +96,7 @@ func (a *app) statusCmd() *cobra.Command {
 					if err != nil {
 						return err
 					}
-					return a.emit(d, func(w io.Writer) {
-						tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-						fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tCONNECTED\tHISTORY\tLINES\tERROR")
-						for _, p := range d {
-							hist := ""
-							if p.FirstDay != "" {
-								hist = p.FirstDay + ".." + p.LastDay
-							}
-							fmt.Fprintf(tw, "%s\t%v\t%s\t%v\t%s\t%d\t%s\n", p.Provider, p.Enabled, p.Source, p.Connected, hist, p.Lines, p.Error)
-						}
-						tw.Flush()
-					})
+					return a.emit(d, func(w io.Writer) { printDetails(w, d, a.width()) })
 				}
 				st, err := svc.GetProviderStatus(cmd.Context())
 				if err != nil {
@@ -132,6 +121,34 @@ func (a *app) statusCmd() *cobra.Command {
 	return cmd
 }
 
+// printDetails puts each provider's error, which can be long, below the
+// table, wrapped to the width rather than cut.
+func printDetails(w io.Writer, d []model.ProviderDetail, limit int) {
+	t := table{cols: []column{{name: "PROVIDER"}, {name: "ENABLED"}, {name: "SOURCE"}, {name: "CONNECTED"},
+		{name: "HISTORY"}, {name: "LINES", right: true}, {name: "LAST SYNC", optional: true}}}
+	for _, p := range d {
+		t.add(string(p.Provider), yesNo(p.Enabled), string(p.Source), yesNo(p.Connected), span(p.FirstDay, p.LastDay),
+			fmt.Sprint(p.Lines), stamp(p.LastSync))
+	}
+	t.print(w, limit)
+	for _, p := range d {
+		if p.Error == "" {
+			continue
+		}
+		fmt.Fprintln(w)
+		for _, l := range wrap(string(p.Provider)+": "+p.Error, limit, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
 func (a *app) healthCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "health",
@@ -144,11 +161,11 @@ when something is unhealthy; warnings (such as stale data) exit 0.`,
 			return a.withService(cmd, func(svc *service.Service) error {
 				h := svc.CheckHealth(cmd.Context())
 				if err := a.emit(h, func(w io.Writer) {
-					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+					t := table{noHeader: true, cols: []column{{name: "STATUS"}, {name: "CHECK"}, {name: "MESSAGE", cut: cutEnd, min: 20}}}
 					for _, c := range h.Checks {
-						fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Status, c.Name, c.Message)
+						t.add(c.Status, c.Name, c.Message)
 					}
-					tw.Flush()
+					t.print(w, a.width())
 					fmt.Fprintln(w, h.Status)
 				}); err != nil {
 					return err
@@ -181,16 +198,11 @@ func (a *app) infoCmd() *cobra.Command {
 						in.Version, in.ConfigPath, in.DataDir, in.Database, in.Schema, in.OutputDir, in.Currency)
 					tw.Flush()
 					fmt.Fprintln(w)
-					tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "PROVIDER\tENABLED\tSOURCE\tHISTORY\tLINES")
+					t := table{cols: []column{{name: "PROVIDER"}, {name: "ENABLED"}, {name: "SOURCE"}, {name: "HISTORY"}, {name: "LINES", right: true}}}
 					for _, p := range in.Providers {
-						h := ""
-						if p.FirstDay != "" {
-							h = p.FirstDay + ".." + p.LastDay
-						}
-						fmt.Fprintf(tw, "%s\t%v\t%s\t%s\t%d\n", p.Provider, p.Enabled, p.Source, h, p.Lines)
+						t.add(string(p.Provider), yesNo(p.Enabled), string(p.Source), span(p.FirstDay, p.LastDay), fmt.Sprint(p.Lines))
 					}
-					tw.Flush()
+					t.print(w, a.width())
 					keys := make([]string, 0, len(in.Features))
 					for k := range in.Features {
 						keys = append(keys, k)

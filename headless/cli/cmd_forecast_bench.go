@@ -12,8 +12,8 @@ import (
 
 // newForecastBenchCmd is `forecast-bench --train FILE --horizon H`: it
 // forecasts every series of a benchmark train file (series_id,date,value)
-// and writes the forecast CSV of the forecast benchmark's FORMAT.md to
-// standard output, one model fit per series.
+// and writes the forecast CSV (RunBench's format) to standard output, one
+// model fit per series.
 func newForecastBenchCmd() *cobra.Command {
 	var train string
 	var horizon int

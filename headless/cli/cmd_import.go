@@ -3,14 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"sync"
-	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
@@ -59,21 +54,16 @@ without writing.`,
 			if err := a.checkOutput(); err != nil {
 				return err
 			}
-			switch format {
-			case "auto", "focus", "aws-cur", "azure", "gcp", "oci":
-			default:
-				return usageError{fmt.Sprintf("--format must be auto, focus, aws-cur, azure, gcp or oci, got %q", format)}
-			}
 			return a.withService(cmd, func(svc *service.Service) error {
 				opts := service.ImportOptions{Format: format, Provider: model.ProviderKey(provider), DryRun: dry}
 				var bar *progressBar
-				if f, ok := a.stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-					bar = &progressBar{w: f}
+				if a.terminal(a.stderr) {
+					bar = &progressBar{line: a.line}
 					opts.Progress = bar.update
 				}
 				res, err := svc.ImportFiles(cmd.Context(), args, opts)
 				if bar != nil {
-					bar.done()
+					bar.done(err == nil)
 				}
 				if err != nil {
 					return err
@@ -83,32 +73,31 @@ without writing.`,
 						fmt.Fprintln(a.stderr, "warning:", w)
 					}
 				}
-				return a.emit(res, func(w io.Writer) { printImport(w, res) })
+				return a.emit(res, func(w io.Writer) { printImport(w, res, a.width()) })
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "auto", "auto, focus, aws-cur, azure, gcp or oci")
-	cmd.Flags().StringVar(&provider, "provider", "", "force the provider key (aws, azure, gcp, oci)")
+	cmd.Flags().StringVar(&format, "format", "auto", "export format: "+strings.Join(service.ImportFormats, ", "))
+	cmd.Flags().StringVar(&provider, "provider", "", "force the provider: "+oneOf(model.AllProviders))
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "parse and summarize without writing")
 	a.outputFlag(cmd)
 	return cmd
 }
 
-func printImport(w io.Writer, res service.ImportResult) {
+func printImport(w io.Writer, res service.ImportResult, limit int) {
 	verb := "imported"
 	if res.DryRun {
 		verb = "would import (dry run)"
 	}
 	for _, f := range res.Files {
-		fmt.Fprintf(w, "%s %s: %s, %d rows → %d daily lines, %s..%s\n", verb, f.Path, f.Format, f.Rows, f.Lines, f.From, f.To)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  PROVIDER\tCURRENCY\tBILLED\tEFFECTIVE")
+		fmt.Fprintf(w, "%s %s\n  %s, %d rows → %d daily lines, %s\n", verb, f.Path, f.Format, f.Rows, f.Lines, span(f.From, f.To))
+		tb := table{indent: "  ", cols: []column{{name: "PROVIDER"}, {name: "CURRENCY"}, {name: "BILLED", right: true}, {name: "EFFECTIVE", right: true}}}
 		for _, k := range f.Providers {
 			for _, t := range f.Totals[k] {
-				fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", k, t.Currency, money(t.Billed, t.Currency), money(t.Effective, t.Currency))
+				tb.add(string(k), t.Currency, money(t.Billed, t.Currency), money(t.Effective, t.Currency))
 			}
 		}
-		tw.Flush()
+		tb.print(w, limit)
 		for _, sp := range f.Replaces {
 			accts := "all accounts"
 			if len(sp.Accounts) > 0 {
@@ -122,8 +111,10 @@ func printImport(w io.Writer, res service.ImportResult) {
 			if res.DryRun {
 				verb = "would " + strings.Replace(strings.Replace(verb, "adds", "add", 1), "replaces", "replace", 1)
 			}
-			fmt.Fprintf(w, "  %s %s %s..%s (%s): billed %s → %s\n", verb, sp.Provider, sp.From, sp.To, accts,
-				billedOf(sp.Before), billedOf(sp.After))
+			for _, l := range wrap(fmt.Sprintf("  %s %s %s (%s)", verb, sp.Provider, span(sp.From, sp.To), accts), limit, "    ") {
+				fmt.Fprintln(w, l)
+			}
+			fmt.Fprintf(w, "    billed %s → %s\n", billedOf(sp.Before), billedOf(sp.After))
 		}
 	}
 }
@@ -138,37 +129,4 @@ func billedOf(ts []service.ImportTotals) string {
 		parts[i] = money(t.Billed, t.Currency)
 	}
 	return strings.Join(parts, " + ")
-}
-
-// progressBar draws a one-line byte progress bar on a terminal.
-type progressBar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	last  time.Time
-	drawn bool
-}
-
-func (p *progressBar) update(read, total int64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	if total <= 0 {
-		fmt.Fprintf(p.w, "\r%d MB read", read>>20)
-	} else {
-		frac := float64(read) / float64(total)
-		n := int(frac * 30)
-		fmt.Fprintf(p.w, "\r[%s%s] %3.0f%% %d/%d MB", strings.Repeat("=", n), strings.Repeat(" ", 30-n), 100*frac, read>>20, total>>20)
-	}
-	p.drawn = true
-}
-
-func (p *progressBar) done() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.drawn {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

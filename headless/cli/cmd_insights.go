@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 	"sort"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,7 +30,9 @@ func (a *app) recommendCmd() *cobra.Command {
 		Short: "List optimization recommendations with monthly savings",
 		Long: `List rightsizing, idle, autoscaling, cost allocation and commitment recommendations for
 every enabled provider, from the stored inventory, utilization and the last 30 days of costs.
-Savings are per month. -o json prints exactly the /api/recommendations answer.`,
+Savings are per month. The table fits the terminal, leaving out descriptions when it is
+narrow; -o wide prints every column whole; -o json prints exactly the dashboard API's
+GET /api/recommendations answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
@@ -38,32 +40,53 @@ Savings are per month. -o json prints exactly the /api/recommendations answer.`,
 				if err != nil {
 					return err
 				}
-				return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base) })
+				return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base, a.width()) })
 			})
 		},
 	}
-	cmd.Flags().StringVar(&f.Type, "type", "", "only this type: rightsizing, idle, autoscaling, cost_allocation, commitment")
-	cmd.Flags().StringVar(&f.Provider, "provider", "", "only this provider: aws, azure, gcp, oci")
-	cmd.Flags().StringVar(&f.Priority, "priority", "", "only this priority: high, medium, low")
+	cmd.Flags().StringVar(&f.Type, "type", "", "only this type: "+oneOf(model.RecommendationTypes))
+	cmd.Flags().StringVar(&f.Provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
+	cmd.Flags().StringVar(&f.Priority, "priority", "", "only this priority: "+oneOf(model.Priorities))
 	a.outputFlag(cmd)
 	return cmd
 }
 
-func printRecommendations(w io.Writer, recs []model.Recommendation, cur string) {
+func printRecommendations(w io.Writer, recs []model.Recommendation, cur string, limit int) {
 	var total float64
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PRIORITY\tTYPE\tPROVIDER\tRESOURCE\tCHANGE\tSAVINGS/MO\tCONF\tDESCRIPTION")
+	t := table{cols: []column{
+		{name: "PRIORITY"}, {name: "TYPE"}, {name: "PROVIDER"},
+		{name: "RESOURCE", cut: cutMiddle, min: 14},
+		{name: "CHANGE", cut: cutChange, min: 14},
+		{name: "SAVINGS/MO", right: true}, {name: "CONF", right: true, optional: true},
+		{name: "DESCRIPTION", cut: cutEnd, min: 20, optional: true},
+	}}
 	for _, r := range recs {
 		total += r.PotentialSavings
 		change := ""
 		if r.CurrentConfig != nil && r.RecommendedConfig != nil {
-			change = r.CurrentConfig.InstanceType + " → " + r.RecommendedConfig.InstanceType
+			change = r.CurrentConfig.InstanceType + changeArrow + r.RecommendedConfig.InstanceType
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n", r.Priority, r.Type, r.Provider, truncate(r.ResourceID, 40),
-			change, money(r.PotentialSavings, cur), r.Confidence, truncate(r.Description, 70))
+		t.add(string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, change,
+			money(r.PotentialSavings, cur), fmt.Sprintf("%.2f", r.Confidence), r.Description)
 	}
-	tw.Flush()
+	t.print(w, limit)
 	fmt.Fprintf(w, "\n%d recommendations, potential savings %s a month\n", len(recs), money(total, cur))
+}
+
+// changeArrow joins a recommendation's current and recommended configuration.
+const changeArrow = " → "
+
+// cutChange keeps the recommended side of "current → recommended" whole
+// when it fits: that is what to change to.
+func cutChange(s string, n int) string {
+	from, to, ok := strings.Cut(s, changeArrow)
+	if !ok {
+		return cutEnd(s, n)
+	}
+	if room := n - width(changeArrow) - width(to); room >= 2 {
+		return cutEnd(from, room) + changeArrow + to
+	}
+	return cutEnd("→ "+to, n)
 }
 
 func (a *app) forecastCmd() *cobra.Command {
@@ -94,34 +117,39 @@ current recommendations are applied. Needs at least 28 days of history.
 				if err != nil {
 					return err
 				}
-				return a.emit(fc, func(w io.Writer) {
-					c := fc.Currency
-					fmt.Fprintf(w, "Forecast for the next %d days: %s (%.0f%% interval %s to %s)\n\n", fc.ForecastPeriod,
-						money(fc.TotalForecast, c), 100*fc.ConfidenceLevel, money(fc.ConfidenceInterval[0], c), money(fc.ConfidenceInterval[1], c))
-					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "PROVIDER\tFORECAST\tINTERVAL\tTREND\tVOLATILITY")
-					for _, k := range model.AllProviders {
-						p, ok := fc.ProviderForecasts[k]
-						if !ok {
-							continue
-						}
-						fmt.Fprintf(tw, "%s\t%s\t%s – %s\t%s\t%.3f\n", k, money(p.TotalForecast, c), money(p.ConfidenceInterval[0], c),
-							money(p.ConfidenceInterval[1], c), p.TrendAnalysis.TrendDirection, p.TrendAnalysis.Volatility)
-					}
-					tw.Flush()
-					if im := fc.RecommendationsImpact; im != nil {
-						fmt.Fprintf(w, "\nWith the current recommendations: %s (saves %s, %.1f%%)\n", money(im.OptimizedForecast, c),
-							money(im.TotalSavings, c), im.SavingsPercentage)
-					}
-				})
+				return a.emit(fc, func(w io.Writer) { printForecast(w, fc, a.width()) })
 			})
 		},
 	}
 	cmd.Flags().IntVar(&days, "days", 30, "days to forecast (1-365; the dashboard offers 30, 60, 90)")
 	cmd.Flags().BoolVar(&noRecs, "no-recommendations", false, "skip the recommendations impact")
-	cmd.Flags().BoolVar(&evaluate, "evaluate", false, "instead, backtest the forecaster on the history (evaluate_model): MAE, MAPE, sMAPE, MASE, coverage")
+	cmd.Flags().BoolVar(&evaluate, "evaluate", false, "instead, backtest the forecaster on the history: MAE, MAPE, sMAPE, MASE, interval coverage")
 	a.outputFlag(cmd)
 	return cmd
+}
+
+func printForecast(w io.Writer, fc model.Forecast, limit int) {
+	c := fc.Currency
+	fmt.Fprintf(w, "Forecast for the next %d days: %s\n", fc.ForecastPeriod, money(fc.TotalForecast, c))
+	if n := len(fc.DailyForecast); n > 0 {
+		fmt.Fprintf(w, "  %s\n", span(fc.DailyForecast[0].Date, fc.DailyForecast[n-1].Date))
+	}
+	fmt.Fprintf(w, "  %.0f%% interval %s – %s\n\n", 100*fc.ConfidenceLevel, money(fc.ConfidenceInterval[0], c), money(fc.ConfidenceInterval[1], c))
+	t := table{cols: []column{{name: "PROVIDER"}, {name: "FORECAST", right: true}, {name: "LOW", right: true},
+		{name: "HIGH", right: true}, {name: "TREND"}, {name: "VOLATILITY", right: true}}}
+	for _, k := range model.AllProviders {
+		p, ok := fc.ProviderForecasts[k]
+		if !ok {
+			continue
+		}
+		t.add(string(k), money(p.TotalForecast, c), money(p.ConfidenceInterval[0], c), money(p.ConfidenceInterval[1], c),
+			string(p.TrendAnalysis.TrendDirection), fmt.Sprintf("%.3f", p.TrendAnalysis.Volatility))
+	}
+	t.print(w, limit)
+	if im := fc.RecommendationsImpact; im != nil {
+		fmt.Fprintf(w, "\nWith the current recommendations: %s\n  saves %s, %.1f%%\n", money(im.OptimizedForecast, c),
+			money(im.TotalSavings, c), im.SavingsPercentage)
+	}
 }
 
 func (a *app) allocateCmd() *cobra.Command {
@@ -130,9 +158,9 @@ func (a *app) allocateCmd() *cobra.Command {
 		Use:   "allocate --rules FILE",
 		Short: "Allocate costs to departments and projects by rules",
 		Long: `Allocate the costs of a period (default the last 30 days; or start/end in the rules) by a
-rule file in YAML or JSON with these fields (docs/api.md, POST /api/allocate): method (tag_based, account or regex), tags,
-departments, projects, plus accounts, patterns, shared_split (even, proportional, fixed) and
-shared_percentages. --save NAME keeps the rule set for the dashboard.`,
+rule file in YAML or JSON (the body of the dashboard API's POST /api/allocate) with these
+fields: method (tag_based, account or regex), tags, departments, projects, plus accounts,
+patterns, shared_split (even, proportional, fixed) and shared_percentages. --save NAME keeps the rule set for the dashboard.`,
 		Example: `  cat > rules.yaml <<'EOF'
   method: tag_based
   tags: [department, team]
@@ -166,7 +194,7 @@ shared_percentages. --save NAME keeps the rule set for the dashboard.`,
 				if err != nil {
 					return err
 				}
-				return a.emit(res, func(w io.Writer) { printAllocation(w, res) })
+				return a.emit(res, func(w io.Writer) { printAllocation(w, res, a.width()) })
 			})
 		},
 	}
@@ -176,10 +204,10 @@ shared_percentages. --save NAME keeps the rule set for the dashboard.`,
 	return cmd
 }
 
-func printAllocation(w io.Writer, res model.AllocationResult) {
+func printAllocation(w io.Writer, res model.AllocationResult, limit int) {
 	c := res.Currency
 	ac := res.AllocatedCosts
-	fmt.Fprintf(w, "Allocation %s to %s: total %s, unallocated %s\n\n", res.Period.StartDate, res.Period.EndDate, money(ac.Total, c), money(ac.Unallocated, c))
+	fmt.Fprintf(w, "Allocation %s\nTotal %s, unallocated %s\n\n", span(res.Period.StartDate, res.Period.EndDate), money(ac.Total, c), money(ac.Unallocated, c))
 	for _, sec := range []struct {
 		name string
 		m    map[string]float64
@@ -192,16 +220,15 @@ func printAllocation(w io.Writer, res model.AllocationResult) {
 			keys = append(keys, k)
 		}
 		sort.Slice(keys, func(i, j int) bool { return sec.m[keys[i]] > sec.m[keys[j]] })
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "%s\tCOST\tSHARE\n", sec.name)
+		t := table{cols: []column{{name: sec.name, cut: cutEnd, min: 16}, {name: "COST", right: true}, {name: "SHARE", right: true}}}
 		for _, k := range keys {
 			share := 0.0
 			if ac.Total != 0 {
 				share = sec.m[k] / ac.Total
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", k, money(sec.m[k], c), pct(share))
+			t.add(k, money(sec.m[k], c), pct(share))
 		}
-		tw.Flush()
+		t.print(w, limit)
 		fmt.Fprintln(w)
 	}
 }
@@ -261,8 +288,9 @@ PDF has a title page, summary cards, charts and page numbers; JSON holds the sam
 			})
 		},
 	}
-	cmd.Flags().StringVar(&typ, "type", "", "comprehensive (the default), summary or recommendations")
-	cmd.Flags().StringVar(&format, "format", "", "html (the default), pdf or json")
+	def := service.ReportDefaults(model.ReportRequest{})
+	cmd.Flags().StringVar(&typ, "type", "", "report type: "+oneOf(model.ReportTypes)+" (default "+string(def.Type)+")")
+	cmd.Flags().StringVar(&format, "format", "", "file format: "+oneOf(model.ReportFormats)+" (default "+string(def.Format)+")")
 	return cmd
 }
 
@@ -279,12 +307,12 @@ func (a *app) runsCmd() *cobra.Command {
 					return err
 				}
 				return a.emit(runs, func(w io.Writer) {
-					tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-					fmt.Fprintln(tw, "ID\tKIND\tSTARTED\tFINISHED\tSTATUS\tSUMMARY")
+					t := table{cols: []column{{name: "ID", right: true}, {name: "KIND"}, {name: "STARTED"}, {name: "FINISHED"},
+						{name: "STATUS"}, {name: "SUMMARY", cut: cutEnd, min: 20, optional: true}}}
 					for _, r := range runs {
-						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Kind, r.StartedAt, r.FinishedAt, r.Status, truncate(string(r.Summary), 80))
+						t.add(fmt.Sprint(r.ID), r.Kind, stamp(r.StartedAt), stamp(r.FinishedAt), r.Status, string(r.Summary))
 					}
-					tw.Flush()
+					t.print(w, a.width())
 				})
 			})
 		},

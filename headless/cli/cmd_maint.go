@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -97,22 +96,22 @@ provider's costs failed; the other providers still sync.`,
 				if res == nil && syncErr != nil {
 					return syncErr
 				}
-				if err := a.emit(res, func(w io.Writer) { printSync(w, res) }); err != nil {
+				if err := a.emit(res, func(w io.Writer) { printSync(w, res, a.width()) }); err != nil {
 					return err
 				}
 				return syncErr
 			})
 		},
 	}
-	cmd.Flags().StringVar(&provider, "provider", "", "only this provider")
+	cmd.Flags().StringVar(&provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
 	cmd.Flags().IntVar(&days, "days", service.DefaultSyncDays, "how far back a first sync reaches")
 	a.outputFlag(cmd)
 	return cmd
 }
 
-func printSync(w io.Writer, res []service.SyncResult) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROVIDER\tSOURCE\tDAYS\tLINES\tRESOURCES\tRESULT")
+func printSync(w io.Writer, res []service.SyncResult, limit int) {
+	t := table{cols: []column{{name: "PROVIDER"}, {name: "SOURCE"}, {name: "DAYS"}, {name: "LINES", right: true},
+		{name: "RESOURCES", right: true}, {name: "RESULT", cut: cutEnd, min: 12}}}
 	for _, r := range res {
 		result := "ok"
 		switch {
@@ -123,11 +122,7 @@ func printSync(w io.Writer, res []service.SyncResult) {
 		case r.Warning != "":
 			result = "ok, warning: " + r.Warning
 		}
-		span := ""
-		if r.From != "" {
-			span = r.From + ".." + r.To
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%s\n", r.Provider, r.Source, span, r.Lines, r.Resources, result)
+		t.add(string(r.Provider), string(r.Source), span(r.From, r.To), fmt.Sprint(r.Lines), fmt.Sprint(r.Resources), result)
 	}
-	tw.Flush()
+	t.print(w, limit)
 }

@@ -15,7 +15,7 @@ func (a *app) metricsCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "metrics",
 		Short: "Show performance metrics: requests, response time, errors, cache, memory, CPU",
-		Long: `Show costpilot's performance metrics (get_metrics). Request counts, average response time
+		Long: `Show costpilot's performance metrics. Request counts, average response time
 and error rate come from the dashboard's counters, persisted per UTC day in the database, so this
 works with no server running; the cache hit rate counts every cache lookup persisted the same
 way; memory and CPU are this process's share of the machine. Rates are 0 when nothing was

@@ -5,7 +5,6 @@ import (
 	"github.com/costpilot/costpilot/backend/service"
 	"io"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 )
@@ -48,12 +47,12 @@ The token is printed once, at creation; only its hash is stored. Revoking stops 
 					return err
 				}
 				return a.emit(toks, func(w io.Writer) {
-					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "ID\tNAME\tCREATED\tLAST USED\tREVOKED")
+					tb := table{cols: []column{{name: "ID", right: true}, {name: "NAME", cut: cutEnd, min: 12}, {name: "CREATED"},
+						{name: "LAST USED"}, {name: "REVOKED"}}}
 					for _, t := range toks {
-						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, t.Name, t.CreatedAt, dash(t.LastUsed), dash(t.RevokedAt))
+						tb.add(fmt.Sprint(t.ID), t.Name, stamp(t.CreatedAt), dash(stamp(t.LastUsed)), dash(stamp(t.RevokedAt)))
 					}
-					tw.Flush()
+					tb.print(w, a.width())
 				})
 			})
 		},

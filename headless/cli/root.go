@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/service"
@@ -39,6 +41,10 @@ type app struct {
 	stdout io.Writer
 	stderr io.Writer
 	stdin  io.Reader
+	// line is stderr as the log and the progress bar share it.
+	line *statusLine
+	// terminal says whether w is a terminal (progress bars draw only there).
+	terminal func(w io.Writer) bool
 }
 
 // usageError marks bad usage (exit 2).
@@ -64,30 +70,50 @@ func Execute(ctx context.Context) int {
 
 // Run runs the CLI with args and the given streams; tests call it.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	a := &app{stdout: stdout, stderr: stderr, stdin: stdin}
+	return newApp(stdin, stdout, stderr).run(ctx, args)
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
+	return &app{stdout: stdout, stderr: stderr, stdin: stdin, line: &statusLine{w: stderr}, terminal: isTerminal}
+}
+
+func (a *app) run(ctx context.Context, args []string) int {
 	root := a.root()
 	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return ExitOK
 	}
-	return a.report(err)
+	return a.report(cmd, err)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // report prints err on stderr and maps it to an exit code.
-func (a *app) report(err error) int {
+func (a *app) report(cmd *cobra.Command, err error) int {
 	var ue usageError
+	help := "costpilot"
+	if cmd != nil {
+		help = cmd.CommandPath()
+	}
 	if errors.As(err, &ue) || isCobraUsage(err) {
-		fmt.Fprintf(a.stderr, "costpilot: %v\nRun 'costpilot --help' for usage.\n", err)
+		fmt.Fprintf(a.stderr, "costpilot: %v\nRun '%s --help' for usage.\n", err, help)
+		return ExitUsage
+	}
+	if msg, ok := flagError(cmd, err); ok {
+		fmt.Fprintf(a.stderr, "costpilot: %s\nRun '%s --help' for usage.\n", msg, help)
 		return ExitUsage
 	}
 	if e, ok := apperr.As(err); ok {
 		fmt.Fprintf(a.stderr, "costpilot: %s: %s\n", e.Kind, e.Error())
 		if errs, ok := e.Details["errors"]; ok && e.Kind == apperr.Configuration {
-			if b, err := json.Marshal(errs); err == nil && a.g.output == "json" {
+			if b, err := json.Marshal(errs); err == nil && a.g.output == outputJSON {
 				fmt.Fprintln(a.stderr, string(b))
 			}
 		}
@@ -99,6 +125,29 @@ func (a *app) report(err error) int {
 	}
 	fmt.Fprintf(a.stderr, "costpilot: %v\n", err)
 	return ExitFailure
+}
+
+// flagError words a value outside an enumeration as the flag's error
+// when the command has a flag named after the field the Service names.
+func flagError(cmd *cobra.Command, err error) (string, bool) {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Validation || cmd == nil {
+		return "", false
+	}
+	field, _ := e.Details["field"].(string)
+	allowed, ok := e.Details["allowed"].([]string)
+	if !ok || field == "" {
+		return "", false
+	}
+	name := strings.ReplaceAll(field, "_", "-")
+	if cmd.Flag(name) == nil {
+		return "", false
+	}
+	return mustBeOneOf(name, e.Details["value"], allowed), true
+}
+
+func mustBeOneOf(flag string, got any, allowed []string) string {
+	return fmt.Sprintf("--%s must be one of %s, got %q", flag, strings.Join(allowed, ", "), got)
 }
 
 func isCobraUsage(err error) bool {
@@ -134,7 +183,7 @@ Exit codes: 0 success, 1 failure, 2 bad usage or invalid configuration.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.g.configPath, "config", "", "configuration file (YAML)")
 	pf.StringVar(&a.g.dataDir, "data-dir", "", "data directory (SQLite history, cache, reports)")
-	pf.StringVar(&a.g.logLevel, "log-level", "", "log level: DEBUG, INFO, WARNING, ERROR (logs go to stderr)")
+	pf.StringVar(&a.g.logLevel, "log-level", "", "log level: "+strings.Join(service.LogLevels, ", ")+" (logs go to stderr)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	root.AddCommand(
 		a.initCmd(), a.validateConfigCmd(), a.analyzeCmd(), a.statusCmd(), a.healthCmd(), a.infoCmd(),
@@ -160,7 +209,7 @@ func register(f func(*app) *cobra.Command) { registered = append(registered, f) 
 // log_level in the config.
 func (a *app) open(cmd *cobra.Command) (*service.Service, error) {
 	return service.Open(cmd.Context(), service.Options{
-		ConfigPath: a.g.configPath, DataDir: a.g.dataDir, LogLevel: logLevelOr(a.g.logLevel),
+		ConfigPath: a.g.configPath, DataDir: a.g.dataDir, LogLevel: logLevelOr(a.g.logLevel), LogOutput: a.line,
 	})
 }
 
@@ -171,21 +220,39 @@ func logLevelOr(l string) string {
 	return l
 }
 
-// outputFlag adds -o table|json to a read command.
+// Output formats of -o: the CLI's own presentation, so its rule lives here.
+const (
+	outputTable = "table" // fitted to the terminal's width
+	outputWide  = "wide"  // every cell whole
+	outputJSON  = "json"  // the API's shape
+)
+
+var outputs = []string{outputTable, outputWide, outputJSON}
+
+// outputFlag adds -o table|wide|json to a read command.
 func (a *app) outputFlag(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&a.g.output, "output", "o", "table", "output format: table or json (json is the API's shape, alone on stdout)")
+	cmd.Flags().StringVarP(&a.g.output, "output", "o", outputTable,
+		"output format: table (fits the terminal), wide (whole ids and text) or json (the API's shape, alone on stdout)")
 }
 
 func (a *app) checkOutput() error {
-	if a.g.output != "" && a.g.output != "table" && a.g.output != "json" {
-		return usageError{fmt.Sprintf("--output must be table or json, got %q", a.g.output)}
+	if a.g.output != "" && !slices.Contains(outputs, a.g.output) {
+		return usageError{mustBeOneOf("output", a.g.output, outputs)}
 	}
 	return nil
 }
 
+// width is the width tables fit: 0 (no limit) with -o wide.
+func (a *app) width() int {
+	if a.g.output == outputWide {
+		return 0
+	}
+	return termWidth(a.stdout)
+}
+
 // emit writes v as JSON or calls table to print it for people.
 func (a *app) emit(v any, table func(w io.Writer)) error {
-	if a.g.output == "json" {
+	if a.g.output == outputJSON {
 		enc := json.NewEncoder(a.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(v)

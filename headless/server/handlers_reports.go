@@ -101,10 +101,7 @@ func importQuery(r *http.Request) (service.ImportOptions, error) {
 		}
 		o.DryRun = b
 	}
-	if o.Provider != "" && !o.Provider.Valid() {
-		return o, apperr.E(apperr.Validation, "unknown provider %q: use aws, azure, gcp or oci", o.Provider).WithDetail("field", "provider")
-	}
-	return o, nil
+	return o, o.Validate()
 }
 
 // importFile takes a multipart upload (field "file", up to
