@@ -48,6 +48,26 @@ type CostSummary struct {
 	Currency          string             `json:"currency"`
 	Metric            CostMetric         `json:"metric"`
 	RatesUsed         map[string]float64 `json:"rates_used,omitempty"`
+	// Notices say what the reader must know to read the numbers right:
+	// a provider whose data ends before the period or inside it, or demo
+	// data shown beside imported data.
+	Notices []Notice `json:"notices,omitempty"`
+}
+
+// Notice kinds.
+const (
+	NoticeNoData         = "no_data"          // a provider's source holds no history
+	NoticeDataEnds       = "data_ends"        // its history ends inside the period
+	NoticeDataEndsBefore = "data_ends_before" // its history ends before the period starts
+	NoticeDemoBeside     = "demo_beside_real" // demo data shown beside imported or live data
+)
+
+// Notice is one of CostSummary.Notices.
+type Notice struct {
+	Kind      string        `json:"kind"`
+	Providers []ProviderKey `json:"providers"`
+	Day       string        `json:"day,omitempty"` // the last day of data, for data_ends*
+	Message   string        `json:"message"`
 }
 
 // ResourceCost is an item of <provider>.resources of a cost analysis.

@@ -29,6 +29,21 @@ const (
 // AllProviders lists the provider keys in their canonical order.
 var AllProviders = []ProviderKey{AWS, Azure, GCP, OCI}
 
+// Name is the provider's display name (the UI has the same table).
+func (k ProviderKey) Name() string {
+	switch k {
+	case AWS:
+		return "AWS"
+	case Azure:
+		return "Azure"
+	case GCP:
+		return "Google Cloud"
+	case OCI:
+		return "Oracle Cloud"
+	}
+	return string(k)
+}
+
 // Valid reports whether k is one of the four supported keys.
 func (k ProviderKey) Valid() bool { return slices.Contains(AllProviders, k) }
 

@@ -97,7 +97,23 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if sums.Resources, sums.ResourceCounts, err = s.store.ResourceSums(ctx, sc, q.Metric, analysis.MaxResources); err != nil {
 		return model.CostAnalysis{}, err
 	}
-	return analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv), nil
+	a := analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv)
+	states, err := s.store.SyncStates(ctx)
+	if err != nil {
+		return model.CostAnalysis{}, err
+	}
+	extents := map[model.ProviderKey]analysis.Extent{}
+	for _, k := range keys {
+		e := analysis.Extent{Source: sc.Sources[k]}
+		for _, h := range states {
+			if h.Provider == k && h.Source == e.Source {
+				e.FirstDay, e.Last = h.FirstDay, h.LastDay
+			}
+		}
+		extents[k] = e
+	}
+	a.Summary.Notices = analysis.Notices(keys, extents, sc.From, sc.To)
+	return a, nil
 }
 
 func (s *Service) converter(ctx context.Context, sc store.Scope) (*analysis.Converter, error) {

@@ -67,6 +67,11 @@ func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 	for c, r := range s.RatesUsed {
 		fmt.Fprintf(w, "  converted %s at %g %s\n", c, r, cur)
 	}
+	for _, n := range s.Notices {
+		for _, l := range wrap("Note: "+n.Message, limit, "  ") {
+			fmt.Fprintln(w, l)
+		}
+	}
 	fmt.Fprintln(w)
 	t := table{cols: []column{{name: "PROVIDER"}, {name: "SOURCE"}, {name: "TOTAL", right: true}, {name: "SHARE", right: true}}}
 	for _, k := range s.ProvidersAnalyzed {

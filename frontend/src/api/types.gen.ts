@@ -79,6 +79,7 @@ export interface CostSummary {
   currency: string;
   metric: CostMetric;
   rates_used?: Record<string, number>;
+  notices?: Notice[];
 }
 
 /** Go: model.CredentialCheck */
@@ -229,6 +230,14 @@ export interface ModelEvaluation {
   coverage_95: number;
   origins: number;
   horizon: number;
+}
+
+/** Go: model.Notice */
+export interface Notice {
+  kind: string;
+  providers: ProviderKey[] | null;
+  day?: string;
+  message: string;
 }
 
 /** Go: model.OptimizationResult */

@@ -278,6 +278,15 @@ export function OverviewPage() {
 
       {data && (
         <>
+          {(data.current.summary.notices ?? []).length > 0 && (
+            <ul class="notices" aria-label="Notices">
+              {(data.current.summary.notices ?? []).map((n) => (
+                <li key={`${n.kind}-${(n.providers ?? []).join()}`} class="banner" role="note" data-testid={`notice-${n.kind}`}>
+                  {n.message}
+                </li>
+              ))}
+            </ul>
+          )}
           <div class="cards cards-overview">
             <article class="card card-total">
               <h2 class="card-label">Total cost</h2>

@@ -3,6 +3,7 @@
 // loads on its own so one missing capability never blanks the page.
 import { useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run } from '../api/client';
+import { ImportSummary } from '../components/ImportSummary';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
 import { useApi } from '../lib/useApi';
@@ -243,15 +244,7 @@ export function StatusPage() {
           </button>
         </form>
         {imp.error && <ErrorState error={imp.error} what="Import" />}
-        {imp.result && (
-          <div class="notice" role="status">
-            Imported.{' '}
-            {Object.entries(imp.result)
-              .filter(([, v]) => typeof v !== 'object')
-              .map(([k, v]) => `${titleCase(k)}: ${String(v)}`)
-              .join(' · ')}
-          </div>
-        )}
+        {imp.result && <ImportSummary result={imp.result} />}
       </Section>
 
       <Section title="Recent runs" id="runs">

@@ -280,6 +280,24 @@ export namespace model {
 	}
 	
 	
+	export class Notice {
+	    kind: string;
+	    providers: string[];
+	    day?: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Notice(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.providers = source["providers"];
+	        this.day = source["day"];
+	        this.message = source["message"];
+	    }
+	}
 	export class CostSummary {
 	    total_cost: number;
 	    providers_analyzed: string[];
@@ -287,6 +305,7 @@ export namespace model {
 	    currency: string;
 	    metric: string;
 	    rates_used?: Record<string, number>;
+	    notices?: Notice[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CostSummary(source);
@@ -300,6 +319,7 @@ export namespace model {
 	        this.currency = source["currency"];
 	        this.metric = source["metric"];
 	        this.rates_used = source["rates_used"];
+	        this.notices = this.convertValues(source["notices"], Notice);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -607,6 +627,7 @@ export namespace model {
 	        this.cost = source["cost"];
 	    }
 	}
+	
 	export class Recommendation {
 	    id?: string;
 	    type: string;
