@@ -7,6 +7,7 @@ package app
 
 import (
 	"context"
+	"os/user"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
@@ -68,9 +69,22 @@ func (b *Bindings) AnalyzeCosts(q CostRequest) (model.CostAnalysis, error) {
 	})
 }
 
-// GenerateRecommendations is GET /api/recommendations.
-func (b *Bindings) GenerateRecommendations() ([]model.Recommendation, error) {
-	return do(b, callTimeout, b.svc.GenerateRecommendations)
+// GenerateRecommendations is GET /api/recommendations?type=&provider=&priority=&state=.
+func (b *Bindings) GenerateRecommendations(f service.RecommendationFilter) ([]model.Recommendation, error) {
+	return do(b, callTimeout, func(ctx context.Context) ([]model.Recommendation, error) { return b.svc.Recommendations(ctx, f) })
+}
+
+// GetRecommendation is GET /api/recommendations/{id}.
+func (b *Bindings) GetRecommendation(id string) (service.RecommendationDetail, error) {
+	return do(b, callTimeout, func(ctx context.Context) (service.RecommendationDetail, error) { return b.svc.Recommendation(ctx, id) })
+}
+
+// SetRecommendationState is POST /api/recommendations/{id}/state; the
+// audit log names the desktop's OS user.
+func (b *Bindings) SetRecommendationState(id string, c service.StateChange) (model.Recommendation, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.Recommendation, error) {
+		return b.svc.SetRecommendationState(ctx, id, c, desktopActor())
+	})
 }
 
 // ForecastCosts is GET /api/forecast?days=N, with the recommendations' impact.
@@ -193,4 +207,13 @@ type Session struct {
 	Currency string                `json:"currency"`
 	Version  string                `json:"version"`
 	AuthKind string                `json:"auth"`
+}
+
+// desktopActor names the desktop's user in the audit log: the desktop has
+// no login, so it is the OS account running it.
+func desktopActor() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return "desktop:" + u.Username
+	}
+	return "desktop"
 }

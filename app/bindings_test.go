@@ -75,6 +75,8 @@ var (
 	httpTwin = map[string]server.Route{
 		"AnalyzeCosts":            {Method: "GET", Path: "/api/costs"},
 		"GenerateRecommendations": {Method: "GET", Path: "/api/recommendations"},
+		"GetRecommendation":       {Method: "GET", Path: "/api/recommendations/{id}"},
+		"SetRecommendationState":  {Method: "POST", Path: "/api/recommendations/{id}/state"},
 		"ForecastCosts":           {Method: "GET", Path: "/api/forecast"},
 		"OptimizeAll":             {Method: "POST", Path: "/api/optimize"},
 		"GenerateReport":          {Method: "POST", Path: "/api/reports"},

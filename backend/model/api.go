@@ -119,6 +119,33 @@ type Recommendation struct {
 	Confidence           float64            `json:"confidence"`
 	ImplementationEffort Effort             `json:"implementation_effort"`
 	Details              map[string]any     `json:"details,omitempty"`
+	// Lifecycle is what people decided about it; nil in a bare generation.
+	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
+}
+
+// Lifecycle is a recommendation's state, who set it and when.
+type Lifecycle struct {
+	State  RecState `json:"state"`
+	Reason string   `json:"reason,omitempty"` // dismissed: why
+	Until  string   `json:"until,omitempty"`  // snoozed: hidden through this day
+	By     string   `json:"by,omitempty"`
+	At     string   `json:"at,omitempty"`
+	// Current is false for a done or dismissed recommendation that is no
+	// longer generated (its resource was fixed or is gone).
+	Current  bool             `json:"current"`
+	Realized *RealizedSavings `json:"realized,omitempty"` // done ones
+}
+
+// RealizedSavings compares a done recommendation's resource's daily cost
+// before the day it was done with after it.
+type RealizedSavings struct {
+	DoneOn      string  `json:"done_on"`
+	DaysBefore  int     `json:"days_before"`
+	DaysAfter   int     `json:"days_after"`
+	DailyBefore float64 `json:"daily_before"`
+	DailyAfter  float64 `json:"daily_after"`
+	Monthly     float64 `json:"monthly"` // (before - after) per day, a month of it
+	Currency    string  `json:"currency"`
 }
 
 // TrendAnalysis is provider_forecasts.<key>.trend_analysis of a forecast.

@@ -45,3 +45,7 @@ func (m Month) First() DayNum {
 
 // Last is the month's last day.
 func (m Month) Last() DayNum { return (m + 1).First() - 1 }
+
+// DaysPerMonth is the average month (365.25 / 12): daily amounts become
+// monthly ones with it.
+const DaysPerMonth = 365.25 / 12

@@ -88,6 +88,20 @@ const (
 // RecommendationTypes lists the recommendation kinds.
 var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment}
 
+// RecState is where a recommendation stands in its lifecycle.
+type RecState string
+
+// Recommendation states.
+const (
+	RecOpen      RecState = "open"
+	RecDismissed RecState = "dismissed" // with a reason
+	RecSnoozed   RecState = "snoozed"   // hidden until a day
+	RecDone      RecState = "done"      // acted on: its realized savings are measured
+)
+
+// RecStates lists the states.
+var RecStates = []RecState{RecOpen, RecDismissed, RecSnoozed, RecDone}
+
 // Priority classifies a recommendation.
 type Priority string
 

@@ -19,11 +19,11 @@ import (
 // recommendationWindow is the history the recommenders look at.
 const recommendationWindow = 30
 
-// GenerateRecommendations is GET /api/recommendations: every
-// kind over every enabled provider, from the stored inventory, its hourly
-// utilization and the last 30 days of costs. Results are cached until the
-// history changes.
-func (s *Service) GenerateRecommendations(ctx context.Context) ([]model.Recommendation, error) {
+// generated is every recommendation of every kind over every enabled
+// provider, from the stored inventory, its hourly utilization and the last
+// 30 days of costs, whatever people decided about them (lifecycle.go adds
+// that). Results are cached until the history changes.
+func (s *Service) generated(ctx context.Context) ([]model.Recommendation, error) {
 	keys, err := s.providers("")
 	if err != nil {
 		return nil, err

@@ -14,6 +14,8 @@ type RecommendationFilter struct {
 	Type     string `json:"type,omitempty"`
 	Provider string `json:"provider,omitempty"`
 	Priority string `json:"priority,omitempty"`
+	// State is open (the default), dismissed, snoozed, done or all.
+	State string `json:"state,omitempty"`
 }
 
 // Validate checks each field against its allowed values, naming them.
@@ -25,6 +27,7 @@ func (f RecommendationFilter) Validate() error {
 		{"type", f.Type, model.Names(model.RecommendationTypes)},
 		{"provider", f.Provider, model.Names(model.AllProviders)},
 		{"priority", f.Priority, model.Names(model.Priorities)},
+		{"state", f.State, append(model.Names(model.RecStates), "all")},
 	} {
 		if c.v == "" {
 			continue
@@ -38,16 +41,25 @@ func (f RecommendationFilter) Validate() error {
 
 // Match reports whether r passes the filter.
 func (f RecommendationFilter) Match(r model.Recommendation) bool {
+	state := model.RecOpen
+	if r.Lifecycle != nil {
+		state = r.Lifecycle.State
+	}
+	want := f.State
+	if want == "" {
+		want = string(model.RecOpen)
+	}
 	return (f.Type == "" || string(r.Type) == f.Type) && (f.Provider == "" || string(r.Provider) == f.Provider) &&
-		(f.Priority == "" || string(r.Priority) == f.Priority)
+		(f.Priority == "" || string(r.Priority) == f.Priority) && (want == "all" || string(state) == want)
 }
 
-// Recommendations is GenerateRecommendations narrowed by a filter.
+// Recommendations is every recommendation with its lifecycle, narrowed by
+// a filter (open ones unless it asks for another state).
 func (s *Service) Recommendations(ctx context.Context, f RecommendationFilter) ([]model.Recommendation, error) {
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}
-	recs, err := s.GenerateRecommendations(ctx)
+	recs, err := s.allRecommendations(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -23,6 +23,18 @@ const insertAuditSQL = `INSERT INTO audit_log(time, event, username, client_addr
 
 // AddAudit appends an event.
 func (s *Store) AddAudit(ctx context.Context, e AuditEvent, at time.Time) error {
+	e.Time = at.UTC().Format(time.RFC3339)
+	return addAudit(ctx, s.w, e)
+}
+
+// execer is a database or a transaction.
+type execer interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+}
+
+// addAudit appends an event (its Time as given) through db, so a change
+// and its audit line can share a transaction.
+func addAudit(ctx context.Context, db execer, e AuditEvent) error {
 	d := e.Details
 	if d == nil {
 		d = map[string]any{}
@@ -31,7 +43,7 @@ func (s *Store) AddAudit(ctx context.Context, e AuditEvent, at time.Time) error 
 	if err != nil {
 		return fmt.Errorf("store: encode audit details: %w", err)
 	}
-	if _, err := s.w.ExecContext(ctx, insertAuditSQL, at.UTC().Format(time.RFC3339), e.Event, e.Username, e.ClientAddr, string(b)); err != nil {
+	if _, err := db.ExecContext(ctx, insertAuditSQL, e.Time, e.Event, e.Username, e.ClientAddr, string(b)); err != nil {
 		return fmt.Errorf("store: add audit event: %w", err)
 	}
 	return nil

@@ -30,9 +30,11 @@ func (a *app) recommendCmd() *cobra.Command {
 		Short: "List optimization recommendations with monthly savings",
 		Long: `List rightsizing, idle, autoscaling, cost allocation and commitment recommendations for
 every enabled provider, from the stored inventory, utilization and the last 30 days of costs.
-Savings are per month. The table fits the terminal, leaving out descriptions when it is
-narrow; -o wide prints every column whole; -o json prints exactly the dashboard API's
-GET /api/recommendations answer.`,
+Savings are per month. Only open recommendations are listed and counted unless --state asks
+for others: dismiss, snooze or mark one done with the subcommands below, by its ID; a done
+recommendation shows what it saved since (its resource's daily cost before and after). The
+table fits the terminal, leaving out descriptions when it is narrow; -o wide prints every
+column whole; -o json prints exactly the dashboard API's GET /api/recommendations answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
@@ -47,14 +49,109 @@ GET /api/recommendations answer.`,
 	cmd.Flags().StringVar(&f.Type, "type", "", "only this type: "+oneOf(model.RecommendationTypes))
 	cmd.Flags().StringVar(&f.Provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
 	cmd.Flags().StringVar(&f.Priority, "priority", "", "only this priority: "+oneOf(model.Priorities))
+	cmd.Flags().StringVar(&f.State, "state", "", "only this state: "+oneOf(model.RecStates)+", or all (default open)")
+	a.outputFlag(cmd)
+	cmd.AddCommand(a.recStateCmd("dismiss", model.RecDismissed, "Dismiss a recommendation, with a reason"),
+		a.recStateCmd("snooze", model.RecSnoozed, "Hide a recommendation until a day"),
+		a.recStateCmd("done", model.RecDone, "Mark a recommendation done: its realized savings are measured from today"),
+		a.recStateCmd("reopen", model.RecOpen, "Open a dismissed, snoozed or done recommendation again"),
+		a.recShowCmd())
+	return cmd
+}
+
+func (a *app) recStateCmd(name string, state model.RecState, short string) *cobra.Command {
+	c := service.StateChange{State: string(state)}
+	cmd := &cobra.Command{
+		Use:   name + " ID",
+		Short: short,
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withService(cmd, func(svc *service.Service) error {
+				r, err := svc.SetRecommendationState(cmd.Context(), args[0], c, cliActor)
+				if err != nil {
+					return err
+				}
+				return a.emit(r, func(w io.Writer) {
+					fmt.Fprintf(w, "%s %s (%s, %s): %s\n", r.ID, r.Lifecycle.State, r.Type, r.Provider, r.ResourceID)
+				})
+			})
+		},
+	}
+	switch state {
+	case model.RecDismissed:
+		cmd.Flags().StringVar(&c.Reason, "reason", "", "why it does not apply (required)")
+		_ = cmd.MarkFlagRequired("reason")
+	case model.RecSnoozed:
+		cmd.Flags().StringVar(&c.Until, "until", "", "hide it through this day, YYYY-MM-DD (required)")
+		_ = cmd.MarkFlagRequired("until")
+	default:
+		cmd.Flags().StringVar(&c.Reason, "reason", "", "a note for the audit log")
+	}
 	a.outputFlag(cmd)
 	return cmd
 }
 
+func (a *app) recShowCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show a recommendation whole: details, state, realized savings, console link",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withService(cmd, func(svc *service.Service) error {
+				d, err := svc.Recommendation(cmd.Context(), args[0])
+				if err != nil {
+					return err
+				}
+				return a.emit(d, func(w io.Writer) { printRecommendation(w, d) })
+			})
+		},
+	}
+	a.outputFlag(cmd)
+	return cmd
+}
+
+func printRecommendation(w io.Writer, d service.RecommendationDetail) {
+	r := d.Recommendation
+	fmt.Fprintf(w, "%s  %s %s, %s priority\n", r.ID, r.Provider, r.Type, r.Priority)
+	fmt.Fprintf(w, "Resource:  %s\n", r.ResourceID)
+	fmt.Fprintf(w, "Finding:   %s\n", r.Description)
+	fmt.Fprintf(w, "Savings:   %s a month (confidence %.2f, effort %s)\n", money(r.PotentialSavings, d.Currency), r.Confidence, r.ImplementationEffort)
+	if lc := r.Lifecycle; lc != nil {
+		fmt.Fprintf(w, "State:     %s", lc.State)
+		if lc.By != "" {
+			fmt.Fprintf(w, " by %s at %s", lc.By, lc.At)
+		}
+		if lc.Reason != "" {
+			fmt.Fprintf(w, " (%s)", lc.Reason)
+		}
+		if lc.Until != "" {
+			fmt.Fprintf(w, " until %s", lc.Until)
+		}
+		fmt.Fprintln(w)
+		if rs := lc.Realized; rs != nil {
+			fmt.Fprintf(w, "Realized:  %s a month (daily %s over %d days before %s, %s over %d days since)\n",
+				money(rs.Monthly, rs.Currency), money(rs.DailyBefore, rs.Currency), rs.DaysBefore, rs.DoneOn,
+				money(rs.DailyAfter, rs.Currency), rs.DaysAfter)
+		}
+	}
+	if d.ConsoleURL != "" {
+		fmt.Fprintf(w, "Console:   %s\n", d.ConsoleURL)
+	}
+	keys := make([]string, 0, len(r.Details))
+	for k := range r.Details {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %s: %v\n", k, r.Details[k])
+	}
+}
+
+
 func printRecommendations(w io.Writer, recs []model.Recommendation, cur string, limit int) {
 	var total float64
 	t := table{cols: []column{
-		{name: "PRIORITY"}, {name: "TYPE"}, {name: "PROVIDER"},
+		{name: "ID", cut: cutHead, min: 8}, {name: "PRIORITY"}, {name: "TYPE"}, {name: "PROVIDER", optional: true},
 		{name: "RESOURCE", cut: cutMiddle, min: 14},
 		{name: "CHANGE", cut: cutChange, min: 14},
 		{name: "SAVINGS/MO", right: true}, {name: "CONF", right: true, optional: true},
@@ -66,11 +163,20 @@ func printRecommendations(w io.Writer, recs []model.Recommendation, cur string, 
 		if r.CurrentConfig != nil && r.RecommendedConfig != nil {
 			change = r.CurrentConfig.InstanceType + changeArrow + r.RecommendedConfig.InstanceType
 		}
-		t.add(string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, change,
+		t.add(r.ID, string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, change,
 			money(r.PotentialSavings, cur), fmt.Sprintf("%.2f", r.Confidence), r.Description)
 	}
 	t.print(w, limit)
 	fmt.Fprintf(w, "\n%d recommendations, potential savings %s a month\n", len(recs), money(total, cur))
+}
+
+// cutHead keeps an id's first characters: commands take any unique
+// prefix of at least 8.
+func cutHead(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
 }
 
 // changeArrow joins a recommendation's current and recommended configuration.

@@ -68,7 +68,45 @@ func (s *Server) forecastQuery(r *http.Request) (service.ForecastRequest, error)
 }
 
 func (s *Server) recommendations() http.Handler {
-	return endpoint(none, noInput(s.svc.GenerateRecommendations))
+	return endpoint(func(r *http.Request) (service.RecommendationFilter, error) {
+		q := r.URL.Query()
+		return service.RecommendationFilter{Type: q.Get("type"), Provider: q.Get("provider"), Priority: q.Get("priority"),
+			State: q.Get("state")}, nil
+	}, s.svc.Recommendations)
+}
+
+func (s *Server) recommendation() http.Handler {
+	return endpoint(func(r *http.Request) (string, error) { return r.PathValue("id"), nil }, s.svc.Recommendation)
+}
+
+// stateRequest is the body of POST /api/recommendations/{id}/state.
+type stateRequest struct {
+	id     string
+	actor  string
+	change service.StateChange
+}
+
+func (s *Server) setRecommendationState() http.Handler {
+	return endpoint(func(r *http.Request) (stateRequest, error) {
+		c, err := jsonBody[service.StateChange](r)
+		return stateRequest{id: r.PathValue("id"), actor: actorOf(r), change: c}, err
+	}, func(ctx context.Context, in stateRequest) (model.Recommendation, error) {
+		return s.svc.SetRecommendationState(ctx, in.id, in.change, in.actor)
+	})
+}
+
+// actorOf names who makes a request, for the audit log.
+func actorOf(r *http.Request) string {
+	p := infoOf(r).principal
+	switch {
+	case p == nil:
+		return ""
+	case p.Kind == service.PrincipalToken:
+		return "token:" + p.TokenName
+	case p.Kind == service.PrincipalAnonymous:
+		return "anonymous"
+	}
+	return p.Username
 }
 
 func (s *Server) forecast() http.Handler {

@@ -56,6 +56,8 @@ func routeTable() []route {
 		// The core API.
 		cachedAPI(api("GET", "/api/costs", (*Server).costs)),
 		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations)),
+		api("GET", "/api/recommendations/{id}", (*Server).recommendation),
+		api("POST", "/api/recommendations/{id}/state", (*Server).setRecommendationState),
 		cachedAPI(api("GET", "/api/forecast", (*Server).forecast)),
 		cachedAPI(api("GET", "/api/forecast/evaluate", (*Server).forecastEvaluation)),
 		longAPI(api("POST", "/api/optimize", (*Server).optimize)),

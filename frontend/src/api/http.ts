@@ -83,7 +83,12 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
       }
       return get(`/api/costs?${qs}`);
     },
-    GenerateRecommendations: () => list('/api/recommendations'),
+    GenerateRecommendations: (f = {}) => {
+      const qs = new URLSearchParams(Object.entries(f).filter(([, v]) => v) as [string, string][]).toString();
+      return list(`/api/recommendations${qs ? `?${qs}` : ''}`);
+    },
+    GetRecommendation: (id) => get(`/api/recommendations/${encodeURIComponent(id)}`),
+    SetRecommendationState: (id, change) => post(`/api/recommendations/${encodeURIComponent(id)}/state`, change),
     ForecastCosts: (days) => get(`/api/forecast?days=${encodeURIComponent(String(days))}`),
     OptimizeAll: () => post('/api/optimize'),
     GenerateReport: (req: ReportRequest) => post('/api/reports', req),

@@ -13,12 +13,15 @@ import type {
   ProviderDetail,
   ProviderStatus,
   Recommendation,
+  RecommendationDetail,
+  RecommendationFilter,
   ReportFile,
   ReportRequest,
   ReportResult,
   Run,
   RuleSet,
   Session,
+  StateChange,
 } from './types';
 
 /**
@@ -28,7 +31,9 @@ import type {
  */
 export interface Transport {
   AnalyzeCosts(q: CostRequest): Promise<CostAnalysis>;
-  GenerateRecommendations(): Promise<Recommendation[]>;
+  GenerateRecommendations(f?: RecommendationFilter): Promise<Recommendation[]>;
+  GetRecommendation(id: string): Promise<RecommendationDetail>;
+  SetRecommendationState(id: string, change: StateChange): Promise<Recommendation>;
   ForecastCosts(days: number): Promise<Forecast>;
   OptimizeAll(): Promise<OptimizationResult>;
   GenerateReport(req: ReportRequest): Promise<ReportResult>;

@@ -220,6 +220,17 @@ export interface InstanceConfig {
   cost: number;
 }
 
+/** Go: model.Lifecycle */
+export interface Lifecycle {
+  state: RecState;
+  reason?: string;
+  until?: string;
+  by?: string;
+  at?: string;
+  current: boolean;
+  realized?: RealizedSavings;
+}
+
 /** Go: model.ModelEvaluation */
 export interface ModelEvaluation {
   mae: number;
@@ -310,6 +321,21 @@ export type ProviderKey = (typeof ProviderKeyValues)[number];
 /** Go: model.ProviderStatus */
 export type ProviderStatus = Partial<Record<ProviderKey, boolean>>;
 
+/** Go: model.RealizedSavings */
+export interface RealizedSavings {
+  done_on: string;
+  days_before: number;
+  days_after: number;
+  daily_before: number;
+  daily_after: number;
+  monthly: number;
+  currency: string;
+}
+
+/** Go: model.RecState */
+export const RecStateValues = ['open', 'dismissed', 'snoozed', 'done'] as const;
+export type RecState = (typeof RecStateValues)[number];
+
 /** Go: model.Recommendation */
 export interface Recommendation {
   id?: string;
@@ -325,6 +351,24 @@ export interface Recommendation {
   confidence: number;
   implementation_effort: Effort;
   details?: Record<string, unknown>;
+  lifecycle?: Lifecycle;
+}
+
+/** Go: service.RecommendationDetail */
+export interface RecommendationDetail {
+  recommendation: Recommendation;
+  currency: string;
+  daily_cost: DailyPoint[] | null;
+  utilization: UtilizationDay[] | null;
+  console_url?: string;
+}
+
+/** Go: service.RecommendationFilter */
+export interface RecommendationFilter {
+  type?: string;
+  provider?: string;
+  priority?: string;
+  state?: string;
 }
 
 /** Go: model.RecommendationType */
@@ -410,6 +454,13 @@ export interface Session {
 export const SourceKindValues = ['demo', 'api', 'export'] as const;
 export type SourceKind = (typeof SourceKindValues)[number];
 
+/** Go: service.StateChange */
+export interface StateChange {
+  state: string;
+  reason?: string;
+  until?: string;
+}
+
 /** Go: model.TrendAnalysis */
 export interface TrendAnalysis {
   trend_direction: TrendDirection;
@@ -421,3 +472,10 @@ export interface TrendAnalysis {
 /** Go: model.TrendDirection */
 export const TrendDirectionValues = ['increasing', 'decreasing', 'stable'] as const;
 export type TrendDirection = (typeof TrendDirectionValues)[number];
+
+/** Go: service.UtilizationDay */
+export interface UtilizationDay {
+  date: string;
+  cpu: number;
+  memory: number;
+}

@@ -23,6 +23,7 @@ import type {
   ProviderDetail,
   ProviderStatus,
   Recommendation,
+  RecommendationDetail,
   ReportFile,
   ReportRequest,
   ReportResult,
@@ -109,7 +110,11 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
         throw e;
       }
     },
-    GenerateRecommendations: async () => (await call<Recommendation[] | null>(() => b.GenerateRecommendations())) ?? [],
+    GenerateRecommendations: async (f = {}) =>
+      (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
+    GetRecommendation: (id) => call<RecommendationDetail>(() => b.GetRecommendation(id)),
+    SetRecommendationState: (id, change) =>
+      call<Recommendation>(() => b.SetRecommendationState(id, change as Parameters<Bindings['SetRecommendationState']>[1])),
     ForecastCosts: (days) => call<Forecast>(() => b.ForecastCosts(days)),
     OptimizeAll: () => call<OptimizationResult>(() => b.OptimizeAll()),
     GenerateReport: (req: ReportRequest) => call<ReportResult>(() => b.GenerateReport(req)),

@@ -627,6 +627,72 @@ export namespace model {
 	        this.cost = source["cost"];
 	    }
 	}
+	export class RealizedSavings {
+	    done_on: string;
+	    days_before: number;
+	    days_after: number;
+	    daily_before: number;
+	    daily_after: number;
+	    monthly: number;
+	    currency: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RealizedSavings(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.done_on = source["done_on"];
+	        this.days_before = source["days_before"];
+	        this.days_after = source["days_after"];
+	        this.daily_before = source["daily_before"];
+	        this.daily_after = source["daily_after"];
+	        this.monthly = source["monthly"];
+	        this.currency = source["currency"];
+	    }
+	}
+	export class Lifecycle {
+	    state: string;
+	    reason?: string;
+	    until?: string;
+	    by?: string;
+	    at?: string;
+	    current: boolean;
+	    realized?: RealizedSavings;
+	
+	    static createFrom(source: any = {}) {
+	        return new Lifecycle(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.reason = source["reason"];
+	        this.until = source["until"];
+	        this.by = source["by"];
+	        this.at = source["at"];
+	        this.current = source["current"];
+	        this.realized = this.convertValues(source["realized"], RealizedSavings);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class Recommendation {
 	    id?: string;
@@ -642,6 +708,7 @@ export namespace model {
 	    confidence: number;
 	    implementation_effort: string;
 	    details?: Record<string, any>;
+	    lifecycle?: Lifecycle;
 	
 	    static createFrom(source: any = {}) {
 	        return new Recommendation(source);
@@ -662,6 +729,7 @@ export namespace model {
 	        this.confidence = source["confidence"];
 	        this.implementation_effort = source["implementation_effort"];
 	        this.details = source["details"];
+	        this.lifecycle = this.convertValues(source["lifecycle"], Lifecycle);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -850,6 +918,7 @@ export namespace model {
 	
 	
 	
+	
 	export class ReportRequest {
 	    type: string;
 	    format: string;
@@ -1028,6 +1097,78 @@ export namespace service {
 	}
 	
 	
+	export class UtilizationDay {
+	    date: string;
+	    cpu: number;
+	    memory: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new UtilizationDay(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.cpu = source["cpu"];
+	        this.memory = source["memory"];
+	    }
+	}
+	export class RecommendationDetail {
+	    recommendation: model.Recommendation;
+	    currency: string;
+	    daily_cost: model.DailyPoint[];
+	    utilization: UtilizationDay[];
+	    console_url?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RecommendationDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.recommendation = this.convertValues(source["recommendation"], model.Recommendation);
+	        this.currency = source["currency"];
+	        this.daily_cost = this.convertValues(source["daily_cost"], model.DailyPoint);
+	        this.utilization = this.convertValues(source["utilization"], UtilizationDay);
+	        this.console_url = source["console_url"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RecommendationFilter {
+	    type?: string;
+	    provider?: string;
+	    priority?: string;
+	    state?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RecommendationFilter(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.type = source["type"];
+	        this.provider = source["provider"];
+	        this.priority = source["priority"];
+	        this.state = source["state"];
+	    }
+	}
 	export class ReportFile {
 	    name: string;
 	    type: string;
@@ -1046,6 +1187,22 @@ export namespace service {
 	        this.format = source["format"];
 	        this.size = source["size"];
 	        this.created_at = source["created_at"];
+	    }
+	}
+	export class StateChange {
+	    state: string;
+	    reason?: string;
+	    until?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StateChange(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.state = source["state"];
+	        this.reason = source["reason"];
+	        this.until = source["until"];
 	    }
 	}
 

@@ -25,7 +25,7 @@ export function FirstRender(arg1:app.RenderReport):Promise<app.RenderCheck>;
 
 export function ForecastCosts(arg1:number):Promise<model.Forecast>;
 
-export function GenerateRecommendations():Promise<Array<model.Recommendation>>;
+export function GenerateRecommendations(arg1:service.RecommendationFilter):Promise<Array<model.Recommendation>>;
 
 export function GenerateReport(arg1:model.ReportRequest):Promise<model.ReportResult>;
 
@@ -36,6 +36,8 @@ export function GetMetrics():Promise<model.PerformanceMetrics>;
 export function GetProviderDetails():Promise<Array<model.ProviderDetail>>;
 
 export function GetProviderStatus():Promise<model.ProviderStatus>;
+
+export function GetRecommendation(arg1:string):Promise<service.RecommendationDetail>;
 
 export function GetSession():Promise<app.Session>;
 
@@ -54,6 +56,8 @@ export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promi
 export function SaveReportAs(arg1:string):Promise<string>;
 
 export function SetCredential(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function SetRecommendationState(arg1:string,arg2:service.StateChange):Promise<model.Recommendation>;
 
 export function UnlockCredentials(arg1:string):Promise<void>;
 

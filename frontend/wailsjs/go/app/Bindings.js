@@ -42,8 +42,8 @@ export function ForecastCosts(arg1) {
   return window['go']['app']['Bindings']['ForecastCosts'](arg1);
 }
 
-export function GenerateRecommendations() {
-  return window['go']['app']['Bindings']['GenerateRecommendations']();
+export function GenerateRecommendations(arg1) {
+  return window['go']['app']['Bindings']['GenerateRecommendations'](arg1);
 }
 
 export function GenerateReport(arg1) {
@@ -64,6 +64,10 @@ export function GetProviderDetails() {
 
 export function GetProviderStatus() {
   return window['go']['app']['Bindings']['GetProviderStatus']();
+}
+
+export function GetRecommendation(arg1) {
+  return window['go']['app']['Bindings']['GetRecommendation'](arg1);
 }
 
 export function GetSession() {
@@ -100,6 +104,10 @@ export function SaveReportAs(arg1) {
 
 export function SetCredential(arg1, arg2, arg3) {
   return window['go']['app']['Bindings']['SetCredential'](arg1, arg2, arg3);
+}
+
+export function SetRecommendationState(arg1, arg2) {
+  return window['go']['app']['Bindings']['SetRecommendationState'](arg1, arg2);
 }
 
 export function UnlockCredentials(arg1) {

@@ -1,0 +1,367 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/console"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
+)
+
+// AuditRecState is the audit event of a recommendation state change.
+const AuditRecState = "recommendation_state"
+
+const (
+	maxReasonRunes = 500
+	maxSnoozeDays  = 366
+	// realizedDays is how many days before and after a recommendation was
+	// done are compared.
+	realizedDays = 30
+	// detailDays is the cost history a recommendation's detail shows.
+	detailDays = 90
+)
+
+// StateChange is a decision about a recommendation: POST
+// /api/recommendations/{id}/state, `recommend dismiss|snooze|done|reopen`.
+type StateChange struct {
+	State  string `json:"state"`            // open, dismissed, snoozed, done
+	Reason string `json:"reason,omitempty"` // required to dismiss
+	Until  string `json:"until,omitempty"`  // snoozed: YYYY-MM-DD, hidden through that day
+}
+
+// Validate checks a change against today's date.
+func (c StateChange) Validate(today string) error {
+	if err := apperr.OneOf("state", model.RecState(c.State), model.RecStates); err != nil {
+		return err
+	}
+	if utf8.RuneCountInString(c.Reason) > maxReasonRunes {
+		return apperr.E(apperr.Validation, "reason is longer than %d characters", maxReasonRunes).WithDetail("field", "reason")
+	}
+	switch model.RecState(c.State) {
+	case model.RecDismissed:
+		if c.Reason == "" {
+			return apperr.E(apperr.Validation, "dismissing a recommendation needs a reason").WithDetail("field", "reason")
+		}
+	case model.RecSnoozed:
+		d, err := time.Parse(model.DateLayout, c.Until)
+		if err != nil {
+			return apperr.E(apperr.Validation, "until must be a day (YYYY-MM-DD) after today").WithDetail("field", "until")
+		}
+		t, _ := time.Parse(model.DateLayout, today)
+		if !d.After(t) || d.After(t.AddDate(0, 0, maxSnoozeDays)) {
+			return apperr.E(apperr.Validation, "until must be after today and within a year").WithDetail("field", "until")
+		}
+	}
+	if c.Until != "" && model.RecState(c.State) != model.RecSnoozed {
+		return apperr.E(apperr.Validation, "until is only for snoozed").WithDetail("field", "until")
+	}
+	return nil
+}
+
+// GenerateRecommendations is what the product counts: the open
+// recommendations (neither dismissed, snoozed nor done), with their
+// lifecycle. Totals, the forecast's impact and reports use it.
+func (s *Service) GenerateRecommendations(ctx context.Context) ([]model.Recommendation, error) {
+	return s.Recommendations(ctx, RecommendationFilter{})
+}
+
+// allRecommendations is every generated recommendation with its lifecycle,
+// plus the done and dismissed ones no longer generated, with the realized
+// savings of done ones.
+func (s *Service) allRecommendations(ctx context.Context) ([]model.Recommendation, error) {
+	gen, err := s.generated(ctx)
+	if err != nil {
+		return nil, err
+	}
+	states, err := s.store.RecStates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]store.RecState{}
+	for _, st := range states {
+		byID[st.ID] = st
+	}
+	today := demoDay(s.now(), 0)
+	out := make([]model.Recommendation, 0, len(gen))
+	seen := map[string]bool{}
+	for _, r := range gen {
+		r.Lifecycle = lifecycleOf(byID, r.ID, today)
+		r.Lifecycle.Current = true
+		seen[r.ID] = true
+		out = append(out, r)
+	}
+	for _, st := range states {
+		if seen[st.ID] || (st.State != string(model.RecDone) && st.State != string(model.RecDismissed)) {
+			continue
+		}
+		var r model.Recommendation
+		if err := json.Unmarshal([]byte(st.Finding), &r); err != nil {
+			s.log.Warn("unreadable stored recommendation", "id", st.ID, "err", err)
+			continue
+		}
+		r.Lifecycle = lifecycleOf(byID, st.ID, today)
+		out = append(out, r)
+	}
+	for i := range out {
+		if lc := out[i].Lifecycle; lc.State == model.RecDone {
+			if lc.Realized, err = s.realized(ctx, out[i], lc.At); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// lifecycleOf is a recommendation's lifecycle from its stored state; a
+// snooze that has run out is open again.
+func lifecycleOf(byID map[string]store.RecState, id, today string) *model.Lifecycle {
+	st, ok := byID[id]
+	if !ok || (st.State == string(model.RecSnoozed) && st.Until < today) {
+		return &model.Lifecycle{State: model.RecOpen}
+	}
+	return &model.Lifecycle{State: model.RecState(st.State), Reason: st.Reason, Until: st.Until, By: st.ChangedBy, At: st.ChangedAt}
+}
+
+// SetRecommendationState records a decision about a recommendation, with
+// who made it in the audit log, and returns the recommendation as it now
+// stands.
+func (s *Service) SetRecommendationState(ctx context.Context, id string, c StateChange, actor string) (model.Recommendation, error) {
+	if err := c.Validate(demoDay(s.now(), 0)); err != nil {
+		return model.Recommendation{}, err
+	}
+	all, err := s.allRecommendations(ctx)
+	if err != nil {
+		return model.Recommendation{}, err
+	}
+	i, err := findRecommendation(all, id)
+	if err != nil {
+		return model.Recommendation{}, err
+	}
+	r := all[i]
+	id = r.ID
+	r.Lifecycle = nil
+	finding, err := json.Marshal(r)
+	if err != nil {
+		return model.Recommendation{}, err
+	}
+	at := s.now().UTC().Format(time.RFC3339)
+	st := store.RecState{ID: id, State: c.State, Reason: c.Reason, Until: c.Until, Provider: string(r.Provider),
+		Type: string(r.Type), ResourceID: r.ResourceID, Finding: string(finding), ChangedBy: actor, ChangedAt: at}
+	ev := store.AuditEvent{Time: at, Event: AuditRecState, Username: actor, Details: map[string]any{
+		"id": id, "state": c.State, "reason": c.Reason, "until": c.Until, "resource_id": r.ResourceID, "provider": string(r.Provider)}}
+	if err := s.store.SetRecState(ctx, st, ev); err != nil {
+		return model.Recommendation{}, err
+	}
+	if all, err = s.allRecommendations(ctx); err != nil {
+		return model.Recommendation{}, err
+	}
+	for _, x := range all {
+		if x.ID == id {
+			return x, nil
+		}
+	}
+	// Reopened and no longer generated: it is gone.
+	r.Lifecycle = &model.Lifecycle{State: model.RecOpen}
+	return r, nil
+}
+
+// realizedScope is the history a recommendation's savings show in: its
+// resource, or for a commitment its provider's compute, or for cost
+// allocation its account.
+func (s *Service) realizedScope(ctx context.Context, r model.Recommendation) store.Scope {
+	sc := s.scope(ctx, []model.ProviderKey{r.Provider})
+	id := r.ResourceID
+	switch r.Type {
+	case model.RecCommitment:
+		sc.Keys = func(l model.CostLine) bool { return l.ServiceCategory == "Compute" }
+	case model.RecCostAllocation:
+		sc.Keys = func(l model.CostLine) bool { return l.BillingAccount == id || l.SubAccount == id }
+	default:
+		sc.Keys = func(l model.CostLine) bool { return l.ResourceID == id }
+	}
+	return sc
+}
+
+// realized compares the daily effective cost of a done recommendation's
+// scope over the realizedDays before the day it was done with the days
+// since (up to realizedDays, through yesterday).
+func (s *Service) realized(ctx context.Context, r model.Recommendation, at string) (*model.RealizedSavings, error) {
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil {
+		return nil, nil // no usable date: nothing to measure
+	}
+	done := t.UTC().Format(model.DateLayout)
+	doneDay, _ := model.ParseDayNum(done)
+	last, _ := model.ParseDayNum(yesterday(s.now()))
+	after := min(int(last-doneDay)+1, realizedDays)
+	sc := s.realizedScope(ctx, r)
+	sc.From, sc.To = (doneDay - realizedDays).String(), (doneDay + realizedDays - 1).String()
+	days, err := s.store.DaySums(ctx, sc, model.MetricEffective)
+	if err != nil {
+		return nil, err
+	}
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	var before, since float64
+	for _, d := range days {
+		v := conv.Convert(d.Amount, d.Currency)
+		switch {
+		case d.Day < done:
+			before += v
+		case after > 0 && d.Day <= last.String():
+			since += v
+		}
+	}
+	rs := &model.RealizedSavings{DoneOn: done, DaysBefore: realizedDays, DaysAfter: max(after, 0), Currency: conv.Target,
+		DailyBefore: before / realizedDays}
+	if after > 0 {
+		rs.DailyAfter = since / float64(after)
+		rs.Monthly = (rs.DailyBefore - rs.DailyAfter) * model.DaysPerMonth
+	}
+	return rs, nil
+}
+
+// RecommendationDetail is one recommendation with what is needed to judge
+// it: its scope's daily cost, its resource's daily utilization, and a link
+// to the resource in its cloud's console.
+type RecommendationDetail struct {
+	Recommendation model.Recommendation `json:"recommendation"`
+	Currency       string               `json:"currency"`
+	DailyCost      []model.DailyPoint   `json:"daily_cost"`
+	Utilization    []UtilizationDay     `json:"utilization"`
+	ConsoleURL     string               `json:"console_url,omitempty"`
+}
+
+// UtilizationDay is a resource's average utilization over a day; Memory
+// is negative when unknown.
+type UtilizationDay struct {
+	Date   string  `json:"date"`
+	CPU    float64 `json:"cpu"`
+	Memory float64 `json:"memory"`
+}
+
+// Recommendation is GET /api/recommendations/{id}.
+func (s *Service) Recommendation(ctx context.Context, id string) (RecommendationDetail, error) {
+	all, err := s.allRecommendations(ctx)
+	if err != nil {
+		return RecommendationDetail{}, err
+	}
+	i, err := findRecommendation(all, id)
+	if err != nil {
+		return RecommendationDetail{}, err
+	}
+	d := RecommendationDetail{Recommendation: all[i], DailyCost: []model.DailyPoint{}, Utilization: []UtilizationDay{}}
+	r := all[i]
+	sc := s.realizedScope(ctx, r)
+	last, _ := model.ParseDayNum(yesterday(s.now()))
+	sc.From, sc.To = (last - detailDays + 1).String(), last.String()
+	days, err := s.store.DaySums(ctx, sc, model.MetricEffective)
+	if err != nil {
+		return d, err
+	}
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return d, err
+	}
+	d.Currency = conv.Target
+	byDay := map[string]float64{}
+	for _, x := range days {
+		byDay[x.Day] += conv.Convert(x.Amount, x.Currency)
+	}
+	for day := last - detailDays + 1; day <= last; day++ {
+		d.DailyCost = append(d.DailyCost, model.DailyPoint{Date: day.String(), Cost: byDay[day.String()]})
+	}
+	inv, err := s.store.Inventory(ctx, r.Provider, s.source(ctx, r.Provider), s.now().AddDate(0, 0, -detailDays))
+	if err != nil {
+		return d, err
+	}
+	region := ""
+	for _, res := range inv.Resources {
+		if res.ResourceID == r.ResourceID {
+			region = res.Region
+		}
+	}
+	d.Utilization = dailyUtilization(inv.Utilization, r.ResourceID)
+	d.ConsoleURL = console.URL(r.Provider, r.ResourceID, region)
+	return d, nil
+}
+
+// dailyUtilization averages a resource's hourly samples per day.
+func dailyUtilization(samples []model.UtilizationSample, id string) []UtilizationDay {
+	type acc struct {
+		cpu, mem    float64
+		n, memCount int
+	}
+	days := map[string]*acc{}
+	for _, u := range samples {
+		if u.ResourceID != id {
+			continue
+		}
+		k := u.Time.UTC().Format(model.DateLayout)
+		a := days[k]
+		if a == nil {
+			a = &acc{}
+			days[k] = a
+		}
+		a.cpu += u.CPU
+		a.n++
+		if u.Memory >= 0 {
+			a.mem += u.Memory
+			a.memCount++
+		}
+	}
+	out := make([]UtilizationDay, 0, len(days))
+	for k, a := range days {
+		u := UtilizationDay{Date: k, CPU: a.cpu / float64(a.n), Memory: -1}
+		if a.memCount > 0 {
+			u.Memory = a.mem / float64(a.memCount)
+		}
+		out = append(out, u)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Date < out[j].Date })
+	return out
+}
+
+// minIDPrefix is the shortest id prefix that names a recommendation.
+const minIDPrefix = 8
+
+// findRecommendation finds a recommendation by its id or a unique prefix
+// of it (the CLI's table shows the first 8 characters).
+func findRecommendation(all []model.Recommendation, id string) (int, error) {
+	if i := slices.IndexFunc(all, func(r model.Recommendation) bool { return r.ID == id }); i >= 0 {
+		return i, nil
+	}
+	found := -1
+	if len(id) >= minIDPrefix {
+		for i, r := range all {
+			if strings.HasPrefix(r.ID, id) {
+				if found >= 0 {
+					return -1, apperr.E(apperr.Validation, "%q names more than one recommendation: give more of its id", id).WithDetail("field", "id")
+				}
+				found = i
+			}
+		}
+	}
+	if found < 0 {
+		return -1, apperr.E(apperr.NotFound, "no recommendation %q", clipText(id, 80)).WithDetail("field", "id")
+	}
+	return found, nil
+}
+
+// clipText shortens user text quoted back in an error.
+func clipText(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
