@@ -19,7 +19,6 @@ type exact struct {
 
 const fracUnit = 1_000_000_000 // units of f in a nano
 
-
 func (a exact) isZero() bool { return a.n == 0 && a.f == 0 }
 
 // add sums exactly; false on overflow.

@@ -147,7 +147,6 @@ func printRecommendation(w io.Writer, d service.RecommendationDetail) {
 	}
 }
 
-
 func printRecommendations(w io.Writer, recs []model.Recommendation, cur string, limit int) {
 	var total float64
 	t := table{cols: []column{
