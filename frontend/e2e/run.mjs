@@ -312,6 +312,41 @@ try {
     await shot('07b-reports-generated');
   });
 
+  await check('a recommendation opens, is dismissed with a reason, and the totals drop by its savings', async () => {
+    await nav('Recommendations');
+    await page.locator('h1', { hasText: 'Recommendations' }).waitFor();
+    await settled();
+    const count = async () => Number((await page.locator('[data-testid="open-count"]').innerText()).trim());
+    const before = await count();
+    const beforeSavings = (await page.locator('[data-testid="total-savings"]').innerText()).trim();
+    const row = page.locator('[data-testid="recommendations-table"] tbody tr.clickable').first();
+    await row.click();
+    await page.waitForURL((u) => new URL(u).searchParams.has('rec'));
+    const id = new URL(page.url()).searchParams.get('rec');
+    const drawer = page.locator('[data-testid="recommendation-drawer"]');
+    await drawer.locator('[data-testid="rec-state"]').waitFor();
+    await shot('14-recommendation-drawer', { fullPage: false });
+    await drawer.getByLabel('Reason to dismiss').fill('e2e: kept on purpose');
+    await drawer.getByRole('button', { name: 'Dismiss' }).click();
+    await drawer.locator('[data-testid="rec-state"]', { hasText: 'Dismissed' }).waitFor();
+    await drawer.getByRole('button', { name: 'Close' }).click();
+    await page.waitForFunction((b) => Number(document.querySelector('[data-testid="open-count"]')?.textContent?.trim()) === b - 1, before);
+    // The page's total equals the API's sum of the open recommendations.
+    const api = await page.evaluate(async () => {
+      const r = await fetch('/api/recommendations', { credentials: 'same-origin' });
+      const list = await r.json();
+      const cur = (await (await fetch('/api/session', { credentials: 'same-origin' })).json()).currency || 'USD';
+      const sum = list.reduce((s, x) => s + x.potential_savings, 0);
+      return { n: list.length, text: new Intl.NumberFormat('en-US', { style: 'currency', currency: cur }).format(sum), ids: list.map((x) => x.id) };
+    });
+    const afterSavings = (await page.locator('[data-testid="total-savings"]').innerText()).trim();
+    assert(api.n === before - 1 && !api.ids.includes(id), `API lists ${api.n} open, the dismissed one ${api.ids.includes(id) ? 'included' : 'gone'}`);
+    assert(afterSavings === api.text && afterSavings !== beforeSavings, `page total ${afterSavings} (was ${beforeSavings}), API ${api.text}`);
+    // Listed under its state, with the reason.
+    await page.selectOption('label:has-text("State") select', 'dismissed');
+    await page.locator('[data-testid="recommendations-table"] tbody tr.clickable').first().waitFor();
+  });
+
   await check('dark theme and a narrow window render', async () => {
     await nav('Overview');
     await page.locator('[data-testid="total-cost"]').waitFor();

@@ -1,6 +1,6 @@
 // A sortable, filterable table with CSV export (when export_reports is on).
 import type { ComponentChildren } from 'preact';
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { downloadCSV, toCSV } from '../lib/csv';
 import { shortId } from '../lib/format';
 import { useSession } from '../lib/session';
@@ -8,8 +8,10 @@ import { useSession } from '../lib/session';
 export interface Column<R> {
   key: string;
   label: string;
-  /** value sorts, filters and goes into the CSV. */
+  /** value sorts (unless sortValue is given), filters and goes into the CSV. */
   value: (row: R) => string | number | null | undefined;
+  /** sortValue orders rows when the readable value does not (priority names). */
+  sortValue?: (row: R) => string | number | null | undefined;
   render?: (row: R) => ComponentChildren;
   numeric?: boolean;
   sortable?: boolean;
@@ -32,6 +34,8 @@ export function DataTable<R>({
   pageSize = 25,
   toolbar,
   testId,
+  onRowClick,
+  onFiltered,
 }: {
   columns: Column<R>[];
   rows: R[];
@@ -43,6 +47,10 @@ export function DataTable<R>({
   pageSize?: number;
   toolbar?: ComponentChildren;
   testId?: string;
+  /** onRowClick makes rows open something (a detail view); Enter does the same. */
+  onRowClick?: (row: R) => void;
+  /** onFiltered hears the rows the table's own filter leaves, so totals can follow it. */
+  onFiltered?: (rows: R[]) => void;
 }) {
   const { features } = useSession();
   const [sort, setSort] = useState(initialSort);
@@ -60,13 +68,16 @@ export function DataTable<R>({
     const col = columns.find((c) => c.key === sort.key);
     if (!col) return filtered;
     const dir = sort.dir === 'asc' ? 1 : -1;
+    const key = col.sortValue ?? col.value;
     return [...filtered].sort((a, b) => {
-      const va = col.value(a);
-      const vb = col.value(b);
+      const va = key(a);
+      const vb = key(b);
       if (typeof va === 'number' && typeof vb === 'number') return (va - vb) * dir;
       return String(va ?? '').localeCompare(String(vb ?? '')) * dir;
     });
   }, [filtered, sort, columns]);
+
+  useEffect(() => onFiltered?.(filtered), [filtered, onFiltered]);
 
   const visible = showAll ? sorted : sorted.slice(0, pageSize);
   const shown = columns.filter((c) => !c.csvOnly);
@@ -138,7 +149,13 @@ export function DataTable<R>({
           </thead>
           <tbody>
             {visible.map((r, i) => (
-              <tr key={rowKey(r, i)}>
+              <tr
+                key={rowKey(r, i)}
+                class={onRowClick ? 'clickable' : undefined}
+                tabIndex={onRowClick ? 0 : undefined}
+                onClick={onRowClick ? () => onRowClick(r) : undefined}
+                onKeyDown={onRowClick ? (e) => e.key === 'Enter' && onRowClick(r) : undefined}
+              >
                 {shown.map((c) => (
                   <td key={c.key} class={c.numeric ? 'num' : c.wrap ? 'wrap' : ''}>
                     {c.render ? c.render(r) : (c.value(r) ?? '—')}

@@ -1,8 +1,10 @@
 // Recommendations: what to change, what it saves, filterable by type,
-// provider and priority; and running the full optimization pipeline.
-import { useMemo, useState } from 'preact/hooks';
+// provider, priority and state; each opens in a drawer to act on it
+// (dismiss, snooze, done); and running the full optimization pipeline.
+import { useCallback, useMemo, useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type OptimizationResult, type Recommendation } from '../api/client';
 import { DataTable, ResourceId, type Column } from '../components/DataTable';
+import { RecommendationDrawer } from '../components/RecommendationDrawer';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
@@ -23,21 +25,36 @@ export function RecommendationsPage() {
   const type = params.get('type') ?? '';
   const provider = params.get('provider') ?? '';
   const priority = params.get('priority') ?? '';
-  const state = useApi(() => api.GenerateRecommendations(), []);
+  const recState = params.get('state') ?? 'open';
+  const openID = params.get('rec') ?? '';
+  // Every state in one call: the page counts open ones, shows realized
+  // savings of done ones, and switches states without asking again.
+  const state = useApi(() => api.GenerateRecommendations({ state: 'all' }), []);
+  const [tableRows, setTableRows] = useState<Recommendation[] | null>(null);
+  const onFiltered = useCallback((r: Recommendation[]) => setTableRows(r), []);
   const [opt, setOpt] = useState<{ running: boolean; result?: OptimizationResult; error?: ApiError }>({ running: false });
 
   const all = state.data ?? [];
   const rows = useMemo(
     () =>
       all.filter(
-        (r) => (!type || r.type === type) && (!provider || r.provider === provider) && (!priority || r.priority === priority),
+        (r) =>
+          (!type || r.type === type) &&
+          (!provider || r.provider === provider) &&
+          (!priority || r.priority === priority) &&
+          (recState === 'all' || (r.lifecycle?.state ?? 'open') === recState),
       ),
-    [all, type, provider, priority],
+    [all, type, provider, priority, recState],
   );
   const types = useMemo(() => [...new Set(all.map((r) => r.type))].sort(), [all]);
   const providers = useMemo(() => [...new Set(all.map((r) => r.provider))].sort(), [all]);
-  const savings = rows.reduce((s, r) => s + (r.potential_savings || 0), 0);
-  const high = rows.filter((r) => r.priority === 'high').length;
+  // Totals follow every filter, the table's own included, and count open
+  // recommendations only.
+  const counted = (tableRows ?? rows).filter((r) => (r.lifecycle?.state ?? 'open') === 'open');
+  const savings = counted.reduce((s, r) => s + (r.potential_savings || 0), 0);
+  const high = counted.filter((r) => r.priority === 'high').length;
+  const realized = all.reduce((s, r) => s + (r.lifecycle?.realized?.monthly ?? 0), 0);
+  const doneCount = all.filter((r) => r.lifecycle?.state === 'done').length;
 
   const runOptimize = async () => {
     setOpt({ running: true });
@@ -101,9 +118,16 @@ export function RecommendationsPage() {
       numeric: true,
     },
     {
+      key: 'state',
+      label: 'State',
+      value: (r) => r.lifecycle?.state ?? 'open',
+      render: (r) => <span class={`pill pill-state-${r.lifecycle?.state ?? 'open'}`}>{titleCase(r.lifecycle?.state ?? 'open')}</span>,
+    },
+    {
       key: 'priority',
       label: 'Priority',
-      value: (r) => PRIORITY_ORDER[r.priority] ?? 0,
+      value: (r) => r.priority,
+      sortValue: (r) => PRIORITY_ORDER[r.priority] ?? 0,
       // Confidence and effort sit under the priority so the table fits a
       // 1280-pixel window; both stay separate, sortable columns in the CSV.
       render: (r) => (
@@ -174,23 +198,42 @@ export function RecommendationsPage() {
               <div class="card-value" data-testid="total-savings">
                 {formatCurrency(savings, currency)}
               </div>
-              <span class="muted small">{rows.length === all.length ? 'all recommendations' : 'of the filtered recommendations'}</span>
+              <span class="muted small">open recommendations{counted.length === all.filter((r) => (r.lifecycle?.state ?? 'open') === 'open').length ? '' : ', filtered'}</span>
             </article>
             <article class="card">
-              <h2 class="card-label">Recommendations</h2>
-              <div class="card-value small-value">{rows.length}</div>
+              <h2 class="card-label">Open recommendations</h2>
+              <div class="card-value small-value" data-testid="open-count">
+                {counted.length}
+              </div>
               <span class="muted small">{high} high priority</span>
             </article>
             <article class="card">
               <h2 class="card-label">Annualized</h2>
               <div class="card-value small-value">{formatCurrency(savings * 12, currency)}</div>
-              <span class="muted small">if all are implemented</span>
+              <span class="muted small">if all open ones are implemented</span>
+            </article>
+            <article class="card">
+              <h2 class="card-label">Realized savings / month</h2>
+              <div class="card-value small-value" data-testid="realized-savings">
+                {formatCurrency(realized, currency)}
+              </div>
+              <span class="muted small">{doneCount} done</span>
             </article>
           </div>
           <div class="filters">
             {select('Type', 'type', type, types, titleCase)}
             {select('Provider', 'provider', provider, providers, providerName)}
             {select('Priority', 'priority', priority, ['high', 'medium', 'low'], titleCase)}
+            <label>
+              State{' '}
+              <select class="input" value={recState} onChange={(e) => setQuery({ state: (e.target as HTMLSelectElement).value })}>
+                {['open', 'dismissed', 'snoozed', 'done', 'all'].map((o) => (
+                  <option key={o} value={o}>
+                    {titleCase(o)}
+                  </option>
+                ))}
+              </select>
+            </label>
           </div>
           {all.length === 0 ? (
             <Empty title="No recommendations">Nothing to optimize right now: every analyzed resource looks right-sized.</Empty>
@@ -204,11 +247,14 @@ export function RecommendationsPage() {
                 csvName="costpilot-recommendations.csv"
                 initialSort={{ key: 'savings', dir: 'desc' }}
                 testId="recommendations-table"
+                onRowClick={(r) => r.id && setQuery({ rec: r.id })}
+                onFiltered={onFiltered}
               />
             </article>
           )}
         </>
       )}
+      {openID && <RecommendationDrawer id={openID} onClose={() => setQuery({ rec: null })} onChanged={() => state.reload()} />}
     </section>
   );
 }

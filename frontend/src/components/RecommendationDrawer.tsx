@@ -1,0 +1,191 @@
+// RecommendationDrawer: one recommendation whole (every field and its
+// details), its scope's daily cost and its resource's utilization, a link
+// to the resource in its cloud console, and the decisions: dismiss with a
+// reason, snooze until a day, mark done, reopen. Its URL is the list's
+// with ?rec=ID, so it survives a reload and can be shared.
+import { useState } from 'preact/hooks';
+import { api, toApiError, type ApiError, type Recommendation, type RecommendationDetail, type StateChange } from '../api/client';
+import { formatCurrency, formatDate, formatDateTime, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
+import { useApi } from '../lib/useApi';
+import { Chart, chartColors, type ChartOption } from './Chart';
+import { ErrorState, Loading } from './states';
+
+function costChart(d: RecommendationDetail): ChartOption {
+  const c = chartColors();
+  return {
+    tooltip: { trigger: 'axis', valueFormatter: (v: number) => formatCurrency(v, d.currency) },
+    grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
+    xAxis: { type: 'category', data: (d.daily_cost ?? []).map((p) => p.date), axisLabel: { color: c.muted, formatter: formatShortDate } },
+    yAxis: { type: 'value', axisLabel: { color: c.muted }, splitLine: { lineStyle: { color: c.grid, type: 'dashed' } } },
+    series: [{ type: 'bar', name: 'Cost', data: (d.daily_cost ?? []).map((p) => Math.round(p.cost * 100) / 100), itemStyle: { color: '#f59e0b' } }],
+  };
+}
+
+function utilizationChart(d: RecommendationDetail): ChartOption {
+  const c = chartColors();
+  const series: ChartOption[] = [{ type: 'line', name: 'CPU', data: (d.utilization ?? []).map((u) => Math.round(u.cpu * 1000) / 10), showSymbol: false }];
+  if ((d.utilization ?? []).some((u) => u.memory >= 0)) {
+    series.push({ type: 'line', name: 'Memory', data: (d.utilization ?? []).map((u) => (u.memory >= 0 ? Math.round(u.memory * 1000) / 10 : null)), showSymbol: false });
+  }
+  return {
+    tooltip: { trigger: 'axis', valueFormatter: (v: number) => `${v} %` },
+    legend: { top: 0, textStyle: { color: c.text } },
+    grid: { left: 8, right: 16, top: 28, bottom: 8, containLabel: true },
+    xAxis: { type: 'category', data: (d.utilization ?? []).map((u) => u.date), axisLabel: { color: c.muted, formatter: formatShortDate } },
+    yAxis: { type: 'value', max: 100, axisLabel: { color: c.muted, formatter: '{value} %' }, splitLine: { lineStyle: { color: c.grid, type: 'dashed' } } },
+    series,
+  };
+}
+
+function detailValue(v: unknown): string {
+  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(4).replace(/0+$/, '');
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v);
+}
+
+export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: (r: Recommendation) => void }) {
+  const detail = useApi<RecommendationDetail>(() => api.GetRecommendation(id), [id]);
+  const [reason, setReason] = useState('');
+  const [until, setUntil] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | undefined>();
+
+  const change = async (c: StateChange) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const r = await api.SetRecommendationState(id, c);
+      onChanged(r);
+      detail.reload();
+    } catch (e) {
+      setError(toApiError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const d = detail.data;
+  const r = d?.recommendation;
+  const lc = r?.lifecycle;
+  return (
+    <aside class="drawer" role="complementary" aria-labelledby="rec-drawer-title" data-testid="recommendation-drawer">
+      <div class="drawer-head">
+        <h2 id="rec-drawer-title">{r ? `${titleCase(r.type)} · ${providerName(r.provider)}` : 'Recommendation'}</h2>
+        <button type="button" class="btn btn-small" onClick={onClose} aria-label="Close">
+          Close
+        </button>
+      </div>
+      {!d && detail.loading && <Loading />}
+      {!d && detail.error && <ErrorState error={detail.error} onRetry={detail.reload} what="The recommendation" />}
+      {d && r && lc && (
+        <div class="drawer-body">
+          <p>{r.description}</p>
+          <dl class="kv-list">
+            <dt>Resource</dt>
+            <dd>
+              <code class="rid-full">{r.resource_id || '—'}</code>
+              {d.console_url && (
+                <>
+                  {' '}
+                  <a href={d.console_url} target="_blank" rel="noopener noreferrer">
+                    Open in the {providerName(r.provider)} console
+                  </a>
+                </>
+              )}
+            </dd>
+            <dt>Savings</dt>
+            <dd>
+              <strong>{formatCurrency(r.potential_savings, d.currency)}</strong> a month · {formatCurrency(r.potential_savings * 12, d.currency)} a year
+            </dd>
+            {(r.current_config || r.recommended_config) && (
+              <>
+                <dt>Change</dt>
+                <dd>
+                  {r.current_config?.instance_type ?? '—'} ({formatCurrency(r.current_config?.cost, d.currency)}/mo) → {r.recommended_config?.instance_type ?? '—'} (
+                  {formatCurrency(r.recommended_config?.cost, d.currency)}/mo)
+                </dd>
+              </>
+            )}
+            <dt>Priority</dt>
+            <dd>
+              {titleCase(r.priority)} · {formatPercent(r.confidence, 0)} confidence · {titleCase(r.implementation_effort)} effort
+            </dd>
+            <dt>State</dt>
+            <dd data-testid="rec-state">
+              {titleCase(lc.state)}
+              {lc.by && ` by ${lc.by}`}
+              {lc.at && `, ${formatDateTime(lc.at)}`}
+              {lc.reason && ` — ${lc.reason}`}
+              {lc.until && ` (until ${formatDate(lc.until)})`}
+              {!lc.current && ' · no longer generated'}
+            </dd>
+            {lc.realized && (
+              <>
+                <dt>Realized</dt>
+                <dd data-testid="rec-realized">
+                  {lc.realized.days_after > 0
+                    ? `${formatCurrency(lc.realized.monthly, lc.realized.currency)} a month: ${formatCurrency(lc.realized.daily_before, lc.realized.currency)} a day over the ${lc.realized.days_before} days before ${formatDate(lc.realized.done_on)}, ${formatCurrency(lc.realized.daily_after, lc.realized.currency)} a day over the ${lc.realized.days_after} days since`
+                    : `measured from ${formatDate(lc.realized.done_on)}, once a day of cost has been recorded since`}
+                </dd>
+              </>
+            )}
+            {Object.entries(r.details ?? {}).map(([k, v]) => (
+              <>
+                <dt key={`k-${k}`}>{titleCase(k)}</dt>
+                <dd key={`v-${k}`}>{detailValue(v)}</dd>
+              </>
+            ))}
+          </dl>
+          <h3>Daily cost, last {(d.daily_cost ?? []).length} days</h3>
+          <Chart option={costChart(d)} height={180} label="Daily cost of the resource" />
+          {(d.utilization ?? []).length > 0 && (
+            <>
+              <h3>Utilization</h3>
+              <Chart option={utilizationChart(d)} height={180} label="Daily average utilization" />
+            </>
+          )}
+          <h3>Decide</h3>
+          {error && <ErrorState error={error} what="The change" />}
+          <div class="decide">
+            {lc.state !== 'open' ? (
+              <button type="button" class="btn" disabled={busy} onClick={() => change({ state: 'open' })}>
+                Reopen
+              </button>
+            ) : (
+              <>
+                <button type="button" class="btn btn-primary" disabled={busy} onClick={() => change({ state: 'done' })}>
+                  Mark done
+                </button>
+                <form
+                  class="form-row"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    change({ state: 'dismissed', reason: reason.trim() });
+                  }}
+                >
+                  <input class="input" placeholder="Why it does not apply" aria-label="Reason to dismiss" value={reason} maxLength={500}
+                    onInput={(e) => setReason((e.target as HTMLInputElement).value)} required />
+                  <button type="submit" class="btn" disabled={busy || !reason.trim()}>
+                    Dismiss
+                  </button>
+                </form>
+                <form
+                  class="form-row"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    change({ state: 'snoozed', until });
+                  }}
+                >
+                  <input type="date" class="input" aria-label="Snooze until" value={until} onInput={(e) => setUntil((e.target as HTMLInputElement).value)} required />
+                  <button type="submit" class="btn" disabled={busy || !until}>
+                    Snooze
+                  </button>
+                </form>
+              </>
+            )}
+          </div>
+        </div>
+      )}
+    </aside>
+  );
+}
