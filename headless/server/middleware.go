@@ -103,8 +103,8 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if info.route == routeStatic {
 			level = slog.LevelDebug
 		}
-		if info.err != nil && status >= 500 {
-			level = slog.LevelError
+		if info.err != nil && status >= 500 && status != http.StatusServiceUnavailable {
+			level = slog.LevelError // 503 is load shed on purpose, not a fault
 		}
 		// The attributes cost allocations: build them only when logged.
 		if !s.log.Enabled(r.Context(), level) {
