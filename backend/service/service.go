@@ -24,6 +24,7 @@ import (
 	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/demo"
 	"github.com/costpilot/costpilot/backend/provider/live"
+	"github.com/costpilot/costpilot/backend/security"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -154,7 +155,7 @@ func DataDir(flag string, cfg *config.Config) (string, error) {
 	if err != nil {
 		return "", apperr.Wrap(apperr.Configuration, err, "data dir %s: %v", dir, err)
 	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
+	if err := security.PrivateDir(abs); err != nil {
 		return "", apperr.Wrap(apperr.Configuration, err, "cannot create data dir %s: %v", abs, rootCause(err))
 	}
 	return abs, nil

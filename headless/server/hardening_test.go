@@ -1,9 +1,12 @@
 package server
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -84,4 +87,47 @@ func TestParallelLoginsBoundedHashing(t *testing.T) {
 		t.Fatalf("statuses %v, %d runs", statuses, after.Runs-before.Runs)
 	}
 	t.Logf("100 parallel logins: statuses %v, peak %d concurrent hashes of %d slots", statuses, after.Peak, after.Slots)
+}
+
+// TestReportLinksRefused: POST /api/reports answers the report's name,
+// never a server path; the report downloads; links named like reports in
+// the output dir (to /etc/passwd, the secret key, the database, another
+// report) are 404 with the error shape, never their target's content.
+func TestReportLinksRefused(t *testing.T) {
+	e := newEnv(t, nil)
+	ck := e.mustLogin()
+	res := e.do(req{method: "POST", path: "/api/reports", cookie: ck, body: `{"type":"summary","format":"json"}`})
+	var rr struct {
+		ReportPath string `json:"report_path"`
+	}
+	if err := json.Unmarshal([]byte(res.body), &rr); err != nil || res.status != 200 || strings.ContainsAny(rr.ReportPath, `/\`) || !strings.HasPrefix(rr.ReportPath, "costpilot-summary-") {
+		t.Fatalf("generate: %s", fmtRes(res))
+	}
+	if res := e.do(req{path: "/api/reports/" + rr.ReportPath, cookie: ck}); res.status != 200 || !strings.Contains(res.body, `"analysis"`) {
+		t.Fatalf("download: %s", fmtRes(res))
+	}
+	out := e.svc.OutputDir()
+	data := e.svc.DataDirPath()
+	links := map[string]string{
+		"costpilot-summary-20260101T000000Z.json":         "/etc/passwd",
+		"costpilot-summary-20260101T000001Z.json":         filepath.Join(data, "costpilot.db"),
+		"costpilot-comprehensive-20260101T000002Z.html":   filepath.Join(out, rr.ReportPath),
+		"costpilot-recommendations-20260101T000003Z.json": "../secret.key",
+	}
+	if _, err := e.svc.SecretKey(); err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(out, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, target := range links {
+		t.Run(name, func(t *testing.T) {
+			res := e.do(req{path: "/api/reports/" + name, cookie: ck})
+			if _, ok := res.errorShape(); res.status != 404 || !ok {
+				t.Fatalf("link to %s: %s", target, fmtRes(res))
+			}
+		})
+	}
 }
