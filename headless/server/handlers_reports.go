@@ -124,6 +124,7 @@ func (s *Server) importFile() http.Handler {
 			if name == "." || name == "/" || name == "" {
 				name = "upload"
 			}
+			name = service.Bounded(name, service.MaxFilterLen)
 			res, err := s.svc.Import(r.Context(), name, part, opts)
 			if err != nil {
 				var mbe *http.MaxBytesError

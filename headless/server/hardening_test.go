@@ -131,3 +131,121 @@ func TestReportLinksRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestEveryRouteAndMethodAnswersInTheErrorShape iterates the route table
+// with every method, logged out and logged in: no answer is a 5xx; every
+// failure (401, 404, 405…) is in the JSON error shape; a method no route
+// serves on a path is 405 with an Allow header naming those that are
+// (logged out, /api paths are 401 first, as for every /api path).
+func TestEveryRouteAndMethodAnswersInTheErrorShape(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	ck := e.mustLogin()
+	allowed := map[string]map[string]bool{} // path -> methods served
+	for _, rt := range routeTable() {
+		if allowed[rt.Path] == nil {
+			allowed[rt.Path] = map[string]bool{}
+		}
+		if rt.Path != "/api/" {
+			allowed[rt.Path][rt.Method] = true
+		}
+		if rt.Method == "GET" {
+			allowed[rt.Path]["HEAD"] = true
+		}
+	}
+	for path, served := range allowed {
+		url := strings.ReplaceAll(path, "{name}", "x")
+		if path == "/api/" {
+			url = "/api/no-such-endpoint"
+		}
+		for _, m := range append(append([]string{}, methods...), "OPTIONS") {
+			ui := (m == "GET" || m == "HEAD") && !strings.HasPrefix(path, "/api/") // the UI serves any GET
+			for _, cookie := range []*http.Cookie{nil, ck} {
+				if cookie != nil && served[m] {
+					continue // logged in, served methods do their work: other tests check it
+				}
+				t.Run(fmt.Sprintf("%s %s session=%v", m, url, cookie != nil), func(t *testing.T) {
+					res := e.do(req{method: m, path: url, cookie: cookie, header: map[string]string{"Accept": "application/json"}})
+					if res.status >= 500 {
+						t.Fatalf("%s", fmtRes(res))
+					}
+					switch {
+					case served[m] || ui:
+					case path == "/api/":
+						want := 404
+						if cookie == nil && m != "OPTIONS" {
+							want = 401
+						}
+						if res.status != want {
+							t.Fatalf("unknown /api path: %s, want %d", fmtRes(res), want)
+						}
+					case strings.HasPrefix(path, "/api/") && cookie == nil && m != "OPTIONS":
+						if res.status != 401 {
+							t.Fatalf("logged out: %s", fmtRes(res))
+						}
+					case res.status != 405 || res.header.Get("Allow") == "":
+						t.Fatalf("a method not served: %s, Allow %q", fmtRes(res), res.header.Get("Allow"))
+					}
+					if _, ok := res.errorShape(); res.status >= 400 && m != "HEAD" && !ok {
+						t.Fatalf("not the error shape: %s", fmtRes(res))
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestBadFilterInputIs400: filter input the store cannot use, or longer
+// than any real value, is a 400 naming the parameter, never a 500 with
+// the database's message.
+func TestBadFilterInputIs400(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	ck := e.mustLogin()
+	long := strings.Repeat("x", 300)
+	tests := []struct{ name, query, field string }{
+		{"backslash in a tag key", `tag=a%5C:b`, "tag"},
+		{"control character in a tag key", `tag=a%01:b`, "tag"},
+		{"long tag", "tag=k:" + long, "tag"},
+		{"long account", "account=" + long, "account"},
+		{"long service", "service=" + long, "service"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := e.do(req{path: "/api/costs?" + tt.query, cookie: ck})
+			m, ok := res.errorShape()
+			if res.status != 400 || !ok || m["details"].(map[string]any)["field"] != tt.field || strings.Contains(strings.ToLower(res.body), "sql") {
+				t.Fatalf("%s", fmtRes(res))
+			}
+		})
+	}
+	// A tag key with a dot, a colon in the value or a quote still filters.
+	if res := e.do(req{path: `/api/costs?tag=a.b%22c:d:e`, cookie: ck}); res.status != 200 {
+		t.Fatalf("unusual but valid tag: %s", fmtRes(res))
+	}
+}
+
+// TestCacheKeysOnlyReadParameters: a cached answer is keyed by the
+// parameters its endpoint reads, so an unknown parameter (a token pasted
+// into the URL, a cache buster) neither defeats the cache nor is kept in
+// it, while a parameter the endpoint reads still makes a new answer.
+func TestCacheKeysOnlyReadParameters(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	ck := e.mustLogin()
+	if res := e.do(req{path: "/api/costs?days=7", cookie: ck}); res.status != 200 || res.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("first: %s %q", fmtRes(res), res.header.Get("X-Cache"))
+	}
+	const secret = "cp_supersecrettokenvalue"
+	res := e.do(req{path: "/api/costs?access_token=" + secret + "&_=123&days=7&days=9", cookie: ck})
+	if res.status != 200 || res.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("unknown parameters: %s %q, want a HIT", fmtRes(res), res.header.Get("X-Cache"))
+	}
+	if res := e.do(req{path: "/api/costs?days=8", cookie: ck}); res.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("another days: %q, want a MISS", res.header.Get("X-Cache"))
+	}
+	e.srv.resp.mu.RLock()
+	defer e.srv.resp.mu.RUnlock()
+	for k := range e.srv.resp.m {
+		if strings.Contains(k, secret) || strings.Contains(k, "access_token") {
+			t.Fatalf("cache key %q holds an unknown parameter", k)
+		}
+	}
+}

@@ -43,6 +43,7 @@ type Server struct {
 	resp        *respCache
 	static      *staticFiles
 	mux         *http.ServeMux
+	served      map[string]bool // the mux patterns of real routes, not catch-alls
 	handler     http.Handler
 }
 
@@ -73,9 +74,13 @@ func New(svc *service.Service) (*Server, error) {
 	if s.static, err = newStaticFiles(frontend.Dist()); err != nil {
 		return nil, fmt.Errorf("server: index the built UI: %w", err)
 	}
+	s.served = map[string]bool{}
 	for _, rt := range routeTable() {
-		s.mux.Handle(rt.Method+" "+rt.Path, s.wrap(rt, rt.build(s)))
+		pattern := rt.Method + " " + rt.Path
+		s.mux.Handle(pattern, s.wrap(rt, rt.build(s)))
+		s.served[pattern] = rt.Path != "/api/"
 	}
+	s.mux.Handle("/", s.unmatched())
 	s.handler = s.observe(s.recoverer(s.headers(s.clientAddr(s.originCheck(s.mux)))))
 	return s, nil
 }
