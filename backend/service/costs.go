@@ -3,9 +3,9 @@ package service
 import (
 	"context"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
-	"time"
 
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"

@@ -31,10 +31,10 @@ type route struct {
 	access  access
 	cache   bool     // GET answers kept in the response cache
 	params  []string // with cache: the query parameters the handler reads
-	long    bool // long-running: optimize, reports, import
-	upload  bool // body up to max_upload_bytes instead of max_body_bytes
-	noLimit bool // exempt from rate limits
-	static  bool // the UI: files are public and exempt, other paths are pages
+	long    bool     // long-running: optimize, reports, import
+	upload  bool     // body up to max_upload_bytes instead of max_body_bytes
+	noLimit bool     // exempt from rate limits
+	static  bool     // the UI: files are public and exempt, other paths are pages
 	build   func(*Server) http.Handler
 }
 
