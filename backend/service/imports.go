@@ -180,7 +180,8 @@ func importTotals(cur string, billed, effective, list model.Nanos) ImportTotals 
 // parseOptions are an import's parse options; sums that outgrow the memory
 // budget spill to the data dir, which has room for the history anyway.
 func (s *Service) parseOptions(o ImportOptions) billing.Options {
-	return billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress, TempDir: s.dataDir}
+	return billing.Options{Format: o.Format, Provider: o.Provider, Progress: o.Progress, TempDir: s.dataDir,
+		MaxKeys: s.cfg.Import.MaxResources, MaxDailyLines: s.cfg.Import.MaxDailyLines}
 }
 
 func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, dry bool) (ImportFile, error) {
