@@ -1,8 +1,11 @@
 package server
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -10,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/security"
@@ -248,4 +252,78 @@ func TestCacheKeysOnlyReadParameters(t *testing.T) {
 			t.Fatalf("cache key %q holds an unknown parameter", k)
 		}
 	}
+}
+
+// slowBody sends a request whose body stops after its first bytes, and
+// returns the answer's status and how long until the server closed the
+// connection (the test gives up after 30 s).
+func (e *env) slowBody(method, path string, header map[string]string) (int, time.Duration) {
+	e.t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(e.ts.URL, "http://"))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer conn.Close()
+	start := time.Now()
+	fmt.Fprintf(conn, "%s %s HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n", method, path)
+	for k, v := range header {
+		fmt.Fprintf(conn, "%s: %s\r\n", k, v)
+	}
+	fmt.Fprintf(conn, "\r\n{\"name\":")
+	_ = conn.SetReadDeadline(time.Now().Add(30 * time.Second))
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		e.t.Fatalf("%s %s: no answer: %v", method, path, err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body) // to the connection's end
+	res.Body.Close()
+	var buf [1]byte
+	if _, err := conn.Read(buf[:]); err == nil {
+		e.t.Fatalf("%s %s: the connection stays open", method, path)
+	}
+	return res.StatusCode, time.Since(start)
+}
+
+// TestSlowBodiesCut: with dashboard.read_timeout 1 s, a body that stops
+// arriving is cut within seconds (not the server's 11-minute read
+// timeout), whether the request is served (JSON body, upload), refused by
+// the rate limiter, refused for want of a login, or unknown; a refused
+// one at once.
+func TestSlowBodiesCut(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) {
+		c.Dashboard.ReadTimeout = 1
+		c.Dashboard.RateLimit.PerHour = 2 // the login, then the "not logged in" request
+	})
+	ck := e.mustLogin()
+	session := map[string]string{"Cookie": ck.Name + "=" + ck.Value, "Content-Type": "application/json"}
+	tests := []struct {
+		name         string
+		method, path string
+		header       map[string]string
+		status       int
+		within       time.Duration
+	}{
+		{"JSON body", "POST", "/api/allocation/rules", session, 400, 5 * time.Second},
+		{"upload", "POST", "/api/import", map[string]string{"Cookie": session["Cookie"], "Content-Type": "multipart/form-data; boundary=x"}, 400, 5 * time.Second},
+		{"not logged in", "POST", "/api/allocate", nil, 401, time.Second},
+		{"rate limited", "POST", "/api/allocate", nil, 429, time.Second},
+		{"unknown path", "POST", "/nowhere", nil, 405, time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, took := e.slowBody(tt.method, tt.path, tt.header)
+			if status != tt.status || took > tt.within {
+				t.Fatalf("status %d after %v, want %d within %v", status, took, tt.status, tt.within)
+			}
+			t.Logf("%s: %d, connection closed after %v", tt.name, status, took.Round(time.Millisecond))
+		})
+	}
+	// A request whose body came in time may work longer than the read
+	// timeout: the deadline is lifted once the body is read.
+	start := time.Now()
+	res := e.do(req{method: "POST", path: "/api/reports", cookie: ck, body: `{"type":"comprehensive","format":"pdf"}`})
+	if res.status != 200 {
+		t.Fatalf("report after %v: %s", time.Since(start), fmtRes(res))
+	}
+	t.Logf("a %v request with a body: %d", time.Since(start).Round(time.Millisecond), res.status)
 }

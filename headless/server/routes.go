@@ -133,7 +133,7 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	case !rt.static:
 		inner = compress(inner)
 	}
-	return limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	outer := limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
 		info.route = label
 		if rt.static && s.isAsset(r.URL.Path) {
@@ -146,11 +146,13 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		if !rt.noLimit && s.cfg.RateLimit.Enabled {
 			if ok, wait := s.limiter.allow(s.limitKeys(rt, r, info)); !ok {
 				s.metrics.rateLimited.Add(1)
+				refuseBody(w, r)
 				writeError(w, r, errRateLimited(wait))
 				return
 			}
 		}
 		if rt.access != accessPublic && p == nil {
+			refuseBody(w, r)
 			if rt.access == accessPage {
 				http.Redirect(w, r, "/login", http.StatusSeeOther)
 				return
@@ -163,6 +165,13 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		}
 		inner.ServeHTTP(w, r)
 	}))
+	if !rt.upload {
+		return outer
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uploadPace(r, s.readTimeout, longTimeout)
+		outer.ServeHTTP(w, r)
+	})
 }
 
 // limitKeys are the allowances a request draws on (docs/api.md): a
@@ -199,6 +208,7 @@ var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
 // else 404. Without it, the mux would answer in plain text.
 func (s *Server) unmatched() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refuseBody(w, r)
 		var allow []string
 		for _, m := range methods {
 			probe := &http.Request{Method: m, URL: r.URL, Host: r.Host}

@@ -42,6 +42,7 @@ type Server struct {
 	auth        *authCache
 	resp        *respCache
 	static      *staticFiles
+	readTimeout time.Duration // dashboard.read_timeout: a body's time to arrive
 	mux         *http.ServeMux
 	served      map[string]bool // the mux patterns of real routes, not catch-alls
 	handler     http.Handler
@@ -65,7 +66,11 @@ func New(svc *service.Service) (*Server, error) {
 	if cfg.MaxUploadBytes <= 0 {
 		cfg.MaxUploadBytes = 512 << 20
 	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 10
+	}
 	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
+		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second,
 		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
@@ -81,7 +86,7 @@ func New(svc *service.Service) (*Server, error) {
 		s.served[pattern] = rt.Path != "/api/"
 	}
 	s.mux.Handle("/", s.unmatched())
-	s.handler = s.observe(s.recoverer(s.headers(s.clientAddr(s.originCheck(s.mux)))))
+	s.handler = s.observe(s.bodyDeadline(s.recoverer(s.headers(s.clientAddr(s.originCheck(s.mux))))))
 	return s, nil
 }
 
@@ -109,6 +114,8 @@ func (s *Server) Warnings(ctx context.Context) []string {
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
 		Handler:           s.handler,
+		// Bodies have their own, shorter deadlines (bodyDeadline); this
+		// bounds what those lift, as does each request's time limit.
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       longTimeout + time.Minute,
 		WriteTimeout:      longTimeout + time.Minute,
