@@ -71,7 +71,7 @@ func New(svc *service.Service) (*Server, error) {
 	}
 	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
 		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second,
-		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
+		tls:         cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
 	s.auth = newAuthCache()
@@ -113,7 +113,7 @@ func (s *Server) Warnings(ctx context.Context) []string {
 // accepting, lets requests in flight finish (up to 30 s), and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
-		Handler:           s.handler,
+		Handler: s.handler,
 		// Bodies have their own, shorter deadlines (bodyDeadline); this
 		// bounds what those lift, as does each request's time limit.
 		ReadHeaderTimeout: 10 * time.Second,
