@@ -70,8 +70,8 @@ func New(svc *service.Service) (*Server, error) {
 		cfg.ReadTimeout = 10
 	}
 	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
-		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second,
-		tls:         cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
+		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics(),
+		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
 	s.auth = newAuthCache()
