@@ -308,7 +308,7 @@ func withTimeout(d time.Duration, next http.Handler) http.Handler {
 // cancel a long request's context when it passed.
 func (s *Server) bodyDeadline(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+		if !hasBody(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -356,9 +356,14 @@ func uploadPace(r *http.Request, between, total time.Duration) {
 // limited, not logged in): the connection closes after the answer at
 // once, rather than waiting for the rest of a body nobody will read.
 func refuseBody(w http.ResponseWriter, r *http.Request) {
-	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+	if !hasBody(r) {
 		return
 	}
 	w.Header().Set("Connection", "close")
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+}
+
+// hasBody reports whether a request has a body still to read.
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 }
