@@ -6,7 +6,6 @@ import (
 	"errors"
 	"mime"
 	"net/http"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -55,23 +54,13 @@ func assetHandler(b *Bindings) http.Handler {
 		writeJSON(w, http.StatusOK, res)
 	})
 	mux.HandleFunc("GET "+reportsPath+"{name}", func(w http.ResponseWriter, r *http.Request) {
-		path, err := b.svc.ReportFilePath(r.PathValue("name"))
+		name := r.PathValue("name")
+		f, st, err := b.svc.OpenReport(name)
 		if err != nil {
 			writeError(w, err)
 			return
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			writeError(w, apperr.Wrap(apperr.NotFound, err, "no report named %q", r.PathValue("name")))
-			return
-		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil {
-			writeError(w, apperr.Wrap(apperr.Report, err, "cannot read the report"))
-			return
-		}
-		name := filepath.Base(path)
 		if ct := mime.TypeByExtension(filepath.Ext(name)); ct != "" {
 			w.Header().Set("Content-Type", ct)
 		}

@@ -49,16 +49,17 @@ func (b *Bindings) ImportFilesDialog() (service.ImportResult, error) {
 // SaveReportAs copies a generated report to where the user picks in the
 // native save dialog (desktop only); "" when cancelled.
 func (b *Bindings) SaveReportAs(name string) (string, error) {
-	src, err := b.svc.ReportFilePath(name)
+	src, _, err := b.svc.OpenReport(name)
 	if err != nil {
 		return "", err
 	}
+	defer src.Close()
 	format := strings.TrimPrefix(filepath.Ext(name), ".")
 	dest, err := b.shell.SaveFile("Save report", name, reportFilter(format))
 	if err != nil || dest == "" {
 		return "", err
 	}
-	return dest, copyFile(src, dest)
+	return dest, copyTo(src, dest)
 }
 
 // ExportReport generates a report and saves it where the user picks in the
@@ -80,17 +81,17 @@ func (b *Bindings) ExportReport(req model.ReportRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return dest, copyFile(res.ReportPath, dest)
-}
-
-// copyFile copies src to dest through a temporary file beside dest, so a
-// failed copy never leaves half a report under the chosen name.
-func copyFile(src, dest string) error {
-	in, err := os.Open(src)
+	in, _, err := b.svc.OpenReport(res.ReportPath)
 	if err != nil {
-		return apperr.Wrap(apperr.Report, err, "cannot read the report %s", filepath.Base(src))
+		return "", err
 	}
 	defer in.Close()
+	return dest, copyTo(in, dest)
+}
+
+// copyTo copies a report to dest through a temporary file beside dest, so
+// a failed copy never leaves half a report under the chosen name.
+func copyTo(in io.Reader, dest string) error {
 	tmp, err := os.CreateTemp(filepath.Dir(dest), ".costpilot-*")
 	if err != nil {
 		return apperr.Wrap(apperr.Report, err, "cannot write to %s: %v", filepath.Dir(dest), rootCause(err))

@@ -77,6 +77,7 @@ type keyTable struct {
 	mu   sync.Mutex
 	ids  map[string]int32
 	keys map[model.ProviderKey][]model.CostLine
+	max  int // Options.MaxKeys; 0: no bound
 }
 
 func newKeyTable() *keyTable {
@@ -101,6 +102,9 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 	defer t.mu.Unlock()
 	if id, ok := t.ids[k]; ok {
 		return id, nil
+	}
+	if t.max > 0 && len(t.ids) >= t.max {
+		return 0, badField("row", "more than %d distinct resources and charges in one import: raise import.max_resources to import it", t.max)
 	}
 	n := len(t.keys[c.Provider])
 	if n >= maxKeysPerProvider {

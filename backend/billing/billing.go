@@ -33,6 +33,12 @@ type Options struct {
 	// amortized cost (DatasetActual, DatasetAmortized); empty: told from
 	// the rows.
 	Dataset string
+	// MaxKeys bounds the distinct line identities (resource, charge, tags…)
+	// of one import, refused as soon as passed: unlike the sums, they are
+	// held in memory (about 2 KB each). MaxDailyLines bounds the distinct
+	// daily lines, refused before anything is returned. 0: no bound.
+	MaxKeys       int
+	MaxDailyLines int64
 }
 
 // Totals are the sums of one provider's lines in one currency.
@@ -119,7 +125,9 @@ func NewUnit(opt Options) (*Unit, error) {
 	if err := forcedProvider(opt.Provider, "import"); err != nil {
 		return nil, err
 	}
-	return &Unit{opt: opt, st: &aggState{keys: newKeyTable(), spill: &spiller{dir: opt.TempDir}}}, nil
+	keys := newKeyTable()
+	keys.max = opt.MaxKeys
+	return &Unit{opt: opt, st: &aggState{keys: keys, spill: &spiller{dir: opt.TempDir}}}, nil
 }
 
 // AddFile reads the file at path into the unit.
@@ -197,7 +205,20 @@ func (u *Unit) Finish() (FileResult, error) {
 	if len(u.names) > 1 {
 		res.Path = fmt.Sprintf("%s (+%d more)", u.names[0], len(u.names)-1)
 	}
-	return finish(res, u.ws, u.st, u.opt, res.Path)
+	res, err := finish(res, u.ws, u.st, u.opt, res.Path)
+	if err != nil || u.opt.MaxDailyLines <= 0 {
+		return res, err
+	}
+	var lines int64
+	for _, b := range res.Batches {
+		lines += int64(b.Facts.N)
+	}
+	if lines > u.opt.MaxDailyLines {
+		res.Close()
+		return FileResult{}, apperr.E(apperr.Validation, "%s: %d distinct daily lines, more than import.max_daily_lines (%d): raise it to import this", res.Path, lines, u.opt.MaxDailyLines).
+			WithDetail("field", "import.max_daily_lines")
+	}
+	return res, nil
 }
 
 // Format is the unit's export format; "" before its first file.

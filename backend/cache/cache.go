@@ -18,6 +18,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/costpilot/costpilot/backend/security"
 )
 
 // FileName is the cache file inside the data dir.
@@ -78,6 +80,10 @@ func broken(err error) bool {
 }
 
 func open(path string, enabled bool) (*Cache, error) {
+	// Cached answers hold billing data: private like the database.
+	if err := security.PrivateDB(path); err != nil {
+		return nil, err
+	}
 	w, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, err

@@ -24,6 +24,7 @@ type Config struct {
 	Currency     CurrencyConfig     `yaml:"currency"`
 	Budgets      []Budget           `yaml:"budgets"`
 	Alerts       AlertsConfig       `yaml:"alerts"`
+	Import       ImportConfig       `yaml:"import"`
 
 	// Path is the file the configuration was read from; empty for the
 	// built-in defaults.
@@ -97,6 +98,7 @@ type DashboardConfig struct {
 	RateLimit      RateLimitConfig `yaml:"rate_limit"`
 	MaxBodyBytes   int64           `yaml:"max_body_bytes"`
 	MaxUploadBytes int64           `yaml:"max_upload_bytes"`
+	ReadTimeout    int             `yaml:"read_timeout"`
 }
 
 // AuthConfig is dashboard.auth.
@@ -181,6 +183,13 @@ type BudgetScope struct {
 	Account  string            `yaml:"account" json:"account,omitempty"`
 	Service  string            `yaml:"service" json:"service,omitempty"`
 	Tag      string            `yaml:"tag" json:"tag,omitempty"` // key:value
+}
+
+// ImportConfig bounds what one import of billing exports may hold, so
+// that no file (an upload included) can take the server's memory or disk.
+type ImportConfig struct {
+	MaxResources  int   `yaml:"max_resources"`
+	MaxDailyLines int64 `yaml:"max_daily_lines"`
 }
 
 // AlertsConfig configures alert thresholds and delivery.

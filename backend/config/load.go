@@ -49,6 +49,8 @@ func base() *Config {
 	d.Security.TrustedProxies = []string{}
 	d.MaxBodyBytes = 1 << 20
 	d.MaxUploadBytes = 512 << 20
+	d.ReadTimeout = 10
+	c.Import = ImportConfig{MaxResources: 100_000, MaxDailyLines: 20_000_000}
 	c.Performance.Cache.Enabled = true
 	c.Performance.Cache.TTL = 3600
 	c.Performance.Parallel.MaxWorkers = 4
@@ -303,6 +305,15 @@ func (c *Config) Validate() Errors {
 	}
 	if d.Auth.MaxLoginAttempts < 1 {
 		add("dashboard.auth.max_login_attempts", "must be at least 1, got %d", d.Auth.MaxLoginAttempts)
+	}
+	if d.ReadTimeout < 1 {
+		add("dashboard.read_timeout", "must be at least 1 second, got %d", d.ReadTimeout)
+	}
+	if c.Import.MaxResources < 1 {
+		add("import.max_resources", "must be at least 1, got %d", c.Import.MaxResources)
+	}
+	if c.Import.MaxDailyLines < 1 {
+		add("import.max_daily_lines", "must be at least 1, got %d", c.Import.MaxDailyLines)
 	}
 	if d.Security.SSLEnabled {
 		if d.Security.SSLCert == "" {

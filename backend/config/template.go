@@ -82,6 +82,11 @@ dashboard:
     notifications: false
   rate_limit:
     enabled: true
+  read_timeout: 10           # seconds a request body may take (an upload: between reads)
+
+import:
+  max_resources: 100000      # distinct resources and charges per import (~2 KB of memory each)
+  max_daily_lines: 20000000  # distinct daily lines per import
 
 performance:
   cache:

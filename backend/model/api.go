@@ -233,7 +233,11 @@ type ReportRequest struct {
 
 // ReportResult is the report result.
 type ReportResult struct {
+	// ReportPath is the report's name in the output dir: the API never
+	// shows where the server keeps its files.
 	ReportPath string `json:"report_path"`
+	// Path is the file on this machine, for the CLI and the desktop.
+	Path string `json:"-"`
 }
 
 // ProviderStatus maps provider key to connected (GET /api/status).
@@ -279,7 +283,8 @@ type OptimizationSummary struct {
 type OptimizationResult struct {
 	Summary         OptimizationSummary `json:"summary"`
 	Recommendations []Recommendation    `json:"recommendations"`
-	ReportPath      string              `json:"report_path"`
+	ReportPath      string              `json:"report_path"` // the report's name, as in ReportResult
+	Path            string              `json:"-"`           // the report's file, as in ReportResult
 	RunID           int64               `json:"run_id,omitempty"`
 }
 

@@ -26,8 +26,13 @@ type Data struct {
 	Allocation      *model.AllocationResult `json:"allocation"`
 }
 
-// fileMode keeps reports private to the user: billing data is sensitive.
-const fileMode = 0o600
+// fileMode and dirMode keep reports private to the user: billing data is
+// sensitive. An output dir that exists keeps its mode: it may be one the
+// user shares on purpose.
+const (
+	fileMode = 0o600
+	dirMode  = 0o700
+)
 
 // maxNameTries bounds the -2, -3… suffixes tried when reports of the same
 // type are written within the same second.
@@ -67,7 +72,7 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 		return "", apperr.Wrap(apperr.Report, err, "invalid report output directory %s: %v", dir, err)
 	}
 	// The directory is checked first: rendering a PDF is the slow part.
-	if err := os.MkdirAll(abs, 0o750); err != nil {
+	if err := os.MkdirAll(abs, dirMode); err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "cannot create the report directory %s: %v", abs, unwrapPath(err))
 	}
 	body, err := render(d)

@@ -4,12 +4,17 @@
 package security
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
 	"fmt"
+	"net/http"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"golang.org/x/crypto/argon2"
 
@@ -39,32 +44,105 @@ const (
 
 var b64 = base64.RawStdEncoding
 
+// hashSlots bounds the argon2 runs in progress in this process. Each run
+// takes its MemoryKiB (19 MiB by default) for its whole duration, so
+// without a bound N parallel logins take N times that; with it, memory
+// stays at a few runs' worth whatever the concurrency. One run keeps a
+// core busy, so more slots than cores would not finish sooner anyway.
+var hashSlots = make(chan struct{}, max(1, runtime.NumCPU()))
+
+// hashWait is how long a run waits for a slot before it is refused.
+// Runs take tens of milliseconds, so a short queue drains well within it.
+const hashWait = 3 * time.Second
+
+var hashStats struct {
+	runs, refused, active, peak atomic.Int64
+}
+
+// HashStats counts this process's argon2 runs: Runs finished, Refused for
+// want of a slot, and Peak, the most that ever ran at once (at most Slots).
+type HashStats struct {
+	Runs, Refused, Peak int64
+	Slots               int
+}
+
+// Stats returns the argon2 counters.
+func Stats() HashStats {
+	return HashStats{Runs: hashStats.runs.Load(), Refused: hashStats.refused.Load(),
+		Peak: hashStats.peak.Load(), Slots: cap(hashSlots)}
+}
+
+// errBusy refuses a run that found no slot in time: 503 with Retry-After,
+// since the server is overloaded rather than the caller over a limit.
+func errBusy() error {
+	return apperr.E(apperr.RateLimited, "the server is busy checking other passwords: try again in 1 second").
+		WithDetail("retry_after", 1).WithDetail("status", http.StatusServiceUnavailable)
+}
+
+// idKey is argon2.IDKey run in a slot of hashSlots.
+func idKey(ctx context.Context, password, salt []byte, p Argon2Params, keyLen uint32) ([]byte, error) {
+	t := time.NewTimer(hashWait)
+	defer t.Stop()
+	select {
+	case hashSlots <- struct{}{}:
+	case <-t.C:
+		hashStats.refused.Add(1)
+		return nil, errBusy()
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-hashSlots }()
+	n := hashStats.active.Add(1)
+	defer hashStats.active.Add(-1)
+	for {
+		peak := hashStats.peak.Load()
+		if n <= peak || hashStats.peak.CompareAndSwap(peak, n) {
+			break
+		}
+	}
+	key := argon2.IDKey(password, salt, p.Time, p.MemoryKiB, p.Threads, keyLen)
+	hashStats.runs.Add(1)
+	return key, nil
+}
+
 // HashPassword returns an argon2id hash with a fresh
 // random salt, in the PHC string format
 // $argon2id$v=19$m=...,t=...,p=...$salt$key.
-func HashPassword(password string) (string, error) {
-	return HashPasswordWith(password, DefaultArgon2)
+func HashPassword(ctx context.Context, password string) (string, error) {
+	return HashPasswordWith(ctx, password, DefaultArgon2)
 }
 
 // HashPasswordWith hashes with explicit parameters.
-func HashPasswordWith(password string, p Argon2Params) (string, error) {
+func HashPasswordWith(ctx context.Context, password string, p Argon2Params) (string, error) {
 	salt := make([]byte, p.SaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", apperr.Wrap(apperr.Security, err, "cannot generate a salt")
 	}
-	key := argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, p.KeyLen)
+	key, err := idKey(ctx, []byte(password), salt, p, p.KeyLen)
+	if err != nil {
+		return "", err
+	}
+	return encodeHash(p, salt, key), nil
+}
+
+// encodeHash writes the PHC string of a hash.
+func encodeHash(p Argon2Params, salt, key []byte) string {
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.MemoryKiB, p.Time, p.Threads,
-		b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
 // VerifyPassword reports whether password matches
-// the hash, compared in constant time. A malformed hash is a SecurityError.
-func VerifyPassword(password, encoded string) (bool, error) {
+// the hash, compared in constant time. A malformed hash is a SecurityError;
+// no free slot within a few seconds is a RateLimitError with status 503.
+func VerifyPassword(ctx context.Context, password, encoded string) (bool, error) {
 	p, salt, want, err := parseHash(encoded)
 	if err != nil {
 		return false, err
 	}
-	got := argon2.IDKey([]byte(password), salt, p.Time, p.MemoryKiB, p.Threads, uint32(len(want)))
+	got, err := idKey(ctx, []byte(password), salt, p, uint32(len(want)))
+	if err != nil {
+		return false, err
+	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
@@ -104,19 +182,19 @@ func parseHash(encoded string) (Argon2Params, []byte, []byte, error) {
 }
 
 // dummyHash is verified against when a login names an unknown user, so the
-// answer takes as long as for a wrong password and reveals nothing.
+// answer takes as long as for a wrong password and reveals nothing. Only
+// its parameters decide the work, so its salt and key are random bytes:
+// no password matches it, and making it costs no argon2 run.
 var dummyHash = sync.OnceValue(func() string {
-	h, err := HashPassword("costpilot-dummy-password-never-matches")
-	if err != nil {
-		// rand.Read does not fail on supported platforms; a fixed hash of
-		// the same cost keeps the timing equal if it ever does.
-		return "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$3m9Yk6Cz3cCqg2h3QX1u2rS0uB3U1Jr0aHj0r8y2oZQ"
-	}
-	return h
+	b := make([]byte, DefaultArgon2.SaltLen+int(DefaultArgon2.KeyLen))
+	_, _ = rand.Read(b) // never fails on supported platforms; zeros would do as well
+	return encodeHash(DefaultArgon2, b[:DefaultArgon2.SaltLen], b[DefaultArgon2.SaltLen:])
 })
 
 // BurnVerification does the work of one verification against a dummy
-// hash, for a login naming an unknown user.
-func BurnVerification(password string) {
-	_, _ = VerifyPassword(password, dummyHash())
+// hash, for a login naming an unknown user; it fails only as
+// VerifyPassword does for want of a slot.
+func BurnVerification(ctx context.Context, password string) error {
+	_, err := VerifyPassword(ctx, password, dummyHash())
+	return err
 }

@@ -1,17 +1,24 @@
 package security
 
 import (
+	"context"
+	"net/http"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 )
+
+var ctx = context.Background()
 
 // fast keeps the tests quick; the format and checks are the same.
 var fast = Argon2Params{MemoryKiB: 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 
 func TestHashAndVerify(t *testing.T) {
-	h, err := HashPasswordWith("correct horse battery", fast)
+	h, err := HashPasswordWith(ctx, "correct horse battery", fast)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +34,7 @@ func TestHashAndVerify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ok, err := VerifyPassword(tt.password, h)
+			ok, err := VerifyPassword(ctx, tt.password, h)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -39,14 +46,14 @@ func TestHashAndVerify(t *testing.T) {
 }
 
 func TestDefaultHashIsArgon2idWithParams(t *testing.T) {
-	h, err := HashPassword("a long enough password")
+	h, err := HashPassword(ctx, "a long enough password")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(h, "$argon2id$v=19$m=19456,t=2,p=1$") {
 		t.Fatalf("hash %q", h)
 	}
-	if ok, err := VerifyPassword("a long enough password", h); err != nil || !ok {
+	if ok, err := VerifyPassword(ctx, "a long enough password", h); err != nil || !ok {
 		t.Fatalf("verify: %v %v", ok, err)
 	}
 }
@@ -55,7 +62,7 @@ func TestDistinctSalts(t *testing.T) {
 	seen := map[string]bool{}
 	salts := map[string]bool{}
 	for i := 0; i < 5; i++ {
-		h, err := HashPasswordWith("same password here", fast)
+		h, err := HashPasswordWith(ctx, "same password here", fast)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +78,7 @@ func TestDistinctSalts(t *testing.T) {
 }
 
 func TestMalformedHashIsSecurityError(t *testing.T) {
-	good, _ := HashPasswordWith("password12345", fast)
+	good, _ := HashPasswordWith(ctx, "password12345", fast)
 	parts := strings.Split(good, "$")
 	tests := []struct {
 		name string
@@ -87,7 +94,7 @@ func TestMalformedHashIsSecurityError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := VerifyPassword("password12345", tt.hash)
+			_, err := VerifyPassword(ctx, "password12345", tt.hash)
 			if apperr.KindOf(err) != apperr.Security {
 				t.Fatalf("kind %q (%v), want SecurityError", apperr.KindOf(err), err)
 			}
@@ -155,5 +162,62 @@ func TestRedactQuery(t *testing.T) {
 				t.Fatalf("RedactQuery(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestHashingBoundedBySlots: 40 parallel verifications never run more
+// than Slots (the number of cores) argon2 runs at once, and all of them
+// finish; so memory stays at Slots runs' worth whatever the concurrency.
+func TestHashingBoundedBySlots(t *testing.T) {
+	h, err := HashPasswordWith(ctx, "a long enough password", fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := Stats()
+	var wg sync.WaitGroup
+	for range 40 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := VerifyPassword(ctx, "wrong password here", h); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	after := Stats()
+	if after.Slots != runtime.NumCPU() || after.Peak > int64(after.Slots) {
+		t.Fatalf("peak %d concurrent runs with %d slots on %d cores", after.Peak, after.Slots, runtime.NumCPU())
+	}
+	if got := after.Runs - before.Runs; got != 40 {
+		t.Fatalf("%d runs, want 40", got)
+	}
+}
+
+// TestHashingRefusedWhenBusy: with every slot taken for longer than the
+// wait, a verification is refused with a RateLimitError of status 503
+// and a retry_after, and a cancelled caller stops waiting at once.
+func TestHashingRefusedWhenBusy(t *testing.T) {
+	for range cap(hashSlots) {
+		hashSlots <- struct{}{}
+	}
+	t.Cleanup(func() {
+		for range cap(hashSlots) {
+			<-hashSlots
+		}
+	})
+	start := time.Now()
+	_, err := VerifyPassword(ctx, "password12345", dummyHash())
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.RateLimited || apperr.HTTPStatus(err) != http.StatusServiceUnavailable || e.Details["retry_after"] != 1 {
+		t.Fatalf("busy answer: %v", err)
+	}
+	if d := time.Since(start); d < hashWait || d > hashWait+2*time.Second {
+		t.Fatalf("refused after %v, want about %v", d, hashWait)
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := BurnVerification(cctx, "password12345"); err != context.Canceled {
+		t.Fatalf("cancelled wait: %v", err)
 	}
 }

@@ -75,6 +75,9 @@ func errBadLogin() error {
 	return apperr.E(apperr.Unauthenticated, "invalid username or password")
 }
 
+// MaxUsernameLen bounds usernames (in bytes: they are ASCII).
+const MaxUsernameLen = 64
+
 var usernameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$`)
 
 // ValidateUsername checks a new username: 1 to 64 letters, digits and
@@ -115,8 +118,11 @@ func (s *Service) CheckSecretKey() error {
 	return err
 }
 
+// audit appends an event; the username and address are bounded, since a
+// failed login's username is whatever the caller sent.
 func (s *Service) audit(ctx context.Context, event, username, addr string, details map[string]any) {
-	if err := s.store.AddAudit(ctx, store.AuditEvent{Event: event, Username: username, ClientAddr: addr, Details: details}, s.now()); err != nil {
+	e := store.AuditEvent{Event: event, Username: Bounded(username, maxAuditLen), ClientAddr: Bounded(addr, maxAuditLen), Details: details}
+	if err := s.store.AddAudit(ctx, e, s.now()); err != nil {
 		// An audit failure must not hide the outcome from the user; it is logged.
 		s.log.Error("cannot write the audit log", "event", event, "err", err)
 	}
@@ -136,7 +142,7 @@ func (s *Service) AddUser(ctx context.Context, username, password, actor string)
 	if err := ValidatePassword(password); err != nil {
 		return store.User{}, err
 	}
-	h, err := security.HashPassword(password)
+	h, err := security.HashPassword(ctx, password)
 	if err != nil {
 		return store.User{}, err
 	}
@@ -160,7 +166,7 @@ func (s *Service) SetUserPassword(ctx context.Context, username, password, actor
 	if err != nil {
 		return err
 	}
-	h, err := security.HashPassword(password)
+	h, err := security.HashPassword(ctx, password)
 	if err != nil {
 		return err
 	}
@@ -216,12 +222,11 @@ func (s *Service) maxAttempts() int {
 
 // throttleSubjects are the username (case-folded, so case games do not
 // multiply the allowance) and the client address a login counts against.
-func throttleSubjects(r LoginRequest) [2][2]string {
-	u := strings.ToLower(r.Username)
-	if len(u) > 128 {
-		u = u[:128]
+func throttleSubjects(r LoginRequest) []store.ThrottleSubject {
+	return []store.ThrottleSubject{
+		{Scope: store.ThrottleUser, Subject: Bounded(strings.ToLower(r.Username), maxAuditLen)},
+		{Scope: store.ThrottleAddr, Subject: Bounded(r.ClientAddr, maxAuditLen)},
 	}
-	return [2][2]string{{store.ThrottleUser, u}, {store.ThrottleAddr, r.ClientAddr}}
 }
 
 // retryAfter is a RateLimited error for a lock lasting until `until`.
@@ -233,52 +238,53 @@ func retryAfter(until, now time.Time) error {
 	return apperr.E(apperr.RateLimited, "too many failed login attempts: try again in %d seconds", sec).WithDetail("retry_after", sec)
 }
 
-// Login checks a username and password. While the username or the client
-// address is locked (max_login_attempts failures in a row), every attempt
-// is refused with a RateLimited error carrying details.retry_after, even
-// with the right password. A wrong password and an unknown user get the
-// same Unauthenticated error after the same work. On success the previous
-// session, if any, is ended and a new one is created.
+// Login checks a username and password. Each attempt first reserves one
+// of the max_login_attempts allowed per username and per client address,
+// in the same database transaction that reads their locks, so that
+// parallel attempts check at most that many passwords in all; while either
+// is locked, every attempt is refused with a RateLimited error carrying
+// details.retry_after, even with the right password. A wrong password and
+// an unknown user get the same Unauthenticated error after the same work.
+// On success the failures are forgotten, the previous session, if any, is
+// ended and a new one is created.
 func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error) {
 	now := s.now()
 	subjects := throttleSubjects(r)
-	for _, sub := range subjects {
-		l, err := s.store.LoginLock(ctx, sub[0], sub[1])
-		if err != nil {
-			return LoginResult{}, err
-		}
-		if l.LockedUntil.After(now) {
-			s.audit(ctx, AuditLoginLocked, r.Username, r.ClientAddr, map[string]any{"locked": sub[0]})
-			return LoginResult{}, retryAfter(l.LockedUntil, now)
-		}
+	l, err := s.store.ReserveLoginAttempt(ctx, subjects, now, s.lockoutWindow(), s.maxAttempts())
+	if err != nil {
+		return LoginResult{}, err
+	}
+	if l.LockedUntil.After(now) {
+		s.audit(ctx, AuditLoginLocked, r.Username, r.ClientAddr, nil)
+		return LoginResult{}, retryAfter(l.LockedUntil, now)
 	}
 	keys, err := s.keys()
 	if err != nil {
 		return LoginResult{}, err
 	}
 	ok := false
-	u, err := s.store.UserByName(ctx, r.Username)
+	u, err := store.User{}, store.ErrNotFound
+	if len(r.Username) <= MaxUsernameLen {
+		u, err = s.store.UserByName(ctx, r.Username)
+	}
 	switch {
 	case errors.Is(err, store.ErrNotFound) || len(r.Password) > security.MaxPasswordLen:
-		security.BurnVerification(r.Password)
+		if err := security.BurnVerification(ctx, r.Password); err != nil {
+			return LoginResult{}, err
+		}
 	case err != nil:
 		return LoginResult{}, err
 	default:
-		if ok, err = security.VerifyPassword(r.Password, u.PasswordHash); err != nil {
+		if ok, err = security.VerifyPassword(ctx, r.Password, u.PasswordHash); err != nil {
 			return LoginResult{}, err
 		}
 	}
 	if !ok {
-		for _, sub := range subjects {
-			if _, err := s.store.RecordLoginFailure(ctx, sub[0], sub[1], now, s.lockoutWindow(), s.maxAttempts()); err != nil {
-				return LoginResult{}, err
-			}
-		}
 		s.audit(ctx, AuditLoginFailure, r.Username, r.ClientAddr, nil)
 		return LoginResult{}, errBadLogin()
 	}
 	for _, sub := range subjects {
-		if err := s.store.ClearLoginFailures(ctx, sub[0], sub[1]); err != nil {
+		if err := s.store.ClearLoginFailures(ctx, sub.Scope, sub.Subject); err != nil {
 			return LoginResult{}, err
 		}
 	}

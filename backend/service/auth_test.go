@@ -2,14 +2,20 @@ package service
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/security"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // clockService opens a service whose clock the test moves.
@@ -157,5 +163,87 @@ func TestTokens(t *testing.T) {
 	}
 	if err := s.RevokeToken(ctx, 999, "test"); apperr.KindOf(err) != apperr.NotFound {
 		t.Fatalf("revoke unknown: %v", err)
+	}
+}
+
+// TestParallelLoginsCheckAtMostMaxPasswords: 50 wrong passwords for one
+// user sent at once, through two services on one data dir (as two
+// processes would be), from 50 addresses, check at most
+// max_login_attempts (5) passwords in all; the rest are refused as
+// locked, and so is the right password sent while the burst runs.
+func TestParallelLoginsCheckAtMostMaxPasswords(t *testing.T) {
+	dir := t.TempDir()
+	var svcs [2]*Service
+	for i := range svcs {
+		cfg := config.Default()
+		cfg.Dashboard.Security.SecretKey = "test-secret-key-0123456789abcdef"
+		s, err := OpenWith(context.Background(), cfg, Options{DataDir: dir,
+			Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		svcs[i] = s
+	}
+	ctx := context.Background()
+	if _, err := svcs[0].AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+		t.Fatal(err)
+	}
+	before := security.Stats().Runs
+	const burst = 50
+	errs := make(chan error, burst+1)
+	var wg sync.WaitGroup
+	for i := range burst {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := svcs[i%2].Login(ctx, LoginRequest{Username: "alice", Password: fmt.Sprintf("wrong password %d", i), ClientAddr: fmt.Sprintf("10.0.%d.%d", i/200, i%200)})
+			errs <- err
+		}()
+	}
+	// The right password goes out once the lock is in place, while the
+	// burst's passwords are still being checked.
+	for {
+		l, err := svcs[1].store.LoginLock(ctx, store.ThrottleUser, "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.LockedUntil.After(testNow) {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_, rightErr := svcs[1].Login(ctx, LoginRequest{Username: "alice", Password: "a good long password", ClientAddr: "10.1.0.1"})
+	wg.Wait()
+	close(errs)
+	kinds := map[apperr.Kind]int{}
+	for err := range errs {
+		kinds[apperr.KindOf(err)]++
+	}
+	runs := security.Stats().Runs - before
+	if runs > 5 || kinds[apperr.Unauthenticated] > 5 || kinds[apperr.Unauthenticated]+kinds[apperr.RateLimited] != burst {
+		t.Fatalf("%d passwords checked, answers %v; want at most 5 checked and the rest locked", runs, kinds)
+	}
+	if apperr.KindOf(rightErr) != apperr.RateLimited {
+		t.Fatalf("right password during the burst: %v, want RateLimitError", rightErr)
+	}
+	t.Logf("%d parallel wrong logins: %d passwords checked, %v", burst, runs, kinds)
+}
+
+// TestAuditKeepsBoundedUsername: a 900 KB username is answered like any
+// wrong login, and the audit log keeps at most a few hundred bytes of it.
+func TestAuditKeepsBoundedUsername(t *testing.T) {
+	s, _ := clockService(t)
+	ctx := context.Background()
+	huge := strings.Repeat("é", 450_000)
+	if _, err := s.Login(ctx, LoginRequest{Username: huge, Password: "whatever password", ClientAddr: "10.0.0.1"}); apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("huge username: %v", err)
+	}
+	events, err := s.store.AuditEvents(ctx, 10)
+	if err != nil || len(events) != 1 {
+		t.Fatalf("audit %v %v", events, err)
+	}
+	if u := events[0].Username; len(u) > maxAuditLen || !utf8.ValidString(u) || !strings.HasPrefix(huge, strings.TrimSuffix(u, "…")) {
+		t.Fatalf("audit kept %d bytes: %.80q", len(u), u)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -42,14 +44,22 @@ func PeriodForDates(start, end string) (model.Period, error) {
 	return model.Period{Start: a, End: b.Add(24*time.Hour - time.Second)}, nil
 }
 
-// ParseTagFilter splits "key:value".
+// ParseTagFilter splits "key:value". No cloud allows a backslash or a
+// control character in a tag key, so a key with one is refused here
+// rather than reaching the store's JSON path.
 func ParseTagFilter(tag string) (string, string, error) {
 	if tag == "" {
 		return "", "", nil
 	}
+	if err := CheckLen("tag", tag, MaxFilterLen); err != nil {
+		return "", "", err
+	}
 	k, v, ok := strings.Cut(tag, ":")
 	if !ok || k == "" {
 		return "", "", apperr.E(apperr.Validation, "tag filter must be key:value, got %q", tag).WithDetail("field", "tag")
+	}
+	if !utf8.ValidString(tag) || strings.ContainsFunc(k, func(r rune) bool { return r == '\\' || unicode.IsControl(r) }) {
+		return "", "", apperr.E(apperr.Validation, "tag filter key %q holds a backslash, a control character or invalid UTF-8", k).WithDetail("field", "tag")
 	}
 	return k, v, nil
 }

@@ -238,7 +238,8 @@ func importTotals(cur string, billed, effective, list model.Nanos) ImportTotals 
 // parseOptions are an import's parse options; sums that outgrow the memory
 // budget spill to the data dir, which has room for the history anyway.
 func (s *Service) parseOptions(o ImportOptions) billing.Options {
-	bo := billing.Options{Format: o.Format, Provider: o.Provider, TempDir: s.dataDir}
+	bo := billing.Options{Format: o.Format, Provider: o.Provider, TempDir: s.dataDir,
+		MaxKeys: s.cfg.Import.MaxResources, MaxDailyLines: s.cfg.Import.MaxDailyLines}
 	if o.Progress != nil {
 		bo.Progress = func(read, total int64) { o.Progress(ImportProgress{Phase: ImportReading, Read: read, Total: total}) }
 	}

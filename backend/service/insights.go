@@ -301,6 +301,9 @@ func (s *Service) SaveRuleSet(ctx context.Context, name string, rules model.Allo
 	if name == "" {
 		return store.RuleSet{}, apperr.E(apperr.Validation, "a rule set needs a name").WithDetail("field", "name")
 	}
+	if err := CheckLen("name", name, MaxFilterLen); err != nil {
+		return store.RuleSet{}, err
+	}
 	if err := allocate.Validate(rules); err != nil {
 		return store.RuleSet{}, err
 	}

@@ -93,8 +93,8 @@ func TestAllocateReportAndOptimize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(res.ReportPath); err != nil || !filepath.IsAbs(res.ReportPath) {
-		t.Fatalf("report %q: %v", res.ReportPath, err)
+	if _, err := os.Stat(res.Path); err != nil || !filepath.IsAbs(res.Path) || res.ReportPath != filepath.Base(res.Path) {
+		t.Fatalf("report %q (name %q): %v", res.Path, res.ReportPath, err)
 	}
 	if res.Summary.TotalRecommendations != len(res.Recommendations) || res.RunID == 0 {
 		t.Fatalf("summary %+v run %d", res.Summary, res.RunID)

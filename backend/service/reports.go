@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/report"
+	"github.com/costpilot/costpilot/backend/security"
 )
 
 // defaultAllocation is used in comprehensive reports when no rule set is
@@ -21,7 +21,7 @@ import (
 var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []string{"department", "team"}}
 
 // GenerateReport is POST /api/reports: a report of the last 30
-// days written to the output dir; the result holds its absolute path.
+// days written to the output dir; the result holds its name and path.
 func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
 	req = ReportDefaults(req)
 	if err := apperr.OneOf("type", req.Type, model.ReportTypes); err != nil {
@@ -34,11 +34,24 @@ func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (
 	if err != nil {
 		return model.ReportResult{}, err
 	}
-	path, err := report.Write(s.OutputDir(), d, req.Format)
+	path, err := s.writeReport(d, req.Format)
 	if err != nil {
 		return model.ReportResult{}, err
 	}
-	return model.ReportResult{ReportPath: path}, nil
+	return model.ReportResult{ReportPath: filepath.Base(path), Path: path}, nil
+}
+
+// writeReport writes a report into the output dir. The default one, in
+// the data dir, is made private (0700) like the data dir whatever mode an
+// earlier version gave it; a configured output_dir keeps the mode the
+// user gave it.
+func (s *Service) writeReport(d report.Data, f model.ReportFormat) (string, error) {
+	if s.cfg.OutputDir == "" {
+		if err := security.PrivateDir(s.OutputDir()); err != nil {
+			return "", apperr.Wrap(apperr.Report, err, "cannot create the report directory %s", s.OutputDir())
+		}
+	}
+	return report.Write(s.OutputDir(), d, f)
 }
 
 // reportData gathers what a report of type t shows. recs may be passed in
@@ -119,16 +132,48 @@ func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
 }
 
 // ReportFilePath returns the path of a report by name, refusing anything
-// that is not a report costpilot wrote (no path traversal).
+// that is not a report costpilot wrote (no path traversal). Read it with
+// OpenReport, which also refuses links.
 func (s *Service) ReportFilePath(name string) (string, error) {
-	if !reportName.MatchString(name) || strings.ContainsAny(name, `/\`) {
-		return "", apperr.E(apperr.NotFound, "no report named %q", name)
+	f, _, err := s.OpenReport(name)
+	if err != nil {
+		return "", err
 	}
-	p := filepath.Join(s.OutputDir(), name)
-	if _, err := os.Stat(p); err != nil {
-		return "", apperr.E(apperr.NotFound, "no report named %q", name)
+	f.Close()
+	return filepath.Join(s.OutputDir(), name), nil
+}
+
+// OpenReport opens a report by name for reading. Only a regular file
+// named as costpilot names reports, directly in the output dir, is
+// opened: a link (which could point at the database, the secret key or
+// /etc/passwd), a directory or any path is NotFound. The file is opened
+// through an os.Root on the output dir without following a final link,
+// and checked to be the file that was looked at, so a link swapped in
+// meanwhile is refused too.
+func (s *Service) OpenReport(name string) (*os.File, fs.FileInfo, error) {
+	notFound := apperr.E(apperr.NotFound, "no report named %q", Bounded(name, MaxFilterLen))
+	if !reportName.MatchString(name) {
+		return nil, nil, notFound
 	}
-	return p, nil
+	root, err := os.OpenRoot(s.OutputDir())
+	if err != nil {
+		return nil, nil, notFound
+	}
+	defer root.Close()
+	lst, err := root.Lstat(name)
+	if err != nil || !lst.Mode().IsRegular() {
+		return nil, nil, notFound
+	}
+	f, err := root.OpenFile(name, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return nil, nil, notFound
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || !os.SameFile(st, lst) {
+		f.Close()
+		return nil, nil, notFound
+	}
+	return f, st, nil
 }
 
 // OptimizeAll is POST /api/optimize: analysis,
@@ -176,9 +221,10 @@ func (s *Service) optimize(ctx context.Context, generateReport bool) (model.Opti
 		if err != nil {
 			return res, nil, err
 		}
-		if res.ReportPath, err = report.Write(s.OutputDir(), d, model.FormatHTML); err != nil {
+		if res.Path, err = s.writeReport(d, model.FormatHTML); err != nil {
 			return res, nil, err
 		}
+		res.ReportPath = filepath.Base(res.Path)
 	}
 	return res, map[string]any{"analysis": a, "recommendations": recs}, nil
 }

@@ -53,6 +53,11 @@ func (s *Service) CostQuery(r CostRequest) (model.CostQuery, error) {
 	if q.TagKey, q.TagValue, err = ParseTagFilter(r.Tag); err != nil {
 		return q, err
 	}
+	for _, f := range [][2]string{{"provider", r.Provider}, {"account", r.Account}, {"service", r.Service}, {"metric", r.Metric}} {
+		if err := CheckLen(f[0], f[1], MaxFilterLen); err != nil {
+			return q, err
+		}
+	}
 	// AnalyzeCosts checks the metric and provider values.
 	q.Metric, q.Provider = model.CostMetric(r.Metric), model.ProviderKey(r.Provider)
 	q.Account, q.Service = r.Account, r.Service

@@ -25,6 +25,7 @@ import (
 	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/demo"
 	"github.com/costpilot/costpilot/backend/provider/live"
+	"github.com/costpilot/costpilot/backend/security"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -166,7 +167,7 @@ func DataDir(flag string, cfg *config.Config) (string, error) {
 	if err != nil {
 		return "", apperr.Wrap(apperr.Configuration, err, "data dir %s: %v", dir, err)
 	}
-	if err := os.MkdirAll(abs, 0o700); err != nil {
+	if err := security.PrivateDir(abs); err != nil {
 		return "", apperr.Wrap(apperr.Configuration, err, "cannot create data dir %s: %v", abs, rootCause(err))
 	}
 	return abs, nil

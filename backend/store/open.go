@@ -9,13 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/costpilot/costpilot/backend/security"
 )
 
 // ErrNotFound is returned when a looked-up row does not exist.
@@ -39,10 +40,13 @@ type Store struct {
 
 // Open opens (creating if needed) the database in dir and migrates it.
 func Open(ctx context.Context, dir string) (*Store, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := security.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("store: create data dir: %w", err)
 	}
 	path := filepath.Join(dir, FileName)
+	if err := security.PrivateDB(path); err != nil {
+		return nil, fmt.Errorf("store: make the database private: %w", err)
+	}
 	w, err := sql.Open("sqlite", dsn(path, true))
 	if err != nil {
 		return nil, fmt.Errorf("store: open: %w", err)

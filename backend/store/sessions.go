@@ -112,34 +112,62 @@ const upsertFailureSQL = `INSERT INTO login_failures(scope, subject, failures, f
 const lockSQL = `UPDATE login_failures SET locked_until = ? WHERE scope = ? AND subject = ?`
 const pruneFailuresSQL = `DELETE FROM login_failures WHERE first_at <= ? AND locked_until <= ?`
 
-// RecordLoginFailure counts one failure of (scope, subject) at now. A run
-// of failures older than window (with no lock in force) starts over. When
-// the count reaches max, the subject is locked until now+window. It
-// returns the count and lock after this failure, and prunes stale rows so
-// attempts with random usernames cannot grow the table without bound.
-func (s *Store) RecordLoginFailure(ctx context.Context, scope, subject string, now time.Time, window time.Duration, max int) (LoginLock, error) {
-	var l LoginLock
+// ThrottleSubject is one thing a login counts against: a scope
+// (ThrottleUser, ThrottleAddr) and its subject.
+type ThrottleSubject struct{ Scope, Subject string }
+
+// ReserveLoginAttempt decides whether a login may check its password, in
+// one write transaction, so that parallel attempts (from any process on
+// the data dir: SQLite's write lock orders them) cannot all read the same
+// unlocked state. When a subject is locked at now, nothing changes and its
+// lock is returned (LockedUntil after now). Otherwise every subject's
+// failure count goes up by one before the password is checked: the
+// attempt counts as a failure until ClearLoginFailures says it succeeded.
+// A run of failures older than window (with no lock in force) starts over;
+// the count reaching max locks the subject until now+window, so at most
+// max passwords are checked per subject and window however many attempts
+// arrive at once. Stale rows are pruned, so attempts with random usernames
+// cannot grow the table without bound.
+func (s *Store) ReserveLoginAttempt(ctx context.Context, subjects []ThrottleSubject, now time.Time, window time.Duration, max int) (LoginLock, error) {
+	var locked LoginLock
 	stale := now.Add(-window).Unix()
 	n := now.Unix()
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, pruneFailuresSQL, stale, n); err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, upsertFailureSQL, scope, subject, n, stale, n, stale, n, stale, n).Scan(&l.Failures); err != nil {
-			return err
-		}
-		if l.Failures >= max {
-			l.LockedUntil = now.Add(window).UTC()
-			if _, err := tx.ExecContext(ctx, lockSQL, l.LockedUntil.Unix(), scope, subject); err != nil {
+		for _, sub := range subjects {
+			var l LoginLock
+			var first, until int64
+			err := tx.QueryRowContext(ctx, loginLockSQL, sub.Scope, sub.Subject).Scan(&l.Failures, &first, &until)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
 				return err
+			}
+			if until > n {
+				locked = LoginLock{Failures: l.Failures, FirstAt: time.Unix(first, 0).UTC(), LockedUntil: time.Unix(until, 0).UTC()}
+				return nil
+			}
+		}
+		for _, sub := range subjects {
+			var failures int
+			if err := tx.QueryRowContext(ctx, upsertFailureSQL, sub.Scope, sub.Subject, n, stale, n, stale, n, stale, n).Scan(&failures); err != nil {
+				return err
+			}
+			if failures >= max {
+				if _, err := tx.ExecContext(ctx, lockSQL, now.Add(window).Unix(), sub.Scope, sub.Subject); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
 	})
 	if err != nil {
-		return LoginLock{}, fmt.Errorf("store: record login failure: %w", err)
+		return LoginLock{}, fmt.Errorf("store: reserve login attempt: %w", err)
 	}
-	return l, nil
+	return locked, nil
 }
 
 const clearFailuresSQL = `DELETE FROM login_failures WHERE scope = ? AND subject = ?`

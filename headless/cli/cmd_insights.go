@@ -360,8 +360,8 @@ costpilot runs). Prints the optimization result (as POST /api/optimize); the rep
 					if res.RunID != 0 {
 						fmt.Fprintf(w, "Saved as run %d\n", res.RunID)
 					}
-					if res.ReportPath != "" {
-						fmt.Fprintln(w, res.ReportPath)
+					if res.Path != "" {
+						fmt.Fprintln(w, res.Path)
 					}
 				})
 			})
@@ -388,7 +388,7 @@ PDF has a title page, summary cards, charts and page numbers; JSON holds the sam
 				if err != nil {
 					return err
 				}
-				fmt.Fprintln(a.stdout, res.ReportPath)
+				fmt.Fprintln(a.stdout, res.Path)
 				return nil
 			})
 		},

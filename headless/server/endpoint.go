@@ -91,11 +91,10 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		}
 		err = &c
 	}
-	if status == http.StatusTooManyRequests {
-		if e, ok := apperr.As(err); ok {
-			if sec, ok := e.Details["retry_after"].(int); ok {
-				w.Header().Set("Retry-After", strconv.Itoa(sec))
-			}
+	// 429 (a limit) and 503 (busy) both say when to come back.
+	if e, ok := apperr.As(err); ok {
+		if sec, ok := e.Details["retry_after"].(int); ok {
+			w.Header().Set("Retry-After", strconv.Itoa(sec))
 		}
 	}
 	if status == http.StatusUnauthorized && isAPI(r) {

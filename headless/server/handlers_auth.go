@@ -83,7 +83,7 @@ func (s *Server) login() http.Handler {
 
 func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username string, err error) {
 	status := statusOf(err)
-	if wantsJSON(r) || status >= 500 {
+	if wantsJSON(r) || (status >= 500 && status != http.StatusServiceUnavailable) {
 		writeError(w, r, err)
 		return
 	}
@@ -95,6 +95,9 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username st
 			sec, _ := e.Details["retry_after"].(int)
 			w.Header().Set("Retry-After", strconv.Itoa(sec))
 			msg = "Too many failed attempts. Try again in " + humanSeconds(sec) + "."
+			if status == http.StatusServiceUnavailable {
+				msg = "The server is busy. Try again in " + humanSeconds(sec) + "."
+			}
 		case apperr.Validation:
 			msg = e.Error()
 		}

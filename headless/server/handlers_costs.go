@@ -194,12 +194,6 @@ func (s *Server) saveRuleSet() http.Handler {
 	})
 }
 
-func (s *Server) apiNotFound() http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, apperr.E(apperr.NotFound, "no such endpoint: %s %s", r.Method, r.URL.Path))
-	})
-}
-
 // sessionInfo is GET /api/session.
 type sessionInfo struct {
 	Username string `json:"username"`

@@ -3,10 +3,8 @@ package server
 import (
 	"errors"
 	"io"
-	"io/fs"
 	"mime"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -58,26 +56,12 @@ func (s *Server) downloadReport() http.Handler {
 			writeError(w, r, err)
 			return
 		}
-		path, err := s.svc.ReportFilePath(name)
+		f, st, err := s.svc.OpenReport(name)
 		if err != nil {
 			writeError(w, r, err)
 			return
 		}
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			writeError(w, r, apperr.E(apperr.NotFound, "no report called %s", name))
-			return
-		}
-		if err != nil {
-			writeError(w, r, apperr.Wrap(apperr.Report, err, "cannot open report %s", name))
-			return
-		}
 		defer f.Close()
-		st, err := f.Stat()
-		if err != nil || !st.Mode().IsRegular() {
-			writeError(w, r, apperr.E(apperr.NotFound, "no report called %s", name))
-			return
-		}
 		ct := mime.TypeByExtension(filepath.Ext(name))
 		if ct == "" {
 			ct = "application/octet-stream"
@@ -137,6 +121,7 @@ func (s *Server) importFile() http.Handler {
 			if name == "." || name == "/" || name == "" {
 				name = "upload"
 			}
+			name = service.Bounded(name, service.MaxFilterLen)
 			res, err := s.svc.Import(r.Context(), name, part, opts)
 			if err != nil {
 				var mbe *http.MaxBytesError

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -103,8 +104,8 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if info.route == routeStatic {
 			level = slog.LevelDebug
 		}
-		if info.err != nil && status >= 500 {
-			level = slog.LevelError
+		if info.err != nil && status >= 500 && status != http.StatusServiceUnavailable {
+			level = slog.LevelError // 503 is load shed on purpose, not a fault
 		}
 		// The attributes cost allocations: build them only when logged.
 		if !s.log.Enabled(r.Context(), level) {
@@ -296,4 +297,73 @@ func withTimeout(d time.Duration, next http.Handler) http.Handler {
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// bodyDeadline gives a request that has a body readTimeout
+// (dashboard.read_timeout) to send it, so a slow client cannot hold a
+// connection for the server's whole read timeout, whether its request is
+// served, refused (rate limit, login) or unknown. An upload instead gets
+// readTimeout between two reads, up to the long time limit in all. Once
+// the body is read, the deadline is lifted: net/http would otherwise
+// cancel a long request's context when it passed.
+func (s *Server) bodyDeadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !hasBody(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rc := http.NewResponseController(w)
+		_ = rc.SetReadDeadline(time.Now().Add(s.readTimeout))
+		r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody lifts the read deadline at the body's end; with progress
+// set (uploads), each read extends it instead, up to until.
+type deadlineBody struct {
+	io.ReadCloser
+	rc       *http.ResponseController
+	progress time.Duration
+	until    time.Time
+	done     bool
+}
+
+func (b *deadlineBody) Read(p []byte) (int, error) {
+	if b.progress > 0 && !b.done {
+		d := time.Now().Add(b.progress)
+		if d.After(b.until) {
+			d = b.until
+		}
+		_ = b.rc.SetReadDeadline(d)
+	}
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF && !b.done {
+		b.done = true
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+// uploadPace makes an upload's body deadline one between reads.
+func uploadPace(r *http.Request, between, total time.Duration) {
+	if b, ok := r.Body.(*deadlineBody); ok {
+		b.progress, b.until = between, time.Now().Add(total)
+	}
+}
+
+// refuseBody is for a request answered without reading its body (rate
+// limited, not logged in): the connection closes after the answer at
+// once, rather than waiting for the rest of a body nobody will read.
+func refuseBody(w http.ResponseWriter, r *http.Request) {
+	if !hasBody(r) {
+		return
+	}
+	w.Header().Set("Connection", "close")
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
+}
+
+// hasBody reports whether a request has a body still to read.
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 }

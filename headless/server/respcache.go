@@ -225,22 +225,44 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
+// canonicalQuery keeps of a query string only the parameters a handler
+// reads, each with the first value given (what Query().Get reads), in
+// a fixed order. Other parameters (a token pasted into a URL, a cache
+// buster) neither reach the handler nor the cache key.
+func canonicalQuery(raw string, params []string) string {
+	q, _ := url.ParseQuery(raw) // a malformed pair is dropped, as Query() does
+	keep := url.Values{}
+	for _, p := range params {
+		if v, ok := q[p]; ok && len(v) > 0 {
+			keep.Set(p, v[0])
+		}
+	}
+	return keep.Encode()
+}
+
 // cached answers GET requests from the response cache, keyed by caller,
-// path and canonical query, and valid while no process has changed the
-// history since (the history version, read per request). Answers carry
-// an ETag, so a client that has one gets 304, and go out gzip or brotli
-// compressed when the client accepts it, without compressing per request.
-// Only 200 answers are kept.
+// path and the canonical query of the parameters the route reads, and
+// valid while no process has changed the history since (the history
+// version, read per request). Answers carry an ETag, so a client that has
+// one gets 304, and go out gzip or brotli compressed when the client
+// accepts it, without compressing per request. Only 200 answers are kept.
 // With performance.cache.enabled false, answers are computed every time.
-func (s *Server) cached(next http.Handler) http.Handler {
+func (s *Server) cached(params []string, next http.Handler) http.Handler {
 	if !s.svc.Config().Performance.Cache.Enabled {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
+		query := canonicalQuery(r.URL.RawQuery, params)
+		if query != r.URL.RawQuery {
+			r2 := *r
+			u := *r.URL
+			u.RawQuery = query
+			r2.URL = &u
+			r = &r2
+		}
 		v, err := s.versionsOf(r)
-		q, qerr := url.ParseQuery(r.URL.RawQuery)
-		if err != nil || qerr != nil {
+		if err != nil {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -248,7 +270,7 @@ func (s *Server) cached(next http.Handler) http.Handler {
 		if info != nil {
 			who = cacheIdentity(info.principal)
 		}
-		key := who + "|" + r.URL.Path + "?" + q.Encode()
+		key := who + "|" + r.URL.Path + "?" + query
 		now := time.Now()
 		e := s.resp.get(key, v.History, now)
 		if e == nil {

@@ -2,9 +2,11 @@ package server
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/service"
 )
 
 // access says who may call a route.
@@ -27,11 +29,12 @@ type Route struct {
 type route struct {
 	Route
 	access  access
-	cache   bool // GET answers kept in the response cache
-	long    bool // long-running: optimize, reports, import
-	upload  bool // body up to max_upload_bytes instead of max_body_bytes
-	noLimit bool // exempt from rate limits
-	static  bool // the UI: files are public and exempt, other paths are pages
+	cache   bool     // GET answers kept in the response cache
+	params  []string // with cache: the query parameters the handler reads
+	long    bool     // long-running: optimize, reports, import
+	upload  bool     // body up to max_upload_bytes instead of max_body_bytes
+	noLimit bool     // exempt from rate limits
+	static  bool     // the UI: files are public and exempt, other paths are pages
 	build   func(*Server) http.Handler
 }
 
@@ -50,16 +53,18 @@ const routeStatic = "static"
 // routeTable lists every route. Paths follow docs/api.md and the extra
 // endpoints the UI uses (README: HTTP API).
 func routeTable() []route {
-	cachedAPI := func(rt route) route { rt.cache = true; return rt }
+	// A cached route names the query parameters it reads: they alone make
+	// the cache key, and the handler sees no others (respcache.go).
+	cachedAPI := func(rt route, params ...string) route { rt.cache, rt.params = true, params; return rt }
 	longAPI := func(rt route) route { rt.long = true; return rt }
 	return []route{
 		// The core API.
-		cachedAPI(api("GET", "/api/costs", (*Server).costs)),
-		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations)),
+		cachedAPI(api("GET", "/api/costs", (*Server).costs), "days", "start", "end", "metric", "provider", "account", "service", "tag"),
+		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations), "type", "provider", "priority", "state"),
 		api("GET", "/api/recommendations/{id}", (*Server).recommendation),
 		api("POST", "/api/recommendations/{id}/state", (*Server).setRecommendationState),
-		cachedAPI(api("GET", "/api/forecast", (*Server).forecast)),
-		cachedAPI(api("GET", "/api/forecast/evaluate", (*Server).forecastEvaluation)),
+		cachedAPI(api("GET", "/api/forecast", (*Server).forecast), "days", "include_recommendations"),
+		cachedAPI(api("GET", "/api/forecast/evaluate", (*Server).forecastEvaluation), "days"),
 		longAPI(api("POST", "/api/optimize", (*Server).optimize)),
 		longAPI(api("POST", "/api/reports", (*Server).generateReport)),
 		api("GET", "/api/status", (*Server).status),
@@ -81,12 +86,13 @@ func routeTable() []route {
 			rt.upload = true
 			return rt
 		}(),
-		// Unknown /api paths: the error shape, not the UI.
-		api("GET", "/api/", (*Server).apiNotFound),
-		api("POST", "/api/", (*Server).apiNotFound),
-		api("PUT", "/api/", (*Server).apiNotFound),
-		api("PATCH", "/api/", (*Server).apiNotFound),
-		api("DELETE", "/api/", (*Server).apiNotFound),
+		// Other /api paths and methods: after the access check, as every
+		// /api path, 404 or 405 in the error shape, not the UI.
+		api("GET", "/api/", (*Server).unmatched),
+		api("POST", "/api/", (*Server).unmatched),
+		api("PUT", "/api/", (*Server).unmatched),
+		api("PATCH", "/api/", (*Server).unmatched),
+		api("DELETE", "/api/", (*Server).unmatched),
 		// Login, health, metrics, UI.
 		{Route: Route{"GET", "/login"}, access: accessPublic, build: (*Server).loginPage},
 		{Route: Route{"POST", "/login"}, access: accessPublic, build: (*Server).login},
@@ -125,11 +131,11 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	inner := withTimeout(timeout, h)
 	switch {
 	case rt.cache:
-		inner = s.cached(inner)
+		inner = s.cached(rt.params, inner)
 	case !rt.static:
 		inner = compress(inner)
 	}
-	return limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	outer := limitBody(limit, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
 		info.route = label
 		if rt.static && s.isAsset(r.URL.Path) {
@@ -142,11 +148,13 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		if !rt.noLimit && s.cfg.RateLimit.Enabled {
 			if ok, wait := s.limiter.allow(s.limitKeys(rt, r, info)); !ok {
 				s.metrics.rateLimited.Add(1)
+				refuseBody(w, r)
 				writeError(w, r, errRateLimited(wait))
 				return
 			}
 		}
 		if rt.access != accessPublic && p == nil {
+			refuseBody(w, r)
 			if rt.access == accessPage {
 				http.Redirect(w, r, "/login", http.StatusSeeOther)
 				return
@@ -159,6 +167,13 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		}
 		inner.ServeHTTP(w, r)
 	}))
+	if !rt.upload {
+		return outer
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		uploadPace(r, s.readTimeout, longTimeout)
+		outer.ServeHTTP(w, r)
+	})
 }
 
 // limitKeys are the allowances a request draws on (docs/api.md): a
@@ -185,4 +200,30 @@ func (s *Server) limitKeys(rt route, r *http.Request, info *reqInfo) []limitKey 
 		keys = append(keys, limitKey{who + "|costs", rate{rl.CostsPerMinute, minute}})
 	}
 	return keys
+}
+
+// methods are those a route may serve; unmatched probes them for Allow.
+var methods = []string{"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"}
+
+// unmatched answers what no route serves, in the error shape like every
+// other answer: 405 with Allow when the path is served for other methods,
+// else 404. Without it, the mux would answer in plain text.
+func (s *Server) unmatched() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refuseBody(w, r)
+		var allow []string
+		for _, m := range methods {
+			probe := &http.Request{Method: m, URL: r.URL, Host: r.Host}
+			if _, pattern := s.mux.Handler(probe); s.served[pattern] {
+				allow = append(allow, m)
+			}
+		}
+		if len(allow) == 0 {
+			writeError(w, r, apperr.E(apperr.NotFound, "no such path: %s", service.Bounded(r.URL.Path, service.MaxFilterLen)))
+			return
+		}
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, r, apperr.E(apperr.Validation, "method %s is not allowed on %s: use %s", service.Bounded(r.Method, 16), service.Bounded(r.URL.Path, service.MaxFilterLen), strings.Join(allow, " or ")).
+			WithDetail("status", http.StatusMethodNotAllowed))
+	})
 }

@@ -42,7 +42,9 @@ type Server struct {
 	auth        *authCache
 	resp        *respCache
 	static      *staticFiles
+	readTimeout time.Duration // dashboard.read_timeout: a body's time to arrive
 	mux         *http.ServeMux
+	served      map[string]bool // the mux patterns of real routes, not catch-alls
 	handler     http.Handler
 }
 
@@ -64,8 +66,12 @@ func New(svc *service.Service) (*Server, error) {
 	if cfg.MaxUploadBytes <= 0 {
 		cfg.MaxUploadBytes = 512 << 20
 	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = 10
+	}
 	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
-		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
+		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics(),
+		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
 	s.auth = newAuthCache()
@@ -73,10 +79,14 @@ func New(svc *service.Service) (*Server, error) {
 	if s.static, err = newStaticFiles(frontend.Dist()); err != nil {
 		return nil, fmt.Errorf("server: index the built UI: %w", err)
 	}
+	s.served = map[string]bool{}
 	for _, rt := range routeTable() {
-		s.mux.Handle(rt.Method+" "+rt.Path, s.wrap(rt, rt.build(s)))
+		pattern := rt.Method + " " + rt.Path
+		s.mux.Handle(pattern, s.wrap(rt, rt.build(s)))
+		s.served[pattern] = rt.Path != "/api/"
 	}
-	s.handler = s.observe(s.recoverer(s.headers(s.clientAddr(s.originCheck(s.mux)))))
+	s.mux.Handle("/", s.unmatched())
+	s.handler = s.observe(s.bodyDeadline(s.recoverer(s.headers(s.clientAddr(s.originCheck(s.mux))))))
 	return s, nil
 }
 
@@ -103,7 +113,9 @@ func (s *Server) Warnings(ctx context.Context) []string {
 // accepting, lets requests in flight finish (up to 30 s), and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	srv := &http.Server{
-		Handler:           s.handler,
+		Handler: s.handler,
+		// Bodies have their own, shorter deadlines (bodyDeadline); this
+		// bounds what those lift, as does each request's time limit.
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       longTimeout + time.Minute,
 		WriteTimeout:      longTimeout + time.Minute,
