@@ -46,6 +46,8 @@ func base() *Config {
 	d.Features = FeaturesConfig{RealTimeUpdates: true, InteractiveCharts: true, ExportReports: true, Notifications: false}
 	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10}
 	d.Security.TrustedProxies = []string{}
+	d.Auth.OIDC = OIDCConfig{ClientSecretEnv: DefaultOIDCSecretEnv, Scopes: []string{"openid", "email", "profile"},
+		GroupsClaim: "groups", DefaultRole: model.RoleViewer}
 	d.MaxBodyBytes = 1 << 20
 	d.MaxUploadBytes = 512 << 20
 	c.Performance.Cache.Enabled = true
@@ -296,6 +298,7 @@ func (c *Config) Validate() Errors {
 	if d.Auth.MaxLoginAttempts < 1 {
 		add("dashboard.auth.max_login_attempts", "must be at least 1, got %d", d.Auth.MaxLoginAttempts)
 	}
+	validateOIDC(d.Auth, add)
 	if d.Security.SSLEnabled {
 		if d.Security.SSLCert == "" {
 			add("dashboard.security.ssl_cert", "is required when dashboard.security.ssl_enabled is true")
