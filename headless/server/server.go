@@ -44,6 +44,7 @@ type Server struct {
 	static      *staticFiles
 	mux         *http.ServeMux
 	handler     http.Handler
+	hdrCSP      []string // Content-Security-Policy, shared by every answer
 }
 
 // New builds the server from the Service's configuration.
@@ -58,6 +59,13 @@ func New(svc *service.Service) (*Server, error) {
 			return nil, err
 		}
 	}
+	var idp string
+	if svc.SSOEnabled() {
+		if err := svc.CheckSSO(); err != nil {
+			return nil, err
+		}
+		idp = ssoOrigin(cfg.Auth.OIDC.Issuer)
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
@@ -65,7 +73,8 @@ func New(svc *service.Service) (*Server, error) {
 		cfg.MaxUploadBytes = 512 << 20
 	}
 	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
-		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics()}
+		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics(),
+		hdrCSP: []string{csp(idp)}}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
 	s.auth = newAuthCache()
