@@ -48,9 +48,9 @@ type Client struct {
 
 // Config describes a provider.
 type Config struct {
-	Issuer  string   `json:"issuer"` // where it is served, e.g. http://127.0.0.1:9998
-	Users   []User   `json:"users"`
-	Clients []Client `json:"clients"`
+	Issuer  string       `json:"issuer"` // where it is served, e.g. http://127.0.0.1:9998
+	Users   []User       `json:"users"`
+	Clients []Client     `json:"clients"`
 	Logger  *slog.Logger `json:"-"` // nil: silent
 }
 
