@@ -178,7 +178,7 @@ func (s *Service) finishSSO(ctx context.Context, c *sso.Client, keys *security.K
 	}
 	u, created, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: id.Issuer, Subject: id.Subject, Username: who, Role: role})
 	if errors.Is(err, store.ErrDuplicate) {
-		return LoginResult{}, who, apperr.E(apperr.Security, "the dashboard has a local user called %s: an administrator must rename or delete it before %s can sign in with single sign-on", who, who).
+		return LoginResult{}, who, apperr.E(apperr.Security, "the dashboard already has a user called %s (a local one, or one of another identity provider): an administrator must delete it (costpilot user delete) before %s can sign in with single sign-on", who, who).
 			WithDetail("reason", sso.ReasonUsernameTaken)
 	}
 	if err != nil {

@@ -155,3 +155,21 @@ func TestSSOLogoutURL(t *testing.T) {
 		t.Fatalf("second logout: %q %v", next, err)
 	}
 }
+
+// TestSSONeverTakesALocalUser: a provider user named like a local one is
+// refused, and the local user keeps its password and role.
+func TestSSONeverTakesALocalUser(t *testing.T) {
+	s := ssoService(t)
+	ctx := context.Background()
+	if _, err := s.AddUser(ctx, "alice@example.com", "a good long password", "test"); err != nil {
+		t.Fatal(err)
+	}
+	_, err := s.FinishSSO(ctx, ssoCallback(t, s, "alice"))
+	if apperr.KindOf(err) != apperr.Security || sso.ReasonOf(err) != sso.ReasonUsernameTaken {
+		t.Fatalf("SSO login over a local user: %v", err)
+	}
+	res, err := s.Login(ctx, LoginRequest{Username: "alice@example.com", Password: "a good long password", ClientAddr: "10.0.0.1"})
+	if err != nil || res.Role != model.RoleAdmin {
+		t.Fatalf("the local user: %+v %v", res, err)
+	}
+}

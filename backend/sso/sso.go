@@ -37,7 +37,7 @@ const (
 	ReasonEmailUnverified = "email_not_verified"
 	ReasonGroup           = "group_not_allowed"
 	ReasonNoRole          = "no_role"
-	ReasonUsernameTaken   = "username_taken" // a local user holds the name
+	ReasonUsernameTaken   = "username_taken" // a local user, or one of another provider, holds the name
 )
 
 // Settings configure a Client.
@@ -121,7 +121,8 @@ func (c *Client) discover(ctx context.Context) error {
 		return apperr.Wrap(apperr.Provider, err, "the identity provider %s sent unreadable metadata", c.set.Issuer).WithDetail("reason", ReasonUnreachable)
 	}
 	c.provider, c.endSess, c.failErr = p, meta.EndSession, nil
-	c.verifier = p.VerifierContext(c.ctx(context.WithoutCancel(ctx)), &oidc.Config{ClientID: c.set.ClientID, Now: c.set.Now})
+	// The key set outlives this request: give it only the HTTP client.
+	c.verifier = p.VerifierContext(c.ctx(context.Background()), &oidc.Config{ClientID: c.set.ClientID, Now: c.set.Now})
 	c.oauth = oauth2.Config{ClientID: c.set.ClientID, ClientSecret: c.set.ClientSecret, RedirectURL: c.set.RedirectURL,
 		Endpoint: p.Endpoint(), Scopes: c.set.Scopes}
 	return nil
