@@ -136,6 +136,21 @@ func (s *Service) HasUsers(ctx context.Context) (bool, error) {
 	return n > 0, err
 }
 
+// HasLocalUsers reports whether a user with a password exists: the way in
+// when single sign-on's provider is down.
+func (s *Service) HasLocalUsers(ctx context.Context) (bool, error) {
+	users, err := s.store.Users(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, u := range users {
+		if u.SSOIssuer == "" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // AddUser creates a dashboard user with a salted argon2id hash of password.
 func (s *Service) AddUser(ctx context.Context, username, password, actor string) (store.User, error) {
 	if err := ValidateUsername(username); err != nil {

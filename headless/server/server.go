@@ -99,6 +99,10 @@ func (s *Server) Warnings(ctx context.Context) []string {
 	var out []string
 	if !s.authEnabled {
 		out = append(out, "dashboard.auth.enabled is false: anyone who can reach the dashboard can use it without logging in")
+	} else if s.svc.SSOEnabled() {
+		if ok, err := s.svc.HasLocalUsers(ctx); err == nil && !ok {
+			out = append(out, "single sign-on is on and no local user exists: create one with `costpilot user add NAME` for when the identity provider is down")
+		}
 	} else if ok, err := s.svc.HasUsers(ctx); err == nil && !ok {
 		out = append(out, "no dashboard user yet: create one with `costpilot user add NAME`")
 	}

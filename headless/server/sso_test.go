@@ -305,6 +305,12 @@ func TestSSOBreakGlass(t *testing.T) {
 	if p := page.header.Get("Content-Security-Policy"); !strings.Contains(p, "form-action 'self' "+e.op.URL) {
 		t.Fatalf("CSP %q", p)
 	}
+	// The test user is local: no warning about break-glass.
+	for _, w := range e.srv.Warnings(context.Background()) {
+		if strings.Contains(w, "single sign-on") {
+			t.Fatalf("warning %q with a local user", w)
+		}
+	}
 	c := e.mustLogin()
 	s, _ := e.session(c)
 	if s.Username != testUser || s.Role != model.RoleAdmin {
@@ -330,7 +336,8 @@ func TestSSOOff(t *testing.T) {
 }
 
 // TestSSONeedsItsSecret: the dashboard does not start without the client
-// secret, and says which setting names it.
+// secret, and says which setting names it; with it, it warns when no
+// local user is left for break-glass.
 func TestSSONeedsItsSecret(t *testing.T) {
 	t.Setenv("COSTPILOT_TEST_SSO_NO_SECRET", "")
 	cfg := testConfig()
@@ -347,6 +354,15 @@ func TestSSONeedsItsSecret(t *testing.T) {
 	var e *apperr.Error
 	if !errors.As(err, &e) || e.Kind != apperr.Configuration || !strings.Contains(e.Message, "COSTPILOT_TEST_SSO_NO_SECRET") {
 		t.Fatalf("New without the secret: %v", err)
+	}
+	// With the secret it starts, and warns that no local user exists.
+	t.Setenv("COSTPILOT_TEST_SSO_NO_SECRET", "now set")
+	srv, err := New(svc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := srv.Warnings(context.Background()); len(w) == 0 || !strings.Contains(w[0], "no local user") {
+		t.Fatalf("warnings %q", w)
 	}
 }
 
