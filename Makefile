@@ -57,8 +57,11 @@ test-go:
 test-frontend: deps-frontend
 	cd frontend && npm run typecheck && npm run build && npm test
 
+# bin/testop is a test tool (an OpenID Provider for the single sign-on
+# scenario), never shipped.
 test-e2e: build
-	COSTPILOT_BIN=$(CURDIR)/$(BIN) bash -c 'cd frontend && npm run e2e'
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/testop ./tools/testop
+	COSTPILOT_BIN=$(CURDIR)/$(BIN) COSTPILOT_TESTOP_BIN=$(CURDIR)/bin/testop bash -c 'cd frontend && npm run e2e'
 
 test-desktop:
 	bash scripts/desktop-smoke.sh

@@ -160,10 +160,10 @@ func (b *Bindings) ListRuns() ([]store.Run, error) {
 }
 
 // GetSession is GET /api/session. The desktop is a local, single-user app:
-// there is no login and no user name.
+// there is no login and no user name, and its user may do everything.
 func (b *Bindings) GetSession() (Session, error) {
 	c := b.svc.Config()
-	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop"}, nil
+	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop", Role: model.RoleAdmin}, nil
 }
 
 // SetCredential stores one credential field in the OS keyring (desktop only).
@@ -207,6 +207,7 @@ type Session struct {
 	Currency string                `json:"currency"`
 	Version  string                `json:"version"`
 	AuthKind string                `json:"auth"`
+	Role     model.Role            `json:"role"`
 }
 
 // desktopActor names the desktop's user in the audit log: the desktop has

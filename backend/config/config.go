@@ -103,10 +103,35 @@ type DashboardConfig struct {
 
 // AuthConfig is dashboard.auth.
 type AuthConfig struct {
-	Enabled          bool `yaml:"enabled"`
-	SessionTimeout   int  `yaml:"session_timeout"`
-	MaxLoginAttempts int  `yaml:"max_login_attempts"`
-	LockoutSeconds   int  `yaml:"lockout_seconds"`
+	Enabled          bool       `yaml:"enabled"`
+	SessionTimeout   int        `yaml:"session_timeout"`
+	MaxLoginAttempts int        `yaml:"max_login_attempts"`
+	LockoutSeconds   int        `yaml:"lockout_seconds"`
+	OIDC             OIDCConfig `yaml:"oidc"`
+}
+
+// OIDCConfig is dashboard.auth.oidc: single sign-on with an OpenID
+// Connect provider. The client secret is never in the file: it comes from
+// the environment variable ClientSecretEnv names (or a file named by that
+// variable with _FILE appended).
+type OIDCConfig struct {
+	Enabled         bool     `yaml:"enabled"`
+	Issuer          string   `yaml:"issuer"`
+	ClientID        string   `yaml:"client_id"`
+	ClientSecretEnv string   `yaml:"client_secret_env"`
+	RedirectURL     string   `yaml:"redirect_url"`
+	Scopes          []string `yaml:"scopes"`
+	AllowedDomains  []string `yaml:"allowed_domains"`
+	AllowedGroups   []string `yaml:"allowed_groups"`
+	GroupsClaim     string   `yaml:"groups_claim"`
+	// RoleClaim is the claim whose values Roles maps; empty means GroupsClaim.
+	RoleClaim   string                `yaml:"role_claim"`
+	Roles       map[string]model.Role `yaml:"roles"`
+	DefaultRole model.Role            `yaml:"default_role"`
+
+	// ClientSecret is here only so that a secret written into the file is
+	// refused by name instead of being read: Validate rejects it.
+	ClientSecret string `yaml:"client_secret"`
 }
 
 // SecurityConfig is dashboard.security.

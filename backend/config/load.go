@@ -47,6 +47,8 @@ func base() *Config {
 	d.Features = FeaturesConfig{RealTimeUpdates: true, InteractiveCharts: true, ExportReports: true, Notifications: false}
 	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10}
 	d.Security.TrustedProxies = []string{}
+	d.Auth.OIDC = OIDCConfig{ClientSecretEnv: DefaultOIDCSecretEnv, Scopes: []string{"openid", "email", "profile"},
+		GroupsClaim: "groups", DefaultRole: model.RoleViewer}
 	d.MaxBodyBytes = 1 << 20
 	d.MaxUploadBytes = 512 << 20
 	d.ReadTimeout = 10
@@ -315,6 +317,7 @@ func (c *Config) Validate() Errors {
 	if c.Import.MaxDailyLines < 1 {
 		add("import.max_daily_lines", "must be at least 1, got %d", c.Import.MaxDailyLines)
 	}
+	validateOIDC(d.Auth, add)
 	if d.Security.SSLEnabled {
 		if d.Security.SSLCert == "" {
 			add("dashboard.security.ssl_cert", "is required when dashboard.security.ssl_enabled is true")

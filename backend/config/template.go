@@ -69,6 +69,19 @@ dashboard:
     enabled: true
     session_timeout: 3600
     max_login_attempts: 5
+    # Single sign-on with OpenID Connect; local users stay for break-glass.
+    # oidc:
+    #   enabled: true
+    #   issuer: https://login.example.com
+    #   client_id: costpilot
+    #   client_secret_env: COSTPILOT_OIDC_CLIENT_SECRET   # the secret itself never goes here
+    #   redirect_url: https://costpilot.example.com/auth/oidc/callback
+    #   scopes: [openid, email, profile]
+    #   allowed_domains: [example.com]
+    #   allowed_groups: []
+    #   groups_claim: groups
+    #   roles: {finops-admins: admin, finops: editor}
+    #   default_role: viewer                                # "" refuses users no role maps
   security:
     secret_key: ""           # or COSTPILOT_SECRET_KEY; generated once if empty
     ssl_enabled: false

@@ -23,6 +23,11 @@ func IsSensitiveName(name string) bool {
 	return false
 }
 
+// callbackParams are the OAuth parameters of a single sign-on callback:
+// the code is a credential until used, the state binds the login. Their
+// names are too common to match as words.
+var callbackParams = map[string]bool{"code": true, "state": true}
+
 // RedactQuery returns the raw query with the values of sensitive
 // parameters replaced, for request logs. An unparsable query is dropped
 // whole, since it cannot be checked.
@@ -36,7 +41,7 @@ func RedactQuery(raw string) string {
 	}
 	changed := false
 	for k, vs := range q {
-		if IsSensitiveName(k) {
+		if IsSensitiveName(k) || callbackParams[k] {
 			for i := range vs {
 				vs[i] = Redacted
 			}

@@ -153,6 +153,8 @@ func TestRedactQuery(t *testing.T) {
 		{"nothing sensitive", "days=30&provider=aws", "days=30&provider=aws"},
 		{"token", "days=30&access_token=abc", "access_token=REDACTED&days=30"},
 		{"api key", "api_key=s3cr3t", "api_key=REDACTED"},
+		{"sso callback", "code=c0de&state=st4te", "code=REDACTED&state=REDACTED"},
+		{"provider error stays", "error=access_denied&state=s", "error=access_denied&state=REDACTED"},
 		{"empty", "", ""},
 		{"unparsable", "a=%zz", "REDACTED"},
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/security"
 	"github.com/costpilot/costpilot/backend/store"
 )
@@ -43,6 +44,12 @@ type Principal struct {
 	TokenID   int64     // token clients
 	TokenName string    // token clients
 	ExpiresAt time.Time // sessions
+	// Role is what the caller may do. Local users and tokens are admins;
+	// users of single sign-on get theirs from the identity provider at
+	// each login.
+	Role model.Role
+
+	sso bool // a session of a single sign-on user
 }
 
 // LoginRequest is one login attempt. Previous is the session cookie the
@@ -58,6 +65,7 @@ type LoginRequest struct {
 // cookie; it is valid until ExpiresAt.
 type LoginResult struct {
 	Username  string
+	Role      model.Role
 	Session   string
 	ExpiresAt time.Time
 	MaxAge    int // seconds
@@ -134,6 +142,21 @@ func (s *Service) HasUsers(ctx context.Context) (bool, error) {
 	return n > 0, err
 }
 
+// HasLocalUsers reports whether a user with a password exists: the way in
+// when single sign-on's provider is down.
+func (s *Service) HasLocalUsers(ctx context.Context) (bool, error) {
+	users, err := s.store.Users(ctx)
+	if err != nil {
+		return false, err
+	}
+	for _, u := range users {
+		if u.SSOIssuer == "" {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
 // AddUser creates a dashboard user with a salted argon2id hash of password.
 func (s *Service) AddUser(ctx context.Context, username, password, actor string) (store.User, error) {
 	if err := ValidateUsername(username); err != nil {
@@ -165,6 +188,9 @@ func (s *Service) SetUserPassword(ctx context.Context, username, password, actor
 	u, err := s.userByName(ctx, username)
 	if err != nil {
 		return err
+	}
+	if u.SSOIssuer != "" {
+		return apperr.E(apperr.Validation, "%s signs in with single sign-on at %s and has no password here", username, u.SSOIssuer).WithDetail("field", "username")
 	}
 	h, err := security.HashPassword(ctx, password)
 	if err != nil {
@@ -274,6 +300,11 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error
 		}
 	case err != nil:
 		return LoginResult{}, err
+	case u.PasswordHash == "":
+		// A single sign-on user has no password: same answer, same work.
+		if err := security.BurnVerification(ctx, r.Password); err != nil {
+			return LoginResult{}, err
+		}
 	default:
 		if ok, err = security.VerifyPassword(ctx, r.Password, u.PasswordHash); err != nil {
 			return LoginResult{}, err
@@ -288,8 +319,21 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error
 			return LoginResult{}, err
 		}
 	}
-	if r.Previous != "" {
-		if id, err := keys.Unsign(r.Previous); err == nil {
+	res, err := s.newSession(ctx, keys, u, r.ClientAddr, r.Previous)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	s.audit(ctx, AuditLoginSuccess, u.Username, r.ClientAddr, nil)
+	return res, nil
+}
+
+// newSession ends the browser's previous session, if any, so the id
+// rotates at every login, and creates a new one for u. Local and single
+// sign-on logins end here alike.
+func (s *Service) newSession(ctx context.Context, keys *security.Keys, u store.User, addr, previous string) (LoginResult, error) {
+	now := s.now()
+	if previous != "" {
+		if id, err := keys.Unsign(previous); err == nil {
 			if err := s.store.DeleteSession(ctx, security.HashToken(id)); err != nil {
 				return LoginResult{}, err
 			}
@@ -303,12 +347,11 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error
 		return LoginResult{}, err
 	}
 	timeout := time.Duration(s.cfg.Dashboard.Auth.SessionTimeout) * time.Second
-	se := store.Session{IDHash: security.HashToken(id), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(timeout), ClientAddr: r.ClientAddr}
+	se := store.Session{IDHash: security.HashToken(id), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(timeout), ClientAddr: addr}
 	if err := s.store.CreateSession(ctx, se); err != nil {
 		return LoginResult{}, err
 	}
-	s.audit(ctx, AuditLoginSuccess, u.Username, r.ClientAddr, nil)
-	return LoginResult{Username: u.Username, Session: keys.Sign(id), ExpiresAt: se.ExpiresAt, MaxAge: int(timeout.Seconds())}, nil
+	return LoginResult{Username: u.Username, Role: u.Role, Session: keys.Sign(id), ExpiresAt: se.ExpiresAt, MaxAge: int(timeout.Seconds())}, nil
 }
 
 func errNoSession() error {
@@ -340,20 +383,27 @@ func (s *Service) Authenticate(ctx context.Context, cookie string) (Principal, e
 		}
 		return Principal{}, errNoSession()
 	}
-	return Principal{Kind: PrincipalSession, Username: se.Username, UserID: se.UserID, SessionID: h, ExpiresAt: se.ExpiresAt}, nil
+	return Principal{Kind: PrincipalSession, Username: se.Username, UserID: se.UserID, SessionID: h, ExpiresAt: se.ExpiresAt,
+		Role: se.Role, sso: se.SSOIssuer != ""}, nil
 }
 
 // Logout ends the session of a cookie value; an unknown one is ignored.
-func (s *Service) Logout(ctx context.Context, cookie, clientAddr string) error {
+// For a user of single sign-on it returns the identity provider's logout
+// URL, when the provider has one, so the browser logs out there too;
+// else "".
+func (s *Service) Logout(ctx context.Context, cookie, clientAddr string) (string, error) {
 	p, err := s.Authenticate(ctx, cookie)
 	if err != nil {
-		return nil // nothing to end
+		return "", nil // nothing to end
 	}
 	if err := s.store.DeleteSession(ctx, p.SessionID); err != nil {
-		return err
+		return "", err
 	}
 	s.audit(ctx, AuditLogout, p.Username, clientAddr, nil)
-	return nil
+	if !p.sso {
+		return "", nil
+	}
+	return s.ssoLogoutURL(ctx), nil
 }
 
 // tokenTouchEvery bounds how often last_used is written: one write per
@@ -383,7 +433,8 @@ func (s *Service) AuthenticateToken(ctx context.Context, token string) (Principa
 			s.log.Warn("cannot record token use", "token_id", t.ID, "err", err)
 		}
 	}
-	return Principal{Kind: PrincipalToken, TokenID: t.ID, TokenName: t.Name}, nil
+	// Tokens could always do everything; roles for tokens are for later.
+	return Principal{Kind: PrincipalToken, TokenID: t.ID, TokenName: t.Name, Role: model.RoleAdmin}, nil
 }
 
 // CreateToken creates an API token called name. The token is in the

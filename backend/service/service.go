@@ -26,6 +26,7 @@ import (
 	"github.com/costpilot/costpilot/backend/provider/demo"
 	"github.com/costpilot/costpilot/backend/provider/live"
 	"github.com/costpilot/costpilot/backend/security"
+	"github.com/costpilot/costpilot/backend/sso"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -61,6 +62,9 @@ type Service struct {
 	log     *slog.Logger
 
 	syncMu sync.Mutex // one sync at a time
+
+	ssoMu sync.Mutex
+	sso   *sso.Client // built on first use (ssoClient)
 
 	counters *monitor.Counters
 	process  *monitor.Process

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // Session is a dashboard login. Only a hash of its id is stored.
@@ -13,6 +15,8 @@ type Session struct {
 	IDHash     string
 	UserID     int64
 	Username   string
+	Role       model.Role
+	SSOIssuer  string // the user's identity provider; empty for local users
 	CreatedAt  time.Time
 	ExpiresAt  time.Time
 	ClientAddr string
@@ -29,7 +33,7 @@ func (s *Store) CreateSession(ctx context.Context, se Session) error {
 	return nil
 }
 
-const sessionSQL = `SELECT s.id_hash, s.user_id, u.username, s.created_at, s.expires_at, s.client_addr
+const sessionSQL = `SELECT s.id_hash, s.user_id, u.username, u.role, u.sso_issuer, s.created_at, s.expires_at, s.client_addr
 	FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ?`
 
 // SessionByHash returns the session with that id hash, expired or not;
@@ -37,7 +41,7 @@ const sessionSQL = `SELECT s.id_hash, s.user_id, u.username, s.created_at, s.exp
 func (s *Store) SessionByHash(ctx context.Context, idHash string) (Session, error) {
 	var se Session
 	var created, expires int64
-	err := s.r.QueryRowContext(ctx, sessionSQL, idHash).Scan(&se.IDHash, &se.UserID, &se.Username, &created, &expires, &se.ClientAddr)
+	err := s.r.QueryRowContext(ctx, sessionSQL, idHash).Scan(&se.IDHash, &se.UserID, &se.Username, &se.Role, &se.SSOIssuer, &created, &expires, &se.ClientAddr)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, ErrNotFound
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // ErrDuplicate is returned when a row with the same unique name exists.
@@ -15,16 +17,31 @@ var ErrDuplicate = errors.New("store: already exists")
 // User is a dashboard user. The hash never leaves the
 // backend: it is not serialised.
 type User struct {
-	ID           int64  `json:"id"`
-	Username     string `json:"username"`
-	PasswordHash string `json:"-"`
-	CreatedAt    string `json:"created_at"`
-	UpdatedAt    string `json:"updated_at"`
+	ID           int64      `json:"id"`
+	Username     string     `json:"username"`
+	PasswordHash string     `json:"-"`
+	Role         model.Role `json:"role"`
+	// SSOIssuer is the identity provider of a user created by single
+	// sign-on (who has no password); empty for local users.
+	SSOIssuer  string `json:"sso_issuer,omitempty"`
+	SSOSubject string `json:"-"`
+	CreatedAt  string `json:"created_at"`
+	UpdatedAt  string `json:"updated_at"`
 }
 
-const insertUserSQL = `INSERT INTO users(username, password_hash, created_at, updated_at) VALUES (?, ?, ?, ?)`
+// userColumns are the columns scanUser reads, in its order.
+const userColumns = `id, username, password_hash, role, sso_issuer, sso_subject, created_at, updated_at`
 
-// CreateUser adds a user; ErrDuplicate when the name is taken.
+func scanUser(sc interface{ Scan(...any) error }) (User, error) {
+	var u User
+	err := sc.Scan(&u.ID, &u.Username, &u.PasswordHash, &u.Role, &u.SSOIssuer, &u.SSOSubject, &u.CreatedAt, &u.UpdatedAt)
+	return u, err
+}
+
+const insertUserSQL = `INSERT INTO users(username, password_hash, role, created_at, updated_at) VALUES (?, ?, 'admin', ?, ?)`
+
+// CreateUser adds a local user, an admin; ErrDuplicate when the name is
+// taken.
 func (s *Store) CreateUser(ctx context.Context, username, hash string) (User, error) {
 	now := time.Now().UTC().Format(time.RFC3339)
 	res, err := s.w.ExecContext(ctx, insertUserSQL, username, hash, now, now)
@@ -38,15 +55,14 @@ func (s *Store) CreateUser(ctx context.Context, username, hash string) (User, er
 	if err != nil {
 		return User{}, fmt.Errorf("store: create user: %w", err)
 	}
-	return User{ID: id, Username: username, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}, nil
+	return User{ID: id, Username: username, PasswordHash: hash, Role: model.RoleAdmin, CreatedAt: now, UpdatedAt: now}, nil
 }
 
-const userByNameSQL = `SELECT id, username, password_hash, created_at, updated_at FROM users WHERE username = ?`
+const userByNameSQL = `SELECT ` + userColumns + ` FROM users WHERE username = ?`
 
 // UserByName returns the user called username; ErrNotFound if none.
 func (s *Store) UserByName(ctx context.Context, username string) (User, error) {
-	var u User
-	err := s.r.QueryRowContext(ctx, userByNameSQL, username).Scan(&u.ID, &u.Username, &u.PasswordHash, &u.CreatedAt, &u.UpdatedAt)
+	u, err := scanUser(s.r.QueryRowContext(ctx, userByNameSQL, username))
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrNotFound
 	}
@@ -56,14 +72,14 @@ func (s *Store) UserByName(ctx context.Context, username string) (User, error) {
 	return u, nil
 }
 
-const usersSQL = `SELECT id, username, password_hash, created_at, updated_at FROM users ORDER BY username`
+const usersSQL = `SELECT ` + userColumns + ` FROM users ORDER BY username`
 
 // Users lists every user by name.
 func (s *Store) Users(ctx context.Context) ([]User, error) {
 	out := []User{}
 	err := s.query(ctx, usersSQL, nil, func(rows *sql.Rows) error {
-		var u User
-		if err := rows.Scan(&u.ID, &u.Username, &u.PasswordHash, &u.CreatedAt, &u.UpdatedAt); err != nil {
+		u, err := scanUser(rows)
+		if err != nil {
 			return err
 		}
 		out = append(out, u)
@@ -122,6 +138,64 @@ func (s *Store) DeleteUser(ctx context.Context, userID int64) error {
 		return ErrNotFound
 	}
 	return nil
+}
+
+// SSOUser is who the identity provider says signed in, as costpilot keeps
+// them.
+type SSOUser struct {
+	Issuer   string
+	Subject  string
+	Username string
+	Role     model.Role
+}
+
+const (
+	userBySSOSQL   = `SELECT ` + userColumns + ` FROM users WHERE sso_issuer = ? AND sso_subject = ?`
+	insertSSOSQL   = `INSERT INTO users(username, password_hash, role, sso_issuer, sso_subject, created_at, updated_at) VALUES (?, '', ?, ?, ?, ?, ?)`
+	updateSSOSQL   = `UPDATE users SET username = ?, role = ?, updated_at = ? WHERE id = ?`
+	ssoUserAfterOp = `SELECT ` + userColumns + ` FROM users WHERE id = ?`
+)
+
+// UpsertSSOUser creates the user of a first single sign-on, with no
+// password, or updates the name and role of a returning one: the
+// identity provider is the source of both. Users are matched by issuer and
+// subject, never by name, so a local user is never taken over: a name held
+// by another user is ErrDuplicate. created says which happened.
+func (s *Store) UpsertSSOUser(ctx context.Context, su SSOUser) (u User, created bool, err error) {
+	now := time.Now().UTC().Format(time.RFC3339)
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		old, err := scanUser(tx.QueryRowContext(ctx, userBySSOSQL, su.Issuer, su.Subject))
+		var id int64
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			res, err := tx.ExecContext(ctx, insertSSOSQL, su.Username, su.Role, su.Issuer, su.Subject, now, now)
+			if err != nil {
+				return err
+			}
+			if id, err = res.LastInsertId(); err != nil {
+				return err
+			}
+			created = true
+		case err != nil:
+			return err
+		default:
+			id = old.ID
+			if old.Username != su.Username || old.Role != su.Role {
+				if _, err := tx.ExecContext(ctx, updateSSOSQL, su.Username, su.Role, now, id); err != nil {
+					return err
+				}
+			}
+		}
+		u, err = scanUser(tx.QueryRowContext(ctx, ssoUserAfterOp, id))
+		return err
+	})
+	if isUniqueViolation(err) {
+		return User{}, false, ErrDuplicate
+	}
+	if err != nil {
+		return User{}, false, fmt.Errorf("store: sso user: %w", err)
+	}
+	return u, created, nil
 }
 
 // isUniqueViolation recognises SQLite's UNIQUE constraint error; the

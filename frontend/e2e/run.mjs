@@ -2,7 +2,9 @@
 // playwright-core, against the real headless server on demo data.
 //
 // Builds nothing: set COSTPILOT_BIN to a costpilot binary built after
-// `npm run build`. Screenshots go to <repo>/test-artifacts/.
+// `npm run build`, and COSTPILOT_TESTOP_BIN to the test OpenID Provider
+// (go build ./tools/testop) for the single sign-on scenario. Screenshots
+// go to <repo>/test-artifacts/.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,6 +17,7 @@ import { assertNotBlank } from './screenshot.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const artifacts = resolve(here, '..', '..', 'test-artifacts');
 const bin = process.env.COSTPILOT_BIN;
+const testopBin = process.env.COSTPILOT_TESTOP_BIN;
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const USER = 'e2e';
 const PASSWORD = 'password-of-12+';
@@ -22,6 +25,10 @@ const TIMEOUT = 30_000;
 
 if (!bin) {
   console.error('e2e: set COSTPILOT_BIN to the costpilot binary (make build, or go build -o bin/costpilot . after npm run build)');
+  process.exit(1);
+}
+if (!testopBin) {
+  console.error('e2e: set COSTPILOT_TESTOP_BIN to the test OpenID Provider (go build -o bin/testop ./tools/testop)');
   process.exit(1);
 }
 mkdirSync(artifacts, { recursive: true });
@@ -119,6 +126,39 @@ async function waitForServer(base, proc) {
   throw new Error('server did not answer /healthz within 90 s');
 }
 
+// stop ends a process this script started: SIGTERM, then SIGKILL after 5 s.
+async function stop(proc) {
+  if (!proc || proc.exitCode !== null) return;
+  proc.kill('SIGTERM');
+  await new Promise((r) => {
+    const t = setTimeout(() => {
+      proc.kill('SIGKILL');
+      r();
+    }, 5000);
+    proc.once('exit', () => {
+      clearTimeout(t);
+      r();
+    });
+  });
+}
+
+// firstLine resolves with the first line a process prints on stdout.
+function firstLine(proc, what) {
+  return new Promise((res, rej) => {
+    let buf = '';
+    const t = setTimeout(() => rej(new Error(`${what} printed nothing within 30 s`)), 30_000);
+    proc.stdout.on('data', (d) => {
+      buf += d;
+      const i = buf.indexOf('\n');
+      if (i >= 0) {
+        clearTimeout(t);
+        res(buf.slice(0, i).trim());
+      }
+    });
+    proc.once('exit', (code) => rej(new Error(`${what} exited with code ${code}`)));
+  });
+}
+
 // A clean environment: no config file or data of the user's leaks in, so
 // the server runs on its built-in defaults (all four providers, demo data).
 const work = mkdtempSync(join(tmpdir(), 'costpilot-e2e-'));
@@ -129,6 +169,8 @@ delete env.COSTPILOT_CONFIG;
 delete env.COSTPILOT_DATA_DIR;
 
 let server;
+let ssoServer;
+let testop;
 let browser;
 const consoleProblems = [];
 const pageErrors = [];
@@ -415,25 +457,212 @@ try {
     assert(status === 401, `API answered ${status} after logout`);
     await shot('11-logged-out', { fullPage: false });
   });
+
+  // Single sign-on (dashboard.auth.oidc) against a real OpenID Provider on
+  // loopback: the test provider of tools/testop (zitadel/oidc's op) with a
+  // login form, and a second dashboard configured to use it.
+  const ssoScenario = async () => {
+    const ssoPort = await freePort();
+    const ssoBase = `http://127.0.0.1:${ssoPort}`;
+    const opPassword = 'op-password';
+    const opConfig = join(work, 'op.json');
+    writeFileSync(
+      opConfig,
+      JSON.stringify({
+        users: [
+          { id: 'u-alice', username: 'alice', password: opPassword, email: 'alice@example.com', name: 'Alice', groups: ['staff', 'finops-admins'] },
+          { id: 'u-bob', username: 'bob', password: opPassword, email: 'bob@example.com', name: 'Bob', groups: ['staff'] },
+          { id: 'u-eve', username: 'eve', password: opPassword, email: 'eve@elsewhere.test', name: 'Eve', groups: ['finops-admins'] },
+        ],
+        clients: [
+          {
+            id: 'costpilot',
+            secret: 'e2e-client-secret',
+            redirect_uris: [`${ssoBase}/auth/oidc/callback`],
+            post_logout_redirect_uris: [`${ssoBase}/login`],
+          },
+        ],
+      }),
+    );
+    const opLog = createWriteStream(join(artifacts, 'e2e-testop.log'));
+    testop = spawn(testopBin, ['--config', opConfig], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    testop.stderr.pipe(opLog);
+    const issuer = await firstLine(testop, 'testop');
+
+    const ssoData = join(work, 'sso-data');
+    mkdirSync(ssoData);
+    const ssoConfig = join(work, 'sso.yaml');
+    writeFileSync(
+      ssoConfig,
+      [
+        'aws:',
+        '  enabled: true',
+        '  region: us-east-1',
+        'dashboard:',
+        '  auth:',
+        '    oidc:',
+        '      enabled: true',
+        `      issuer: ${issuer}`,
+        '      client_id: costpilot',
+        `      redirect_url: ${ssoBase}/auth/oidc/callback`,
+        '      scopes: [openid, email, profile, groups]',
+        '      allowed_domains: [example.com]',
+        '      groups_claim: groups',
+        '      roles: {finops-admins: admin, staff: editor}',
+        '      default_role: viewer',
+        '',
+      ].join('\n'),
+    );
+    const ssoEnv = { ...env, COSTPILOT_OIDC_CLIENT_SECRET: 'e2e-client-secret' };
+    const add = spawnSync(bin, ['user', 'add', 'breakglass', '--config', ssoConfig, '--data-dir', ssoData], {
+      input: `${PASSWORD}\n`, cwd: work, env: ssoEnv, encoding: 'utf8', timeout: 120_000,
+    });
+    if (add.status !== 0) throw new Error(`user add failed (${add.status}): ${add.stderr || add.stdout}`);
+    const ssoLog = createWriteStream(join(artifacts, 'e2e-server-sso.log'));
+    ssoServer = spawn(bin, ['dashboard', '--config', ssoConfig, '--host', '127.0.0.1', '--port', String(ssoPort), '--data-dir', ssoData], {
+      cwd: work, env: ssoEnv, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    ssoServer.stdout.pipe(ssoLog);
+    ssoServer.stderr.pipe(ssoLog);
+    await waitForServer(ssoBase, ssoServer);
+
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+    const sp = await ctx.newPage();
+    sp.setDefaultTimeout(TIMEOUT);
+    const ssoShot = async (name) => {
+      const path = join(artifacts, `${name}.png`);
+      await sp.screenshot({ path, fullPage: false });
+      const s = assertNotBlank(path);
+      console.log(`     screenshot ${name}.png ${s.width}x${s.height}, luminance sd ${s.stddev.toFixed(1)}, ${s.colours} colours`);
+    };
+    const session = () =>
+      sp.evaluate(async () => {
+        const r = await fetch('/api/session', { credentials: 'same-origin' });
+        return { status: r.status, body: r.ok ? await r.json() : null };
+      });
+    const atOrigin = (base, path) => (u) => u.origin === base && u.pathname === path;
+    // Clicks "Sign in with SSO" and logs in at the provider's own form.
+    const signInAtProvider = async (user) => {
+      await sp.goto(`${ssoBase}/login`);
+      await Promise.all([sp.waitForURL((u) => u.origin === issuer), sp.getByRole('link', { name: 'Sign in with SSO' }).click()]);
+      await sp.locator('h1', { hasText: 'Test identity provider' }).waitFor();
+      await sp.fill('#username', user);
+      await sp.fill('#password', opPassword);
+    };
+    const submitAtProvider = () => sp.getByRole('button', { name: 'Sign in' }).click();
+    const endSessionVisits = [];
+    sp.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.origin === issuer && u.pathname === '/end_session') endSessionVisits.push(u);
+    });
+
+    await check('SSO: the login page offers single sign-on and keeps the local form', async () => {
+      await sp.goto(`${ssoBase}/`);
+      await sp.waitForURL(atOrigin(ssoBase, '/login'));
+      await sp.getByRole('link', { name: 'Sign in with SSO' }).waitFor();
+      await sp.locator('input[name="password"]').waitFor();
+      await ssoShot('12-login-with-sso');
+    });
+
+    for (const [user, email, role] of [['alice', 'alice@example.com', 'admin'], ['bob', 'bob@example.com', 'editor']]) {
+      await check(`SSO: ${user} signs in at the provider and lands on the Overview as ${role} (group claim)`, async () => {
+        await signInAtProvider(user);
+        await Promise.all([sp.waitForURL(atOrigin(ssoBase, '/')), submitAtProvider()]);
+        await sp.locator('h1', { hasText: 'Overview' }).waitFor();
+        const shown = (await sp.locator('[data-testid="session-role"]').innerText()).trim();
+        assert(shown === `(${role})`, `the page shows the role ${shown}, want (${role})`);
+        const s = await session();
+        assert(s.status === 200 && s.body.username === email && s.body.role === role && s.body.auth === 'session', `/api/session: ${JSON.stringify(s)}`);
+        if (user === 'alice') {
+          await sp.locator('[data-testid="total-cost"]').waitFor();
+          await ssoShot('13-sso-overview-admin');
+        }
+      });
+      await check(`SSO: logout ends ${user}'s session here and at the provider`, async () => {
+        const before = endSessionVisits.length;
+        await Promise.all([sp.waitForURL(atOrigin(ssoBase, '/login')), sp.locator('[data-testid="logout"]').click()]);
+        assert(endSessionVisits.length === before + 1, 'the browser did not pass through the provider\'s end_session endpoint');
+        const q = endSessionVisits.at(-1).searchParams;
+        assert(q.get('client_id') === 'costpilot' && q.get('post_logout_redirect_uri') === `${ssoBase}/login`, `end_session query ${q}`);
+        const s = await session();
+        assert(s.status === 401, `/api/session answered ${s.status} after logout`);
+      });
+    }
+
+    await check('SSO: a user outside the allowed domain is refused with a clear message', async () => {
+      await signInAtProvider('eve');
+      const [res] = await Promise.all([sp.waitForResponse((r) => new URL(r.url()).pathname === '/auth/oidc/callback'), submitAtProvider()]);
+      assert(res.status() === 403, `callback answered ${res.status()}, want 403`);
+      const msg = (await sp.getByRole('alert').innerText()).trim();
+      assert(msg.includes('eve@elsewhere.test may not use this dashboard') && msg.includes('example.com'), `message: ${msg}`);
+      const s = await session();
+      assert(s.status === 401, `/api/session answered ${s.status} for a refused user`);
+      await ssoShot('14-sso-refused-domain');
+    });
+
+    await check('SSO: a tampered state is refused', async () => {
+      await signInAtProvider('alice');
+      // Hold back the provider's answer to the form (redirects cannot be
+      // routed): fetch it up to the redirect to the dashboard, keep that
+      // URL, then open it with one character of the state changed.
+      let back = '';
+      const opForm = (u) => u.origin === issuer && u.pathname === '/login';
+      await sp.route(opForm, async (route) => {
+        if (route.request().method() !== 'POST') return route.continue();
+        try {
+          // The form's answer redirects to the provider's own callback, which
+          // redirects to the dashboard's.
+          const r1 = await route.fetch({ maxRedirects: 0 });
+          const r2 = await ctx.request.get(new URL(r1.headers().location, issuer).toString(), { maxRedirects: 0 });
+          back = r2.headers().location || '';
+        } catch (e) {
+          back = `error: ${e instanceof Error ? e.message : String(e)}`;
+        }
+        return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>held back by the test</p>' });
+      });
+      await submitAtProvider();
+      for (let i = 0; i < 100 && !back; i++) await new Promise((r) => setTimeout(r, 100));
+      await sp.unroute(opForm);
+      assert(back.startsWith(`${ssoBase}/auth/oidc/callback?`), `the provider sent the browser to ${back || 'nowhere'}`);
+      const u = new URL(back);
+      const st = u.searchParams.get('state');
+      u.searchParams.set('state', (st[0] === 'A' ? 'B' : 'A') + st.slice(1));
+      const res = await sp.goto(u.toString());
+      assert(res.status() === 403, `tampered callback answered ${res.status()}, want 403`);
+      const msg = (await sp.getByRole('alert').innerText()).trim();
+      assert(msg.includes('does not match the login this browser started'), `message: ${msg}`);
+      // The genuine answer is spent too: a state is tried once.
+      const again = await sp.goto(back);
+      assert(again.status() === 403, `the untampered callback after the tampered one answered ${again.status()}`);
+      const s = await session();
+      assert(s.status === 401, `/api/session answered ${s.status} after a tampered state`);
+      await ssoShot('15-sso-refused-state');
+    });
+
+    await check('SSO: local users still log in with the form (break-glass)', async () => {
+      await ctx.clearCookies();
+      await sp.goto(`${ssoBase}/login`);
+      await sp.fill('input[name="username"]', 'breakglass');
+      await sp.fill('input[name="password"]', PASSWORD);
+      await Promise.all([sp.waitForURL(atOrigin(ssoBase, '/')), sp.press('input[name="password"]', 'Enter')]);
+      await sp.locator('h1', { hasText: 'Overview' }).waitFor();
+      const s = await session();
+      assert(s.status === 200 && s.body.username === 'breakglass' && s.body.role === 'admin', `/api/session: ${JSON.stringify(s)}`);
+      const before = endSessionVisits.length;
+      await Promise.all([sp.waitForURL(atOrigin(ssoBase, '/login')), sp.locator('[data-testid="logout"]').click()]);
+      assert(endSessionVisits.length === before, 'a local user was sent to the provider to log out');
+    });
+    await ctx.close();
+  };
+
+  await ssoScenario();
 } catch (e) {
   failed++;
   failures.push('setup');
   console.log(`FAIL setup: ${e instanceof Error ? e.stack : String(e)}`);
 } finally {
   await browser?.close().catch(() => {});
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await new Promise((r) => {
-      const t = setTimeout(() => {
-        server.kill('SIGKILL');
-        r();
-      }, 5000);
-      server.once('exit', () => {
-        clearTimeout(t);
-        r();
-      });
-    });
-  }
+  await Promise.all([stop(server), stop(ssoServer), stop(testop)]);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -136,7 +136,14 @@ export function App() {
               <button type="button" class="btn btn-ghost" onClick={toggleTheme} aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}>
                 {theme === 'dark' ? '☀ Light theme' : '☾ Dark theme'}
               </button>
-              {session.username && <div class="muted small user">Signed in as {session.username}</div>}
+              {session.username && (
+                <div class="muted small user">
+                  Signed in as {session.username}{' '}
+                  <span class="role" data-testid="session-role">
+                    ({session.role})
+                  </span>
+                </div>
+              )}
               <form method="post" action="/logout">
                 <button type="submit" class="btn btn-ghost" data-testid="logout">
                   Log out

@@ -80,9 +80,13 @@ stored only as salted argon2id hashes.`,
 				}
 				return a.emit(users, func(w io.Writer) {
 					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "ID\tUSERNAME\tCREATED\tUPDATED")
+					fmt.Fprintln(tw, "ID\tUSERNAME\tROLE\tSIGN-IN\tCREATED\tUPDATED")
 					for _, u := range users {
-						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", u.ID, u.Username, u.CreatedAt, u.UpdatedAt)
+						signIn := "password"
+						if u.SSOIssuer != "" {
+							signIn = "sso " + u.SSOIssuer
+						}
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Username, u.Role, signIn, u.CreatedAt, u.UpdatedAt)
 					}
 					tw.Flush()
 				})

@@ -22,11 +22,14 @@ const appName = "costpilot"
 
 type loginView struct {
 	App, Version, Error, Username string
+	SSO                           bool // offer "Sign in with SSO"
 }
 
 // renderLogin writes the login page with status and an optional message.
-func renderLogin(w http.ResponseWriter, status int, v loginView) {
-	v.App, v.Version = appName, service.Version
+// With single sign-on the page offers it first and keeps the form for
+// local users (break-glass).
+func (s *Server) renderLogin(w http.ResponseWriter, status int, v loginView) {
+	v.App, v.Version, v.SSO = appName, service.Version, s.svc.SSOEnabled()
 	var buf bytes.Buffer
 	if err := loginTmpl.Execute(&buf, v); err != nil {
 		http.Error(w, "cannot render the login page", http.StatusInternalServerError)
@@ -50,7 +53,7 @@ func (s *Server) loginPage() http.Handler {
 			http.Redirect(w, r, "/", http.StatusSeeOther)
 			return
 		}
-		renderLogin(w, http.StatusOK, loginView{})
+		s.renderLogin(w, http.StatusOK, loginView{})
 	})
 }
 
@@ -102,7 +105,7 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username st
 			msg = e.Error()
 		}
 	}
-	renderLogin(w, status, loginView{Error: msg, Username: username})
+	s.renderLogin(w, status, loginView{Error: msg, Username: username})
 }
 
 func humanSeconds(sec int) string {
@@ -112,17 +115,24 @@ func humanSeconds(sec int) string {
 	return strconv.Itoa(sec) + " seconds"
 }
 
-// logout ends the session and returns to the login page.
+// logout ends the session and returns to the login page, by way of the
+// identity provider's logout for a user of single sign-on when the
+// provider offers one.
 func (s *Server) logout() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next := "/login"
 		if c, err := r.Cookie(cookieName); err == nil && s.authEnabled {
-			if err := s.svc.Logout(r.Context(), c.Value, infoOf(r).addr); err != nil {
+			u, err := s.svc.Logout(r.Context(), c.Value, infoOf(r).addr)
+			if err != nil {
 				writeError(w, r, err)
 				return
 			}
+			if u != "" {
+				next = u
+			}
 		}
 		clearSessionCookie(w)
-		http.Redirect(w, r, "/login", http.StatusSeeOther)
+		http.Redirect(w, r, next, http.StatusSeeOther)
 	})
 }
 

@@ -196,18 +196,19 @@ func (s *Server) saveRuleSet() http.Handler {
 
 // sessionInfo is GET /api/session.
 type sessionInfo struct {
-	Username string `json:"username"`
-	Features any    `json:"features"`
-	Currency string `json:"currency"`
-	Version  string `json:"version"`
-	AuthKind string `json:"auth"`
+	Username string     `json:"username"`
+	Features any        `json:"features"`
+	Currency string     `json:"currency"`
+	Version  string     `json:"version"`
+	AuthKind string     `json:"auth"`
+	Role     model.Role `json:"role"`
 }
 
 func (s *Server) session() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		out := sessionInfo{Features: s.svc.Config().Dashboard.Features, Currency: s.svc.Config().Currency.Base, Version: service.Version}
 		if p := infoOf(r).principal; p != nil {
-			out.Username, out.AuthKind = p.Username, p.Kind
+			out.Username, out.AuthKind, out.Role = p.Username, p.Kind, p.Role
 			if p.Kind == service.PrincipalToken {
 				out.Username = "token:" + p.TokenName
 			}

@@ -162,12 +162,19 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 
 // csp lets the UI load only its own bundled files (no CDN, see docs/decisions.md):
 // no inline script; inline styles are allowed because chart libraries set
-// them; images may be data: URLs (exported charts).
-const csp = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+// them; images may be data: URLs (exported charts). Forms post only here,
+// and with single sign-on may be redirected to the identity provider
+// (logging out there too): extra is its origin.
+func csp(extra string) string {
+	fa := "form-action 'self'"
+	if extra != "" {
+		fa += " " + extra
+	}
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'self'; " + fa
+}
 
 // Security header values, shared by every answer (see hdrVaryAE).
 var (
-	hdrCSP      = []string{csp}
 	hdrNoSniff  = []string{"nosniff"}
 	hdrReferrer = []string{"same-origin"}
 	hdrFrames   = []string{"DENY"}
@@ -179,7 +186,7 @@ var (
 func (s *Server) headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h["Content-Security-Policy"] = hdrCSP
+		h["Content-Security-Policy"] = s.hdrCSP
 		h["X-Content-Type-Options"] = hdrNoSniff
 		h["Referrer-Policy"] = hdrReferrer
 		h["X-Frame-Options"] = hdrFrames

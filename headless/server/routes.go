@@ -97,6 +97,8 @@ func routeTable() []route {
 		{Route: Route{"GET", "/login"}, access: accessPublic, build: (*Server).loginPage},
 		{Route: Route{"POST", "/login"}, access: accessPublic, build: (*Server).login},
 		{Route: Route{"POST", "/logout"}, access: accessPublic, build: (*Server).logout},
+		{Route: Route{"GET", "/auth/oidc/login"}, access: accessPublic, build: (*Server).ssoLogin},
+		{Route: Route{"GET", "/auth/oidc/callback"}, access: accessPublic, build: (*Server).ssoCallback},
 		{Route: Route{"GET", "/login.css"}, access: accessPublic, noLimit: true, build: (*Server).loginCSS},
 		{Route: Route{"GET", "/healthz"}, access: accessPublic, noLimit: true, build: (*Server).healthz},
 		// Scrapers poll often: /metrics needs auth but no rate limit.

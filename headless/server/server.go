@@ -46,6 +46,7 @@ type Server struct {
 	mux         *http.ServeMux
 	served      map[string]bool // the mux patterns of real routes, not catch-alls
 	handler     http.Handler
+	hdrCSP      []string // Content-Security-Policy, shared by every answer
 }
 
 // New builds the server from the Service's configuration.
@@ -60,6 +61,13 @@ func New(svc *service.Service) (*Server, error) {
 			return nil, err
 		}
 	}
+	var idp string
+	if svc.SSOEnabled() {
+		if err := svc.CheckSSO(); err != nil {
+			return nil, err
+		}
+		idp = ssoOrigin(cfg.Auth.OIDC.Issuer)
+	}
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
@@ -71,7 +79,7 @@ func New(svc *service.Service) (*Server, error) {
 	}
 	s := &Server{svc: svc, cfg: cfg, log: svc.Logger(), now: svc.Now, authEnabled: cfg.Auth.Enabled,
 		tls: cfg.Security.SSLEnabled, proxies: proxies, mux: http.NewServeMux(), metrics: newMetrics(),
-		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second}
+		readTimeout: time.Duration(cfg.ReadTimeout) * time.Second, hdrCSP: []string{csp(idp)}}
 	s.limiter = newLimiter(s.now)
 	s.health = &healthCache{}
 	s.auth = newAuthCache()
@@ -100,6 +108,10 @@ func (s *Server) Warnings(ctx context.Context) []string {
 	var out []string
 	if !s.authEnabled {
 		out = append(out, "dashboard.auth.enabled is false: anyone who can reach the dashboard can use it without logging in")
+	} else if s.svc.SSOEnabled() {
+		if ok, err := s.svc.HasLocalUsers(ctx); err == nil && !ok {
+			out = append(out, "single sign-on is on and no local user exists: create one with `costpilot user add NAME` for when the identity provider is down")
+		}
 	} else if ok, err := s.svc.HasUsers(ctx); err == nil && !ok {
 		out = append(out, "no dashboard user yet: create one with `costpilot user add NAME`")
 	}

@@ -95,6 +95,19 @@ type env struct {
 
 func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	t.Helper()
+	return newEnvAt(t, func(c *config.Config, _ string) {
+		if mutate != nil {
+			mutate(c)
+		}
+	})
+}
+
+// newEnvAt is newEnv for configurations that name the server's own URL
+// (base, e.g. http://127.0.0.1:port), such as single sign-on's redirect.
+func newEnvAt(t testing.TB, mutate func(c *config.Config, base string)) *env {
+	t.Helper()
+	ts := httptest.NewUnstartedServer(nil)
+	base := "http://" + ts.Listener.Addr().String()
 	src := seedDir(t)
 	dir := t.TempDir()
 	b, err := os.ReadFile(filepath.Join(src, "costpilot.db"))
@@ -106,9 +119,7 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	}
 	cfg := testConfig()
 	cfg.Dashboard.Security.SecretKey = "server-test-secret-key-0123456789"
-	if mutate != nil {
-		mutate(cfg)
-	}
+	mutate(cfg, base)
 	now := &atomic.Int64{}
 	now.Store(testNow.UnixNano())
 	svc, err := service.OpenWith(context.Background(), cfg, service.Options{DataDir: dir,
@@ -121,10 +132,14 @@ func newEnv(t testing.TB, mutate func(*config.Config)) *env {
 	}
 	srv, err := New(svc)
 	if err != nil {
+		svc.Close()
+		ts.Close()
 		t.Fatal(err)
 	}
 	e := &env{t: t, svc: svc, srv: srv, now: now}
-	e.ts = httptest.NewServer(srv.Handler())
+	ts.Config.Handler = srv.Handler()
+	ts.Start()
+	e.ts = ts
 	e.c = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	t.Cleanup(func() { e.ts.Close(); svc.Close() })
 	return e

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
@@ -46,8 +47,9 @@ func (s *Server) identify(r *http.Request, bearer bool) (*service.Principal, err
 	return p, nil
 }
 
-// anonymous is the caller of every request when auth is disabled.
-var anonymous = &service.Principal{Kind: service.PrincipalAnonymous}
+// anonymous is the caller of every request when auth is disabled: anyone
+// may do anything.
+var anonymous = &service.Principal{Kind: service.PrincipalAnonymous, Role: model.RoleAdmin}
 
 // authenticate checks a credential through the Service, or answers from
 // the auth cache when the same credential passed within the last second

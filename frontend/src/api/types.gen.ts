@@ -421,6 +421,10 @@ export interface ResourceCost {
   tags: Record<string, string> | null;
 }
 
+/** Go: model.Role */
+export const RoleValues = ['viewer', 'editor', 'admin'] as const;
+export type Role = (typeof RoleValues)[number];
+
 /** Go: store.RuleSet */
 export interface RuleSet {
   id: number;
@@ -448,6 +452,7 @@ export interface Session {
   currency: string;
   version: string;
   auth: string;
+  role: Role;
 }
 
 /** Go: model.SourceKind */

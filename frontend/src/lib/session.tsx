@@ -12,7 +12,7 @@ export const DEFAULT_FEATURES: Features = {
   notifications: true,
 };
 
-export const DEFAULT_SESSION: Session = { username: '', features: DEFAULT_FEATURES, currency: 'USD', version: '', auth: '' };
+export const DEFAULT_SESSION: Session = { username: '', features: DEFAULT_FEATURES, currency: 'USD', version: '', auth: '', role: 'viewer' };
 
 export const SessionContext = createContext<Session>(DEFAULT_SESSION);
 
@@ -28,6 +28,8 @@ export function normalizeSession(s: Partial<Session> | null | undefined): Sessio
     currency: s?.currency || 'USD',
     version: s?.version ?? '',
     auth: s?.auth ?? '',
+    // A server from before roles let everyone do everything.
+    role: s?.role || 'admin',
     features: { ...DEFAULT_FEATURES, ...(s?.features ?? {}) },
   };
 }

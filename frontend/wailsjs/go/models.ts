@@ -92,6 +92,7 @@ export namespace app {
 	    currency: string;
 	    version: string;
 	    auth: string;
+	    role: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -104,6 +105,7 @@ export namespace app {
 	        this.currency = source["currency"];
 	        this.version = source["version"];
 	        this.auth = source["auth"];
+	        this.role = source["role"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
