@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
@@ -47,6 +48,7 @@ type Server struct {
 	served      map[string]bool // the mux patterns of real routes, not catch-alls
 	handler     http.Handler
 	hdrCSP      []string // Content-Security-Policy, shared by every answer
+	grace       time.Duration // shutdownGrace; tests shorten it
 }
 
 // New builds the server from the Service's configuration.
@@ -121,11 +123,28 @@ func (s *Server) Warnings(ctx context.Context) []string {
 	return out
 }
 
+// shutdownGrace is how long requests in flight may run on after a
+// shutdown signal; then they are cancelled, and waited for (at most
+// cancelWait) so none touches the store after the caller closes it.
+const (
+	shutdownGrace = 30 * time.Second
+	cancelWait    = 10 * time.Second
+)
+
 // Serve answers on ln until ctx ends, then shuts down gracefully: it stops
-// accepting, lets requests in flight finish (up to 30 s), and returns.
+// accepting, lets requests in flight finish (up to shutdownGrace), cancels
+// those still running, waits for them, and returns.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelReqs()
+	var inflight sync.WaitGroup
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inflight.Add(1)
+		defer inflight.Done()
+		s.handler.ServeHTTP(w, r)
+	})
 	srv := &http.Server{
-		Handler: s.handler,
+		Handler: handler,
 		// Bodies have their own, shorter deadlines (bodyDeadline); this
 		// bounds what those lift, as does each request's time limit.
 		ReadHeaderTimeout: 10 * time.Second,
@@ -134,7 +153,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		BaseContext:       func(net.Listener) context.Context { return reqCtx },
 	}
 	if s.tls {
 		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
@@ -156,9 +175,23 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	case <-ctx.Done():
 	}
 	s.log.Info("shutting down the dashboard")
-	sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	grace := s.grace
+	if grace <= 0 {
+		grace = shutdownGrace
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
+		// Past the grace: cancel what still runs and wait for it, so the
+		// caller can close the store under no request.
+		cancelReqs()
+		done := make(chan struct{})
+		go func() { inflight.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(cancelWait):
+			s.log.Warn("requests still running after the shutdown's cancel")
+		}
 		return fmt.Errorf("server: shutdown: %w", err)
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
