@@ -47,7 +47,7 @@ type Server struct {
 	mux         *http.ServeMux
 	served      map[string]bool // the mux patterns of real routes, not catch-alls
 	handler     http.Handler
-	hdrCSP      []string // Content-Security-Policy, shared by every answer
+	hdrCSP      []string      // Content-Security-Policy, shared by every answer
 	grace       time.Duration // shutdownGrace; tests shorten it
 }
 
