@@ -210,6 +210,23 @@ type Session struct {
 	Role     model.Role            `json:"role"`
 }
 
+// ListBudgets is GET /api/budgets.
+func (b *Bindings) ListBudgets() ([]service.BudgetView, error) {
+	return do(b, callTimeout, b.svc.Budgets)
+}
+
+// SaveBudget is POST /api/budgets (id 0) and PUT /api/budgets/{id}.
+func (b *Bindings) SaveBudget(id int64, budget config.Budget) (service.BudgetView, error) {
+	return do(b, callTimeout, func(ctx context.Context) (service.BudgetView, error) {
+		return b.svc.SaveBudget(ctx, id, budget, desktopActor())
+	})
+}
+
+// DeleteBudget is DELETE /api/budgets/{id}.
+func (b *Bindings) DeleteBudget(id int64) (bool, error) {
+	return do(b, callTimeout, func(ctx context.Context) (bool, error) { return true, b.svc.DeleteBudget(ctx, id, desktopActor()) })
+}
+
 // desktopActor names the desktop's user in the audit log: the desktop has
 // no login, so it is the OS account running it.
 func desktopActor() string {

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -347,22 +348,7 @@ func (c *Config) Validate() Errors {
 		}
 	}
 	for i, b := range c.Budgets {
-		p := fmt.Sprintf("budgets[%d]", i)
-		if b.Name == "" {
-			add(p+".name", "is required")
-		}
-		if b.Amount <= 0 {
-			add(p+".amount", "must be positive")
-		}
-		if b.Period != "monthly" && b.Period != "quarterly" {
-			add(p+".period", "must be monthly or quarterly, not %q", b.Period)
-		}
-		if b.Scope.Provider != "" && !b.Scope.Provider.Valid() {
-			add(p+".scope.provider", "must be aws, azure, gcp or oci, not %q", b.Scope.Provider)
-		}
-		if b.Scope.Tag != "" && !strings.Contains(b.Scope.Tag, ":") {
-			add(p+".scope.tag", "must be key:value, got %q", b.Scope.Tag)
-		}
+		CheckBudget(fmt.Sprintf("budgets[%d].", i), b, add)
 	}
 	for i, t := range c.Alerts.Thresholds {
 		if t <= 0 {
@@ -370,6 +356,41 @@ func (c *Config) Validate() Errors {
 		}
 	}
 	return es
+}
+
+// Budget bounds.
+const (
+	MaxBudgetName   = 100
+	MaxBudgetAmount = 1e15
+	maxBudgetScope  = 256
+)
+
+// CheckBudget reports each problem of a budget to add, its field named
+// under prefix: the one rule for budgets from the config file and those
+// made in the dashboard, API or CLI.
+func CheckBudget(prefix string, b Budget, add func(field, format string, args ...any)) {
+	if b.Name == "" || strings.TrimSpace(b.Name) != b.Name {
+		add(prefix+"name", "is required, without leading or trailing spaces")
+	} else if utf8.RuneCountInString(b.Name) > MaxBudgetName {
+		add(prefix+"name", "is longer than %d characters", MaxBudgetName)
+	}
+	if !(b.Amount > 0 && b.Amount < MaxBudgetAmount) {
+		add(prefix+"amount", "must be positive and below %g", float64(MaxBudgetAmount))
+	}
+	if b.Period != "monthly" && b.Period != "quarterly" {
+		add(prefix+"period", "must be monthly or quarterly, not %q", b.Period)
+	}
+	if b.Scope.Provider != "" && !b.Scope.Provider.Valid() {
+		add(prefix+"scope.provider", "must be aws, azure, gcp or oci, not %q", b.Scope.Provider)
+	}
+	if b.Scope.Tag != "" && !strings.Contains(b.Scope.Tag, ":") {
+		add(prefix+"scope.tag", "must be key:value, got %q", b.Scope.Tag)
+	}
+	for _, f := range []struct{ name, v string }{{"account", b.Scope.Account}, {"service", b.Scope.Service}, {"tag", b.Scope.Tag}} {
+		if len(f.v) > maxBudgetScope {
+			add(prefix+"scope."+f.name, "is longer than %d bytes", maxBudgetScope)
+		}
+	}
 }
 
 func ociConfigExists() bool {

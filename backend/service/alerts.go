@@ -119,31 +119,20 @@ func providerAlerts(details []model.ProviderDetail, yday string, now time.Time) 
 	return out
 }
 
-// BudgetStatuses measures every configured budget against the spend of its
-// current period (up to yesterday, the newest billed day) and against that
-// spend plus the forecast to the period end. A budget whose scope names a
-// provider that is not enabled is left out.
+// BudgetStatuses measures every budget (the config file's and those made
+// in the dashboard) against the spend of its current period (up to
+// yesterday, the newest billed day) and against that spend plus the
+// forecast to the period end. A budget whose scope names a provider that
+// is not enabled is left out.
 func (s *Service) BudgetStatuses(ctx context.Context) ([]monitor.BudgetStatus, error) {
-	if len(s.cfg.Budgets) == 0 {
-		return nil, nil
-	}
-	keys, err := s.providers("")
+	views, err := s.Budgets(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return nil, err
-	}
-	today := demo.Today(s.now())
-	yday := today.AddDate(0, 0, -1)
 	var out []monitor.BudgetStatus
-	for _, b := range s.cfg.Budgets {
-		st, ok, err := s.budgetStatus(ctx, b, today, yday)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, st)
+	for _, v := range views {
+		if v.Measured {
+			out = append(out, v.Status)
 		}
 	}
 	return out, nil

@@ -131,6 +131,61 @@ export namespace app {
 
 export namespace config {
 	
+	export class BudgetScope {
+	    provider?: string;
+	    account?: string;
+	    service?: string;
+	    tag?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetScope(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.account = source["account"];
+	        this.service = source["service"];
+	        this.tag = source["tag"];
+	    }
+	}
+	export class Budget {
+	    name: string;
+	    amount: number;
+	    period: string;
+	    scope: BudgetScope;
+	
+	    static createFrom(source: any = {}) {
+	        return new Budget(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.amount = source["amount"];
+	        this.period = source["period"];
+	        this.scope = this.convertValues(source["scope"], BudgetScope);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class FeaturesConfig {
 	    real_time_updates: boolean;
 	    interactive_charts: boolean;
@@ -951,8 +1006,101 @@ export namespace model {
 
 }
 
+export namespace monitor {
+	
+	export class BudgetStatus {
+	    budget: config.Budget;
+	    period: string;
+	    period_start: string;
+	    period_end: string;
+	    actual: number;
+	    projected: number;
+	    has_forecast: boolean;
+	    currency: string;
+	    actual_threshold: number;
+	    forecast_threshold: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetStatus(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.budget = this.convertValues(source["budget"], config.Budget);
+	        this.period = source["period"];
+	        this.period_start = source["period_start"];
+	        this.period_end = source["period_end"];
+	        this.actual = source["actual"];
+	        this.projected = source["projected"];
+	        this.has_forecast = source["has_forecast"];
+	        this.currency = source["currency"];
+	        this.actual_threshold = source["actual_threshold"];
+	        this.forecast_threshold = source["forecast_threshold"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+
+}
+
 export namespace service {
 	
+	export class BudgetView {
+	    id: number;
+	    source: string;
+	    changed_by?: string;
+	    changed_at?: string;
+	    status: monitor.BudgetStatus;
+	    measured: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.source = source["source"];
+	        this.changed_by = source["changed_by"];
+	        this.changed_at = source["changed_at"];
+	        this.status = this.convertValues(source["status"], monitor.BudgetStatus);
+	        this.measured = source["measured"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ImportTotals {
 	    currency: string;
 	    billed: number;

@@ -4,6 +4,7 @@ import {model} from '../models';
 import {app} from '../models';
 import {service} from '../models';
 import {store} from '../models';
+import {config} from '../models';
 
 export function AllocateCosts(arg1:model.AllocationRules):Promise<model.AllocationResult>;
 
@@ -14,6 +15,8 @@ export function CheckHealth():Promise<model.Health>;
 export function CredentialFields(arg1:string):Promise<Array<model.CredentialField>>;
 
 export function CredentialStoreStatus():Promise<model.CredentialStoreStatus>;
+
+export function DeleteBudget(arg1:number):Promise<boolean>;
 
 export function DeleteCredential(arg1:string,arg2:string):Promise<void>;
 
@@ -45,6 +48,8 @@ export function ImportFilesDialog():Promise<service.ImportResult>;
 
 export function ListAllocationRules():Promise<Array<store.RuleSet>>;
 
+export function ListBudgets():Promise<Array<service.BudgetView>>;
+
 export function ListReports():Promise<Array<service.ReportFile>>;
 
 export function ListRuns():Promise<Array<store.Run>>;
@@ -52,6 +57,8 @@ export function ListRuns():Promise<Array<store.Run>>;
 export function OptimizeAll():Promise<model.OptimizationResult>;
 
 export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<store.RuleSet>;
+
+export function SaveBudget(arg1:number,arg2:config.Budget):Promise<service.BudgetView>;
 
 export function SaveReportAs(arg1:string):Promise<string>;
 

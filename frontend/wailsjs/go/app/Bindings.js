@@ -22,6 +22,10 @@ export function CredentialStoreStatus() {
   return window['go']['app']['Bindings']['CredentialStoreStatus']();
 }
 
+export function DeleteBudget(arg1) {
+  return window['go']['app']['Bindings']['DeleteBudget'](arg1);
+}
+
 export function DeleteCredential(arg1, arg2) {
   return window['go']['app']['Bindings']['DeleteCredential'](arg1, arg2);
 }
@@ -82,6 +86,10 @@ export function ListAllocationRules() {
   return window['go']['app']['Bindings']['ListAllocationRules']();
 }
 
+export function ListBudgets() {
+  return window['go']['app']['Bindings']['ListBudgets']();
+}
+
 export function ListReports() {
   return window['go']['app']['Bindings']['ListReports']();
 }
@@ -96,6 +104,10 @@ export function OptimizeAll() {
 
 export function SaveAllocationRule(arg1, arg2) {
   return window['go']['app']['Bindings']['SaveAllocationRule'](arg1, arg2);
+}
+
+export function SaveBudget(arg1, arg2) {
+  return window['go']['app']['Bindings']['SaveBudget'](arg1, arg2);
 }
 
 export function SaveReportAs(arg1) {
