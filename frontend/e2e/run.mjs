@@ -299,6 +299,7 @@ try {
 
   const pages = [
     { link: 'Recommendations', path: '/recommendations', heading: 'Recommendations', shot: '04-recommendations' },
+    { link: 'Budgets', path: '/budgets', heading: 'Budgets', shot: '05b-budgets' },
     { link: 'Forecast', path: '/forecast', heading: 'Forecast', shot: '05-forecast' },
     { link: 'Allocation', path: '/allocation', heading: 'Allocation', shot: '06-allocation' },
     { link: 'Reports', path: '/reports', heading: 'Reports', shot: '07-reports' },
@@ -387,6 +388,37 @@ try {
     // Listed under its state, with the reason.
     await page.selectOption('label:has-text("State") select', 'dismissed');
     await page.locator('[data-testid="recommendations-table"] tbody tr.clickable').first().waitFor();
+  });
+
+  await check('a budget is created, shown against its spend, changed and deleted in the UI', async () => {
+    await nav('Budgets');
+    await page.locator('h1', { hasText: 'Budgets' }).waitFor();
+    await settled();
+    await page.getByRole('button', { name: 'New budget' }).click();
+    const form = page.locator('[data-testid="budget-form"]');
+    await form.getByLabel('Name').fill('e2e aws');
+    await form.getByLabel('Amount per period').fill('1000');
+    await form.getByLabel('Provider').selectOption('aws');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const row = page.locator('[data-testid="budget-e2e aws"]');
+    await row.waitFor();
+    const api = await page.evaluate(async () => {
+      const list = await (await fetch('/api/budgets', { credentials: 'same-origin' })).json();
+      const b = list.find((x) => x.status.budget.name === 'e2e aws');
+      return { id: b.id, text: new Intl.NumberFormat('en-US', { style: 'currency', currency: b.status.currency }).format(b.status.actual), threshold: b.status.actual_threshold };
+    });
+    const shown = (await row.locator('[data-testid="budget-actual"]').innerText()).trim();
+    assert(shown === api.text, `spent shown ${shown}, API ${api.text}`);
+    assert(api.threshold === 100, `AWS spends more than 1,000 a month on the demo: threshold ${api.threshold}`);
+    await settled();
+    await shot('15-budgets');
+    await row.getByRole('button', { name: 'Edit' }).click();
+    await form.getByLabel('Amount per period').fill('100000000');
+    await form.getByRole('button', { name: 'Save' }).click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="budget-e2e aws"]')?.textContent?.includes('$100,000,000.00'));
+    page.once('dialog', (d) => d.accept());
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await row.waitFor({ state: 'detached' });
   });
 
   await check('dark theme and a narrow window render', async () => {

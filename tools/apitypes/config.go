@@ -52,10 +52,10 @@ func apiConfig() apiSpec {
 			t[model.AllocationResult](), t[store.RuleSet](), t[model.PerformanceMetrics](),
 			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
-			t[service.RecommendationDetail](),
+			t[service.RecommendationDetail](), t[service.BudgetView](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](),
-			t[service.RecommendationFilter](), t[service.StateChange](),
+			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},

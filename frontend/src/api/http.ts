@@ -105,6 +105,11 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     GetAlerts: () => list('/api/alerts'),
     ListRuns: () => list('/api/runs'),
     GetSession: () => get('/api/session'),
+    ListBudgets: () => list('/api/budgets'),
+    SaveBudget: (id, b) => (id ? call('PUT', `/api/budgets/${id}`, b) : post('/api/budgets', b)),
+    DeleteBudget: async (id) => {
+      await call('DELETE', `/api/budgets/${id}`);
+    },
     ImportFile: (file) => {
       const form = new FormData();
       form.append('file', file, file.name);

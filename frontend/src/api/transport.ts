@@ -1,5 +1,7 @@
 import type {
   AllocationResult,
+  Budget,
+  BudgetView,
   AllocationRules,
   Alert,
   CostAnalysis,
@@ -52,4 +54,8 @@ export interface Transport {
   ListRuns(): Promise<Run[]>;
   GetSession(): Promise<Session>;
   ImportFile(file: File): Promise<ImportResult>;
+  ListBudgets(): Promise<BudgetView[]>;
+  /** SaveBudget creates (id 0) or changes a budget. */
+  SaveBudget(id: number, b: Budget): Promise<BudgetView>;
+  DeleteBudget(id: number): Promise<void>;
 }

@@ -52,6 +52,46 @@ export interface AnalysisPeriod {
   end_date: string;
 }
 
+/** Go: config.Budget */
+export interface Budget {
+  name: string;
+  amount: number;
+  period: string;
+  scope: BudgetScope;
+}
+
+/** Go: config.BudgetScope */
+export interface BudgetScope {
+  provider?: ProviderKey;
+  account?: string;
+  service?: string;
+  tag?: string;
+}
+
+/** Go: monitor.BudgetStatus */
+export interface BudgetStatus {
+  budget: Budget;
+  period: string;
+  period_start: string;
+  period_end: string;
+  actual: number;
+  projected: number;
+  has_forecast: boolean;
+  currency: string;
+  actual_threshold: number;
+  forecast_threshold: number;
+}
+
+/** Go: service.BudgetView */
+export interface BudgetView {
+  id: number;
+  source: string;
+  changed_by?: string;
+  changed_at?: string;
+  status: BudgetStatus;
+  measured: boolean;
+}
+
 /** Go: model.CostAnalysis */
 export type CostAnalysis = { summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts };
 

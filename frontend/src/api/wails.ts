@@ -10,6 +10,7 @@ import { ApiError, errorFromBody, errorFromJSONString, NETWORK } from './errors'
 import type { Transport } from './transport';
 import type {
   AllocationResult,
+  BudgetView,
   AllocationRules,
   Alert,
   CostAnalysis,
@@ -112,6 +113,11 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     },
     GenerateRecommendations: async (f = {}) =>
       (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
+    ListBudgets: async () => (await call<BudgetView[] | null>(() => b.ListBudgets())) ?? [],
+    SaveBudget: (id, budget) => call<BudgetView>(() => b.SaveBudget(id, budget as Parameters<Bindings['SaveBudget']>[1])),
+    DeleteBudget: async (id) => {
+      await call<boolean>(() => b.DeleteBudget(id));
+    },
     GetRecommendation: (id) => call<RecommendationDetail>(() => b.GetRecommendation(id)),
     SetRecommendationState: (id, change) =>
       call<Recommendation>(() => b.SetRecommendationState(id, change as Parameters<Bindings['SetRecommendationState']>[1])),
