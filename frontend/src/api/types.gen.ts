@@ -52,6 +52,18 @@ export interface AnalysisPeriod {
   end_date: string;
 }
 
+/** Go: model.BudgetForecast */
+export interface BudgetForecast {
+  name: string;
+  amount: number;
+  period: string;
+  period_end: string;
+  actual: number;
+  projected: number;
+  has_forecast: boolean;
+  currency: string;
+}
+
 /** Go: model.CostAnalysis */
 export type CostAnalysis = { summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts };
 
@@ -150,6 +162,18 @@ export interface Forecast {
   daily_forecast: ForecastPoint[] | null;
   currency: string;
   model?: string;
+  accuracy?: ForecastAccuracy;
+  month_end?: MonthEndForecast;
+  budgets: BudgetForecast[] | null;
+}
+
+/** Go: model.ForecastAccuracy */
+export interface ForecastAccuracy {
+  mape: number;
+  coverage_80: number;
+  coverage_95: number;
+  origins: number;
+  horizon: number;
 }
 
 /** Go: model.ForecastPoint */
@@ -230,6 +254,18 @@ export interface ModelEvaluation {
   coverage_95: number;
   origins: number;
   horizon: number;
+}
+
+/** Go: model.MonthEndForecast */
+export interface MonthEndForecast {
+  month: string;
+  month_to_date: number;
+  remaining_days: number;
+  remaining_forecast: number;
+  total: number;
+  lower: number;
+  upper: number;
+  confidence_level: number;
 }
 
 /** Go: model.Notice */
