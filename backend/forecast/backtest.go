@@ -16,6 +16,11 @@ const (
 	// averaged. Averaging a few good models is steadier than picking the
 	// single best, whose lead over short backtests is partly luck.
 	combineTop = 3
+	// halfLife (days) is how fast an origin's say in the intervals fades
+	// with its age: the errors of the last two months are more like the next
+	// ones than those of a year ago, when the account may have been in another
+	// phase (being built, or before a large launch).
+	halfLife = 50.0
 )
 
 // backtestOrigins returns the history lengths at which a rolling-origin
@@ -45,6 +50,7 @@ func backtestOrigins(n, h int) []int {
 // history still has.
 type backtest struct {
 	y       []float64
+	zc      []float64 // the history on the model scale with its spikes clipped
 	tr      transform
 	origins []int
 	cands   []int         // indexes into candidates that could run
@@ -54,7 +60,7 @@ type backtest struct {
 // runBacktest forecasts h days from each origin with each candidate.
 func runBacktest(y []float64, tr transform, h int) *backtest {
 	z := tr.fwdAll(y)
-	bt := &backtest{y: y, tr: tr, origins: backtestOrigins(len(y), h)}
+	bt := &backtest{y: y, zc: clean(z), tr: tr, origins: backtestOrigins(len(y), h)}
 	comps := make([]*components, len(bt.origins))
 	for j, o := range bt.origins {
 		comps[j] = decompose(z[:o], min(h, len(y)-o))
@@ -124,22 +130,35 @@ func (bt *backtest) choose() []int {
 }
 
 // combinedErrors returns, per origin, the errors of the combination of the
-// chosen candidates on the model scale: actual minus forecast by day.
-func (bt *backtest) combinedErrors(chosen []int) [][]float64 {
-	out := make([][]float64, len(bt.origins))
+// chosen candidates on the model scale by day: raw is actual minus
+// forecast, clean the same with the actual's spikes clipped.
+func (bt *backtest) combinedErrors(chosen []int) (raw, clean [][]float64) {
+	raw = make([][]float64, len(bt.origins))
+	clean = make([][]float64, len(bt.origins))
 	for j, o := range bt.origins {
 		paths := make([][]float64, len(chosen))
 		for i, k := range chosen {
 			paths[i] = bt.zf[k][j]
 		}
 		comb := combine(paths)
-		e := make([]float64, len(comb))
+		e, c := make([]float64, len(comb)), make([]float64, len(comb))
 		for i, f := range comb {
 			e[i] = bt.tr.fwd(bt.y[o+i]) - f
+			c[i] = bt.zc[o+i] - f
 		}
-		out[j] = e
+		raw[j], clean[j] = e, c
 	}
-	return out
+	return raw, clean
+}
+
+// weights returns each origin's weight in the intervals: one half every
+// halfLife days of age.
+func (bt *backtest) weights() []float64 {
+	w := make([]float64, len(bt.origins))
+	for j, o := range bt.origins {
+		w[j] = math.Exp2(-float64(len(bt.y)-o) / halfLife)
+	}
+	return w
 }
 
 // combine averages forecast paths of equal length.

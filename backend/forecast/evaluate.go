@@ -7,9 +7,12 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 )
 
-// evalOrigins bounds Evaluate's cost: each origin runs a whole Forecast,
-// itself backtested.
-const evalOrigins = 6
+// evalOrigins is how many origins Evaluate forecasts from. Each runs a
+// whole Forecast, itself backtested; twelve, three weeks apart, span about
+// nine months, so one event (a launch, a migration) cannot decide the
+// score alone, as it did with six origins one week apart, whose windows
+// mostly overlapped.
+const evalOrigins = 12
 
 // Evaluation is the accuracy of Forecast on a history, from rolling-origin
 // backtests: Forecast is run on the history up to each origin and compared
@@ -29,7 +32,8 @@ type Evaluation struct {
 
 // Evaluate runs rolling-origin backtests of Forecast on values (one per
 // day from start) for the given horizon and returns the error measures.
-// Origins are up to six, whole weeks apart, newest first, each with
+// Origins are up to evalOrigins, three weeks apart (a week more for each
+// month of horizon beyond three), newest first, each with
 // MinHistory days or more before it; when the history is too short for a
 // full horizon after MinHistory days, the one origin forecasts the days
 // there are.
@@ -43,7 +47,7 @@ func Evaluate(values []float64, start time.Time, horizon int) (Evaluation, error
 			"forecast: the history has %d days; evaluating needs at least %d", n, MinHistory+1).
 			WithDetail("days", n).WithDetail("required_days", MinHistory+1)
 	}
-	step := period * max(1, (horizon+29)/30)
+	step := period * max(3, (horizon+29)/30)
 	var origins []int
 	for k := 0; k < evalOrigins; k++ {
 		o := n - horizon - k*step

@@ -54,7 +54,8 @@ func Forecast(values []float64, start time.Time, opt Options) (Result, error) {
 	tr := newTransform(values)
 	bt := runBacktest(values, tr, h)
 	chosen := bt.choose()
-	cal := calibrate(bt.combinedErrors(chosen))
+	raw, cleaned := bt.combinedErrors(chosen)
+	cal := calibrate(raw, cleaned, bt.weights())
 
 	comps := decompose(tr.fwdAll(values), h)
 	paths := make([][]float64, len(chosen))

@@ -35,19 +35,38 @@ type calibration struct {
 // backtest window did not.
 const widen = 1.15
 
-// calibrate fits the spread and the standardised error quantiles to errs,
-// the backtest errors by origin and lead time (index 0 is one day ahead).
-func calibrate(errs [][]float64) calibration {
-	var sum []float64
-	var cnt []int
-	for _, e := range errs {
+// calibrate fits the spread and the standardised error quantiles to the
+// backtest errors by origin and lead time (index 0 is one day ahead): raw
+// against the actual days, clean against the days with their one-off
+// spikes clipped (as the models see them). w weighs each origin.
+//
+// The errors are made symmetric before their quantiles are taken: each
+// origin's clean errors also count with their sign reversed. Twenty-odd
+// origins tell how far a level can move within the horizon, but not which
+// way the next move will go: a history that only grew (a new account being
+// built, a launch) would otherwise give a band that allows no fall at all,
+// and the first clean-up or migration lands below it. Spikes stay one-sided
+// (the raw errors): a bill has one-off days far above its level, not below.
+func calibrate(raw, clean [][]float64, w []float64) calibration {
+	errs := append([][]float64(nil), raw...)
+	ws := append([]float64(nil), w...)
+	for j, e := range clean {
+		r := make([]float64, len(e))
+		for i, v := range e {
+			r[i] = -v
+		}
+		errs = append(errs, r)
+		ws = append(ws, w[j])
+	}
+	var sum, cnt []float64
+	for j, e := range errs {
 		for i, v := range e {
 			if i >= len(sum) {
 				sum = append(sum, 0)
 				cnt = append(cnt, 0)
 			}
-			sum[i] += math.Abs(v)
-			cnt[i]++
+			sum[i] += ws[j] * math.Abs(v)
+			cnt[i] += ws[j]
 		}
 	}
 	sp := fitSpread(sum, cnt)
@@ -55,31 +74,34 @@ func calibrate(errs [][]float64) calibration {
 		// No errors at all (a constant series): intervals of zero width.
 		return calibration{spread: spread{a: math.Inf(-1)}}
 	}
-	var u, tot []float64
-	for _, e := range errs {
+	var u, uw, tot, tw []float64
+	for j, e := range errs {
 		if len(e) == 0 {
 			continue
 		}
 		for i, v := range e {
 			u = append(u, v/sp.scale(i+1))
+			uw = append(uw, ws[j])
 		}
 		tot = append(tot, mean(e)/sp.scale(len(e)))
+		tw = append(tw, ws[j])
 	}
 	sp.a += math.Log(widen)
-	return calibration{spread: sp, daily: errorQuantiles(u), total: errorQuantiles(tot)}
+	return calibration{spread: sp, daily: errorQuantiles(u, uw), total: errorQuantiles(tot, tw)}
 }
 
 // fitSpread fits log mean|error| = a + b log h by least squares, each lead
-// time weighted by its number of origins; b is kept in [0, 1].
-func fitSpread(sum []float64, cnt []int) spread {
+// time weighted by the weight of its origins (sum and cnt are the weighted
+// sums of |error| and of weights by lead time); b is kept in [0, 1].
+func fitSpread(sum, cnt []float64) spread {
 	var xs, ys, ws []float64
 	for i := range sum {
 		if cnt[i] == 0 || sum[i] <= 0 {
 			continue
 		}
 		xs = append(xs, math.Log(float64(i+1)))
-		ys = append(ys, math.Log(sum[i]/float64(cnt[i])))
-		ws = append(ws, float64(cnt[i]))
+		ys = append(ys, math.Log(sum[i]/cnt[i]))
+		ws = append(ws, cnt[i])
 	}
 	switch len(xs) {
 	case 0:
@@ -101,19 +123,54 @@ func fitSpread(sum []float64, cnt []int) spread {
 	return spread{a: a, b: b}
 }
 
-// errorQuantiles returns the interval quantiles of standardised errors,
-// widened so that the 80 % interval always contains the point forecast.
-func errorQuantiles(u []float64) quantiles {
+// errorQuantiles returns the interval quantiles of standardised errors u
+// with weights w, widened so that the 80 % interval always contains the
+// point forecast.
+func errorQuantiles(u, w []float64) quantiles {
 	if len(u) == 0 {
 		return quantiles{}
 	}
-	s := append([]float64(nil), u...)
-	sort.Float64s(s)
-	q := func(p float64) float64 { return stat.Quantile(p, stat.LinInterp, s, nil) }
+	q := weightedQuantile(u, w)
 	out := quantiles{lo95: q(0.025), lo80: q(0.10), hi80: q(0.90), hi95: q(0.975)}
 	out.lo80 = math.Min(out.lo80, 0)
 	out.hi80 = math.Max(out.hi80, 0)
 	out.lo95 = math.Min(out.lo95, out.lo80)
 	out.hi95 = math.Max(out.hi95, out.hi80)
 	return out
+}
+
+// weightedQuantile returns the quantile function of values v with weights
+// w: each value stands at the middle of its share of the total weight,
+// and quantiles between two values are interpolated linearly.
+func weightedQuantile(v, w []float64) func(p float64) float64 {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return v[idx[a]] < v[idx[b]] })
+	total := 0.0
+	for _, x := range w {
+		total += x
+	}
+	xs := make([]float64, len(v))
+	ps := make([]float64, len(v))
+	c := 0.0
+	for k, i := range idx {
+		xs[k] = v[i]
+		ps[k] = (c + w[i]/2) / total
+		c += w[i]
+	}
+	return func(p float64) float64 {
+		k := sort.SearchFloat64s(ps, p)
+		switch {
+		case k == 0:
+			return xs[0]
+		case k == len(xs):
+			return xs[len(xs)-1]
+		case ps[k] == ps[k-1]:
+			return xs[k]
+		}
+		f := (p - ps[k-1]) / (ps[k] - ps[k-1])
+		return xs[k-1] + f*(xs[k]-xs[k-1])
+	}
 }

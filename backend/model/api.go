@@ -190,6 +190,51 @@ type Forecast struct {
 	DailyForecast         []ForecastPoint                  `json:"daily_forecast"`
 	Currency              string                           `json:"currency"`
 	Model                 string                           `json:"model,omitempty"`
+	// Accuracy is how the forecaster did in backtests of this horizon on
+	// this history; nil when the history is too short to backtest.
+	Accuracy *ForecastAccuracy `json:"accuracy,omitempty"`
+	// MonthEnd is the forecast total of the current calendar month.
+	MonthEnd *MonthEndForecast `json:"month_end,omitempty"`
+	// Budgets are the configured budgets against their period's actual
+	// plus forecast spend; empty when none are configured.
+	Budgets []BudgetForecast `json:"budgets"`
+}
+
+// ForecastAccuracy summarises the forecaster's rolling-origin backtest:
+// Origins forecasts of Horizon days each, compared with what followed.
+type ForecastAccuracy struct {
+	MAPE       float64 `json:"mape"`        // mean absolute percentage error of a day's forecast, percent
+	Coverage80 float64 `json:"coverage_80"` // share of days inside the 80 % band
+	Coverage95 float64 `json:"coverage_95"` // share of days inside the 95 % band
+	Origins    int     `json:"origins"`
+	Horizon    int     `json:"horizon"`
+}
+
+// MonthEndForecast is the total of the calendar month holding the first
+// forecast day: the actual spend of its days in the history plus the
+// forecast of its remaining days, with the interval at ConfidenceLevel.
+type MonthEndForecast struct {
+	Month           string  `json:"month"` // YYYY-MM
+	MonthToDate     float64 `json:"month_to_date"`
+	RemainingDays   int     `json:"remaining_days"`
+	RemainingCost   float64 `json:"remaining_forecast"`
+	Total           float64 `json:"total"`
+	Lower           float64 `json:"lower"`
+	Upper           float64 `json:"upper"`
+	ConfidenceLevel float64 `json:"confidence_level"`
+}
+
+// BudgetForecast is one configured budget against its current period's
+// actual spend and that spend plus the forecast to the period end.
+type BudgetForecast struct {
+	Name        string  `json:"name"`
+	Amount      float64 `json:"amount"`
+	Period      string  `json:"period"` // 2026-06 or 2026-Q2
+	PeriodEnd   string  `json:"period_end"`
+	Actual      float64 `json:"actual"`
+	Projected   float64 `json:"projected"`
+	HasForecast bool    `json:"has_forecast"` // false: too little history, Projected is Actual
+	Currency    string  `json:"currency"`
 }
 
 // AllocationRules is the allocation request (POST /api/allocate, and the

@@ -190,6 +190,15 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 		fc.ProviderForecasts[k] = model.ProviderForecast{TotalForecast: pr.TotalMean,
 			ConfidenceInterval: [2]float64{pr.TotalLower, pr.TotalUpper}, TrendAnalysis: forecast.Trend(v[f : l+1])}
 	}
+	if fc.MonthEnd, err = monthEnd(total[first:last+1], origin, level); err != nil {
+		return model.Forecast{}, err
+	}
+	if fc.Accuracy, err = s.forecastAccuracy(ctx, days); err != nil {
+		return model.Forecast{}, err
+	}
+	if fc.Budgets, err = s.budgetForecasts(ctx); err != nil {
+		return model.Forecast{}, err
+	}
 	if includeRecommendations {
 		recs, err := s.GenerateRecommendations(ctx)
 		if err != nil {
@@ -203,6 +212,47 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 		fc.RecommendationsImpact = &imp
 	}
 	return fc, nil
+}
+
+// monthEnd is the forecast total of the current calendar month of a total
+// daily history that starts on day start.
+func monthEnd(values []float64, start time.Time, level float64) (*model.MonthEndForecast, error) {
+	m, err := forecast.ForecastMonthEnd(values, start, level)
+	if err != nil {
+		return nil, err
+	}
+	return &model.MonthEndForecast{Month: m.Month.Format("2006-01"), MonthToDate: m.MonthToDate,
+		RemainingDays: m.RemainingDays, RemainingCost: m.Remaining.TotalMean,
+		Total: m.Total(), Lower: m.Lower(), Upper: m.Upper(), ConfidenceLevel: level}, nil
+}
+
+// forecastAccuracy is the backtest summary shown beside a forecast of
+// horizon days; nil when the history is too short to backtest.
+func (s *Service) forecastAccuracy(ctx context.Context, horizon int) (*model.ForecastAccuracy, error) {
+	ev, err := s.EvaluateModel(ctx, horizon)
+	if apperr.KindOf(err) == apperr.Validation {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &model.ForecastAccuracy{MAPE: ev.MAPE, Coverage80: ev.Coverage80, Coverage95: ev.Coverage95,
+		Origins: ev.Origins, Horizon: ev.Horizon}, nil
+}
+
+// budgetForecasts is every configured budget against its period's actual
+// and projected spend, as the budget alerts measure them.
+func (s *Service) budgetForecasts(ctx context.Context) ([]model.BudgetForecast, error) {
+	st, err := s.BudgetStatuses(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.BudgetForecast, 0, len(st))
+	for _, b := range st {
+		out = append(out, model.BudgetForecast{Name: b.Budget.Name, Amount: b.Budget.Amount, Period: b.Period,
+			PeriodEnd: b.PeriodEnd, Actual: b.Actual, Projected: b.Projected, HasForecast: b.HasForecast, Currency: b.Currency})
+	}
+	return out, nil
 }
 
 // span returns the first and last index with a non-zero value (-1, -1
@@ -222,11 +272,37 @@ func span(v []float64) (int, int) {
 }
 
 // EvaluateModel is evaluate_model: rolling-origin backtests of the
-// forecaster on the total daily history.
+// forecaster on the total daily history. A backtest runs a dozen whole
+// forecasts, so its result is kept per history version, day and horizon.
 func (s *Service) EvaluateModel(ctx context.Context, horizon int) (model.ModelEvaluation, error) {
 	if horizon < 1 || horizon > MaxDays {
 		return model.ModelEvaluation{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, horizon).WithDetail("field", "days")
 	}
+	keys, err := s.providers("")
+	if err != nil {
+		return model.ModelEvaluation{}, err
+	}
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return model.ModelEvaluation{}, err
+	}
+	cacheKey := fmt.Sprintf("evaluate:%d:%s:%d:%s:%v", s.historyVersion(ctx), yesterday(s.now()), horizon, s.cfg.Analysis.CostMetric, keys)
+	if b, ok := s.cache.Get(ResultsBucket, cacheKey); ok {
+		var ev model.ModelEvaluation
+		if json.Unmarshal(b, &ev) == nil {
+			return ev, nil
+		}
+	}
+	ev, err := s.evaluateModel(ctx, horizon)
+	if err != nil {
+		return model.ModelEvaluation{}, err
+	}
+	if b, err := json.Marshal(ev); err == nil {
+		_ = s.cache.Put(ResultsBucket, cacheKey, b, s.cacheTTL())
+	}
+	return ev, nil
+}
+
+func (s *Service) evaluateModel(ctx context.Context, horizon int) (model.ModelEvaluation, error) {
 	to := yesterday(s.now())
 	from := demoDay(s.now(), -forecastHistory)
 	series, _, err := s.DailySeries(ctx, from, to, "")

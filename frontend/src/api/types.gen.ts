@@ -60,6 +60,18 @@ export interface Budget {
   scope: BudgetScope;
 }
 
+/** Go: model.BudgetForecast */
+export interface BudgetForecast {
+  name: string;
+  amount: number;
+  period: string;
+  period_end: string;
+  actual: number;
+  projected: number;
+  has_forecast: boolean;
+  currency: string;
+}
+
 /** Go: config.BudgetScope */
 export interface BudgetScope {
   provider?: ProviderKey;
@@ -190,6 +202,18 @@ export interface Forecast {
   daily_forecast: ForecastPoint[] | null;
   currency: string;
   model?: string;
+  accuracy?: ForecastAccuracy;
+  month_end?: MonthEndForecast;
+  budgets: BudgetForecast[] | null;
+}
+
+/** Go: model.ForecastAccuracy */
+export interface ForecastAccuracy {
+  mape: number;
+  coverage_80: number;
+  coverage_95: number;
+  origins: number;
+  horizon: number;
 }
 
 /** Go: model.ForecastPoint */
@@ -281,6 +305,18 @@ export interface ModelEvaluation {
   coverage_95: number;
   origins: number;
   horizon: number;
+}
+
+/** Go: model.MonthEndForecast */
+export interface MonthEndForecast {
+  month: string;
+  month_to_date: number;
+  remaining_days: number;
+  remaining_forecast: number;
+  total: number;
+  lower: number;
+  upper: number;
+  confidence_level: number;
 }
 
 /** Go: model.Notice */

@@ -1,12 +1,15 @@
-// Forecast: history, the forecast line with its confidence band, each
-// provider's trend, and the forecast after recommendations.
+// Forecast: history, the forecast line with its confidence band, how far
+// to trust it (its own backtest, in words), the month-end total, budgets
+// against forecast spend, each provider's trend, and the forecast after
+// recommendations.
 import { useMemo } from 'preact/hooks';
-import { analyzeCosts, api, type CostAnalysis, type Forecast, type ProviderKey } from '../api/client';
+import { analyzeCosts, api, type BudgetForecast, type CostAnalysis, type Forecast, type ProviderKey } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { DataTable, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { dailyByProvider } from '../lib/costs';
+import { accuracySentence, budgetUse, monthEndParts, monthName } from '../lib/forecast';
 import { formatCurrency, formatCurrencyCompact, formatNumber, formatPercent, formatShortDate, providerName } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
 import { useSession } from '../lib/session';
@@ -191,6 +194,18 @@ export function ForecastPage() {
                 {formatCurrency(f.confidence_interval?.[0], currency)} – {formatCurrency(f.confidence_interval?.[1], currency)}
               </span>
             </article>
+            {f.month_end && (
+              <article class="card" data-testid="month-end">
+                <h2 class="card-label">{monthName(f.month_end.month)}, month end</h2>
+                <div class="card-value small-value">{formatCurrency(f.month_end.total, currency)}</div>
+                <span class="muted small">
+                  {Math.round(f.month_end.confidence_level * 100)}% interval: {formatCurrency(f.month_end.lower, currency)} –{' '}
+                  {formatCurrency(f.month_end.upper, currency)}
+                  <br />
+                  {monthEndParts(f.month_end, (v) => formatCurrency(v, currency))}
+                </span>
+              </article>
+            )}
             {impact && (
               <>
                 <article class="card">
@@ -217,6 +232,15 @@ export function ForecastPage() {
             )}
           </article>
           <article class="panel">
+            <h2>How far to trust it</h2>
+            <p data-testid="forecast-accuracy">
+              {f.accuracy
+                ? accuracySentence(f.accuracy)
+                : 'The history is too short to backtest the forecast yet, so its accuracy is unknown.'}
+            </p>
+          </article>
+          <BudgetsPanel budgets={f.budgets ?? []} currency={currency} />
+          <article class="panel">
             <h2>Per-provider trend</h2>
             <DataTable
               columns={columns}
@@ -231,5 +255,39 @@ export function ForecastPage() {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * BudgetsPanel is the forecast against budgets: each budget configured in
+ * the configuration file (budgets), its period's spend so far and that
+ * spend plus the forecast to the period end.
+ */
+function BudgetsPanel({ budgets, currency }: { budgets: BudgetForecast[]; currency: string }) {
+  return (
+    <article class="panel" data-testid="forecast-budgets">
+      <h2>Forecast against budgets</h2>
+      {budgets.length === 0 ? (
+        <p class="muted">No budgets are configured.</p>
+      ) : (
+        <ul class="budget-list">
+          {budgets.map((b) => {
+            const use = budgetUse(b);
+            const cur = b.currency || currency;
+            return (
+              <li key={`${b.name}-${b.period}`}>
+                <strong>{b.name}</strong> ({b.period}, {formatCurrency(b.amount, cur)}):{' '}
+                {b.has_forecast
+                  ? `${formatCurrency(b.projected, cur)} expected by ${b.period_end}`
+                  : `${formatCurrency(b.actual, cur)} so far (too little history to forecast)`}
+                {use !== null && (
+                  <span class={use >= 1 ? 'change up' : 'muted'}> · {formatPercent(use, 0)} of the budget</span>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </article>
   );
 }

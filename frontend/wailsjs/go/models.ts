@@ -337,6 +337,32 @@ export namespace model {
 	}
 	
 	
+	export class BudgetForecast {
+	    name: string;
+	    amount: number;
+	    period: string;
+	    period_end: string;
+	    actual: number;
+	    projected: number;
+	    has_forecast: boolean;
+	    currency: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BudgetForecast(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.amount = source["amount"];
+	        this.period = source["period"];
+	        this.period_end = source["period_end"];
+	        this.actual = source["actual"];
+	        this.projected = source["projected"];
+	        this.has_forecast = source["has_forecast"];
+	        this.currency = source["currency"];
+	    }
+	}
 	export class Notice {
 	    kind: string;
 	    providers: string[];
@@ -486,6 +512,52 @@ export namespace model {
 	        this.cost = source["cost"];
 	    }
 	}
+	export class MonthEndForecast {
+	    month: string;
+	    month_to_date: number;
+	    remaining_days: number;
+	    remaining_forecast: number;
+	    total: number;
+	    lower: number;
+	    upper: number;
+	    confidence_level: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new MonthEndForecast(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.month = source["month"];
+	        this.month_to_date = source["month_to_date"];
+	        this.remaining_days = source["remaining_days"];
+	        this.remaining_forecast = source["remaining_forecast"];
+	        this.total = source["total"];
+	        this.lower = source["lower"];
+	        this.upper = source["upper"];
+	        this.confidence_level = source["confidence_level"];
+	    }
+	}
+	export class ForecastAccuracy {
+	    mape: number;
+	    coverage_80: number;
+	    coverage_95: number;
+	    origins: number;
+	    horizon: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ForecastAccuracy(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mape = source["mape"];
+	        this.coverage_80 = source["coverage_80"];
+	        this.coverage_95 = source["coverage_95"];
+	        this.origins = source["origins"];
+	        this.horizon = source["horizon"];
+	    }
+	}
 	export class ForecastPoint {
 	    date: string;
 	    forecast: number;
@@ -584,6 +656,9 @@ export namespace model {
 	    daily_forecast: ForecastPoint[];
 	    currency: string;
 	    model?: string;
+	    accuracy?: ForecastAccuracy;
+	    month_end?: MonthEndForecast;
+	    budgets: BudgetForecast[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Forecast(source);
@@ -600,6 +675,9 @@ export namespace model {
 	        this.daily_forecast = this.convertValues(source["daily_forecast"], ForecastPoint);
 	        this.currency = source["currency"];
 	        this.model = source["model"];
+	        this.accuracy = this.convertValues(source["accuracy"], ForecastAccuracy);
+	        this.month_end = this.convertValues(source["month_end"], MonthEndForecast);
+	        this.budgets = this.convertValues(source["budgets"], BudgetForecast);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -620,6 +698,7 @@ export namespace model {
 		    return a;
 		}
 	}
+	
 	
 	export class HealthCheck {
 	    name: string;
@@ -750,6 +829,7 @@ export namespace model {
 		    return a;
 		}
 	}
+	
 	
 	export class Recommendation {
 	    id?: string;
