@@ -227,6 +227,23 @@ func (b *Bindings) DeleteBudget(id int64) (bool, error) {
 	return do(b, callTimeout, func(ctx context.Context) (bool, error) { return true, b.svc.DeleteBudget(ctx, id, desktopActor()) })
 }
 
+// ListAnomalies is GET /api/anomalies.
+func (b *Bindings) ListAnomalies() (service.AnomalyList, error) {
+	return do(b, callTimeout, b.svc.Anomalies)
+}
+
+// GetAnomaly is GET /api/anomalies/{id}.
+func (b *Bindings) GetAnomaly(id string) (service.AnomalyDetail, error) {
+	return do(b, callTimeout, func(ctx context.Context) (service.AnomalyDetail, error) { return b.svc.Anomaly(ctx, id) })
+}
+
+// DecideAnomaly is POST /api/anomalies/{id}/decision.
+func (b *Bindings) DecideAnomaly(id string, r service.AnomalyDecisionRequest) (service.AnomalyView, error) {
+	return do(b, callTimeout, func(ctx context.Context) (service.AnomalyView, error) {
+		return b.svc.DecideAnomaly(ctx, id, r, desktopActor())
+	})
+}
+
 // desktopActor names the desktop's user in the audit log: the desktop has
 // no login, so it is the OS account running it.
 func desktopActor() string {

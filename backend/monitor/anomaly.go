@@ -24,6 +24,12 @@ type AnomalyOptions struct {
 	// perfectly regular series does not flag every small change; default 0.03.
 	SpreadFloor float64
 	CheckDays   int     // how many of the newest days to check; default 7
+	// Lookahead also compares a day with the same weekday of the weeks
+	// after it, where there are at least two: a spike stands above both
+	// sides, while a level shift (a launch, a migration, growth) only
+	// stands above the past. For reviewing the history; the newest days
+	// have no weeks after them and are judged on the past alone.
+	Lookahead bool
 	DriverShare float64 // drivers listed until they explain this share; default 0.8
 	MaxDrivers  int     // default 5
 }
@@ -114,6 +120,12 @@ func DetectAnomalies(s DailySeries, opt AnomalyOptions) []Anomaly {
 		if x <= upper {
 			continue
 		}
+		if o.Lookahead {
+			if after, ok := sameWeekdayAfter(s.Total, i, o.Weeks); ok &&
+				x <= math.Max(after+o.K*spread, after*(1+o.MinRelative)) {
+				continue // the weeks after are as high: a level shift
+			}
+		}
 		a := Anomaly{Provider: s.Provider, Day: s.Start.AddDate(0, 0, i).Format(model.DateLayout),
 			Actual: x, Expected: med, Upper: upper, Score: (x - med) / spread}
 		a.Drivers = drivers(s.Services, i, x-med, o)
@@ -143,6 +155,19 @@ func baseline(v []float64, i int, o AnomalyOptions) (med, spread float64, ok boo
 		spread = o.MinAbsolute
 	}
 	return med, spread, true
+}
+
+// sameWeekdayAfter is the median of the same weekday over up to weeks
+// weeks after day i; false with fewer than two.
+func sameWeekdayAfter(v []float64, i, weeks int) (float64, bool) {
+	var same []float64
+	for w := 1; w <= weeks && i+7*w < len(v); w++ {
+		same = append(same, v[i+7*w])
+	}
+	if len(same) < 2 {
+		return 0, false
+	}
+	return median(same), true
 }
 
 // drivers lists the services with the largest excess over their own
@@ -207,6 +232,9 @@ func (a Anomaly) Alert(currency string) model.Alert {
 			"upper": round2(a.Upper), "score": math.Round(a.Score*100) / 100, "currency": currency, "drivers": drivers},
 	}
 }
+
+// Median is the median of v (0 for none).
+func Median(v []float64) float64 { return median(v) }
 
 func median(v []float64) float64 {
 	s := append([]float64(nil), v...)

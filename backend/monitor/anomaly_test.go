@@ -126,3 +126,30 @@ func TestDetectAnomaliesNeedsHistory(t *testing.T) {
 		t.Fatalf("constant series: %+v", got)
 	}
 }
+
+// TestLookaheadTellsSpikesFromLevelShifts: a step up stands above the weeks
+// before it but not the weeks after; a one-day spike stands above both.
+func TestLookaheadTellsSpikesFromLevelShifts(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	step := make([]float64, 120)
+	spike := make([]float64, 120)
+	for i := range step {
+		step[i], spike[i] = 100, 100
+		if i >= 70 {
+			step[i] = 150
+		}
+	}
+	spike[70] = 400
+	all := AnomalyOptions{CheckDays: 120}
+	ahead := AnomalyOptions{CheckDays: 120, Lookahead: true}
+	if n := len(DetectAnomalies(DailySeries{Start: start, Total: step}, all)); n == 0 {
+		t.Fatal("without lookahead the step should be flagged (the baseline lags)")
+	}
+	if got := DetectAnomalies(DailySeries{Start: start, Total: step}, ahead); len(got) != 0 {
+		t.Fatalf("with lookahead a level shift is no spike: %+v", got)
+	}
+	got := DetectAnomalies(DailySeries{Start: start, Total: spike}, ahead)
+	if len(got) != 1 || got[0].Day != start.AddDate(0, 0, 70).Format("2006-01-02") {
+		t.Fatalf("the spike: %+v", got)
+	}
+}

@@ -59,7 +59,16 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 	if err != nil {
 		return nil, err
 	}
+	decided, err := s.anomalyDecisions(ctx)
+	if err != nil {
+		return nil, err
+	}
 	for _, a := range anomalies {
+		// Acknowledged and ignored anomalies, and those an ignored
+		// pattern covers, no longer alert.
+		if _, ok := decided.of(anomalyID(a.Provider, a.Day, "")); ok || decided.suppresses(a.Provider, topDriver(a)) {
+			continue
+		}
 		out = append(out, a.Alert(cur))
 	}
 	out = dedupe(out)
@@ -237,6 +246,20 @@ func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs
 func (s *Service) anomalies(ctx context.Context, keys []model.ProviderKey, opt monitor.AnomalyOptions) ([]monitor.Anomaly, string, error) {
 	to := demo.Today(s.now()).AddDate(0, 0, -1)
 	from := to.AddDate(0, 0, -(opt.HistoryDays() - 1))
+	series, cur, err := s.anomalySeries(ctx, keys, from, to)
+	if err != nil {
+		return nil, "", err
+	}
+	var out []monitor.Anomaly
+	for _, k := range keys {
+		out = append(out, monitor.DetectAnomalies(*series[k], opt)...)
+	}
+	return out, cur, nil
+}
+
+// anomalySeries is each provider's daily cost, in total and per service,
+// over the inclusive days [from, to], in the report currency.
+func (s *Service) anomalySeries(ctx context.Context, keys []model.ProviderKey, from, to time.Time) (map[model.ProviderKey]*monitor.DailySeries, string, error) {
 	sc := s.scope(ctx, keys)
 	sc.From, sc.To = from.Format(model.DateLayout), to.Format(model.DateLayout)
 	conv, err := s.converter(ctx, sc)
@@ -273,11 +296,7 @@ func (s *Service) anomalies(ctx context.Context, keys []model.ProviderKey, opt m
 		}
 		ds.Services[name][i] += v
 	}
-	var out []monitor.Anomaly
-	for _, k := range keys {
-		out = append(out, monitor.DetectAnomalies(*series[k], opt)...)
-	}
-	return out, conv.Target, nil
+	return series, conv.Target, nil
 }
 
 // SendResult says what SendAlerts did.

@@ -383,6 +383,37 @@ func (s *Store) ServiceDaySums(ctx context.Context, sc Scope, m model.CostMetric
 	return out, err
 }
 
+// ResourceDaySum is the cost of one resource on one day.
+type ResourceDaySum struct {
+	Sum
+	ResourceID string
+	Day        string
+}
+
+// ResourceDaySums sums metric by provider, resource, day and currency. It
+// reads the facts of the keys in scope: narrow the scope (a provider and
+// a service, a short span) before asking.
+func (s *Store) ResourceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ResourceDaySum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	p.svc = false // the service rollup has no resources
+	q, args := p.daySumsSQL(m, "resource_id")
+	var out []ResourceDaySum
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v ResourceDaySum
+		var d model.DayNum
+		if err := rows.Scan(&v.Provider, &v.Currency, &v.ResourceID, &d, &v.Amount); err != nil {
+			return err
+		}
+		v.Day = d.String()
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
 // ResourceSums sums metric by resource (per provider, source and
 // currency). Lines without a resource id are left out (they show in the
 // service breakdown). The tags are those of the resource's latest day.

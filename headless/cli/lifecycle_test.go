@@ -102,3 +102,52 @@ func TestBudgetCommands(t *testing.T) {
 		t.Fatal("deleting a missing budget passed")
 	}
 }
+
+// TestAnomalyCommands: the list finds the demo's spikes; ignoring one with
+// a pattern marks the provider's others of that service.
+func TestAnomalyCommands(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	code, out, errs := run(t, "anomalies", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var l struct {
+		Anomalies []struct {
+			ID, Service string
+			Decision    *struct{ Action string }
+			Suppressed  bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &l); err != nil {
+		t.Fatal(err)
+	}
+	var id, svc string
+	for _, a := range l.Anomalies {
+		if a.Service != "" {
+			id, svc = a.ID, a.Service
+			break
+		}
+	}
+	if id == "" {
+		t.Fatalf("no service anomaly on the demo: %s", out)
+	}
+	if code, _, errs := run(t, "anomalies", "ignore", strings.TrimPrefix(id, "anomaly:"), "--data-dir", data); code == 0 {
+		t.Fatalf("ignore without --reason passed: %s", errs)
+	}
+	if code, _, errs := run(t, "anomalies", "ignore", strings.TrimPrefix(id, "anomaly:"), "--reason", "nightly backup", "--pattern", "--data-dir", data); code != 0 {
+		t.Fatalf("ignore: exit %d: %s", code, errs)
+	}
+	_, out, _ = run(t, "anomalies", "-o", "json", "--data-dir", data)
+	if err := json.Unmarshal([]byte(out), &l); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range l.Anomalies {
+		if a.Service == svc && a.ID != id && !a.Suppressed {
+			t.Fatalf("%s not covered by the pattern", a.ID)
+		}
+		if a.ID == id && (a.Decision == nil || a.Decision.Action != "ignored") {
+			t.Fatalf("%s decision %+v", a.ID, a.Decision)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package demo
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -294,4 +295,21 @@ func (w *world) hoursOn(a *asset, d int) float64 {
 		return 24 * math.Max(0, math.Min(1, f))
 	}
 	return 24
+}
+
+// Spikes lists the days on which the demo multiplies a provider's spiky
+// service (data transfer and the like), with that service's name: the
+// ground truth anomaly detection is tested against.
+func Spikes(key model.ProviderKey, now time.Time) (days []string, service string) {
+	w := newWorld(key, Today(now))
+	for d := range w.spikes {
+		days = append(days, dayOf(w.first, d).Format(model.DateLayout))
+	}
+	sort.Strings(days)
+	for _, f := range w.c.flat {
+		if f.spiky {
+			service = f.name
+		}
+	}
+	return days, service
 }

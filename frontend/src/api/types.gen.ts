@@ -52,6 +52,55 @@ export interface AnalysisPeriod {
   end_date: string;
 }
 
+/** Go: service.AnomalyDecision */
+export interface AnomalyDecision {
+  action: string;
+  reason: string;
+  pattern?: boolean;
+  service?: string;
+  by?: string;
+  at?: string;
+}
+
+/** Go: service.AnomalyDecisionRequest */
+export interface AnomalyDecisionRequest {
+  action: string;
+  reason: string;
+  pattern?: boolean;
+}
+
+/** Go: service.AnomalyDetail */
+export interface AnomalyDetail {
+  anomaly: AnomalyView;
+  currency: string;
+  resources: ResourceDriver[] | null;
+}
+
+/** Go: service.AnomalyList */
+export interface AnomalyList {
+  currency: string;
+  from: string;
+  to: string;
+  anomalies: AnomalyView[] | null;
+  series: Partial<Record<ProviderKey, DailyPoint[] | null>> | null;
+}
+
+/** Go: service.AnomalyView */
+export interface AnomalyView {
+  id: string;
+  scope: string;
+  provider: ProviderKey;
+  service?: string;
+  day: string;
+  actual: number;
+  expected: number;
+  upper: number;
+  score: number;
+  drivers: Driver[] | null;
+  decision?: AnomalyDecision;
+  suppressed: boolean;
+}
+
 /** Go: config.Budget */
 export interface Budget {
   name: string;
@@ -164,6 +213,15 @@ export interface CredentialStoreStatus {
 export interface DailyPoint {
   date: string;
   cost: number;
+}
+
+/** Go: monitor.Driver */
+export interface Driver {
+  service: string;
+  actual: number;
+  expected: number;
+  excess: number;
+  share: number;
 }
 
 /** Go: model.Effort */
@@ -495,6 +553,14 @@ export interface ResourceCost {
   region: string;
   cost: number;
   tags: Record<string, string> | null;
+}
+
+/** Go: service.ResourceDriver */
+export interface ResourceDriver {
+  resource_id: string;
+  actual: number;
+  expected: number;
+  excess: number;
 }
 
 /** Go: model.Role */

@@ -1136,10 +1136,211 @@ export namespace monitor {
 		    return a;
 		}
 	}
+	export class Driver {
+	    service: string;
+	    actual: number;
+	    expected: number;
+	    excess: number;
+	    share: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new Driver(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.service = source["service"];
+	        this.actual = source["actual"];
+	        this.expected = source["expected"];
+	        this.excess = source["excess"];
+	        this.share = source["share"];
+	    }
+	}
 
 }
 
 export namespace service {
+	
+	export class AnomalyDecision {
+	    action: string;
+	    reason: string;
+	    pattern?: boolean;
+	    service?: string;
+	    by?: string;
+	    at?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AnomalyDecision(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.reason = source["reason"];
+	        this.pattern = source["pattern"];
+	        this.service = source["service"];
+	        this.by = source["by"];
+	        this.at = source["at"];
+	    }
+	}
+	export class AnomalyDecisionRequest {
+	    action: string;
+	    reason: string;
+	    pattern?: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new AnomalyDecisionRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.reason = source["reason"];
+	        this.pattern = source["pattern"];
+	    }
+	}
+	export class ResourceDriver {
+	    resource_id: string;
+	    actual: number;
+	    expected: number;
+	    excess: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResourceDriver(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resource_id = source["resource_id"];
+	        this.actual = source["actual"];
+	        this.expected = source["expected"];
+	        this.excess = source["excess"];
+	    }
+	}
+	export class AnomalyView {
+	    id: string;
+	    scope: string;
+	    provider: string;
+	    service?: string;
+	    day: string;
+	    actual: number;
+	    expected: number;
+	    upper: number;
+	    score: number;
+	    drivers: monitor.Driver[];
+	    decision?: AnomalyDecision;
+	    suppressed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new AnomalyView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.scope = source["scope"];
+	        this.provider = source["provider"];
+	        this.service = source["service"];
+	        this.day = source["day"];
+	        this.actual = source["actual"];
+	        this.expected = source["expected"];
+	        this.upper = source["upper"];
+	        this.score = source["score"];
+	        this.drivers = this.convertValues(source["drivers"], monitor.Driver);
+	        this.decision = this.convertValues(source["decision"], AnomalyDecision);
+	        this.suppressed = source["suppressed"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AnomalyDetail {
+	    anomaly: AnomalyView;
+	    currency: string;
+	    resources: ResourceDriver[];
+	
+	    static createFrom(source: any = {}) {
+	        return new AnomalyDetail(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.anomaly = this.convertValues(source["anomaly"], AnomalyView);
+	        this.currency = source["currency"];
+	        this.resources = this.convertValues(source["resources"], ResourceDriver);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AnomalyList {
+	    currency: string;
+	    from: string;
+	    to: string;
+	    anomalies: AnomalyView[];
+	    series: Record<string, Array<model.DailyPoint>>;
+	
+	    static createFrom(source: any = {}) {
+	        return new AnomalyList(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.currency = source["currency"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.anomalies = this.convertValues(source["anomalies"], AnomalyView);
+	        this.series = this.convertValues(source["series"], Array<model.DailyPoint>, true);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	export class BudgetView {
 	    id: number;
@@ -1419,6 +1620,7 @@ export namespace service {
 	        this.created_at = source["created_at"];
 	    }
 	}
+	
 	export class StateChange {
 	    state: string;
 	    reason?: string;

@@ -16,6 +16,8 @@ export function CredentialFields(arg1:string):Promise<Array<model.CredentialFiel
 
 export function CredentialStoreStatus():Promise<model.CredentialStoreStatus>;
 
+export function DecideAnomaly(arg1:string,arg2:service.AnomalyDecisionRequest):Promise<service.AnomalyView>;
+
 export function DeleteBudget(arg1:number):Promise<boolean>;
 
 export function DeleteCredential(arg1:string,arg2:string):Promise<void>;
@@ -34,6 +36,8 @@ export function GenerateReport(arg1:model.ReportRequest):Promise<model.ReportRes
 
 export function GetAlerts():Promise<Array<model.Alert>>;
 
+export function GetAnomaly(arg1:string):Promise<service.AnomalyDetail>;
+
 export function GetMetrics():Promise<model.PerformanceMetrics>;
 
 export function GetProviderDetails():Promise<Array<model.ProviderDetail>>;
@@ -47,6 +51,8 @@ export function GetSession():Promise<app.Session>;
 export function ImportFilesDialog():Promise<service.ImportResult>;
 
 export function ListAllocationRules():Promise<Array<store.RuleSet>>;
+
+export function ListAnomalies():Promise<service.AnomalyList>;
 
 export function ListBudgets():Promise<Array<service.BudgetView>>;
 

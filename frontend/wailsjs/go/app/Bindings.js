@@ -22,6 +22,10 @@ export function CredentialStoreStatus() {
   return window['go']['app']['Bindings']['CredentialStoreStatus']();
 }
 
+export function DecideAnomaly(arg1, arg2) {
+  return window['go']['app']['Bindings']['DecideAnomaly'](arg1, arg2);
+}
+
 export function DeleteBudget(arg1) {
   return window['go']['app']['Bindings']['DeleteBudget'](arg1);
 }
@@ -58,6 +62,10 @@ export function GetAlerts() {
   return window['go']['app']['Bindings']['GetAlerts']();
 }
 
+export function GetAnomaly(arg1) {
+  return window['go']['app']['Bindings']['GetAnomaly'](arg1);
+}
+
 export function GetMetrics() {
   return window['go']['app']['Bindings']['GetMetrics']();
 }
@@ -84,6 +92,10 @@ export function ImportFilesDialog() {
 
 export function ListAllocationRules() {
   return window['go']['app']['Bindings']['ListAllocationRules']();
+}
+
+export function ListAnomalies() {
+  return window['go']['app']['Bindings']['ListAnomalies']();
 }
 
 export function ListBudgets() {
