@@ -300,6 +300,7 @@ try {
   const pages = [
     { link: 'Recommendations', path: '/recommendations', heading: 'Recommendations', shot: '04-recommendations' },
     { link: 'Budgets', path: '/budgets', heading: 'Budgets', shot: '05b-budgets' },
+    { link: 'Anomalies', path: '/anomalies', heading: 'Anomalies', shot: '05c-anomalies' },
     { link: 'Forecast', path: '/forecast', heading: 'Forecast', shot: '05-forecast' },
     { link: 'Allocation', path: '/allocation', heading: 'Allocation', shot: '06-allocation' },
     { link: 'Reports', path: '/reports', heading: 'Reports', shot: '07-reports' },
@@ -419,6 +420,27 @@ try {
     page.once('dialog', (d) => d.accept());
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });
+  });
+
+  await check('an anomaly opens with its drivers and is acknowledged with a reason', async () => {
+    await nav('Anomalies');
+    await page.locator('h1', { hasText: 'Anomalies' }).waitFor();
+    await settled();
+    const api = await page.evaluate(async () => (await (await fetch('/api/anomalies', { credentials: 'same-origin' })).json()).anomalies);
+    assert(api.length > 0, 'the demo has injected spikes');
+    const table = page.locator('[data-testid="anomalies-table"]');
+    const shownCount = (await table.locator('.table-toolbar .muted').innerText()).trim();
+    assert(shownCount === `${api.length} rows`, `table says ${shownCount}, API lists ${api.length}`);
+    await table.locator('tbody tr.clickable').first().click();
+    const drawer = page.locator('[data-testid="anomaly-drawer"]');
+    await drawer.getByLabel('Reason').fill('e2e: known backup');
+    await drawer.getByRole('button', { name: 'Acknowledge' }).click();
+    await drawer.locator('[data-testid="anomaly-decision"]', { hasText: 'Acknowledged' }).waitFor();
+    const id = new URL(page.url()).searchParams.get('anomaly');
+    const after = await page.evaluate(async (id) => (await (await fetch('/api/anomalies', { credentials: 'same-origin' })).json()).anomalies.find((a) => a.id === id), id);
+    assert(after?.decision?.action === 'acknowledged' && after.decision.reason === 'e2e: known backup', `API: ${JSON.stringify(after?.decision)}`);
+    await shot('16-anomaly', { fullPage: false });
+    await drawer.getByRole('button', { name: 'Close' }).click();
   });
 
   await check('dark theme and a narrow window render', async () => {

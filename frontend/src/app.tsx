@@ -6,6 +6,7 @@ import { DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session
 import { applyTheme, initialTheme, ThemeContext, type Theme } from './lib/theme';
 import { useApi } from './lib/useApi';
 import { AllocationPage } from './pages/Allocation';
+import { AnomaliesPage } from './pages/Anomalies';
 import { BudgetsPage } from './pages/Budgets';
 import { ForecastPage } from './pages/Forecast';
 import { OverviewPage } from './pages/Overview';
@@ -25,6 +26,7 @@ const ROUTES: Route[] = [
   { path: '/', title: 'Overview', icon: 'M3 13h8V3H3v10zm0 8h8v-6H3v6zm10 0h8V11h-8v10zm0-18v6h8V3h-8z', page: OverviewPage },
   { path: '/recommendations', title: 'Recommendations', icon: 'M9 21h6v-1H9v1zm3-19a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z', page: RecommendationsPage },
   { path: '/budgets', title: 'Budgets', icon: 'M4 4h16v4H4V4zm0 6h10v4H4v-4zm0 6h13v4H4v-4z', page: BudgetsPage },
+  { path: '/anomalies', title: 'Anomalies', icon: 'M12 2L1 21h22L12 2zm1 15h-2v2h2v-2zm0-8h-2v6h2V9z', page: AnomaliesPage },
   { path: '/forecast', title: 'Forecast', icon: 'M3 17l6-6 4 4 8-8v4h2V3h-8v2h4l-6 6-4-4-7.4 7.4L3 17z', page: ForecastPage },
   { path: '/allocation', title: 'Allocation', icon: 'M11 2v20a10 10 0 0 1 0-20zm2 0v9h9a10 10 0 0 0-9-9zm0 11v9a10 10 0 0 0 9-9h-9z', page: AllocationPage },
   { path: '/reports', title: 'Reports', icon: 'M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8l-6-6zm2 16H8v-2h8v2zm0-4H8v-2h8v2zm-3-5V3.5L18.5 9H13z', page: ReportsPage },

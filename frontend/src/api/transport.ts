@@ -1,5 +1,9 @@
 import type {
   AllocationResult,
+  AnomalyDecisionRequest,
+  AnomalyDetail,
+  AnomalyList,
+  AnomalyView,
   Budget,
   BudgetView,
   AllocationRules,
@@ -58,4 +62,7 @@ export interface Transport {
   /** SaveBudget creates (id 0) or changes a budget. */
   SaveBudget(id: number, b: Budget): Promise<BudgetView>;
   DeleteBudget(id: number): Promise<void>;
+  ListAnomalies(): Promise<AnomalyList>;
+  GetAnomaly(id: string): Promise<AnomalyDetail>;
+  DecideAnomaly(id: string, r: AnomalyDecisionRequest): Promise<AnomalyView>;
 }

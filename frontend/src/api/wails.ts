@@ -10,6 +10,9 @@ import { ApiError, errorFromBody, errorFromJSONString, NETWORK } from './errors'
 import type { Transport } from './transport';
 import type {
   AllocationResult,
+  AnomalyDetail,
+  AnomalyList,
+  AnomalyView,
   BudgetView,
   AllocationRules,
   Alert,
@@ -113,6 +116,9 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     },
     GenerateRecommendations: async (f = {}) =>
       (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
+    ListAnomalies: () => call<AnomalyList>(() => b.ListAnomalies()),
+    GetAnomaly: (id) => call<AnomalyDetail>(() => b.GetAnomaly(id)),
+    DecideAnomaly: (id, r) => call<AnomalyView>(() => b.DecideAnomaly(id, r as Parameters<Bindings['DecideAnomaly']>[1])),
     ListBudgets: async () => (await call<BudgetView[] | null>(() => b.ListBudgets())) ?? [],
     SaveBudget: (id, budget) => call<BudgetView>(() => b.SaveBudget(id, budget as Parameters<Bindings['SaveBudget']>[1])),
     DeleteBudget: async (id) => {

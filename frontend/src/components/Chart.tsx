@@ -2,14 +2,14 @@
 // theme; when dashboard.features.interactive_charts is off the chart is a
 // still picture (no tooltip, legend toggling or zoom).
 import { BarChart, LineChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, MarkLineComponent, TooltipComponent } from 'echarts/components';
+import { DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, MarkPointComponent, TooltipComponent } from 'echarts/components';
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 import { useEffect, useRef } from 'preact/hooks';
 import { useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 
-echarts.use([BarChart, LineChart, GridComponent, LegendComponent, MarkLineComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([BarChart, LineChart, DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, MarkPointComponent, TooltipComponent, CanvasRenderer]);
 
 export type ChartOption = echarts.EChartsCoreOption;
 
