@@ -138,10 +138,13 @@ func merged(ws []*worker, st *aggState) (source, error) {
 	}
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	total := 0
+	var runs [][]entry
 	for _, w := range ws {
-		total += len(w.agg.sums)
 		w.agg.idx = nil // only the entries are needed now
+		if len(w.agg.sums) == 0 {
+			continue
+		}
+		runs = append(runs, w.agg.sums)
 		wg.Add(1)
 		go func(a *aggregator) {
 			defer wg.Done()
@@ -151,38 +154,37 @@ func merged(ws []*worker, st *aggState) (source, error) {
 		}(w.agg)
 	}
 	wg.Wait()
-	all := make([]entry, 0, total)
-	pos := make([]int, len(ws))
-	for {
-		best := -1
-		for i, w := range ws {
-			if pos[i] < len(w.agg.sums) && (best < 0 || w.agg.sums[pos[i]].k < ws[best].agg.sums[pos[best]].k) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		x := ws[best].agg.sums[pos[best]]
-		pos[best]++
-		if n := len(all); n > 0 && all[n-1].k == x.k {
-			if !all[n-1].add(x.b, x.e, x.l) {
-				return nil, errOverflow
-			}
-			continue
-		}
-		all = append(all, x)
-	}
-	for _, w := range ws {
-		w.agg.sums = nil
-	}
+	// The workers' sorted sums are merged as they are read, each time:
+	// copying them into one slice doubled the peak memory of a large
+	// import.
 	return func(lo, hi uint64, yield func(entry) error) error {
-		i := sort.Search(len(all), func(i int) bool { return all[i].k >= lo })
-		for ; i < len(all) && all[i].k < hi; i++ {
-			if err := yield(all[i]); err != nil {
+		pos := make([]int, len(runs))
+		for i, r := range runs {
+			pos[i] = sort.Search(len(r), func(j int) bool { return r[j].k >= lo })
+		}
+		for {
+			best := -1
+			for i, r := range runs {
+				if pos[i] < len(r) && r[pos[i]].k < hi && (best < 0 || r[pos[i]].k < runs[best][pos[best]].k) {
+					best = i
+				}
+			}
+			if best < 0 {
+				return nil
+			}
+			x := runs[best][pos[best]]
+			pos[best]++
+			for i, r := range runs {
+				for i != best && pos[i] < len(r) && r[pos[i]].k == x.k {
+					if !x.add(r[pos[i]].b, r[pos[i]].e, r[pos[i]].l) {
+						return errOverflow
+					}
+					pos[i]++
+				}
+			}
+			if err := yield(x); err != nil {
 				return err
 			}
 		}
-		return nil
 	}, nil
 }
