@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -314,4 +315,53 @@ func nanos(t *testing.T, s string) model.Nanos {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestImportDataExportsManifest: an AWS Data Exports delivery (FOCUS or
+// CUR 2.0) of a billing period split in numbered parts and listed by its
+// manifest's dataFiles, as `aws s3 sync` copies it, with an older
+// execution of the same period beside it: the folder, again, or the
+// manifest give the whole file's totals.
+func TestImportDataExportsManifest(t *testing.T) {
+	ctx := context.Background()
+	sample := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
+	ref := openFresh(t, exportConfig(t))
+	if _, err := ref.ImportFiles(ctx, []string{sample}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	provs := []model.ProviderKey{model.AWS, model.Azure, model.OCI}
+	want := map[model.ProviderKey]model.Nanos{}
+	for _, p := range provs {
+		want[p] = exactTotal(t, ref, p, model.MetricBilled)
+	}
+	root := t.TempDir()
+	// s3://bucket/focus/focus-export/data/BILLING_PERIOD=2024-09/<execution>/focus-export-0000N.csv.gz
+	h, parts := splitRows(t, sample, 3)
+	period := filepath.Join(root, "bucket", "focus", "focus-export", "data", "BILLING_PERIOD=2024-09")
+	key := func(exec, f string) string { return "s3://bucket/focus/focus-export/data/BILLING_PERIOD=2024-09/" + exec + "/" + f }
+	var newKeys []string
+	for i, p := range parts {
+		name := fmt.Sprintf("focus-export-%05d.csv", i+1)
+		writeFile(t, filepath.Join(period, "exec-new", name), h+strings.Join(p, ""))
+		newKeys = append(newKeys, `"`+key("exec-new", name)+`"`)
+	}
+	writeFile(t, filepath.Join(period, "exec-old", "focus-export-00001.csv"), h+strings.Join(parts[0], ""))
+	manifest := func(exec string, keys []string) string {
+		return `{"executionId":"` + exec + `","exportArn":"arn:aws:bcm-data-exports:us-east-1:123456789012:export/focus-export",
+			"billingPeriod":{"start":"2024-09-01T00:00:00.000Z","end":"2024-10-01T00:00:00.000Z"},"dataFiles":[` + strings.Join(keys, ",") + `]}`
+	}
+	metaDir := filepath.Join(root, "bucket", "focus", "focus-export", "metadata", "BILLING_PERIOD=2024-09")
+	writeFile(t, filepath.Join(metaDir, "focus-export-Manifest.json"), manifest("exec-new", newKeys))
+	writeFile(t, filepath.Join(period, "exec-old", "focus-export-Manifest.json"), manifest("exec-old", []string{`"` + key("exec-old", "focus-export-00001.csv") + `"`}))
+	s := openFresh(t, exportConfig(t))
+	for _, paths := range [][]string{{root}, {root}, {filepath.Join(metaDir, "focus-export-Manifest.json")}} {
+		if _, err := s.ImportFiles(ctx, paths, ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range provs {
+			if got := exactTotal(t, s, p, model.MetricBilled); got != want[p] {
+				t.Fatalf("%v: %s total %v, the whole file %v", paths, p, got, want[p])
+			}
+		}
+	}
 }
