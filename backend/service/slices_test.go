@@ -338,7 +338,9 @@ func TestImportDataExportsManifest(t *testing.T) {
 	// s3://bucket/focus/focus-export/data/BILLING_PERIOD=2024-09/<execution>/focus-export-0000N.csv.gz
 	h, parts := splitRows(t, sample, 3)
 	period := filepath.Join(root, "bucket", "focus", "focus-export", "data", "BILLING_PERIOD=2024-09")
-	key := func(exec, f string) string { return "s3://bucket/focus/focus-export/data/BILLING_PERIOD=2024-09/" + exec + "/" + f }
+	key := func(exec, f string) string {
+		return "s3://bucket/focus/focus-export/data/BILLING_PERIOD=2024-09/" + exec + "/" + f
+	}
 	var newKeys []string
 	for i, p := range parts {
 		name := fmt.Sprintf("focus-export-%05d.csv", i+1)
