@@ -23,13 +23,13 @@ type AnomalyOptions struct {
 	// SpreadFloor is the least spread, as a fraction of the median, so a
 	// perfectly regular series does not flag every small change; default 0.03.
 	SpreadFloor float64
-	CheckDays   int     // how many of the newest days to check; default 7
+	CheckDays   int // how many of the newest days to check; default 7
 	// Lookahead also compares a day with the same weekday of the weeks
 	// after it, where there are at least two: a spike stands above both
 	// sides, while a level shift (a launch, a migration, growth) only
 	// stands above the past. For reviewing the history; the newest days
 	// have no weeks after them and are judged on the past alone.
-	Lookahead bool
+	Lookahead   bool
 	DriverShare float64 // drivers listed until they explain this share; default 0.8
 	MaxDrivers  int     // default 5
 }

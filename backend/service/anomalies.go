@@ -73,10 +73,10 @@ type AnomalyDecision struct {
 // AnomalyList is GET /api/anomalies: every anomaly over the history, with
 // each provider's daily cost for the chart.
 type AnomalyList struct {
-	Currency  string                                  `json:"currency"`
-	From      string                                  `json:"from"`
-	To        string                                  `json:"to"`
-	Anomalies []AnomalyView                           `json:"anomalies"`
+	Currency  string                                   `json:"currency"`
+	From      string                                   `json:"from"`
+	To        string                                   `json:"to"`
+	Anomalies []AnomalyView                            `json:"anomalies"`
 	Series    map[model.ProviderKey][]model.DailyPoint `json:"series"`
 }
 
