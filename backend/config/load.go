@@ -45,7 +45,7 @@ func base() *Config {
 	d.Auth.MaxLoginAttempts = 5
 	d.Auth.LockoutSeconds = 900
 	d.Features = FeaturesConfig{RealTimeUpdates: true, InteractiveCharts: true, ExportReports: true, Notifications: false}
-	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10}
+	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10, SessionCostsPerMinute: 120}
 	d.Security.TrustedProxies = []string{}
 	d.MaxBodyBytes = 1 << 20
 	d.MaxUploadBytes = 512 << 20

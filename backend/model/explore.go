@@ -119,3 +119,26 @@ type CostGroup struct {
 	// Series is the group's cost per bucket, for the top groups only.
 	Series []DailyPoint `json:"series,omitempty"`
 }
+
+// ViewSpec is what a saved view keeps: a period, metric, grouping and
+// filters, with the names of GET /api/costs' parameters.
+type ViewSpec struct {
+	Period      PeriodKind          `json:"period,omitempty"`
+	Days        int                 `json:"days,omitempty"`
+	Start       string              `json:"start,omitempty"`
+	End         string              `json:"end,omitempty"`
+	Granularity Granularity         `json:"granularity,omitempty"`
+	Metric      CostMetric          `json:"metric,omitempty"`
+	GroupBy     Dimension           `json:"group_by,omitempty"`
+	Filters     map[string][]string `json:"filters,omitempty"`
+}
+
+// SavedView is a named ViewSpec shared by every user.
+type SavedView struct {
+	ID        int64    `json:"id"`
+	Name      string   `json:"name"`
+	Spec      ViewSpec `json:"spec"`
+	CreatedBy string   `json:"created_by"`
+	CreatedAt string   `json:"created_at"`
+	UpdatedAt string   `json:"updated_at"`
+}

@@ -2,12 +2,15 @@ package service
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/period"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -77,16 +80,22 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if err != nil {
 		return model.CostAnalysis{}, err
 	}
+	keys = filterProviders(keys, q.Filters)
 	if err := s.ensureFresh(ctx, keys); err != nil {
 		return model.CostAnalysis{}, err
 	}
 	sc := s.scope(ctx, keys)
+	sc.Account, sc.Service, sc.TagKey, sc.TagValue, sc.Filters = q.Account, q.Service, q.TagKey, q.TagValue, q.Filters
+	// One converter for both spans, so the comparison uses the same rates.
 	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
-	sc.Account, sc.Service, sc.TagKey, sc.TagValue = q.Account, q.Service, q.TagKey, q.TagValue
+	if q.Previous != nil {
+		sc.From = q.Previous.FirstDay()
+	}
 	conv, err := s.converter(ctx, sc)
 	if err != nil {
 		return model.CostAnalysis{}, err
 	}
+	sc.From = q.Period.FirstDay()
 	var sums analysis.Sums
 	if sums.Services, err = s.store.ServiceSums(ctx, sc, q.Metric); err != nil {
 		return model.CostAnalysis{}, err
@@ -113,7 +122,83 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		extents[k] = e
 	}
 	a.Summary.Notices = analysis.Notices(keys, extents, sc.From, sc.To)
+	if q.Info == nil {
+		return a, nil
+	}
+	if err := s.explore(ctx, &a, q, keys, sc, sums.Days, conv); err != nil {
+		return model.CostAnalysis{}, err
+	}
 	return a, nil
+}
+
+// filterProviders keeps the keys a provider filter names.
+func filterProviders(keys []model.ProviderKey, filters []model.Filter) []model.ProviderKey {
+	for _, f := range filters {
+		if f.Dim != model.DimProvider {
+			continue
+		}
+		var out []model.ProviderKey
+		for _, k := range keys {
+			if slices.Contains(f.Values, string(k)) {
+				out = append(out, k)
+			}
+		}
+		keys = out
+	}
+	return keys
+}
+
+// explore adds what a resolved period brings: the series at its
+// granularity, the previous span's totals and the groups.
+func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.CostQuery, keys []model.ProviderKey,
+	sc store.Scope, days []store.DaySum, conv *analysis.Converter) error {
+	info := *q.Info
+	a.Summary.Period = &info
+	if info.Cut {
+		a.Summary.Notices = append(a.Summary.Notices, model.Notice{Kind: model.NoticePeriodCut, Providers: []model.ProviderKey{},
+			Message: fmt.Sprintf("The range asked for ends on %s, after today: it is cut at today, %s.", info.RequestedEnd, info.End)})
+	}
+	var per map[model.ProviderKey][]model.DailyPoint
+	a.Summary.Series, per = analysis.Series(days, info.Granularity, conv)
+	for k, pc := range a.Providers {
+		pc.Series = per[k]
+		if pc.Series == nil {
+			pc.Series = []model.DailyPoint{}
+		}
+		a.Providers[k] = pc
+	}
+	prev := sc
+	prev.From, prev.To = q.Previous.FirstDay(), q.Previous.LastDay()
+	services, err := s.store.ServiceSums(ctx, prev, q.Metric)
+	if err != nil {
+		return err
+	}
+	ps, _ := model.ParseDayNum(prev.From)
+	pe, _ := model.ParseDayNum(prev.To)
+	a.Summary.Previous = analysis.Previous(keys, period.Span{From: ps, To: pe}, services, conv)
+	if q.GroupBy == "" {
+		return nil
+	}
+	cur, err := s.store.GroupSums(ctx, sc, q.Metric, q.GroupBy)
+	if err != nil {
+		return err
+	}
+	before, err := s.store.GroupSums(ctx, prev, q.Metric, q.GroupBy)
+	if err != nil {
+		return err
+	}
+	labels, err := s.accountLabels(ctx, q.GroupBy)
+	if err != nil {
+		return err
+	}
+	groups := analysis.Groups(q.GroupBy, cur, before, conv, labels)
+	gdays, err := s.store.GroupDaySums(ctx, sc, q.Metric, q.GroupBy, analysis.SeriesKeys(groups))
+	if err != nil {
+		return err
+	}
+	analysis.AddGroupSeries(q.GroupBy, groups, gdays, info.Granularity, conv)
+	a.Summary.GroupBy, a.Summary.Groups = q.GroupBy, groups
+	return nil
 }
 
 func (s *Service) converter(ctx context.Context, sc store.Scope) (*analysis.Converter, error) {
@@ -166,4 +251,21 @@ func (s *Service) DailySeries(ctx context.Context, from, to string, metric model
 		}
 	}
 	return out, conv.Target, nil
+}
+
+// accountLabels names account groups; nil for other dimensions.
+func (s *Service) accountLabels(ctx context.Context, d model.Dimension) (analysis.Labels, error) {
+	if d != model.DimBillingAccount && d != model.DimSubAccount {
+		return nil, nil
+	}
+	names, err := s.AccountNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func(key string) string {
+		if n := names[key]; n != "" {
+			return n + " (" + key + ")"
+		}
+		return ""
+	}, nil
 }

@@ -1,0 +1,369 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// dimColumn is the line_keys column of a fixed dimension, and whether
+// svc_keys has it too (so svc_day can answer).
+func dimColumn(d model.Dimension) (col string, svc bool, ok bool) {
+	switch d {
+	case model.DimProvider:
+		return "provider", true, true
+	case model.DimBillingAccount:
+		return "billing_account", true, true
+	case model.DimService:
+		return "service", true, true
+	case model.DimSubAccount:
+		return "sub_account", false, true
+	case model.DimServiceCategory:
+		return "service_category", false, true
+	case model.DimRegion:
+		return "region", false, true
+	case model.DimResource:
+		return "resource_id", false, true
+	case model.DimChargeCategory:
+		return "charge_category", false, true
+	}
+	return "", false, false
+}
+
+// filterValues turns filter values into stored strings: NoValue is "".
+func filterValues(values []string) string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		if v != model.NoValue {
+			out[i] = v
+		}
+	}
+	b, _ := json.Marshal(out) // strings always encode
+	return string(b)
+}
+
+// addFilter adds a filter's condition to the plan; svc says whether
+// svc_keys can still answer.
+func (s *Store) addFilter(ctx context.Context, p *plan, f model.Filter) (svc bool, err error) {
+	if len(f.Values) == 0 {
+		return true, nil
+	}
+	if key, ok := f.Dim.TagKey(); ok {
+		ids, err := s.tagSetsMatching(ctx, key, f.Values)
+		if err != nil {
+			return false, err
+		}
+		p.keyWhere += " AND k.tag_set IN (SELECT value FROM json_each(?))"
+		p.keyArgs = append(p.keyArgs, ids)
+		return false, nil
+	}
+	vals := filterValues(f.Values)
+	if f.Dim == model.DimAccount {
+		const c = ` AND (k.billing_account IN (SELECT id FROM strs WHERE s IN (SELECT value FROM json_each(?)))
+			OR k.sub_account IN (SELECT id FROM strs WHERE s IN (SELECT value FROM json_each(?))))`
+		p.keyWhere += c
+		p.keyArgs = append(p.keyArgs, vals, vals)
+		return false, nil
+	}
+	col, svc, ok := dimColumn(f.Dim)
+	if !ok {
+		return false, fmt.Errorf("store: no dimension %q", f.Dim)
+	}
+	c := " AND k." + col + " IN (SELECT id FROM strs WHERE s IN (SELECT value FROM json_each(?)))"
+	if f.Dim == model.DimProvider {
+		c = " AND k.provider IN (SELECT value FROM json_each(?))"
+	}
+	p.keyWhere += c
+	p.keyArgs = append(p.keyArgs, vals)
+	if svc {
+		p.svcWhere += c
+		p.svcArgs = append(p.svcArgs, vals)
+	}
+	return svc, nil
+}
+
+// tagSets reads every tag set: a few thousand rows at most, so matching
+// them in Go (model.TagMatches, the one rule) costs less than it would in
+// SQL, which cannot compare keys ignoring case.
+func (s *Store) tagSets(ctx context.Context) (map[int64]map[string]string, error) {
+	out := map[int64]map[string]string{}
+	err := s.query(ctx, `SELECT id, tags FROM tag_sets`, nil, func(rows *sql.Rows) error {
+		var id int64
+		var tags string
+		if err := rows.Scan(&id, &tags); err != nil {
+			return err
+		}
+		m := map[string]string{}
+		if tags != "{}" {
+			if err := json.Unmarshal([]byte(tags), &m); err != nil {
+				return err
+			}
+		}
+		out[id] = m
+		return nil
+	})
+	return out, err
+}
+
+// tagSetsMatching returns the ids of the tag sets whose key has one of the
+// values, as a JSON array.
+func (s *Store) tagSetsMatching(ctx context.Context, key string, values []string) (string, error) {
+	sets, err := s.tagSets(ctx)
+	if err != nil {
+		return "", err
+	}
+	ids := []int64{}
+	for id, tags := range sets {
+		if model.TagMatches(tags, key, values) {
+			ids = append(ids, id)
+		}
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	b, err := json.Marshal(ids)
+	return string(b), err
+}
+
+// GroupSum is the cost of one value of a dimension ("" for none).
+type GroupSum struct {
+	Sum
+	Value string
+}
+
+// GroupDaySum is the cost of one value of a dimension on one day.
+type GroupDaySum struct {
+	GroupSum
+	Day string
+}
+
+// grouping is how a dimension is grouped in SQL: the column of k that
+// holds it and how its ids become values.
+type grouping struct {
+	col   string // "provider", a string-id column, or "tag_set"
+	svc   bool
+	value func(id int64) string
+	ids   map[int64]bool // ids seen, to name
+	tags  map[int64]map[string]string
+	tag   string
+}
+
+func (s *Store) grouping(ctx context.Context, d model.Dimension) (*grouping, error) {
+	if key, ok := d.TagKey(); ok {
+		sets, err := s.tagSets(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return &grouping{col: "tag_set", tags: sets, tag: key}, nil
+	}
+	col, svc, ok := dimColumn(d)
+	if !ok {
+		return nil, fmt.Errorf("store: no dimension %q", d)
+	}
+	return &grouping{col: col, svc: svc, ids: map[int64]bool{}}, nil
+}
+
+// scanGroup reads a row's group column: the provider text or an id.
+func (g *grouping) dest() (any, func() any) {
+	if g.col == "provider" {
+		var v string
+		return &v, func() any { return v }
+	}
+	var id int64
+	return &id, func() any {
+		if g.ids != nil {
+			g.ids[id] = true
+		}
+		return id
+	}
+}
+
+// names turns the group column values read into dimension values.
+func (s *Store) names(ctx context.Context, g *grouping, raw []any) ([]string, error) {
+	out := make([]string, len(raw))
+	if g.col == "provider" {
+		for i, r := range raw {
+			out[i] = r.(string)
+		}
+		return out, nil
+	}
+	if g.tags != nil {
+		for i, r := range raw {
+			out[i] = strings.TrimSpace(model.TagValue(g.tags[r.(int64)], g.tag))
+		}
+		return out, nil
+	}
+	names, err := s.strings(ctx, g.ids)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range raw {
+		out[i] = names[r.(int64)]
+	}
+	return out, nil
+}
+
+// GroupSums sums metric by provider, currency and the value of dimension
+// d. Provider, billing account and service come from svc_day when the
+// scope allows; the others from the line keys' sums (keySums), so a
+// whole month costs one key_month row per key.
+func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d model.Dimension) ([]GroupSum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.grouping(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	var q string
+	var args []any
+	if p.svc && g.svc {
+		q = `SELECT k.provider, cu.s, k.` + g.col + `, SUM(` + metricColumn(m, "d") + `)
+			FROM svc_keys k JOIN svc_day d ON d.skey = k.id AND d.day BETWEEN ? AND ?
+			JOIN strs cu ON cu.id = k.currency
+			WHERE ` + p.svcWhere + ` GROUP BY k.provider, k.currency, k.` + g.col
+		args = append([]any{int64(p.from), int64(p.to)}, p.svcArgs...)
+	} else {
+		ks, ksArgs := p.keySums()
+		q = `WITH ks AS (` + ks + `) SELECT k.provider, cu.s, k.` + g.col + `, SUM(` + sumColumn(m) + `)
+			FROM ks JOIN line_keys k ON k.id = ks.key JOIN strs cu ON cu.id = k.currency
+			GROUP BY k.provider, k.currency, k.` + g.col
+		args = ksArgs
+	}
+	var out []GroupSum
+	var raw []any
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v GroupSum
+		dst, get := g.dest()
+		if err := rows.Scan(&v.Provider, &v.Currency, dst, &v.Amount); err != nil {
+			return err
+		}
+		out = append(out, v)
+		raw = append(raw, get())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.names(ctx, g, raw)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Value = names[i]
+	}
+	return out, nil
+}
+
+// GroupDaySums sums metric by provider, currency, day and the value of
+// dimension d, for the values given only (the groups a chart shows): the
+// facts read are those of these groups' keys.
+func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, d model.Dimension, values []string) ([]GroupDaySum, error) {
+	if len(values) == 0 {
+		return nil, nil
+	}
+	sc.Filters = append(sc.Filters[:len(sc.Filters):len(sc.Filters)], model.Filter{Dim: d, Values: values})
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	g, err := s.grouping(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	var q string
+	var args []any
+	if p.svc && g.svc {
+		q = `SELECT k.provider, cu.s, k.` + g.col + `, d.day, SUM(` + metricColumn(m, "d") + `)
+			FROM svc_keys k JOIN svc_day d ON d.skey = k.id AND d.day BETWEEN ? AND ?
+			JOIN strs cu ON cu.id = k.currency
+			WHERE ` + p.svcWhere + ` GROUP BY k.provider, k.currency, k.` + g.col + `, d.day`
+		args = append([]any{int64(p.from), int64(p.to)}, p.svcArgs...)
+	} else {
+		nc, na := p.nearCond()
+		q = `SELECT k.provider, cu.s, k.` + g.col + `, f.day, SUM(` + metricColumn(m, "f") + `)
+			FROM line_keys k JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?` + nc + `
+			JOIN strs cu ON cu.id = k.currency
+			WHERE ` + p.keyWhere + ` GROUP BY k.provider, k.currency, k.` + g.col + `, f.day`
+		args = append(append([]any{int64(p.from), int64(p.to)}, na...), p.keyArgs...)
+	}
+	var out []GroupDaySum
+	var raw []any
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v GroupDaySum
+		var day model.DayNum
+		dst, get := g.dest()
+		if err := rows.Scan(&v.Provider, &v.Currency, dst, &day, &v.Amount); err != nil {
+			return err
+		}
+		v.Day = day.String()
+		out = append(out, v)
+		raw = append(raw, get())
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	names, err := s.names(ctx, g, raw)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		out[i].Value = names[i]
+	}
+	return out, nil
+}
+
+// TagValues lists the tag keys of the lines in scope with the values each
+// has there, keys and values merged ignoring case (the smallest spelling
+// names them). Lines without the key are not listed as a value.
+func (s *Store) TagValues(ctx context.Context, sc Scope) (map[string][]string, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	q := `SELECT DISTINCT t.tags FROM line_keys k JOIN tag_sets t ON t.id = k.tag_set
+		WHERE ` + p.keyWhere + ` AND k.last_day >= ? AND k.first_day <= ? AND k.tag_set <> 1`
+	keys := map[string]string{}            // lower → spelling
+	vals := map[string]map[string]string{} // lower key → lower value → spelling
+	err = s.query(ctx, q, append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to)), func(rows *sql.Rows) error {
+		var raw string
+		if err := rows.Scan(&raw); err != nil {
+			return err
+		}
+		var tags map[string]string
+		if err := json.Unmarshal([]byte(raw), &tags); err != nil {
+			return err
+		}
+		for k, v := range tags {
+			lk, lv := strings.ToLower(k), strings.ToLower(strings.TrimSpace(v))
+			if old, ok := keys[lk]; !ok || k < old {
+				keys[lk] = k
+			}
+			if vals[lk] == nil {
+				vals[lk] = map[string]string{}
+			}
+			if old, ok := vals[lk][lv]; (!ok || v < old) && lv != "" {
+				vals[lk][lv] = strings.TrimSpace(v)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string][]string, len(keys))
+	for lk, k := range keys {
+		list := make([]string, 0, len(vals[lk]))
+		for _, v := range vals[lk] {
+			list = append(list, v)
+		}
+		sort.Strings(list)
+		out[k] = list
+	}
+	return out, nil
+}
