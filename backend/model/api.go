@@ -220,6 +220,10 @@ type AllocationResult struct {
 type ReportRequest struct {
 	Type   ReportType   `json:"type"`
 	Format ReportFormat `json:"format"`
+	// Period is the period kind of the report's cost analysis (default
+	// the last 30 days); View a saved view it follows instead.
+	Period PeriodKind `json:"period,omitempty"`
+	View   string     `json:"view,omitempty"`
 }
 
 // ReportResult is the report result.

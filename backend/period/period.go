@@ -121,15 +121,15 @@ func custom(r *Resolved, s Spec, today model.DayNum) error {
 	if b < a {
 		return apperr.E(apperr.Validation, "end %s is before start %s", s.End, s.Start).WithDetail("field", "end")
 	}
-	if b-a > maxSpan {
-		return apperr.E(apperr.Validation, "the period may span at most three years").WithDetail("field", "end")
-	}
 	if a > today {
 		return apperr.E(apperr.Validation, "start %s is after today (%s): there are no costs yet", s.Start, today).WithDetail("field", "start")
 	}
 	if b > today {
 		r.Info.Cut, r.Info.RequestedEnd = true, s.End
 		b = today
+	}
+	if b-a > maxSpan {
+		return apperr.E(apperr.Validation, "the period may span at most three years").WithDetail("field", "end")
 	}
 	r.Current = Span{a, b}
 	r.Previous = shift(r.Current)

@@ -15,14 +15,16 @@ import (
 )
 
 // MaxDays bounds `days` in the API and CLI.
-const MaxDays = 365
+const MaxDays = period.MaxDays
 
-// PeriodForDays returns the last n days ending now, validating n.
+// PeriodForDays returns the last n days (package period: the n complete
+// days before today), validating n.
 func (s *Service) PeriodForDays(n int) (model.Period, error) {
-	if n < 1 || n > MaxDays {
-		return model.Period{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, n).WithDetail("field", "days")
+	r, err := period.Resolve(s.now(), period.Spec{Kind: model.PeriodDays, Days: n})
+	if err != nil {
+		return model.Period{}, err
 	}
-	return model.LastDays(s.now(), n), nil
+	return dayPeriod(r.Current), nil
 }
 
 // PeriodForDates returns the period of the inclusive dates start..end

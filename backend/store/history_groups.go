@@ -143,12 +143,11 @@ type GroupDaySum struct {
 // grouping is how a dimension is grouped in SQL: the column of k that
 // holds it and how its ids become values.
 type grouping struct {
-	col   string // "provider", a string-id column, or "tag_set"
-	svc   bool
-	value func(id int64) string
-	ids   map[int64]bool // ids seen, to name
-	tags  map[int64]map[string]string
-	tag   string
+	col  string // "provider", a string-id column, or "tag_set"
+	svc  bool
+	ids  map[int64]bool // ids seen, to name
+	tags map[int64]map[string]string
+	tag  string
 }
 
 func (s *Store) grouping(ctx context.Context, d model.Dimension) (*grouping, error) {
@@ -166,7 +165,8 @@ func (s *Store) grouping(ctx context.Context, d model.Dimension) (*grouping, err
 	return &grouping{col: col, svc: svc, ids: map[int64]bool{}}, nil
 }
 
-// scanGroup reads a row's group column: the provider text or an id.
+// dest is where a row's group column is read (the provider text or an
+// id), and a function returning what was read.
 func (g *grouping) dest() (any, func() any) {
 	if g.col == "provider" {
 		var v string

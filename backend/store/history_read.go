@@ -224,12 +224,6 @@ func (p *plan) keySums() (string, []any) {
 		strings.Join(parts, " UNION ALL ") + `) GROUP BY key`, args
 }
 
-// jsonPath quotes a tag key for json_extract, so keys with dots, colons or
-// quotes select the right member.
-func jsonPath(key string) string {
-	return `$."` + strings.ReplaceAll(key, `"`, `\"`) + `"`
-}
-
 // metricColumn names the column of a metric (of facts, svc_day or a
 // keySums row, which share the names' initials).
 func metricColumn(m model.CostMetric, alias string) string {

@@ -240,7 +240,9 @@ func (s *Server) cached(next http.Handler) http.Handler {
 		info := infoOf(r)
 		v, err := s.versionsOf(r)
 		q, qerr := url.ParseQuery(r.URL.RawQuery)
-		if err != nil || qerr != nil {
+		// A saved view can change without the history changing: answers
+		// that name one are computed each time.
+		if err != nil || qerr != nil || q.Has("view") {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -74,6 +74,11 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/alerts", (*Server).alerts)),
 		api("GET", "/api/runs", (*Server).runs),
 		api("GET", "/api/session", (*Server).session),
+		cachedAPI(api("GET", "/api/tags", (*Server).tags)),
+		api("GET", "/api/views", (*Server).views),
+		api("POST", "/api/views", func(s *Server) http.Handler { return s.saveView(false) }),
+		api("PUT", "/api/views/{name}", func(s *Server) http.Handler { return s.saveView(true) }),
+		api("DELETE", "/api/views/{name}", (*Server).deleteView),
 		func() route {
 			rt := longAPI(api("POST", "/api/import", (*Server).importFile))
 			rt.upload = true
@@ -146,7 +151,7 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		}
 		if rt.access != accessPublic && p == nil {
 			if rt.access == accessPage {
-				http.Redirect(w, r, "/login", http.StatusSeeOther)
+				http.Redirect(w, r, loginURL(r), http.StatusSeeOther)
 				return
 			}
 			if idErr == nil {
@@ -161,26 +166,30 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 
 // limitKeys are the allowances a request draws on (docs/api.md): a
 // browser session has its own hourly allowance; everyone else (no
-// session, bearer tokens, auth disabled) draws on the per-address daily
-// and hourly ones; GET /api/costs also on its per-minute one.
+// session, bearer tokens) draws on the per-address daily and hourly ones;
+// GET /api/costs also on its per-minute one, larger for the UI (a session,
+// or auth off) so that a person clicking through views is never refused.
 func (s *Server) limitKeys(rt route, r *http.Request, info *reqInfo) []limitKey {
 	rl := s.cfg.RateLimit
 	var keys []limitKey
 	who := "a:" + info.addr
 	p := info.principal
+	costs := rl.CostsPerMinute
 	switch {
 	case p != nil && p.Kind == "session":
 		who = "s:" + p.SessionID
 		keys = append(keys, limitKey{who + "|h", rate{rl.SessionPerHour, hour}})
+		costs = rl.SessionCostsPerMinute
 	case p != nil && p.Kind == "anonymous":
 		// Auth is off: the browser UI has no session, so the address gets
-		// the session allowance or the 30-second refresh would lock it out.
+		// the session allowances or the 30-second refresh would lock it out.
 		keys = append(keys, limitKey{who + "|sh", rate{rl.SessionPerHour, hour}})
+		costs = rl.SessionCostsPerMinute
 	default:
 		keys = append(keys, limitKey{who + "|d", rate{rl.PerDay, 24 * hour}}, limitKey{who + "|h", rate{rl.PerHour, hour}})
 	}
 	if rt.Method == "GET" && rt.Path == "/api/costs" {
-		keys = append(keys, limitKey{who + "|costs", rate{rl.CostsPerMinute, minute}})
+		keys = append(keys, limitKey{who + "|costs", rate{costs, minute}})
 	}
 	return keys
 }

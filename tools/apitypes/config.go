@@ -22,6 +22,7 @@ type apiSpec struct {
 	header    string
 	types     []reflect.Type
 	overrides []typeTS
+	widen     []typeTS // enumerations whose values may also match a pattern
 	renames   []typeTS
 }
 
@@ -52,8 +53,9 @@ func apiConfig() apiSpec {
 			t[model.AllocationResult](), t[store.RuleSet](), t[model.PerformanceMetrics](),
 			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
+			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
 			// Requests.
-			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](),
+			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},
@@ -62,6 +64,10 @@ func apiConfig() apiSpec {
 			{t[model.CostAnalysis](), "{ summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts }"},
 			{t[time.Time](), "string"},
 			{t[json.RawMessage](), "unknown"},
+		},
+		widen: []typeTS{
+			// model.TagDimension: any tag key is a dimension too.
+			{t[model.Dimension](), "`tag:${string}`"},
 		},
 		renames: []typeTS{
 			{t[apperr.Body](), "ErrorBody"},

@@ -17,6 +17,8 @@ export function CredentialStoreStatus():Promise<model.CredentialStoreStatus>;
 
 export function DeleteCredential(arg1:string,arg2:string):Promise<void>;
 
+export function DeleteView(arg1:string):Promise<void>;
+
 export function DesktopInfo():Promise<app.Info>;
 
 export function ExportReport(arg1:model.ReportRequest):Promise<string>;
@@ -47,13 +49,21 @@ export function ListReports():Promise<Array<service.ReportFile>>;
 
 export function ListRuns():Promise<Array<store.Run>>;
 
+export function ListViews():Promise<Array<model.SavedView>>;
+
 export function OptimizeAll():Promise<model.OptimizationResult>;
+
+export function ReplaceView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
 
 export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<store.RuleSet>;
 
 export function SaveReportAs(arg1:string):Promise<string>;
 
+export function SaveView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
+
 export function SetCredential(arg1:string,arg2:string,arg3:string):Promise<void>;
+
+export function TagValues(arg1:app.CostRequest):Promise<Record<string, Array<string>>>;
 
 export function UnlockCredentials(arg1:string):Promise<void>;
 
