@@ -194,7 +194,13 @@ func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.Co
 		return err
 	}
 	groups := analysis.Groups(q.GroupBy, cur, before, conv, labels)
-	gdays, err := s.store.GroupDaySums(ctx, sc, q.Metric, q.GroupBy, analysis.SeriesKeys(groups))
+	// Monthly series of a dimension svc_day lacks come from key_month; a
+	// daily one would read every fact of the top groups.
+	groupDays := s.store.GroupDaySums
+	if info.Granularity == model.GranularityMonth && !store.SvcDimension(q.GroupBy) {
+		groupDays = s.store.GroupMonthSums
+	}
+	gdays, err := groupDays(ctx, sc, q.Metric, q.GroupBy, analysis.SeriesKeys(groups))
 	if err != nil {
 		return err
 	}

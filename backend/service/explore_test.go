@@ -137,11 +137,22 @@ func TestSevenDayChangeIsPerDayChange(t *testing.T) {
 // grouping of the history's lines.
 func TestGroupsSumToTotal(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
 	dims := append(model.Names(model.Dimensions), "tag:team", "tag:Environment")
-	for _, d := range dims {
-		t.Run(d, func(t *testing.T) {
-			a, err := s.Costs(ctx, CostRequest{Days: days(40), GroupBy: d})
+	reqs := map[string]CostRequest{"40 days by day": {Days: days(40)}, "100 days by month": {Days: days(100), Granularity: "month"}}
+	for name, base := range reqs {
+		for _, d := range dims {
+			base.GroupBy = d
+			testGroups(t, s, name+"/"+d, base)
+		}
+	}
+}
+
+func testGroups(t *testing.T, s *Service, name string, req CostRequest) {
+	ctx := context.Background()
+	d := req.GroupBy
+	t.Run(name, func(t *testing.T) {
+		{
+			a, err := s.Costs(ctx, req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -177,8 +188,8 @@ func TestGroupsSumToTotal(t *testing.T) {
 					t.Errorf("group %q series sums to %f, cost %f", g.Key, sum, g.Cost)
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // independentGroups groups the history's lines in Go.
