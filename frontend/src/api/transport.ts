@@ -18,7 +18,9 @@ import type {
   ReportResult,
   Run,
   RuleSet,
+  SavedView,
   Session,
+  ViewSpec,
 } from './types';
 
 /**
@@ -47,4 +49,10 @@ export interface Transport {
   ListRuns(): Promise<Run[]>;
   GetSession(): Promise<Session>;
   ImportFile(file: File): Promise<ImportResult>;
+  /** TagValues lists the tag keys and values of the period of q. */
+  TagValues(q: CostRequest): Promise<Record<string, string[]>>;
+  ListViews(): Promise<SavedView[]>;
+  SaveView(name: string, spec: ViewSpec): Promise<SavedView>;
+  ReplaceView(name: string, spec: ViewSpec): Promise<SavedView>;
+  DeleteView(name: string): Promise<void>;
 }
