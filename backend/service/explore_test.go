@@ -2,6 +2,9 @@ package service
 
 import (
 	"context"
+	"encoding/csv"
+	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -287,5 +290,52 @@ func TestFilters(t *testing.T) {
 	}
 	if _, err := s.Costs(ctx, CostRequest{GroupBy: "colour"}); apperr.KindOf(err) != apperr.Validation {
 		t.Errorf("unknown grouping: %v", err)
+	}
+}
+
+// TestAccountNames: the names a FOCUS export gives its billing accounts
+// label the account groups, and the config's accounts: map wins.
+func TestAccountNames(t *testing.T) {
+	path := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	idCol, nameCol := slices.Index(recs[0], "BillingAccountId"), slices.Index(recs[0], "BillingAccountName")
+	id, name := recs[1][idCol], recs[1][nameCol]
+	if id == "" || name == "" || name == id {
+		t.Fatalf("the sample's first row has account %q named %q", id, name)
+	}
+	cfg := exportConfig(t)
+	s := openFresh(t, cfg)
+	ctx := context.Background()
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	label := func() string {
+		t.Helper()
+		a, err := s.Costs(ctx, CostRequest{Start: "2023-07-01", End: "2026-06-09", GroupBy: "billing_account"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range a.Summary.Groups {
+			if g.Key == id {
+				return g.Label
+			}
+		}
+		t.Fatalf("no group for account %s in %+v", id, a.Summary.Groups)
+		return ""
+	}
+	if got := label(); got != name+" ("+id+")" {
+		t.Errorf("label %q, want the export's name %q", got, name)
+	}
+	cfg.Accounts = map[string]string{id: "Renamed here"}
+	if got := label(); got != "Renamed here ("+id+")" {
+		t.Errorf("label %q, want the config's name", got)
 	}
 }
