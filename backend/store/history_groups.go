@@ -11,28 +11,27 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// dimColumn is the line_keys column of a fixed dimension, and whether
-// svc_keys has it too (so svc_day can answer).
+// dimColumns maps each fixed dimension to its line_keys column, and says
+// whether svc_keys has it too (so svc_day can answer).
+var dimColumns = map[model.Dimension]struct {
+	col string
+	svc bool
+}{
+	model.DimProvider:        {"provider", true},
+	model.DimBillingAccount:  {"billing_account", true},
+	model.DimService:         {"service", true},
+	model.DimSubAccount:      {"sub_account", false},
+	model.DimServiceCategory: {"service_category", false},
+	model.DimRegion:          {"region", false},
+	model.DimResource:        {"resource_id", false},
+	model.DimChargeCategory:  {"charge_category", false},
+}
+
+// dimColumn is the column of a fixed dimension, whether svc_keys has it,
+// and whether d is one.
 func dimColumn(d model.Dimension) (col string, svc bool, ok bool) {
-	switch d {
-	case model.DimProvider:
-		return "provider", true, true
-	case model.DimBillingAccount:
-		return "billing_account", true, true
-	case model.DimService:
-		return "service", true, true
-	case model.DimSubAccount:
-		return "sub_account", false, true
-	case model.DimServiceCategory:
-		return "service_category", false, true
-	case model.DimRegion:
-		return "region", false, true
-	case model.DimResource:
-		return "resource_id", false, true
-	case model.DimChargeCategory:
-		return "charge_category", false, true
-	}
-	return "", false, false
+	c, ok := dimColumns[d]
+	return c.col, c.svc, ok
 }
 
 // filterValues turns filter values into stored strings: NoValue is "".
@@ -213,16 +212,22 @@ func SvcDimension(d model.Dimension) bool {
 	return svc
 }
 
+// groupPlan plans a scope and a grouping by d.
+func (s *Store) groupPlan(ctx context.Context, sc Scope, d model.Dimension) (*plan, *grouping, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := s.grouping(ctx, d)
+	return p, g, err
+}
+
 // GroupSums sums metric by provider, currency and the value of dimension
 // d. Provider, billing account and service come from svc_day when the
 // scope allows; the others from the line keys' sums (keySums), so a
 // whole month costs one key_month row per key.
 func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d model.Dimension) ([]GroupSum, error) {
-	p, err := s.plan(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
-	g, err := s.grouping(ctx, d)
+	p, g, err := s.groupPlan(ctx, sc, d)
 	if err != nil {
 		return nil, err
 	}
@@ -241,13 +246,33 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 			GROUP BY k.provider, k.currency, k.` + g.col
 		args = ksArgs
 	}
-	var out []GroupSum
+	rows, err := s.groupRows(ctx, g, q, args, nil)
+	out := make([]GroupSum, len(rows))
+	for i, r := range rows {
+		out[i] = r.GroupSum
+	}
+	return out, err
+}
+
+// groupRows runs a grouping query whose rows are provider, currency, the
+// group column, the bucket (when bucket is set: it names the column's
+// number as a day) and the amount, and names the groups.
+func (s *Store) groupRows(ctx context.Context, g *grouping, q string, args []any, bucket func(int64) string) ([]GroupDaySum, error) {
+	var out []GroupDaySum
 	var raw []any
-	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var v GroupSum
+	err := s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var v GroupDaySum
+		var b int64
 		dst, get := g.dest()
-		if err := rows.Scan(&v.Provider, &v.Currency, dst, &v.Amount); err != nil {
+		dest := []any{&v.Provider, &v.Currency, dst, &b, &v.Amount}
+		if bucket == nil {
+			dest = []any{&v.Provider, &v.Currency, dst, &v.Amount}
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return err
+		}
+		if bucket != nil {
+			v.Day = bucket(b)
 		}
 		out = append(out, v)
 		raw = append(raw, get())
@@ -265,6 +290,10 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 	}
 	return out, nil
 }
+
+// dayBucket and monthBucket name a day number and a month number.
+func dayBucket(n int64) string   { return model.DayNum(n).String() }
+func monthBucket(n int64) string { return model.Month(n).First().String() }
 
 // GroupMonthSums is GroupDaySums by calendar month (Day is the first day
 // of the month, or of the scope when it starts later). Each month is
@@ -284,11 +313,7 @@ func (s *Store) GroupMonthSums(ctx context.Context, sc Scope, m model.CostMetric
 	var out []GroupDaySum
 	// The months inside the scope: their key_month rows, in one query.
 	if fm+1 <= tm-1 {
-		inner, err := s.plan(ctx, sc)
-		if err != nil {
-			return nil, err
-		}
-		g, err := s.grouping(ctx, d)
+		inner, g, err := s.groupPlan(ctx, sc, d)
 		if err != nil {
 			return nil, err
 		}
@@ -296,29 +321,11 @@ func (s *Store) GroupMonthSums(ctx context.Context, sc Scope, m model.CostMetric
 			FROM line_keys k JOIN key_month m ON m.key = k.id AND m.month BETWEEN ? AND ?
 			JOIN strs cu ON cu.id = k.currency
 			WHERE ` + inner.keyWhere + ` GROUP BY k.provider, k.currency, k.` + g.col + `, m.month`
-		var raw []any
-		err = s.query(ctx, q, append([]any{int64(fm + 1), int64(tm - 1)}, inner.keyArgs...), func(rows *sql.Rows) error {
-			var v GroupDaySum
-			var mo model.Month
-			dst, get := g.dest()
-			if err := rows.Scan(&v.Provider, &v.Currency, dst, &mo, &v.Amount); err != nil {
-				return err
-			}
-			v.Day = mo.First().String()
-			out = append(out, v)
-			raw = append(raw, get())
-			return nil
-		})
+		rows, err := s.groupRows(ctx, g, q, append([]any{int64(fm + 1), int64(tm - 1)}, inner.keyArgs...), monthBucket)
 		if err != nil {
 			return nil, err
 		}
-		names, err := s.names(ctx, g, raw)
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i].Value = names[i]
-		}
+		out = append(out, rows...)
 	}
 	// The edge months, which may be partly inside: as GroupSums does.
 	edges := []model.Month{fm}
@@ -348,11 +355,7 @@ func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, 
 		return nil, nil
 	}
 	sc.Filters = append(sc.Filters[:len(sc.Filters):len(sc.Filters)], model.Filter{Dim: d, Values: values})
-	p, err := s.plan(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
-	g, err := s.grouping(ctx, d)
+	p, g, err := s.groupPlan(ctx, sc, d)
 	if err != nil {
 		return nil, err
 	}
@@ -372,31 +375,7 @@ func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, 
 			WHERE ` + p.keyWhere + ` GROUP BY k.provider, k.currency, k.` + g.col + `, f.day`
 		args = append(append([]any{int64(p.from), int64(p.to)}, na...), p.keyArgs...)
 	}
-	var out []GroupDaySum
-	var raw []any
-	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var v GroupDaySum
-		var day model.DayNum
-		dst, get := g.dest()
-		if err := rows.Scan(&v.Provider, &v.Currency, dst, &day, &v.Amount); err != nil {
-			return err
-		}
-		v.Day = day.String()
-		out = append(out, v)
-		raw = append(raw, get())
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	names, err := s.names(ctx, g, raw)
-	if err != nil {
-		return nil, err
-	}
-	for i := range out {
-		out[i].Value = names[i]
-	}
-	return out, nil
+	return s.groupRows(ctx, g, q, args, dayBucket)
 }
 
 // TagValues lists the tag keys of the lines in scope with the values each

@@ -308,22 +308,7 @@ func TestRecommendFilters(t *testing.T) {
 func TestAnalyzeFiltersReachTheService(t *testing.T) {
 	dir := isolate(t)
 	data := seeded(t, dir)
-	total := func(args ...string) float64 {
-		t.Helper()
-		code, out, errs := run(t, append([]string{"analyze", "-o", "json", "--data-dir", data}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
-		}
-		var a struct {
-			Summary struct {
-				TotalCost float64 `json:"total_cost"`
-			} `json:"summary"`
-		}
-		if err := json.Unmarshal([]byte(out), &a); err != nil {
-			t.Fatal(err)
-		}
-		return a.Summary.TotalCost
-	}
+	total := func(args ...string) float64 { t.Helper(); return analyzeTotal(t, data, args...) }
 	all := total()
 	aws := total("--provider", "aws")
 	var accounts float64
@@ -354,22 +339,7 @@ func TestAnalyzeFiltersReachTheService(t *testing.T) {
 func TestViewsAndPeriods(t *testing.T) {
 	dir := isolate(t)
 	data := seeded(t, dir)
-	total := func(args ...string) float64 {
-		t.Helper()
-		code, out, errs := run(t, append([]string{"analyze", "-o", "json", "--data-dir", data}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
-		}
-		var w struct {
-			Summary struct {
-				TotalCost float64 `json:"total_cost"`
-			} `json:"summary"`
-		}
-		if err := json.Unmarshal([]byte(out), &w); err != nil {
-			t.Fatal(err)
-		}
-		return w.Summary.TotalCost
-	}
+	total := func(args ...string) float64 { t.Helper(); return analyzeTotal(t, data, args...) }
 	flags := []string{"--period", "last_month", "--group-by", "region", "--tag", "team:data", "--filter", "service_category=Compute"}
 	if code, _, errs := run(t, append([]string{"views", "save", "Data compute", "--data-dir", data}, flags...)...); code != 0 {
 		t.Fatalf("views save: %d %s", code, errs)
@@ -400,4 +370,22 @@ func TestViewsAndPeriods(t *testing.T) {
 			t.Errorf("%v: exit %d", bad, code)
 		}
 	}
+}
+
+// analyzeTotal runs analyze -o json with args and returns summary.total_cost.
+func analyzeTotal(t *testing.T, data string, args ...string) float64 {
+	t.Helper()
+	code, out, errs := run(t, append([]string{"analyze", "-o", "json", "--data-dir", data}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	var a struct {
+		Summary struct {
+			TotalCost float64 `json:"total_cost"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.Summary.TotalCost
 }
