@@ -60,13 +60,37 @@ func done(fn func(context.Context) error) func(context.Context) (struct{}, error
 
 // AnalyzeCosts is GET /api/costs.
 func (b *Bindings) AnalyzeCosts(q CostRequest) (model.CostAnalysis, error) {
-	return do(b, callTimeout, func(ctx context.Context) (model.CostAnalysis, error) {
-		cq, err := b.svc.CostQuery(q.request())
-		if err != nil {
-			return model.CostAnalysis{}, err
-		}
-		return b.svc.AnalyzeCosts(ctx, cq)
+	return do(b, callTimeout, func(ctx context.Context) (model.CostAnalysis, error) { return b.svc.Costs(ctx, q.request()) })
+}
+
+// TagValues is GET /api/tags.
+func (b *Bindings) TagValues(q CostRequest) (map[string][]string, error) {
+	return do(b, callTimeout, func(ctx context.Context) (map[string][]string, error) { return b.svc.TagValues(ctx, q.request()) })
+}
+
+// ListViews is GET /api/views.
+func (b *Bindings) ListViews() ([]model.SavedView, error) {
+	return do(b, callTimeout, b.svc.Views)
+}
+
+// SaveView is POST /api/views: a new view.
+func (b *Bindings) SaveView(name string, spec model.ViewSpec) (model.SavedView, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.SavedView, error) {
+		return b.svc.SaveView(ctx, name, spec, desktopUser, false)
 	})
+}
+
+// ReplaceView is PUT /api/views/{name}.
+func (b *Bindings) ReplaceView(name string, spec model.ViewSpec) (model.SavedView, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.SavedView, error) {
+		return b.svc.SaveView(ctx, name, spec, desktopUser, true)
+	})
+}
+
+// DeleteView is DELETE /api/views/{name}.
+func (b *Bindings) DeleteView(name string) error {
+	_, err := do(b, callTimeout, done(func(ctx context.Context) error { return b.svc.DeleteView(ctx, name) }))
+	return err
 }
 
 // GenerateRecommendations is GET /api/recommendations?type=&provider=&priority=&state=.
@@ -252,3 +276,6 @@ func desktopActor() string {
 	}
 	return "desktop"
 }
+
+// desktopUser is who saves a view from the window.
+const desktopUser = "desktop"

@@ -98,6 +98,11 @@ var (
 		"GetAlerts":               {Method: "GET", Path: "/api/alerts"},
 		"ListRuns":                {Method: "GET", Path: "/api/runs"},
 		"GetSession":              {Method: "GET", Path: "/api/session"},
+		"TagValues":               {Method: "GET", Path: "/api/tags"},
+		"ListViews":               {Method: "GET", Path: "/api/views"},
+		"SaveView":                {Method: "POST", Path: "/api/views"},
+		"ReplaceView":             {Method: "PUT", Path: "/api/views/{name}"},
+		"DeleteView":              {Method: "DELETE", Path: "/api/views/{name}"},
 	}
 	desktopOnly = map[string]string{
 		"SetCredential":         "the OS keyring exists only on the desktop",
@@ -196,8 +201,10 @@ func TestCostQuery(t *testing.T) {
 		metric    model.CostMetric
 		checkDays bool
 	}{
-		{name: "default is the last 30 days", req: CostRequest{}, firstDay: "2026-02-13", lastDay: "2026-03-15", checkDays: true},
-		{name: "days", req: CostRequest{Days: 7, Provider: "gcp", Metric: "list"}, firstDay: "2026-03-08", lastDay: "2026-03-15", provider: model.GCP, metric: model.MetricList, checkDays: true},
+		{name: "default is the last 30 days", req: CostRequest{}, firstDay: "2026-02-13", lastDay: "2026-03-14", checkDays: true},
+		{name: "days", req: CostRequest{Days: 7, Provider: "gcp", Metric: "list"}, firstDay: "2026-03-08", lastDay: "2026-03-14", provider: model.GCP, metric: model.MetricList, checkDays: true},
+		{name: "last month", req: CostRequest{Period: "last_month", GroupBy: "region"}, firstDay: "2026-02-01", lastDay: "2026-02-28", checkDays: true},
+		{name: "bad grouping", req: CostRequest{GroupBy: "colour"}, kind: apperr.Validation},
 		{name: "dates", req: CostRequest{Start: "2026-01-01", End: "2026-01-31", Tag: "team:web"}, firstDay: "2026-01-01", lastDay: "2026-01-31", tagKey: "team", checkDays: true},
 		{name: "days out of range", req: CostRequest{Days: 366}, kind: apperr.Validation},
 		{name: "days and dates", req: CostRequest{Days: 7, Start: "2026-01-01", End: "2026-01-02"}, kind: apperr.Validation},

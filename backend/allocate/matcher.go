@@ -98,7 +98,7 @@ func (m *matcher) match(l *model.CostLine) (target, bool) {
 func (m *matcher) matchTags(l *model.CostLine) (target, bool) {
 	var t target
 	for _, key := range m.tags {
-		v := strings.TrimSpace(tagValue(l.Tags, key))
+		v := strings.TrimSpace(model.TagValue(l.Tags, key))
 		if v == "" {
 			continue
 		}
@@ -126,21 +126,4 @@ func accept(list map[string]string, v string) (string, bool) {
 	}
 	s, ok := list[strings.ToLower(v)]
 	return s, ok
-}
-
-// tagValue looks a key up exactly, then ignoring case: Azure tag names are
-// case-insensitive and exports spell the same key differently.
-func tagValue(tags map[string]string, key string) string {
-	if v, ok := tags[key]; ok {
-		return v
-	}
-	// Several spellings may be present; the smallest key wins so the
-	// result does not depend on map order.
-	best, val := "", ""
-	for k, v := range tags {
-		if strings.EqualFold(k, key) && (best == "" || k < best) {
-			best, val = k, v
-		}
-	}
-	return val
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/costpilot/costpilot/backend/model"
@@ -134,6 +135,7 @@ type aggregator struct {
 	limit  int
 	spans  map[model.ProviderKey]*spans
 	totals map[model.ProviderKey]map[string]Totals
+	names  map[model.ProviderKey]map[string]string // account id -> name
 }
 
 func newAggregator(m mapper, keys *keyTable, sp *spiller, limit int) *aggregator {
@@ -162,6 +164,9 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		}
 		lk = localKey{id: id, provider: cl.Provider}
 		a.local[string(k)] = lk
+		if n, ok := a.m.(namer); ok {
+			a.addNames(cl.Provider, n.accountNames(l))
+		}
 	}
 	sp := a.spans[lk.provider]
 	if sp == nil {
@@ -187,6 +192,23 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		}
 	}
 	return nil
+}
+
+// addNames keeps the account names a line gives.
+func (a *aggregator) addNames(p model.ProviderKey, pairs [][2][]byte) {
+	for _, pr := range pairs {
+		id, name := strings.TrimSpace(string(pr[0])), strings.TrimSpace(string(pr[1]))
+		if id == "" || name == "" || name == id {
+			continue
+		}
+		if a.names == nil {
+			a.names = map[model.ProviderKey]map[string]string{}
+		}
+		if a.names[p] == nil {
+			a.names[p] = map[string]string{}
+		}
+		a.names[p][id] = name
+	}
 }
 
 // flush moves the sums to a sorted run on disk and starts again.

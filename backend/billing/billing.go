@@ -59,6 +59,9 @@ type FileResult struct {
 	Batches []model.Batch
 	// Totals is per provider, per currency.
 	Totals map[model.ProviderKey]map[string]Totals
+	// AccountNames are the names the file gives its accounts, per
+	// provider, account id to name (FOCUS BillingAccountName, SubAccountName).
+	AccountNames map[model.ProviderKey]map[string]string
 
 	release func()
 }

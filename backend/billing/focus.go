@@ -7,7 +7,8 @@ import (
 // focusMapper reads FOCUS 1.0 to 1.4. Dims: 0 provider (ServiceProviderName,
 // else ProviderName), 1 invoice issuer, 2 host provider or publisher, 3
 // billing account, 4 sub account, 5 service, 6 service category, 7 region,
-// 8 resource id, 9 resource type, 10 charge category, 11 tags, 12 currency.
+// 8 resource id, 9 resource type, 10 charge category, 11 tags, 12 currency,
+// 13 billing account name, 14 sub account name.
 type focusMapper struct {
 	ends                            endCache
 	forced                          model.ProviderKey
@@ -15,6 +16,7 @@ type focusMapper struct {
 	account, sub, service, category int
 	regionID, regionName, resource  int
 	resType, charge, tags, currency int
+	accountName, subName            int
 	billed, effective, list         int
 	start, pstart, pend             int
 	billedName, effName, listName   string
@@ -23,28 +25,31 @@ type focusMapper struct {
 
 func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 	m := &focusMapper{
-		forced:     forced,
-		provider:   h.find("ServiceProviderName", "ProviderName"),
-		issuer:     h.find("InvoiceIssuerName", "InvoiceIssuer"),
-		host:       h.find("HostProviderName"),
-		publish:    h.find("PublisherName"),
-		account:    h.find("BillingAccountId"),
-		sub:        h.find("SubAccountId"),
-		service:    h.find("ServiceName"),
-		category:   h.find("ServiceCategory"),
-		regionID:   h.find("RegionId", "Region"),
-		regionName: h.find("RegionName"),
-		resource:   h.find("ResourceId"),
-		resType:    h.find("ResourceType"),
-		charge:     h.find("ChargeCategory"),
-		tags:       h.find("Tags"),
-		currency:   h.find("BillingCurrency"),
-		billed:     h.find("BilledCost"),
-		effective:  h.find("EffectiveCost"),
-		list:       h.find("ListCost"),
-		start:      h.find("ChargePeriodStart"),
-		pstart:     h.find("BillingPeriodStart"),
-		pend:       h.find("BillingPeriodEnd"),
+		forced:   forced,
+		provider: h.find("ServiceProviderName", "ProviderName"),
+		issuer:   h.find("InvoiceIssuerName", "InvoiceIssuer"),
+		host:     h.find("HostProviderName"),
+		publish:  h.find("PublisherName"),
+		account:  h.find("BillingAccountId"),
+		sub:      h.find("SubAccountId"),
+		// The names depend on the ids, so keying by them adds no lines.
+		accountName: h.find("BillingAccountName"),
+		subName:     h.find("SubAccountName"),
+		service:     h.find("ServiceName"),
+		category:    h.find("ServiceCategory"),
+		regionID:    h.find("RegionId", "Region"),
+		regionName:  h.find("RegionName"),
+		resource:    h.find("ResourceId"),
+		resType:     h.find("ResourceType"),
+		charge:      h.find("ChargeCategory"),
+		tags:        h.find("Tags"),
+		currency:    h.find("BillingCurrency"),
+		billed:      h.find("BilledCost"),
+		effective:   h.find("EffectiveCost"),
+		list:        h.find("ListCost"),
+		start:       h.find("ChargePeriodStart"),
+		pstart:      h.find("BillingPeriodStart"),
+		pend:        h.find("BillingPeriodEnd"),
 	}
 	if m.host < 0 {
 		m.host = m.publish
@@ -97,7 +102,12 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	}
 	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
 	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
+	d[13], d[14] = cell(rec, m.accountName), cell(rec, m.subName)
 	return out, nil
+}
+
+func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
+	return [][2][]byte{{l.dims[3], l.dims[13]}, {l.dims[4], l.dims[14]}}
 }
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {

@@ -30,6 +30,12 @@ type mapper interface {
 	describe(l *rawLine) (model.CostLine, *fieldError)
 }
 
+// namer is a mapper whose format names accounts: the (id, name) pairs of a
+// line, asked once per distinct line like describe.
+type namer interface {
+	accountNames(l *rawLine) [][2][]byte
+}
+
 // binder builds a mapper for a header; it fails on a missing column.
 type binder func(h header, forced model.ProviderKey) (mapper, *fieldError)
 

@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -36,6 +37,15 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 			t.rows.widen(s.rows.to)
 			t.period.widen(s.period.from)
 			t.period.widen(s.period.to)
+		}
+		for p, names := range w.agg.names {
+			if res.AccountNames == nil {
+				res.AccountNames = map[model.ProviderKey]map[string]string{}
+			}
+			if res.AccountNames[p] == nil {
+				res.AccountNames[p] = map[string]string{}
+			}
+			maps.Copy(res.AccountNames[p], names)
 		}
 		w.agg = nil // the sums are in src now
 	}

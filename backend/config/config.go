@@ -25,6 +25,9 @@ type Config struct {
 	Budgets      []Budget           `yaml:"budgets"`
 	Alerts       AlertsConfig       `yaml:"alerts"`
 	Import       ImportConfig       `yaml:"import"`
+	// Accounts names billing accounts, sub-accounts, subscriptions,
+	// projects and compartments by id; it wins over the names in exports.
+	Accounts map[string]string `yaml:"accounts"`
 
 	// Path is the file the configuration was read from; empty for the
 	// built-in defaults.
@@ -158,6 +161,10 @@ type RateLimitConfig struct {
 	PerHour        int  `yaml:"per_hour"`
 	SessionPerHour int  `yaml:"session_per_hour"`
 	CostsPerMinute int  `yaml:"costs_per_minute"`
+	// SessionCostsPerMinute replaces CostsPerMinute for browser sessions
+	// (and the UI with auth off): a person clicking through views asks for
+	// more analyses than a script should.
+	SessionCostsPerMinute int `yaml:"session_costs_per_minute"`
 }
 
 // PerformanceConfig is the performance section.

@@ -46,7 +46,7 @@ func base() *Config {
 	d.Auth.MaxLoginAttempts = 5
 	d.Auth.LockoutSeconds = 900
 	d.Features = FeaturesConfig{RealTimeUpdates: true, InteractiveCharts: true, ExportReports: true, Notifications: false}
-	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10}
+	d.RateLimit = RateLimitConfig{Enabled: true, PerDay: 200, PerHour: 50, SessionPerHour: 2000, CostsPerMinute: 10, SessionCostsPerMinute: 120}
 	d.Security.TrustedProxies = []string{}
 	d.Auth.OIDC = OIDCConfig{ClientSecretEnv: DefaultOIDCSecretEnv, Scopes: []string{"openid", "email", "profile"},
 		GroupsClaim: "groups", DefaultRole: model.RoleViewer}

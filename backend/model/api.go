@@ -32,6 +32,15 @@ type CostQuery struct {
 	Service  string
 	TagKey   string
 	TagValue string
+	// Filters are the multi-valued filters beside the ones above.
+	Filters []Filter
+	// Info, when set, says what the period is (its granularity too) and
+	// Previous the span it is compared with; a query built from a bare
+	// Period has neither, and its answer no comparison or series.
+	Info     *PeriodInfo
+	Previous *Period
+	// GroupBy, when set, asks for summary.groups by that dimension.
+	GroupBy Dimension
 }
 
 // AnalysisPeriod is summary.analysis_period of a cost analysis.
@@ -52,6 +61,13 @@ type CostSummary struct {
 	// a provider whose data ends before the period or inside it, or demo
 	// data shown beside imported data.
 	Notices []Notice `json:"notices,omitempty"`
+	// Period says what the period is: its kind, granularity and whether
+	// it was cut at today. Previous is the span it is compared with.
+	Period   *PeriodInfo  `json:"period,omitempty"`
+	Previous *Comparison  `json:"previous,omitempty"`
+	Series   []DailyPoint `json:"series,omitempty"` // the total per bucket of the granularity
+	GroupBy  Dimension    `json:"group_by,omitempty"`
+	Groups   []CostGroup  `json:"groups,omitempty"`
 }
 
 // Notice kinds.
@@ -60,6 +76,7 @@ const (
 	NoticeDataEnds       = "data_ends"        // its history ends inside the period
 	NoticeDataEndsBefore = "data_ends_before" // its history ends before the period starts
 	NoticeDemoBeside     = "demo_beside_real" // demo data shown beside imported or live data
+	NoticePeriodCut      = "period_cut"       // the range asked for ends after today
 )
 
 // Notice is one of CostSummary.Notices.
@@ -87,7 +104,8 @@ type ProviderCosts struct {
 	Resources        []ResourceCost     `json:"resources"`
 	DailyCosts       []DailyPoint       `json:"daily_costs"`
 	Source           SourceKind         `json:"source"`
-	ResourceCount    int                `json:"resource_count"` // resources with cost; the list holds the top ones
+	ResourceCount    int                `json:"resource_count"`   // resources with cost; the list holds the top ones
+	Series           []DailyPoint       `json:"series,omitempty"` // per bucket of the granularity
 }
 
 // CostAnalysis is the cost analysis (GET /api/costs). It is encoded
@@ -274,6 +292,10 @@ type AllocationResult struct {
 type ReportRequest struct {
 	Type   ReportType   `json:"type"`
 	Format ReportFormat `json:"format"`
+	// Period is the period kind of the report's cost analysis (default
+	// the last 30 days); View a saved view it follows instead.
+	Period PeriodKind `json:"period,omitempty"`
+	View   string     `json:"view,omitempty"`
 }
 
 // ReportResult is the report result.

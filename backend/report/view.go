@@ -89,7 +89,7 @@ func buildView(d Data) *view {
 		Title:     "costpilot " + string(d.Type) + " report",
 		Type:      d.Type,
 		Generated: d.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC"),
-		Period:    periodText(a.Summary.AnalysisPeriod),
+		Period:    periodText(a.Summary),
 		Currency:  cur,
 		Metric:    string(a.Summary.Metric),
 	}
@@ -196,12 +196,20 @@ func share(part, total float64) float64 {
 	return part / total
 }
 
-func periodText(p model.AnalysisPeriod) string {
+func periodText(sum model.CostSummary) string {
+	p := sum.AnalysisPeriod
 	s, e := dateOf(p.StartDate), dateOf(p.EndDate)
 	if s == "" && e == "" {
 		return "no period"
 	}
-	return s + " to " + e
+	out := s + " to " + e
+	if sum.Period != nil && sum.Period.Kind != model.PeriodCustom {
+		out = sum.Period.Label + " (" + out + ")"
+	}
+	if c := sum.Previous; c != nil {
+		out += ", previous " + c.Start + " to " + c.End + ": " + formatMoney(c.TotalCost, sum.Currency)
+	}
+	return out
 }
 
 func dateOf(ts string) string {

@@ -2,6 +2,8 @@ package service
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -10,18 +12,21 @@ import (
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/period"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
 // MaxDays bounds `days` in the API and CLI.
-const MaxDays = 365
+const MaxDays = period.MaxDays
 
-// PeriodForDays returns the last n days ending now, validating n.
+// PeriodForDays returns the last n days (package period: the n complete
+// days before today), validating n.
 func (s *Service) PeriodForDays(n int) (model.Period, error) {
-	if n < 1 || n > MaxDays {
-		return model.Period{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, n).WithDetail("field", "days")
+	r, err := period.Resolve(s.now(), period.Spec{Kind: model.PeriodDays, Days: n})
+	if err != nil {
+		return model.Period{}, err
 	}
-	return model.LastDays(s.now(), n), nil
+	return dayPeriod(r.Current), nil
 }
 
 // PeriodForDates returns the period of the inclusive dates start..end
@@ -87,16 +92,22 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if err != nil {
 		return model.CostAnalysis{}, err
 	}
+	keys = filterProviders(keys, q.Filters)
 	if err := s.ensureFresh(ctx, keys); err != nil {
 		return model.CostAnalysis{}, err
 	}
 	sc := s.scope(ctx, keys)
+	sc.Account, sc.Service, sc.TagKey, sc.TagValue, sc.Filters = q.Account, q.Service, q.TagKey, q.TagValue, q.Filters
+	// One converter for both spans, so the comparison uses the same rates.
 	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
-	sc.Account, sc.Service, sc.TagKey, sc.TagValue = q.Account, q.Service, q.TagKey, q.TagValue
+	if q.Previous != nil {
+		sc.From = q.Previous.FirstDay()
+	}
 	conv, err := s.converter(ctx, sc)
 	if err != nil {
 		return model.CostAnalysis{}, err
 	}
+	sc.From = q.Period.FirstDay()
 	var sums analysis.Sums
 	if sums.Services, err = s.store.ServiceSums(ctx, sc, q.Metric); err != nil {
 		return model.CostAnalysis{}, err
@@ -123,7 +134,89 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		extents[k] = e
 	}
 	a.Summary.Notices = analysis.Notices(keys, extents, sc.From, sc.To)
+	if q.Info == nil {
+		return a, nil
+	}
+	if err := s.explore(ctx, &a, q, keys, sc, sums.Days, conv); err != nil {
+		return model.CostAnalysis{}, err
+	}
 	return a, nil
+}
+
+// filterProviders keeps the keys a provider filter names.
+func filterProviders(keys []model.ProviderKey, filters []model.Filter) []model.ProviderKey {
+	for _, f := range filters {
+		if f.Dim != model.DimProvider {
+			continue
+		}
+		var out []model.ProviderKey
+		for _, k := range keys {
+			if slices.Contains(f.Values, string(k)) {
+				out = append(out, k)
+			}
+		}
+		keys = out
+	}
+	return keys
+}
+
+// explore adds what a resolved period brings: the series at its
+// granularity, the previous span's totals and the groups.
+func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.CostQuery, keys []model.ProviderKey,
+	sc store.Scope, days []store.DaySum, conv *analysis.Converter) error {
+	info := *q.Info
+	a.Summary.Period = &info
+	if info.Cut {
+		a.Summary.Notices = append(a.Summary.Notices, model.Notice{Kind: model.NoticePeriodCut, Providers: []model.ProviderKey{},
+			Message: fmt.Sprintf("The range asked for ends on %s, after today: it is cut at today, %s.", info.RequestedEnd, info.End)})
+	}
+	var per map[model.ProviderKey][]model.DailyPoint
+	a.Summary.Series, per = analysis.Series(days, info.Granularity, conv)
+	for k, pc := range a.Providers {
+		pc.Series = per[k]
+		if pc.Series == nil {
+			pc.Series = []model.DailyPoint{}
+		}
+		a.Providers[k] = pc
+	}
+	prev := sc
+	prev.From, prev.To = q.Previous.FirstDay(), q.Previous.LastDay()
+	services, err := s.store.ServiceSums(ctx, prev, q.Metric)
+	if err != nil {
+		return err
+	}
+	ps, _ := model.ParseDayNum(prev.From)
+	pe, _ := model.ParseDayNum(prev.To)
+	a.Summary.Previous = analysis.Previous(keys, period.Span{From: ps, To: pe}, services, conv)
+	if q.GroupBy == "" {
+		return nil
+	}
+	cur, err := s.store.GroupSums(ctx, sc, q.Metric, q.GroupBy)
+	if err != nil {
+		return err
+	}
+	before, err := s.store.GroupSums(ctx, prev, q.Metric, q.GroupBy)
+	if err != nil {
+		return err
+	}
+	labels, err := s.accountLabels(ctx, q.GroupBy)
+	if err != nil {
+		return err
+	}
+	groups := analysis.Groups(q.GroupBy, cur, before, conv, labels)
+	// Monthly series of a dimension svc_day lacks come from key_month; a
+	// daily one would read every fact of the top groups.
+	groupDays := s.store.GroupDaySums
+	if info.Granularity == model.GranularityMonth && !store.SvcDimension(q.GroupBy) {
+		groupDays = s.store.GroupMonthSums
+	}
+	gdays, err := groupDays(ctx, sc, q.Metric, q.GroupBy, analysis.SeriesKeys(groups))
+	if err != nil {
+		return err
+	}
+	analysis.AddGroupSeries(q.GroupBy, groups, gdays, info.Granularity, conv)
+	a.Summary.GroupBy, a.Summary.Groups = q.GroupBy, groups
+	return nil
 }
 
 func (s *Service) converter(ctx context.Context, sc store.Scope) (*analysis.Converter, error) {
@@ -176,4 +269,21 @@ func (s *Service) DailySeries(ctx context.Context, from, to string, metric model
 		}
 	}
 	return out, conv.Target, nil
+}
+
+// accountLabels names account groups; nil for other dimensions.
+func (s *Service) accountLabels(ctx context.Context, d model.Dimension) (analysis.Labels, error) {
+	if d != model.DimBillingAccount && d != model.DimSubAccount {
+		return nil, nil
+	}
+	names, err := s.AccountNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return func(key string) string {
+		if n := names[key]; n != "" {
+			return n + " (" + key + ")"
+		}
+		return ""
+	}, nil
 }

@@ -287,6 +287,13 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 	if err != nil {
 		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)
 	}
+	if !dry {
+		for p, names := range fr.AccountNames {
+			if err := s.store.SetAccountNames(ctx, p, names); err != nil {
+				return f, err
+			}
+		}
+	}
 	f.Replaces = []ImportSpan{}
 	for i, c := range changes {
 		sp := ImportSpan{Provider: c.Provider, Kind: "replace", From: c.From, To: c.To, Accounts: c.Accounts,

@@ -338,12 +338,14 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 	if err := allocate.Validate(rules); err != nil {
 		return model.AllocationResult{}, err
 	}
-	p := model.LastDays(s.now(), 30)
+	p, err := s.PeriodForDays(DefaultDays)
+	if err != nil {
+		return model.AllocationResult{}, err
+	}
 	if rules.Start != "" || rules.End != "" {
 		if rules.Start == "" || rules.End == "" {
 			return model.AllocationResult{}, apperr.E(apperr.Validation, "start and end go together").WithDetail("field", "start")
 		}
-		var err error
 		if p, err = PeriodForDates(rules.Start, rules.End); err != nil {
 			return model.AllocationResult{}, err
 		}

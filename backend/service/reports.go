@@ -30,7 +30,7 @@ func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (
 	if err := apperr.OneOf("format", req.Format, model.ReportFormats); err != nil {
 		return model.ReportResult{}, err
 	}
-	d, err := s.reportData(ctx, req.Type, nil)
+	d, err := s.reportData(ctx, req, nil)
 	if err != nil {
 		return model.ReportResult{}, err
 	}
@@ -56,9 +56,10 @@ func (s *Service) writeReport(d report.Data, f model.ReportFormat) (string, erro
 
 // reportData gathers what a report of type t shows. recs may be passed in
 // when the caller already has them.
-func (s *Service) reportData(ctx context.Context, t model.ReportType, recs []model.Recommendation) (report.Data, error) {
+func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs []model.Recommendation) (report.Data, error) {
+	t := req.Type
 	d := report.Data{Type: t, GeneratedAt: s.now()}
-	a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: model.LastDays(s.now(), 30)})
+	a, err := s.Costs(ctx, CostRequest{Period: string(req.Period), View: req.View})
 	if err != nil {
 		return d, err
 	}
@@ -203,7 +204,11 @@ func (s *Service) optimize(ctx context.Context, generateReport bool) (model.Opti
 	if err != nil {
 		return res, nil, err
 	}
-	a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: model.LastDays(s.now(), 30)})
+	p, err := s.PeriodForDays(DefaultDays)
+	if err != nil {
+		return res, nil, err
+	}
+	a, err := s.AnalyzeCosts(ctx, model.CostQuery{Period: p})
 	if err != nil {
 		return res, nil, err
 	}
@@ -217,7 +222,7 @@ func (s *Service) optimize(ctx context.Context, generateReport bool) (model.Opti
 		res.Summary.TotalPotentialSavings += r.PotentialSavings
 	}
 	if generateReport {
-		d, err := s.reportData(ctx, model.ReportComprehensive, recs)
+		d, err := s.reportData(ctx, model.ReportRequest{Type: model.ReportComprehensive}, recs)
 		if err != nil {
 			return res, nil, err
 		}

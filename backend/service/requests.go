@@ -1,8 +1,13 @@
 package service
 
 import (
+	"slices"
+	"strings"
+	"time"
+
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/period"
 )
 
 // Requests as the front doors receive them, and the one place their
@@ -14,9 +19,9 @@ const DefaultDays = 30
 
 // CostRequest is an analyze_costs query before its rules are applied:
 // GET /api/costs' parameters, the desktop's AnalyzeCosts argument, the
-// analyze command's flags. Days and Start/End are alternatives.
+// analyze command's flags. Days, Start/End and Period are alternatives.
 type CostRequest struct {
-	Days     *int   `json:"days,omitempty"`  // nil: DefaultDays unless Start/End are given
+	Days     *int   `json:"days,omitempty"`  // nil: DefaultDays unless Start/End or Period are given
 	Start    string `json:"start,omitempty"` // inclusive UTC day, YYYY-MM-DD
 	End      string `json:"end,omitempty"`
 	Metric   string `json:"metric,omitempty"` // billed, effective, list; "" for the configured one
@@ -24,13 +29,31 @@ type CostRequest struct {
 	Account  string `json:"account,omitempty"`
 	Service  string `json:"service,omitempty"`
 	Tag      string `json:"tag,omitempty"` // key:value
+	// Period is a period kind (model.PeriodKinds); "" follows Days or
+	// Start/End. Granularity is the series' bucket (default day).
+	Period      string `json:"period,omitempty"`
+	Granularity string `json:"granularity,omitempty"`
+	// GroupBy is a dimension (model.Dimensions) or tag:<key>.
+	GroupBy string `json:"group_by,omitempty"`
+	// Filters maps a filter parameter (FilterParams) to its values; a
+	// line passes when it has one of the values of every parameter given.
+	Filters map[string][]string `json:"filters,omitempty"`
+	// View names a saved view whose period, metric, grouping and filters
+	// fill what the request leaves empty.
+	View string `json:"view,omitempty"`
 }
 
-// CostQuery applies a CostRequest's rules: days or start and end (not
-// both; start and end together), the days bounds and the tag syntax.
+// FilterParams are the multi-valued filter parameters of a cost query,
+// named as the dimensions, plus account (billing account or sub-account)
+// and tag (key:value, where value may be model.NoValue for untagged).
+var FilterParams = append(model.Names(model.Dimensions), string(model.DimAccount), "tag")
+
+// CostQuery applies a CostRequest's rules: days or start and end or a
+// period kind (not together), the period's resolution (package period),
+// the grouping and filter syntax.
 func (s *Service) CostQuery(r CostRequest) (model.CostQuery, error) {
 	var q model.CostQuery
-	var err error
+	spec := period.Spec{Kind: model.PeriodKind(r.Period), Start: r.Start, End: r.End, Granularity: model.Granularity(r.Granularity)}
 	if r.Start != "" || r.End != "" {
 		if r.Days != nil {
 			return q, apperr.E(apperr.Validation, "give either days or start and end, not both").WithDetail("field", "days")
@@ -38,30 +61,107 @@ func (s *Service) CostQuery(r CostRequest) (model.CostQuery, error) {
 		if r.Start == "" || r.End == "" {
 			return q, apperr.E(apperr.Validation, "start and end go together").WithDetail("field", "start")
 		}
-		if q.Period, err = PeriodForDates(r.Start, r.End); err != nil {
-			return q, err
+		if spec.Kind != "" && spec.Kind != model.PeriodCustom {
+			return q, apperr.E(apperr.Validation, "start and end make a custom period, not %s", spec.Kind).WithDetail("field", "period")
 		}
+		spec.Kind = model.PeriodCustom
 	} else {
-		days := DefaultDays
+		spec.Days = DefaultDays
 		if r.Days != nil {
-			days = *r.Days
+			if spec.Kind != "" && spec.Kind != model.PeriodDays {
+				return q, apperr.E(apperr.Validation, "days goes with the period days, not %s", spec.Kind).WithDetail("field", "period")
+			}
+			spec.Days = *r.Days
 		}
-		if q.Period, err = s.PeriodForDays(days); err != nil {
-			return q, err
+		if spec.Kind == model.PeriodCustom {
+			return q, apperr.E(apperr.Validation, "a custom period needs start and end").WithDetail("field", "start")
+		}
+	}
+	res, err := period.Resolve(s.now(), spec)
+	if err != nil {
+		return q, err
+	}
+	q.Period = dayPeriod(res.Current)
+	prev := dayPeriod(res.Previous)
+	q.Info, q.Previous = &res.Info, &prev
+	if r.GroupBy != "" {
+		q.GroupBy = model.Dimension(r.GroupBy)
+		if _, ok := q.GroupBy.TagKey(); !ok {
+			if err := apperr.OneOf("group_by", q.GroupBy, model.Dimensions); err != nil {
+				return q, err
+			}
 		}
 	}
 	if q.TagKey, q.TagValue, err = ParseTagFilter(r.Tag); err != nil {
 		return q, err
 	}
-	for _, f := range [][2]string{{"provider", r.Provider}, {"account", r.Account}, {"service", r.Service}, {"metric", r.Metric}} {
-		if err := CheckLen(f[0], f[1], MaxFilterLen); err != nil {
-			return q, err
-		}
+	if err := CheckLen("metric", r.Metric, MaxFilterLen); err != nil {
+		return q, err
+	}
+	if q.Filters, err = costFilters(r.Filters); err != nil {
+		return q, err
 	}
 	// AnalyzeCosts checks the metric and provider values.
 	q.Metric, q.Provider = model.CostMetric(r.Metric), model.ProviderKey(r.Provider)
 	q.Account, q.Service = r.Account, r.Service
 	return q, nil
+}
+
+// dayPeriod is the period of a span of whole days.
+func dayPeriod(sp period.Span) model.Period {
+	return model.Period{Start: sp.From.Time(), End: sp.To.Time().Add(24*time.Hour - time.Second)}
+}
+
+// costFilters reads the filter parameters: each a dimension with values;
+// tag values are key:value, grouped per key.
+func costFilters(params map[string][]string) ([]model.Filter, error) {
+	var out []model.Filter
+	tags := map[string][]string{}
+	var tagOrder []string
+	for _, name := range FilterParams {
+		var vals []string
+		for _, v := range params[name] {
+			if err := CheckLen(name, v, MaxFilterLen); err != nil {
+				return nil, err
+			}
+			if v = strings.TrimSpace(v); v != "" {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		if name != "tag" {
+			if name == string(model.DimProvider) {
+				for _, v := range vals {
+					if err := apperr.OneOf("provider", model.ProviderKey(v), model.AllProviders); err != nil {
+						return nil, err
+					}
+				}
+			}
+			out = append(out, model.Filter{Dim: model.Dimension(name), Values: vals})
+			continue
+		}
+		for _, v := range vals {
+			k, val, err := ParseTagFilter(v)
+			if err != nil {
+				return nil, err
+			}
+			if _, seen := tags[k]; !seen {
+				tagOrder = append(tagOrder, k)
+			}
+			tags[k] = append(tags[k], val)
+		}
+	}
+	for _, k := range tagOrder {
+		out = append(out, model.Filter{Dim: model.TagDimension(k), Values: tags[k]})
+	}
+	for name := range params {
+		if !slices.Contains(FilterParams, name) {
+			return nil, apperr.Invalid("filter", name, FilterParams)
+		}
+	}
+	return out, nil
 }
 
 // ForecastRequest is a forecast_costs query before its defaults.

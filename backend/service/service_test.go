@@ -137,7 +137,7 @@ func TestAnalyzeCostsOnDemoData(t *testing.T) {
 	if !relClose(sum, a.Summary.TotalCost) || a.Summary.TotalCost <= 0 {
 		t.Fatalf("provider totals %f != summary %f", sum, a.Summary.TotalCost)
 	}
-	if a.Summary.AnalysisPeriod.StartDate != "2026-05-11T12:00:00" || a.Summary.AnalysisPeriod.EndDate != "2026-06-10T12:00:00" {
+	if a.Summary.AnalysisPeriod.StartDate != "2026-05-11T00:00:00" || a.Summary.AnalysisPeriod.EndDate != "2026-06-09T23:59:59" {
 		t.Fatalf("period %+v", a.Summary.AnalysisPeriod)
 	}
 	// A second run gives the same numbers; the demo was not regenerated.

@@ -21,6 +21,9 @@ type Scope struct {
 	Service  string
 	TagKey   string
 	TagValue string
+	// Filters keep the lines whose dimensions have one of their values;
+	// several filters all apply (see model.Filter).
+	Filters []model.Filter
 	// Keys, when set, keeps only the lines whose identity it accepts. It
 	// runs in Go over the line keys (one per resource and charge, not per
 	// day), so a rule written in Go can select what SQL then sums.
@@ -95,9 +98,17 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 		p.keyWhere += " AND (k.billing_account = (SELECT id FROM strs WHERE s = ?) OR k.sub_account = (SELECT id FROM strs WHERE s = ?))"
 		p.keyArgs = append(p.keyArgs, sc.Account, sc.Account)
 	}
+	filters := sc.Filters
 	if sc.TagKey != "" {
-		p.keyWhere += " AND k.tag_set IN (SELECT id FROM tag_sets WHERE json_extract(tags, ?) = ?)"
-		p.keyArgs = append(p.keyArgs, jsonPath(sc.TagKey), sc.TagValue)
+		filters = append(filters[:len(filters):len(filters)], model.Filter{Dim: model.TagDimension(sc.TagKey), Values: []string{sc.TagValue}})
+	}
+	svcOnly := true
+	for _, f := range filters {
+		svcCond, err := s.addFilter(ctx, p, f)
+		if err != nil {
+			return nil, err
+		}
+		svcOnly = svcOnly && svcCond
 	}
 	if sc.Keys != nil {
 		ids, err := s.acceptedKeys(ctx, p, sc.Keys)
@@ -107,7 +118,7 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 		p.keyWhere += " AND k.id IN (SELECT value FROM json_each(?))"
 		p.keyArgs = append(p.keyArgs, ids)
 	}
-	p.svc = sc.Account == "" && sc.TagKey == "" && sc.Keys == nil && sc.NearList <= 0
+	p.svc = sc.Account == "" && svcOnly && sc.Keys == nil && sc.NearList <= 0
 	return p, nil
 }
 
@@ -211,12 +222,6 @@ func (p *plan) keySums() (string, []any) {
 	}
 	return `SELECT key, SUM(b) AS b, SUM(e) AS e, SUM(l) AS l, MIN(fd) AS fd, MAX(ld) AS ld FROM (` +
 		strings.Join(parts, " UNION ALL ") + `) GROUP BY key`, args
-}
-
-// jsonPath quotes a tag key for json_extract, so keys with dots, colons or
-// quotes select the right member.
-func jsonPath(key string) string {
-	return `$."` + strings.ReplaceAll(key, `"`, `\"`) + `"`
 }
 
 // metricColumn names the column of a metric (of facts, svc_day or a

@@ -1,10 +1,12 @@
 // The shell: navigation, session, theme and the page for the current URL.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, toApiError, type Alert, type Session } from './api/client';
+import { viewSearch } from './lib/explore';
 import { Link, useLocation } from './lib/router';
 import { DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session';
 import { applyTheme, initialTheme, ThemeContext, type Theme } from './lib/theme';
 import { useApi } from './lib/useApi';
+import { refreshViews, useViews } from './lib/views';
 import { AllocationPage } from './pages/Allocation';
 import { AnomaliesPage } from './pages/Anomalies';
 import { BudgetsPage } from './pages/Budgets';
@@ -54,6 +56,43 @@ function Icon({ d }: { d: string }) {
     <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" class="icon">
       <path d={d} />
     </svg>
+  );
+}
+
+/** SavedViews lists the views every user of the dashboard shares. */
+function SavedViews({ current }: { current: string }) {
+  const { views, error } = useViews();
+  const remove = async (name: string) => {
+    if (!window.confirm(`Delete the saved view “${name}” for every user?`)) return;
+    try {
+      await api.DeleteView(name);
+    } finally {
+      refreshViews();
+    }
+  };
+  return (
+    <section class="saved-views" aria-labelledby="saved-views-title" data-testid="saved-views">
+      <h2 id="saved-views-title" class="side-title">
+        Saved views
+      </h2>
+      {error && <p class="muted small">{error}</p>}
+      {views.length === 0 && !error && <p class="muted small">Save a view from the Overview.</p>}
+      <ul>
+        {views.map((v) => {
+          const href = viewSearch(v.spec);
+          return (
+            <li key={v.id}>
+              <Link href={href} class={current === href ? 'active' : ''} aria-current={current === href ? 'page' : undefined}>
+                {v.name}
+              </Link>
+              <button type="button" class="chip-x" aria-label={`Delete view ${v.name}`} onClick={() => remove(v.name)}>
+                ×
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 
@@ -134,6 +173,7 @@ export function App() {
                   </li>
                 ))}
               </ul>
+              <SavedViews current={loc.path + loc.search} />
             </nav>
             <div class={menuOpen ? 'side-foot open' : 'side-foot'}>
               {session.features.notifications && <AlertBell />}

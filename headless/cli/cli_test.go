@@ -308,22 +308,7 @@ func TestRecommendFilters(t *testing.T) {
 func TestAnalyzeFiltersReachTheService(t *testing.T) {
 	dir := isolate(t)
 	data := seeded(t, dir)
-	total := func(args ...string) float64 {
-		t.Helper()
-		code, out, errs := run(t, append([]string{"analyze", "-o", "json", "--data-dir", data}, args...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errs)
-		}
-		var a struct {
-			Summary struct {
-				TotalCost float64 `json:"total_cost"`
-			} `json:"summary"`
-		}
-		if err := json.Unmarshal([]byte(out), &a); err != nil {
-			t.Fatal(err)
-		}
-		return a.Summary.TotalCost
-	}
+	total := func(args ...string) float64 { t.Helper(); return analyzeTotal(t, data, args...) }
 	all := total()
 	aws := total("--provider", "aws")
 	var accounts float64
@@ -346,4 +331,61 @@ func TestAnalyzeFiltersReachTheService(t *testing.T) {
 	if l := total("--metric", "list"); l == all {
 		t.Fatalf("--metric list gives the billed total %v", all)
 	}
+}
+
+// TestViewsAndPeriods: a view saved from the CLI answers analyze --view
+// as its own flags do, periods and groupings reach the Service, and the
+// table shows the comparison and the groups.
+func TestViewsAndPeriods(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	total := func(args ...string) float64 { t.Helper(); return analyzeTotal(t, data, args...) }
+	flags := []string{"--period", "last_month", "--group-by", "region", "--tag", "team:data", "--filter", "service_category=Compute"}
+	if code, _, errs := run(t, append([]string{"views", "save", "Data compute", "--data-dir", data}, flags...)...); code != 0 {
+		t.Fatalf("views save: %d %s", code, errs)
+	}
+	if code, _, _ := run(t, append([]string{"views", "save", "Data compute", "--data-dir", data}, flags...)...); code != ExitUsage {
+		t.Fatalf("saving a name twice: exit %d", code)
+	}
+	direct, viaView := total(flags...), total("--view", "data compute")
+	if direct <= 0 || direct != viaView || direct == total("--period", "last_month") {
+		t.Fatalf("view %v, flags %v", viaView, direct)
+	}
+	code, out, _ := run(t, "views", "list", "--data-dir", data)
+	if code != 0 || !strings.Contains(out, "Data compute") || !strings.Contains(out, "grouped by region") {
+		t.Fatalf("views list: %d %s", code, out)
+	}
+	code, out, _ = run(t, "analyze", "--view", "Data compute", "--data-dir", data)
+	if code != 0 || !strings.Contains(out, "Previous ") || !strings.Contains(out, "By region") {
+		t.Fatalf("analyze table: %s", out)
+	}
+	if code, _, _ := run(t, "views", "delete", "Data compute", "--data-dir", data); code != 0 {
+		t.Fatal("views delete")
+	}
+	if code, _, _ := run(t, "analyze", "--view", "Data compute", "--data-dir", data); code == 0 {
+		t.Fatal("a deleted view still answers")
+	}
+	for _, bad := range [][]string{{"--period", "fortnight"}, {"--group-by", "colour"}, {"--filter", "nodim"}, {"--filter", "colour=red"}} {
+		if code, _, _ := run(t, append([]string{"analyze", "--data-dir", data}, bad...)...); code != ExitUsage {
+			t.Errorf("%v: exit %d", bad, code)
+		}
+	}
+}
+
+// analyzeTotal runs analyze -o json with args and returns summary.total_cost.
+func analyzeTotal(t *testing.T, data string, args ...string) float64 {
+	t.Helper()
+	code, out, errs := run(t, append([]string{"analyze", "-o", "json", "--data-dir", data}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	var a struct {
+		Summary struct {
+			TotalCost float64 `json:"total_cost"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	return a.Summary.TotalCost
 }

@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -11,33 +13,90 @@ import (
 	"github.com/costpilot/costpilot/backend/service"
 )
 
+// costFlags are the flags of a cost query, shared by analyze and views
+// save.
+type costFlags struct {
+	days                                   int
+	start, end, metric, period, gran, view string
+	groupBy                                string
+	provider, account, service, tag        []string
+	filter                                 []string
+}
+
+func (c *costFlags) register(cmd *cobra.Command, withView bool) {
+	f := cmd.Flags()
+	f.IntVar(&c.days, "days", service.DefaultDays, "the last N complete days (1-365)")
+	f.StringVar(&c.start, "start", "", "first day, YYYY-MM-DD (with --end)")
+	f.StringVar(&c.end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start); a later day than today is cut at today")
+	f.StringVar(&c.period, "period", "", "a calendar period: "+oneOf(model.PeriodKinds))
+	f.StringVar(&c.gran, "granularity", "", "series buckets: "+oneOf(model.Granularities)+" (default day)")
+	f.StringVar(&c.metric, "metric", "", "cost metric: "+oneOf(model.CostMetrics)+" (default analysis.cost_metric)")
+	f.StringVar(&c.groupBy, "group-by", "", "group by "+oneOf(model.Dimensions)+" or tag:KEY")
+	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
+	f.StringArrayVar(&c.account, "account", nil, "only this billing account or sub-account (repeatable)")
+	f.StringArrayVar(&c.service, "service", nil, "only this service (repeatable)")
+	f.StringArrayVar(&c.tag, "tag", nil, "only lines with this tag, key:value, ignoring case; key:"+model.NoValue+" for untagged (repeatable)")
+	f.StringArrayVar(&c.filter, "filter", nil, "only lines where DIMENSION=VALUE, e.g. region=us-east-1 (repeatable; "+model.NoValue+" for none)")
+	if withView {
+		f.StringVar(&c.view, "view", "", "start from the saved view NAME (costpilot views list); other flags change it")
+	}
+}
+
+// request builds the Service's CostRequest; the Service checks it.
+func (c *costFlags) request(cmd *cobra.Command) (service.CostRequest, error) {
+	r := service.CostRequest{Start: c.start, End: c.end, Metric: c.metric, Period: c.period, Granularity: c.gran,
+		GroupBy: c.groupBy, View: c.view}
+	if cmd.Flags().Changed("days") {
+		r.Days = &c.days
+	}
+	add := func(name string, vals []string) {
+		if len(vals) == 0 {
+			return
+		}
+		if r.Filters == nil {
+			r.Filters = map[string][]string{}
+		}
+		r.Filters[name] = append(r.Filters[name], vals...)
+	}
+	add("provider", c.provider)
+	add("account", c.account)
+	add("service", c.service)
+	add("tag", c.tag)
+	for _, f := range c.filter {
+		dim, val, ok := strings.Cut(f, "=")
+		if !ok || dim == "" {
+			return r, usageError{fmt.Sprintf("--filter must be DIMENSION=VALUE, got %q", f)}
+		}
+		add(dim, []string{val})
+	}
+	return r, nil
+}
+
 func (a *app) analyzeCmd() *cobra.Command {
-	var days int
-	var start, end, metric, provider, account, svcName, tag string
+	var cf costFlags
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "analyze [--days N | --start YYYY-MM-DD --end YYYY-MM-DD]",
+		Use:   "analyze [--days N | --period KIND | --start YYYY-MM-DD --end YYYY-MM-DD | --view NAME]",
 		Short: "Analyze costs over a period across the enabled providers",
-		Long: `Analyze costs over the last N days (default 30, ending now) or the inclusive dates
---start..--end (UTC): the total, each provider's total, service breakdown, top resources and
-daily costs. -o json prints exactly the dashboard API's GET /api/costs answer; -o wide prints
-whole resource ids.`,
+		Long: `Analyze costs over the last N complete days (default 30, ending yesterday), a calendar
+period (--period: month to date, last month, this or last quarter, year to date, last 12
+months) or the inclusive dates --start..--end (UTC): the total and each provider's, against
+the previous span of the same length or calendar unit, service breakdown, top resources and
+daily costs; --group-by adds the cost of each group. -o json prints exactly the dashboard
+API's GET /api/costs answer; -o wide prints whole resource ids.`,
 		Example: `  costpilot analyze --days 90
+  costpilot analyze --period last_month --group-by region
   costpilot analyze --start 2026-01-01 --end 2026-01-31 --provider aws -o json
-  costpilot analyze --tag team:data --metric effective --verbose`,
+  costpilot analyze --tag team:data --tag team:web --metric effective --verbose
+  costpilot analyze --view "Platform by service"`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			req, err := cf.request(cmd)
+			if err != nil {
+				return err
+			}
 			return a.withService(cmd, func(svc *service.Service) error {
-				req := service.CostRequest{Start: start, End: end, Metric: metric, Provider: provider, Account: account,
-					Service: svcName, Tag: tag}
-				if cmd.Flags().Changed("days") {
-					req.Days = &days
-				}
-				q, err := svc.CostQuery(req)
-				if err != nil {
-					return err
-				}
-				res, err := svc.AnalyzeCosts(cmd.Context(), q)
+				res, err := svc.Costs(cmd.Context(), req)
 				if err != nil {
 					return err
 				}
@@ -45,25 +104,36 @@ whole resource ids.`,
 			})
 		},
 	}
-	f := cmd.Flags()
-	f.IntVar(&days, "days", 30, "analyze the last N days (1-365)")
-	f.StringVar(&start, "start", "", "first day, YYYY-MM-DD (with --end)")
-	f.StringVar(&end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start)")
-	f.StringVar(&metric, "metric", "", "cost metric: "+oneOf(model.CostMetrics)+" (default analysis.cost_metric)")
-	f.StringVar(&provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
-	f.StringVar(&account, "account", "", "only this billing account or sub-account")
-	f.StringVar(&svcName, "service", "", "only this service")
-	f.StringVar(&tag, "tag", "", "only resources with this tag, key:value")
-	f.BoolVarP(&verbose, "verbose", "v", false, "also print daily costs and top resources")
+	cf.register(cmd, true)
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print daily costs and top resources")
 	a.outputFlag(cmd)
 	return cmd
+}
+
+// change describes current against previous; no percentage without a
+// previous cost to compare with.
+func change(cur, prev float64) string {
+	if prev == 0 {
+		if cur == 0 {
+			return "–"
+		}
+		return "new"
+	}
+	return fmt.Sprintf("%+.1f%%", 100*(cur-prev)/math.Abs(prev))
 }
 
 func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 	s := a.Summary
 	cur := s.Currency
-	fmt.Fprintf(w, "Costs %s (%s cost)\n", span(s.AnalysisPeriod.StartDate, s.AnalysisPeriod.EndDate), s.Metric)
+	what := span(s.AnalysisPeriod.StartDate, s.AnalysisPeriod.EndDate)
+	if s.Period != nil && s.Period.Kind != model.PeriodCustom {
+		what = s.Period.Label + ", " + what
+	}
+	fmt.Fprintf(w, "Costs %s (%s cost)\n", what, s.Metric)
 	fmt.Fprintf(w, "Total: %s\n", money(s.TotalCost, cur))
+	if p := s.Previous; p != nil {
+		fmt.Fprintf(w, "Previous %s: %s (%s)\n", span(p.Start, p.End), money(p.TotalCost, cur), change(s.TotalCost, p.TotalCost))
+	}
 	for c, r := range s.RatesUsed {
 		fmt.Fprintf(w, "  converted %s at %g %s\n", c, r, cur)
 	}
@@ -83,6 +153,25 @@ func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 		t.add(string(k), string(pc.Source), money(pc.TotalCost, cur), pct(share))
 	}
 	t.print(w, limit)
+	if len(s.Groups) > 0 {
+		fmt.Fprintf(w, "\nBy %s\n", s.GroupBy)
+		t := table{indent: "  ", cols: []column{{name: "GROUP", cut: cutMiddle, min: 16}, {name: "COST", right: true},
+			{name: "PREVIOUS", right: true}, {name: "CHANGE", right: true}}}
+		shown := 15
+		if verbose {
+			shown = len(s.Groups)
+		}
+		for i, g := range s.Groups {
+			if i >= shown {
+				break
+			}
+			t.add(g.Label, money(g.Cost, cur), money(g.PreviousCost, cur), change(g.Cost, g.PreviousCost))
+		}
+		t.print(w, limit)
+		if len(s.Groups) > shown {
+			fmt.Fprintf(w, "  … %d more (--verbose)\n", len(s.Groups)-shown)
+		}
+	}
 	for _, k := range s.ProvidersAnalyzed {
 		pc := a.Providers[k]
 		fmt.Fprintf(w, "\n%s services\n", k)

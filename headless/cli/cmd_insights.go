@@ -374,17 +374,19 @@ costpilot runs). Prints the optimization result (as POST /api/optimize); the rep
 }
 
 func (a *app) reportCmd() *cobra.Command {
-	var typ, format string
+	var typ, format, period, view string
 	cmd := &cobra.Command{
 		Use:   "report --type comprehensive|summary|recommendations --format html|pdf|json",
 		Short: "Write a report to the output dir and print its path",
-		Long: `Write a report of the last 30 days to output_dir (default <data dir>/reports) with a
-timestamped name, and print its absolute path as the last line. HTML is one self-contained file;
-PDF has a title page, summary cards, charts and page numbers; JSON holds the same data.`,
+		Long: `Write a report of the last 30 complete days (or --period, or a saved --view) to output_dir
+(default <data dir>/reports) with a timestamped name, and print its absolute path as the last
+line. HTML is one self-contained file; PDF has a title page, summary cards, charts and page
+numbers; JSON holds the same data.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				res, err := svc.GenerateReport(cmd.Context(), model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format)})
+				res, err := svc.GenerateReport(cmd.Context(), model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format),
+					Period: model.PeriodKind(period), View: view})
 				if err != nil {
 					return err
 				}
@@ -396,6 +398,8 @@ PDF has a title page, summary cards, charts and page numbers; JSON holds the sam
 	def := service.ReportDefaults(model.ReportRequest{})
 	cmd.Flags().StringVar(&typ, "type", "", "report type: "+oneOf(model.ReportTypes)+" (default "+string(def.Type)+")")
 	cmd.Flags().StringVar(&format, "format", "", "file format: "+oneOf(model.ReportFormats)+" (default "+string(def.Format)+")")
+	cmd.Flags().StringVar(&period, "period", "", "the period of the costs: "+oneOf(model.PeriodKinds)+" (default the last 30 days)")
+	cmd.Flags().StringVar(&view, "view", "", "follow the saved view NAME (its period, grouping and filters)")
 	return cmd
 }
 

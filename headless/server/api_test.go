@@ -99,7 +99,7 @@ func TestLoggedOut(t *testing.T) {
 		{"metrics", "GET", "/metrics", "", 401, ""},
 		{"forged cookie", "GET", "/api/costs", "abc.def", 401, ""},
 		{"home page", "GET", "/", "", 303, "/login"},
-		{"spa page", "GET", "/recommendations", "", 303, "/login"},
+		{"spa page", "GET", "/recommendations", "", 303, "/login?next=%2Frecommendations"},
 		{"login page", "GET", "/login", "", 200, ""},
 		{"healthz", "GET", "/healthz", "", 200, ""},
 	}

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -22,7 +23,29 @@ const appName = "costpilot"
 
 type loginView struct {
 	App, Version, Error, Username string
-	SSO                           bool // offer "Sign in with SSO"
+	SSO                           bool   // offer "Sign in with SSO"
+	Next                          string // where to go after logging in
+}
+
+// safeNext returns the same-origin path a login may return to, or "/":
+// only a path of this server, never another host (an open redirect).
+func safeNext(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\x00\r\n\t") {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || strings.HasPrefix(u.Path, "/login") || strings.HasPrefix(u.Path, "/api/") {
+		return "/"
+	}
+	return next
+}
+
+// loginURL is the login page that returns to the page r asked for.
+func loginURL(r *http.Request) string {
+	if next := safeNext(r.URL.RequestURI()); next != "/" {
+		return "/login?next=" + url.QueryEscape(next)
+	}
+	return "/login"
 }
 
 // renderLogin writes the login page with status and an optional message.
@@ -50,10 +73,10 @@ func wantsJSON(r *http.Request) bool {
 func (s *Server) loginPage() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p := infoOf(r).principal; p != nil || !s.authEnabled {
-			http.Redirect(w, r, "/", http.StatusSeeOther)
+			http.Redirect(w, r, safeNext(r.URL.Query().Get("next")), http.StatusSeeOther)
 			return
 		}
-		s.renderLogin(w, http.StatusOK, loginView{})
+		s.renderLogin(w, http.StatusOK, loginView{Next: safeNext(r.URL.Query().Get("next"))})
 	})
 }
 
@@ -80,7 +103,7 @@ func (s *Server) login() http.Handler {
 			return
 		}
 		setSessionCookie(w, res.Session, res.MaxAge)
-		http.Redirect(w, r, "/", http.StatusSeeOther)
+		http.Redirect(w, r, safeNext(r.PostForm.Get("next")), http.StatusSeeOther)
 	})
 }
 
@@ -105,7 +128,7 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username st
 			msg = e.Error()
 		}
 	}
-	s.renderLogin(w, status, loginView{Error: msg, Username: username})
+	s.renderLogin(w, status, loginView{Error: msg, Username: username, Next: safeNext(r.PostForm.Get("next"))})
 }
 
 func humanSeconds(sec int) string {

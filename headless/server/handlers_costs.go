@@ -33,20 +33,77 @@ func optInt(r *http.Request, name string) (*int, error) {
 	return &n, nil
 }
 
-// costQuery reads GET /api/costs' parameters into the Service's
-// CostRequest, which applies the rules.
-func (s *Server) costQuery(r *http.Request) (model.CostQuery, error) {
+// costRequest reads GET /api/costs' parameters into the Service's
+// CostRequest, which applies the rules. Filter parameters may repeat.
+func costRequest(r *http.Request) (service.CostRequest, error) {
 	q := r.URL.Query()
 	days, err := optInt(r, "days")
 	if err != nil {
-		return model.CostQuery{}, err
+		return service.CostRequest{}, err
 	}
-	return s.svc.CostQuery(service.CostRequest{Days: days, Start: q.Get("start"), End: q.Get("end"), Metric: q.Get("metric"),
-		Provider: q.Get("provider"), Account: q.Get("account"), Service: q.Get("service"), Tag: q.Get("tag")})
+	out := service.CostRequest{Days: days, Start: q.Get("start"), End: q.Get("end"), Metric: q.Get("metric"),
+		Period: q.Get("period"), Granularity: q.Get("granularity"), GroupBy: q.Get("group_by"), View: q.Get("view")}
+	for _, name := range service.FilterParams {
+		if vals := q[name]; len(vals) > 0 {
+			if out.Filters == nil {
+				out.Filters = map[string][]string{}
+			}
+			out.Filters[name] = vals
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) costs() http.Handler {
-	return endpoint(s.costQuery, s.svc.AnalyzeCosts)
+	return endpoint(costRequest, s.svc.Costs)
+}
+
+// tags is GET /api/tags: the tag keys and values of the period asked for.
+func (s *Server) tags() http.Handler {
+	return endpoint(costRequest, s.svc.TagValues)
+}
+
+// viewBody is the body of POST and PUT /api/views.
+type viewBody struct {
+	Name string         `json:"name"`
+	Spec model.ViewSpec `json:"spec"`
+}
+
+func (s *Server) views() http.Handler {
+	return endpoint(none, noInput(s.svc.Views))
+}
+
+// saveView is POST /api/views (create) and PUT /api/views/{name}
+// (replace the spec of that view).
+func (s *Server) saveView(replace bool) http.Handler {
+	return endpoint(func(r *http.Request) (viewBody, error) {
+		b, err := jsonBody[viewBody](r)
+		if replace {
+			b.Name = r.PathValue("name")
+		}
+		return b, err
+	}, func(ctx context.Context, b viewBody) (model.SavedView, error) {
+		return s.svc.SaveView(ctx, b.Name, b.Spec, principalName(ctx), replace)
+	})
+}
+
+func (s *Server) deleteView() http.Handler {
+	return endpoint(func(r *http.Request) (string, error) { return r.PathValue("name"), nil },
+		func(ctx context.Context, name string) (struct{}, error) {
+			return struct{}{}, s.svc.DeleteView(ctx, name)
+		})
+}
+
+// principalName is who makes a request, for the record.
+func principalName(ctx context.Context) string {
+	info, _ := ctx.Value(ctxKey{}).(*reqInfo)
+	if info == nil || info.principal == nil {
+		return ""
+	}
+	if p := info.principal; p.Kind == service.PrincipalToken {
+		return "token:" + p.TokenName
+	}
+	return info.principal.Username
 }
 
 // forecastQuery reads GET /api/forecast's parameters; the Service

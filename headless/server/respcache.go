@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,15 +227,23 @@ func (c *captureWriter) Write(b []byte) (int, error) {
 func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // canonicalQuery keeps of a query string only the parameters a handler
-// reads, each with the first value given (what Query().Get reads), in
-// a fixed order. Other parameters (a token pasted into a URL, a cache
-// buster) neither reach the handler nor the cache key.
+// reads, in a fixed order: of most the first value given (what
+// Query().Get reads); of a parameter declared with a trailing "*" (a
+// filter, which may repeat) every value, sorted, as their order does not
+// matter. Other parameters (a token pasted into a URL, a cache buster)
+// neither reach the handler nor the cache key.
 func canonicalQuery(raw string, params []string) string {
 	q, _ := url.ParseQuery(raw) // a malformed pair is dropped, as Query() does
 	keep := url.Values{}
 	for _, p := range params {
-		if v, ok := q[p]; ok && len(v) > 0 {
-			keep.Set(p, v[0])
+		name, multi := strings.CutSuffix(p, "*")
+		v, ok := q[name]
+		switch {
+		case !ok || len(v) == 0:
+		case multi:
+			keep[name] = slices.Sorted(slices.Values(v))
+		default:
+			keep.Set(name, v[0])
 		}
 	}
 	return keep.Encode()
@@ -262,7 +271,10 @@ func (s *Server) cached(params []string, next http.Handler) http.Handler {
 			r = &r2
 		}
 		v, err := s.versionsOf(r)
-		if err != nil {
+		q, qerr := url.ParseQuery(r.URL.RawQuery)
+		// A saved view can change without the history changing: answers
+		// that name one are computed each time.
+		if err != nil || qerr != nil || q.Has("view") {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -47,6 +47,17 @@ const (
 	hour   = time.Hour
 )
 
+// costParams are the parameters GET /api/costs and /api/tags read
+// (costRequest): the period, metric, grouping, view and every filter,
+// which may repeat (a trailing "*", see canonicalQuery).
+var costParams = func() []string {
+	out := []string{"days", "start", "end", "metric", "period", "granularity", "group_by", "view"}
+	for _, f := range service.FilterParams {
+		out = append(out, f+"*")
+	}
+	return out
+}()
+
 // routeStatic labels requests for the UI's own files in logs and metrics.
 const routeStatic = "static"
 
@@ -59,7 +70,7 @@ func routeTable() []route {
 	longAPI := func(rt route) route { rt.long = true; return rt }
 	return []route{
 		// The core API.
-		cachedAPI(api("GET", "/api/costs", (*Server).costs), "days", "start", "end", "metric", "provider", "account", "service", "tag"),
+		cachedAPI(api("GET", "/api/costs", (*Server).costs), costParams...),
 		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations), "type", "provider", "priority", "state"),
 		api("GET", "/api/recommendations/{id}", (*Server).recommendation),
 		api("POST", "/api/recommendations/{id}/state", (*Server).setRecommendationState),
@@ -88,6 +99,11 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/alerts", (*Server).alerts)),
 		api("GET", "/api/runs", (*Server).runs),
 		api("GET", "/api/session", (*Server).session),
+		cachedAPI(api("GET", "/api/tags", (*Server).tags), costParams...),
+		api("GET", "/api/views", (*Server).views),
+		api("POST", "/api/views", func(s *Server) http.Handler { return s.saveView(false) }),
+		api("PUT", "/api/views/{name}", func(s *Server) http.Handler { return s.saveView(true) }),
+		api("DELETE", "/api/views/{name}", (*Server).deleteView),
 		func() route {
 			rt := longAPI(api("POST", "/api/import", (*Server).importFile))
 			rt.upload = true
@@ -165,7 +181,7 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		if rt.access != accessPublic && p == nil {
 			refuseBody(w, r)
 			if rt.access == accessPage {
-				http.Redirect(w, r, "/login", http.StatusSeeOther)
+				http.Redirect(w, r, loginURL(r), http.StatusSeeOther)
 				return
 			}
 			if idErr == nil {
@@ -187,26 +203,30 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 
 // limitKeys are the allowances a request draws on (docs/api.md): a
 // browser session has its own hourly allowance; everyone else (no
-// session, bearer tokens, auth disabled) draws on the per-address daily
-// and hourly ones; GET /api/costs also on its per-minute one.
+// session, bearer tokens) draws on the per-address daily and hourly ones;
+// GET /api/costs also on its per-minute one, larger for the UI (a session,
+// or auth off) so that a person clicking through views is never refused.
 func (s *Server) limitKeys(rt route, r *http.Request, info *reqInfo) []limitKey {
 	rl := s.cfg.RateLimit
 	var keys []limitKey
 	who := "a:" + info.addr
 	p := info.principal
+	costs := rl.CostsPerMinute
 	switch {
 	case p != nil && p.Kind == "session":
 		who = "s:" + p.SessionID
 		keys = append(keys, limitKey{who + "|h", rate{rl.SessionPerHour, hour}})
+		costs = rl.SessionCostsPerMinute
 	case p != nil && p.Kind == "anonymous":
 		// Auth is off: the browser UI has no session, so the address gets
-		// the session allowance or the 30-second refresh would lock it out.
+		// the session allowances or the 30-second refresh would lock it out.
 		keys = append(keys, limitKey{who + "|sh", rate{rl.SessionPerHour, hour}})
+		costs = rl.SessionCostsPerMinute
 	default:
 		keys = append(keys, limitKey{who + "|d", rate{rl.PerDay, 24 * hour}}, limitKey{who + "|h", rate{rl.PerHour, hour}})
 	}
 	if rt.Method == "GET" && rt.Path == "/api/costs" {
-		keys = append(keys, limitKey{who + "|costs", rate{rl.CostsPerMinute, minute}})
+		keys = append(keys, limitKey{who + "|costs", rate{costs, minute}})
 	}
 	return keys
 }

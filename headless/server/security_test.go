@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -62,27 +63,46 @@ func TestLoginLockout(t *testing.T) {
 	}
 }
 
-// TestCostsRateLimit: the eleventh /api/costs call in a minute is 429
-// with Retry-After and the error shape; other endpoints still answer.
+// TestCostsRateLimit: for an API token the eleventh /api/costs call in a
+// minute is 429 with Retry-After and the error shape, and other endpoints
+// still answer; a browser session clicking once a second for a minute is
+// never refused, and has its own (larger) limit.
 func TestCostsRateLimit(t *testing.T) {
 	e := newEnv(t, nil)
-	ck := e.mustLogin()
+	token := e.token()
 	for i := 1; i <= 10; i++ {
-		if res := e.do(req{path: "/api/costs?days=7", cookie: ck}); res.status != 200 {
+		if res := e.do(req{path: "/api/costs?days=7", bearer: token}); res.status != 200 {
 			t.Fatalf("call %d: %s", i, fmtRes(res))
 		}
 	}
-	res := e.do(req{path: "/api/costs?days=7", cookie: ck})
+	res := e.do(req{path: "/api/costs?days=7", bearer: token})
 	m, ok := res.errorShape()
 	if res.status != 429 || !ok || m["error_type"] != "RateLimitError" || res.header.Get("Retry-After") != "6" {
 		t.Fatalf("eleventh call: %s Retry-After %q", fmtRes(res), res.header.Get("Retry-After"))
 	}
-	if res := e.do(req{path: "/api/status", cookie: ck}); res.status != 200 {
+	if res := e.do(req{path: "/api/status", bearer: token}); res.status != 200 {
 		t.Fatalf("status after the costs limit: %s", fmtRes(res))
 	}
 	e.advance(6 * time.Second)
-	if res := e.do(req{path: "/api/costs?days=7", cookie: ck}); res.status != 200 {
+	if res := e.do(req{path: "/api/costs?days=7", bearer: token}); res.status != 200 {
 		t.Fatalf("after Retry-After: %s", fmtRes(res))
+	}
+
+	ck := e.mustLogin()
+	groupings := []string{"provider", "service", "region", "billing_account"}
+	for i := range 60 {
+		e.advance(time.Second)
+		path := fmt.Sprintf("/api/costs?days=%d&group_by=%s", 1+i%30, groupings[i%len(groupings)])
+		if res := e.do(req{path: path, cookie: ck}); res.status != 200 {
+			t.Fatalf("session call %d of 60 in a minute: %s", i+1, fmtRes(res))
+		}
+	}
+	limited := false
+	for i := 0; i < 200 && !limited; i++ {
+		limited = e.do(req{path: "/api/costs?days=7", cookie: ck}).status == 429
+	}
+	if !limited {
+		t.Fatal("a session has no /api/costs limit at all")
 	}
 }
 

@@ -22,6 +22,7 @@ type apiSpec struct {
 	header    string
 	types     []reflect.Type
 	overrides []typeTS
+	widen     []typeTS // enumerations whose values may also match a pattern
 	renames   []typeTS
 }
 
@@ -54,8 +55,9 @@ func apiConfig() apiSpec {
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
 			t[service.RecommendationDetail](), t[service.BudgetView](),
 			t[service.AnomalyList](), t[service.AnomalyDetail](),
+			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
 			// Requests.
-			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](),
+			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
 			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](),
 			t[service.AnomalyDecisionRequest](),
 			// Errors, and the reason a live provider failed (details.reason).
@@ -66,6 +68,10 @@ func apiConfig() apiSpec {
 			{t[model.CostAnalysis](), "{ summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts }"},
 			{t[time.Time](), "string"},
 			{t[json.RawMessage](), "unknown"},
+		},
+		widen: []typeTS{
+			// model.TagDimension: any tag key is a dimension too.
+			{t[model.Dimension](), "`tag:${string}`"},
 		},
 		renames: []typeTS{
 			{t[apperr.Body](), "ErrorBody"},

@@ -31,6 +31,7 @@ type generator struct {
 	module    string // module path, e.g. github.com/costpilot/costpilot
 	names     map[reflect.Type]string
 	overrides map[reflect.Type]string
+	widen     map[reflect.Type]string // enumerations whose values may also match this type
 	byName    map[string]reflect.Type
 	decls     map[string]string // TypeScript name -> declaration
 	err       error
@@ -38,9 +39,12 @@ type generator struct {
 
 func newGenerator(root, module string, c apiSpec) *generator {
 	g := &generator{root: root, module: module, names: map[reflect.Type]string{}, overrides: map[reflect.Type]string{},
-		byName: map[string]reflect.Type{}, decls: map[string]string{}}
+		widen: map[reflect.Type]string{}, byName: map[string]reflect.Type{}, decls: map[string]string{}}
 	for _, o := range c.overrides {
 		g.overrides[o.typ] = o.ts
+	}
+	for _, o := range c.widen {
+		g.widen[o.typ] = o.ts
 	}
 	for _, r := range c.renames {
 		g.names[r.typ] = r.ts
@@ -100,8 +104,12 @@ func (g *generator) declare(t reflect.Type) string {
 		for i, v := range values {
 			quoted[i] = quote(v)
 		}
+		union := "(typeof " + name + "Values)[number]"
+		if w, ok := g.widen[t]; ok {
+			union += " | " + w
+		}
 		g.decls[name] = origin + "export const " + name + "Values = [" + strings.Join(quoted, ", ") + "] as const;\n" +
-			"export type " + name + " = (typeof " + name + "Values)[number];\n"
+			"export type " + name + " = " + union + ";\n"
 	default:
 		g.decls[name] = origin + "export type " + name + " = " + g.underlying(t, false) + ";\n"
 	}

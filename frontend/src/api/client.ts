@@ -16,10 +16,11 @@ export const COST_CACHE_MS = 60_000;
 const costCache = new Map<string, { at: number; value: Promise<CostAnalysis> }>();
 
 /**
- * analyzeCosts is api.AnalyzeCosts with a short in-memory cache: the server
- * allows 10 cost analyses a minute (dashboard.rate_limit.costs_per_minute), and moving between pages
- * or back through the history should not spend them. fresh (the 30 s
- * refresh, Retry) always asks the server. Failures are not cached.
+ * analyzeCosts is api.AnalyzeCosts with a short in-memory cache: moving
+ * between pages or back through the history should not ask again (the
+ * server limits cost analyses a minute: dashboard.rate_limit, 120 for a
+ * browser session). fresh (the 30 s refresh, Retry) always asks the
+ * server. Failures are not cached.
  */
 export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): Promise<CostAnalysis> {
   const key = JSON.stringify(q, Object.keys(q).sort());

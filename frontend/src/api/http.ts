@@ -3,7 +3,7 @@
 import { ApiError, errorFromBody, NETWORK, UNAUTHENTICATED } from './errors';
 import { costQueryString } from './query';
 import type { Transport } from './transport';
-import type { AllocationRules, ReportRequest } from './types';
+import type { AllocationRules, CostRequest, ReportRequest } from './types';
 
 type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -16,8 +16,11 @@ export interface HttpOptions {
   base?: string;
 }
 
+/** goToLogin opens the login page, which returns here afterwards. */
 function goToLogin(): void {
-  if (typeof window !== 'undefined') window.location.assign('/login');
+  if (typeof window === 'undefined') return;
+  const here = window.location.pathname + window.location.search;
+  window.location.assign(here === '/' ? '/login' : `/login?next=${encodeURIComponent(here)}`);
 }
 
 async function readBody(res: Response): Promise<unknown> {
@@ -27,6 +30,15 @@ async function readBody(res: Response): Promise<unknown> {
     return JSON.parse(text);
   } catch {
     return text;
+  }
+}
+
+/** queryOf is a cost query's URL query; a malformed one never reaches the server. */
+function queryOf(q: CostRequest): string {
+  try {
+    return costQueryString(q);
+  } catch (e) {
+    throw new ApiError(e instanceof Error ? e.message : String(e), 'ValidationError');
   }
 }
 
@@ -74,14 +86,13 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
   const list = async <T>(path: string): Promise<T[]> => (await get<T[] | null>(path)) ?? [];
 
   return {
-    AnalyzeCosts: async (q) => {
-      let qs: string;
-      try {
-        qs = costQueryString(q);
-      } catch (e) {
-        throw new ApiError(e instanceof Error ? e.message : String(e), 'ValidationError');
-      }
-      return get(`/api/costs?${qs}`);
+    AnalyzeCosts: async (q) => get(`/api/costs?${queryOf(q)}`),
+    TagValues: async (q) => (await get<Record<string, string[]> | null>(`/api/tags?${queryOf(q)}`)) ?? {},
+    ListViews: () => list('/api/views'),
+    SaveView: (name, spec) => post('/api/views', { name, spec }),
+    ReplaceView: (name, spec) => call('PUT', `/api/views/${encodeURIComponent(name)}`, { spec }),
+    DeleteView: async (name) => {
+      await call('DELETE', `/api/views/${encodeURIComponent(name)}`);
     },
     GenerateRecommendations: (f = {}) => {
       const qs = new URLSearchParams(Object.entries(f).filter(([, v]) => v) as [string, string][]).toString();

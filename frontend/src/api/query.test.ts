@@ -15,6 +15,12 @@ describe('costQueryString', () => {
       want: 'days=90&provider=gcp&service=Compute+Engine&tag=cost+center%3AR%26D',
     },
     { name: 'one-day range', q: { start: '2026-02-03', end: '2026-02-03' }, want: 'start=2026-02-03&end=2026-02-03' },
+    {
+      name: 'a calendar period, grouping and multi-valued filters',
+      q: { period: 'last_month', granularity: 'week', group_by: 'tag:team', filters: { provider: ['aws', 'gcp'], tag: ['team:(none)'] } },
+      want: 'period=last_month&granularity=week&group_by=tag%3Ateam&provider=aws&provider=gcp&tag=team%3A%28none%29',
+    },
+    { name: 'the period days is days=N', q: { period: 'days', days: 7 }, want: 'days=7' },
   ];
   for (const tt of ok) {
     it(tt.name, () => expect(costQueryString(tt.q)).toBe(tt.want));

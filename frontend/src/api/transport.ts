@@ -26,8 +26,10 @@ import type {
   ReportResult,
   Run,
   RuleSet,
+  SavedView,
   Session,
   StateChange,
+  ViewSpec,
 } from './types';
 
 /**
@@ -65,4 +67,10 @@ export interface Transport {
   ListAnomalies(): Promise<AnomalyList>;
   GetAnomaly(id: string): Promise<AnomalyDetail>;
   DecideAnomaly(id: string, r: AnomalyDecisionRequest): Promise<AnomalyView>;
+  /** TagValues lists the tag keys and values of the period of q. */
+  TagValues(q: CostRequest): Promise<Record<string, string[]>>;
+  ListViews(): Promise<SavedView[]>;
+  SaveView(name: string, spec: ViewSpec): Promise<SavedView>;
+  ReplaceView(name: string, spec: ViewSpec): Promise<SavedView>;
+  DeleteView(name: string): Promise<void>;
 }

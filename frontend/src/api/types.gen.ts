@@ -153,8 +153,27 @@ export interface BudgetView {
   measured: boolean;
 }
 
+/** Go: model.Comparison */
+export interface Comparison {
+  start: string;
+  end: string;
+  days: number;
+  total_cost: number;
+  providers: Partial<Record<ProviderKey, number>> | null;
+}
+
 /** Go: model.CostAnalysis */
 export type CostAnalysis = { summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts };
+
+/** Go: model.CostGroup */
+export interface CostGroup {
+  key: string;
+  label: string;
+  cost: number;
+  previous_cost: number;
+  other?: number;
+  series?: DailyPoint[];
+}
 
 /** Go: model.CostMetric */
 export const CostMetricValues = ['billed', 'effective', 'list'] as const;
@@ -170,6 +189,11 @@ export interface CostRequest {
   account?: string;
   service?: string;
   tag?: string;
+  period?: string;
+  granularity?: string;
+  group_by?: string;
+  filters?: Record<string, string[] | null>;
+  view?: string;
 }
 
 /** Go: model.CostSummary */
@@ -181,6 +205,11 @@ export interface CostSummary {
   metric: CostMetric;
   rates_used?: Record<string, number>;
   notices?: Notice[];
+  period?: PeriodInfo;
+  previous?: Comparison;
+  series?: DailyPoint[];
+  group_by?: Dimension;
+  groups?: CostGroup[];
 }
 
 /** Go: model.CredentialCheck */
@@ -214,6 +243,10 @@ export interface DailyPoint {
   date: string;
   cost: number;
 }
+
+/** Go: model.Dimension */
+export const DimensionValues = ['provider', 'billing_account', 'sub_account', 'service', 'service_category', 'region', 'resource', 'charge_category', 'account'] as const;
+export type Dimension = (typeof DimensionValues)[number] | `tag:${string}`;
 
 /** Go: monitor.Driver */
 export interface Driver {
@@ -281,6 +314,10 @@ export interface ForecastPoint {
   lower: number;
   upper: number;
 }
+
+/** Go: model.Granularity */
+export const GranularityValues = ['day', 'week', 'month'] as const;
+export type Granularity = (typeof GranularityValues)[number];
 
 /** Go: model.Health */
 export interface Health {
@@ -410,6 +447,22 @@ export interface PerformanceMetrics {
   cpu_usage: number;
 }
 
+/** Go: model.PeriodInfo */
+export interface PeriodInfo {
+  kind: PeriodKind;
+  days?: number;
+  granularity: Granularity;
+  label: string;
+  start: string;
+  end: string;
+  cut: boolean;
+  requested_end?: string;
+}
+
+/** Go: model.PeriodKind */
+export const PeriodKindValues = ['days', 'mtd', 'last_month', 'qtd', 'last_quarter', 'ytd', 'last_12_months', 'custom'] as const;
+export type PeriodKind = (typeof PeriodKindValues)[number];
+
 /** Go: model.Priority */
 export const PriorityValues = ['high', 'medium', 'low'] as const;
 export type Priority = (typeof PriorityValues)[number];
@@ -422,6 +475,7 @@ export interface ProviderCosts {
   daily_costs: DailyPoint[] | null;
   source: SourceKind;
   resource_count: number;
+  series?: DailyPoint[];
 }
 
 /** Go: model.ProviderDetail */
@@ -534,6 +588,8 @@ export type ReportFormat = (typeof ReportFormatValues)[number];
 export interface ReportRequest {
   type: ReportType;
   format: ReportFormat;
+  period?: PeriodKind;
+  view?: string;
 }
 
 /** Go: model.ReportResult */
@@ -587,6 +643,16 @@ export interface Run {
   error?: string;
 }
 
+/** Go: model.SavedView */
+export interface SavedView {
+  id: number;
+  name: string;
+  spec: ViewSpec;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Go: app.Session */
 export interface Session {
   username: string;
@@ -625,4 +691,16 @@ export interface UtilizationDay {
   date: string;
   cpu: number;
   memory: number;
+}
+
+/** Go: model.ViewSpec */
+export interface ViewSpec {
+  period?: PeriodKind;
+  days?: number;
+  start?: string;
+  end?: string;
+  granularity?: Granularity;
+  metric?: CostMetric;
+  group_by?: Dimension;
+  filters?: Record<string, string[] | null>;
 }

@@ -33,6 +33,7 @@ import type {
   ReportResult,
   Run,
   RuleSet,
+  SavedView,
   Session,
 } from './types';
 
@@ -71,16 +72,22 @@ export async function call<T>(fn: () => Promise<unknown>): Promise<T> {
   }
 }
 
-/** costRequest is app.CostRequest: days, or start and end, then the filters. */
+/** costRequest is app.CostRequest: days, a period or start and end, then the grouping and filters. */
 export function costRequest(q: CostRequest): Parameters<typeof B.AnalyzeCosts>[0] {
   const r: Parameters<typeof B.AnalyzeCosts>[0] = {};
   if (q.start || q.end) {
     r.start = q.start;
     r.end = q.end;
+  } else if (q.period && q.period !== 'days') {
+    r.period = q.period;
   } else {
     r.days = q.days ?? 30;
   }
   if (q.metric) r.metric = q.metric;
+  if (q.granularity) r.granularity = q.granularity;
+  if (q.group_by) r.group_by = q.group_by;
+  if (q.view) r.view = q.view;
+  if (q.filters && Object.keys(q.filters).length > 0) r.filters = q.filters as Record<string, string[]>;
   for (const key of ['provider', 'account', 'service', 'tag'] as const) {
     const v = q[key]?.trim();
     if (v) r[key] = v;
@@ -145,6 +152,13 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     GetAlerts: async () => (await call<Alert[] | null>(() => b.GetAlerts())) ?? [],
     ListRuns: async () => (await call<Run[] | null>(() => b.ListRuns())) ?? [],
     GetSession: () => call<Session>(() => b.GetSession()),
+    TagValues: async (q) => (await call<Record<string, string[]> | null>(() => b.TagValues(costRequest(q)))) ?? {},
+    ListViews: async () => (await call<SavedView[] | null>(() => b.ListViews())) ?? [],
+    SaveView: (name, spec) => call<SavedView>(() => b.SaveView(name, spec as Parameters<Bindings['SaveView']>[1])),
+    ReplaceView: (name, spec) => call<SavedView>(() => b.ReplaceView(name, spec as Parameters<Bindings['ReplaceView']>[1])),
+    DeleteView: async (name) => {
+      await call<void>(() => b.DeleteView(name));
+    },
     // A picked file goes to the window's asset server rather than
     // base64-encoded through the binding bridge. It is sent as bytes, not as
     // the File: a Blob-backed body crashes WebKitGTK's custom-scheme handler

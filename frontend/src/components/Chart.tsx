@@ -25,9 +25,31 @@ export function chartColors(): { text: string; muted: string; grid: string; bg: 
   };
 }
 
-export function Chart({ option, height = 320, label }: { option: ChartOption; height?: number; label: string }) {
+/**
+ * ChartPick is what a click on a chart names: the series (a bar's stack or a
+ * legend item) and, for a bar, its category.
+ */
+export interface ChartPick {
+  series: string;
+  category?: string;
+}
+
+export function Chart({
+  option,
+  height = 320,
+  label,
+  onPick,
+}: {
+  option: ChartOption;
+  height?: number;
+  label: string;
+  /** onPick makes bars and legend items clickable (drill-down). */
+  onPick?: (p: ChartPick) => void;
+}) {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
+  const pick = useRef(onPick);
+  pick.current = onPick;
   const theme = useTheme();
   const { features } = useSession();
   const interactive = features.interactive_charts;
@@ -36,6 +58,17 @@ export function Chart({ option, height = 320, label }: { option: ChartOption; he
     if (!el.current) return;
     const c = echarts.init(el.current, undefined, { renderer: 'canvas' });
     chart.current = c;
+    c.on('click', (p) => {
+      const e = p as { seriesName?: string; name?: string };
+      if (e.seriesName !== undefined) pick.current?.({ series: e.seriesName, category: e.name });
+    });
+    // A legend click names a group: with onPick it drills down instead of hiding the series.
+    c.on('legendselectchanged', (p) => {
+      const e = p as { name: string };
+      if (!pick.current) return;
+      c.dispatchAction({ type: 'legendSelect', name: e.name });
+      pick.current({ series: e.name });
+    });
     const ro = new ResizeObserver(() => c.resize());
     ro.observe(el.current);
     return () => {
@@ -65,5 +98,5 @@ export function Chart({ option, height = 320, label }: { option: ChartOption; he
     c.setOption(merged, { notMerge: true });
   }, [option, theme, interactive]);
 
-  return <div class="chart" ref={el} style={{ height: `${height}px` }} role="img" aria-label={label} />;
+  return <div class={onPick && interactive ? 'chart pickable' : 'chart'} ref={el} style={{ height: `${height}px` }} role="img" aria-label={label} />;
 }

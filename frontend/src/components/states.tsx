@@ -1,7 +1,26 @@
 // Loading, empty, error and "not available yet" states, so no page is ever blank.
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from '../api/client';
 import { titleCase } from '../lib/format';
+import { retryAfter, retryText } from '../lib/useApi';
+
+/** RetryNotice counts down to the automatic retry of a rate-limited call. */
+function RetryNotice({ seconds, banner }: { seconds: number; banner?: boolean }) {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    setLeft(seconds);
+    const started = Date.now();
+    const t = setInterval(() => setLeft(Math.max(1, seconds - (Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(t);
+  }, [seconds]);
+  return (
+    <div class={banner ? 'banner' : 'state state-loading'} role="status" aria-live="polite" data-testid="rate-limited">
+      {!banner && <span class="spinner" aria-hidden="true" />}
+      <span>{retryText(left)}.</span>
+    </div>
+  );
+}
 
 export function Loading({ label = 'Loading…' }: { label?: string }) {
   return (
@@ -38,6 +57,8 @@ function detailText(v: unknown): string {
 
 /** ErrorState shows the error shape; a 501 becomes a calm "not available yet". */
 export function ErrorState({ error, onRetry, what }: { error: ApiError; onRetry?: () => void; what?: string }) {
+  const wait = retryAfter(error);
+  if (wait !== undefined) return <RetryNotice seconds={wait} />;
   if (error.notAvailable) {
     return (
       <div class="state state-na" role="status" data-state="not-available">
@@ -75,6 +96,8 @@ export function ErrorState({ error, onRetry, what }: { error: ApiError; onRetry?
 
 /** Stale is a thin banner for a failed background refresh over data still shown. */
 export function StaleBanner({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
+  const wait = retryAfter(error);
+  if (wait !== undefined) return <RetryNotice seconds={wait} banner />;
   return (
     <div class="banner" role="status">
       Refresh failed: {error.message}{' '}

@@ -80,3 +80,36 @@ export const PROVIDER_COLORS: Record<string, string> = {
   gcp: '#34a853',
   oci: '#c74634',
 };
+
+/** GroupSeries is the stacked chart of a grouping: the top groups and the rest. */
+export interface GroupSeries {
+  dates: string[];
+  series: { key: string; label: string; values: number[]; other: boolean }[];
+}
+
+/**
+ * groupSeries aligns the top groups' series on the dates of the total
+ * series; what they leave of each bucket's total is one "Other" series,
+ * so the stack always adds up to the total.
+ */
+export function groupSeries(a: CostAnalysis): GroupSeries {
+  const total = a.summary.series ?? [];
+  const dates = total.map((p) => p.date);
+  const index = new Map(dates.map((d, i) => [d, i]));
+  const rest = total.map((p) => p.cost);
+  const series: GroupSeries['series'] = [];
+  for (const g of a.summary.groups ?? []) {
+    if (!g.series?.length) continue;
+    const values = dates.map(() => 0);
+    for (const p of g.series) {
+      const i = index.get(p.date);
+      if (i === undefined) continue;
+      values[i] += p.cost;
+      rest[i] -= p.cost;
+    }
+    series.push({ key: g.key, label: g.label, values, other: false });
+  }
+  // Rounding leaves crumbs of a cent where the top groups are everything.
+  if (rest.some((v) => Math.abs(v) >= 0.005)) series.push({ key: '', label: 'Other', values: rest, other: true });
+  return { dates, series };
+}

@@ -1,18 +1,37 @@
-// Overview: the period's total and per-provider cost with change against
-// the previous period, daily cost by provider, services and top resources.
+// Overview: the period's total and per-provider cost against the previous
+// span of the same length (computed by the server, one call per view),
+// cost over time stacked by a grouping, the groups, services and top
+// resources. Every bar, card, row and legend item drills down: it adds its
+// filter and groups by what is inside it; breadcrumbs go back.
 import { useMemo, useState } from 'preact/hooks';
-import { analyzeCosts, type CostAnalysis, type CostMetric, type CostRequest } from '../api/client';
-import { Chart, chartColors, type ChartOption } from '../components/Chart';
+import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type Granularity } from '../api/client';
+import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
-import { dailyByProvider, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
+import { groupSeries, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
+import {
+  back,
+  dimensionLabel,
+  drill,
+  exploreQuery,
+  exploreSearch,
+  filterDimension,
+  filterText,
+  GROUPINGS,
+  NO_VALUE,
+  parseExplore,
+  viewSpec,
+  without,
+  type Explore,
+} from '../lib/explore';
 import { changeBetween, formatCurrency, formatCurrencyCompact, formatDate, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
-import { bounds, parsePeriod, periodLabel, periodQuery, previousPeriod, PRESET_DAYS, type Period } from '../lib/period';
-import { setQuery, useLocation } from '../lib/router';
+import { CALENDAR, defaultGranularity, isoDay, periodLabel, PRESET_DAYS, type Period } from '../lib/period';
+import { navigate, useLocation } from '../lib/router';
 import { useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
+import { refreshViews } from '../lib/views';
 
 const METRICS: { value: CostMetric; label: string }[] = [
   { value: 'billed', label: 'Billed' },
@@ -20,56 +39,94 @@ const METRICS: { value: CostMetric; label: string }[] = [
   { value: 'list', label: 'List' },
 ];
 
-interface OverviewData {
-  current: CostAnalysis;
-  previous: CostAnalysis | null;
+const GRANULARITIES: { value: Granularity; label: string }[] = [
+  { value: 'day', label: 'Daily' },
+  { value: 'week', label: 'Weekly' },
+  { value: 'month', label: 'Monthly' },
+];
+
+const PALETTE = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc', '#4e79a7'];
+
+// Labels of group keys seen in answers (account names), for breadcrumbs of
+// filters whose groups are no longer on screen.
+const seenLabels: Record<string, string> = {};
+
+function go(e: Explore) {
+  navigate(`/${exploreSearch(e)}`);
 }
 
-function Change({ current, previous, long }: { current: number; previous: number | null | undefined; long?: boolean }) {
+function Change({ current, previous, long, span }: { current: number; previous: number | null | undefined; long?: boolean; span?: string }) {
   const c = changeBetween(current, previous);
   // For costs, up is bad: colour it as a warning.
   const cls = c.direction === 'up' ? 'change up' : c.direction === 'down' ? 'change down' : 'change';
   const arrow = c.direction === 'up' ? '▲' : c.direction === 'down' ? '▼' : '';
   return (
-    <span class={cls} title="Change against the previous period of the same length">
+    <span class={cls} title={span ? `Against ${span}` : 'Against the previous period'}>
       {arrow} {c.label}
       {long && <span class="muted"> vs previous period</span>}
     </span>
   );
 }
 
-function PeriodPicker({ period }: { period: Period }) {
-  const [custom, setCustom] = useState(period.kind === 'range');
-  const b = bounds(period);
-  const [start, setStart] = useState(b.start);
-  const [end, setEnd] = useState(b.end);
-  const value = custom ? 'custom' : period.kind === 'days' ? String(period.days) : 'custom';
-  const options = [...PRESET_DAYS.map((d) => ({ value: String(d), label: `${d} days` })), { value: 'custom', label: 'Custom' }];
+function PeriodPicker({ e }: { e: Explore }) {
+  const p = e.period;
+  const [custom, setCustom] = useState(p.kind === 'custom');
+  const [start, setStart] = useState(p.kind === 'custom' ? p.start : '');
+  const [end, setEnd] = useState(p.kind === 'custom' ? p.end : '');
+  const today = isoDay(new Date());
+  const presets = [...PRESET_DAYS.map((d) => ({ value: String(d), label: `${d} days` })), { value: 'custom', label: 'Custom' }];
+  const value = custom || p.kind === 'custom' ? 'custom' : p.kind === 'days' ? String(p.days) : '';
+  // A new period starts with its own default granularity.
+  const setPeriod = (period: Period) => go({ ...e, period, granularity: defaultGranularity(period) });
   const pick = (v: string) => {
     if (v === 'custom') {
       setCustom(true);
       return;
     }
     setCustom(false);
-    setQuery({ days: v, start: null, end: null });
+    setPeriod({ kind: 'days', days: Number(v) });
   };
-  const apply = (e: Event) => {
-    e.preventDefault();
-    if (start && end && start <= end) setQuery({ days: null, start, end });
+  const apply = (ev: Event) => {
+    ev.preventDefault();
+    if (start && end && start <= end) setPeriod({ kind: 'custom', start, end });
   };
   return (
     <div class="period-picker">
-      <Segmented label="Period" options={options} value={value} onChange={pick} />
+      <Segmented label="Period" options={presets} value={value} onChange={pick} />
+      <label>
+        <span class="sr-only">Calendar period</span>
+        <select
+          class="input"
+          aria-label="Calendar period"
+          data-testid="calendar-period"
+          value={CALENDAR.some((c) => c.kind === p.kind) && !custom ? p.kind : ''}
+          onChange={(ev) => {
+            const v = (ev.target as HTMLSelectElement).value;
+            const cal = CALENDAR.find((c) => c.kind === v);
+            if (cal) {
+              setCustom(false);
+              setPeriod({ kind: cal.kind });
+            }
+          }}
+        >
+          <option value="">Calendar…</option>
+          {CALENDAR.map((c) => (
+            <option value={c.kind} key={c.kind}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+      </label>
       {custom && (
         <form class="custom-range" onSubmit={apply}>
           <label>
             <span class="sr-only">Start date</span>
-            <input type="date" class="input" value={start} max={end} required onInput={(e) => setStart((e.target as HTMLInputElement).value)} />
+            <input type="date" class="input" value={start} max={end || today} required onInput={(ev) => setStart((ev.target as HTMLInputElement).value)} />
           </label>
           <span aria-hidden="true">–</span>
           <label>
             <span class="sr-only">End date</span>
-            <input type="date" class="input" value={end} min={start} required onInput={(e) => setEnd((e.target as HTMLInputElement).value)} />
+            <input type="date" class="input" value={end} min={start} required onInput={(ev) => setEnd((ev.target as HTMLInputElement).value)} />
           </label>
           <button type="submit" class="btn btn-small" disabled={!start || !end || start > end}>
             Apply
@@ -80,105 +137,197 @@ function PeriodPicker({ period }: { period: Period }) {
   );
 }
 
-function dailyChart(a: CostAnalysis, currency: string): ChartOption {
-  const d = dailyByProvider(a);
+/** AddFilter adds a filter on any dimension or tag, offering the values the data has. */
+function AddFilter({ e, data }: { e: Explore; data: CostAnalysis | undefined }) {
+  const [open, setOpen] = useState(false);
+  const [dim, setDim] = useState('provider');
+  const [tagKey, setTagKey] = useState('');
+  const [value, setValue] = useState('');
+  const tags = useApi<Record<string, string[]>>(
+    () => (open ? api.TagValues({ ...exploreQuery(e), group_by: undefined, filters: undefined }) : Promise.resolve({})),
+    [open, JSON.stringify(e.period)],
+    { live: false },
+  );
+  const tagKeys = Object.keys(tags.data ?? {}).sort((a, b) => a.localeCompare(b));
+  const isTag = dim === 'tag';
+  // Values on offer: the tag's values, or the groups on screen when grouped by this dimension.
+  const offered = isTag ? (tags.data?.[tagKey] ?? []) : e.groupBy === dim ? (data?.summary.groups ?? []).filter((g) => !g.other).map((g) => g.key) : [];
+  if (!open) {
+    return (
+      <button type="button" class="btn btn-small" onClick={() => setOpen(true)} data-testid="add-filter">
+        + Filter
+      </button>
+    );
+  }
+  const submit = (ev: Event) => {
+    ev.preventDefault();
+    const v = value.trim() || (isTag ? NO_VALUE : '');
+    if (!v || (isTag && !tagKey)) return;
+    const f = isTag ? { param: 'tag', value: `${tagKey}:${v}` } : { param: dim, value: v };
+    setOpen(false);
+    setValue('');
+    go({ ...e, filters: [...e.filters, f] });
+  };
+  return (
+    <form class="add-filter" onSubmit={submit} data-testid="filter-form">
+      <select class="input" aria-label="Filter on" value={dim} onChange={(ev) => setDim((ev.target as HTMLSelectElement).value)}>
+        {GROUPINGS.map((g) => (
+          <option value={g.value} key={g.value}>
+            {g.label}
+          </option>
+        ))}
+        <option value="account">Account (billing or sub-account)</option>
+        <option value="tag">Tag</option>
+      </select>
+      {isTag && (
+        <select class="input" aria-label="Tag key" value={tagKey} onChange={(ev) => setTagKey((ev.target as HTMLSelectElement).value)}>
+          <option value="">{tags.loading ? 'Loading tag keys…' : 'Tag key…'}</option>
+          {tagKeys.map((k) => (
+            <option value={k} key={k}>
+              {k}
+            </option>
+          ))}
+        </select>
+      )}
+      {isTag ? (
+        <select class="input" aria-label="Tag value" value={value} onChange={(ev) => setValue((ev.target as HTMLSelectElement).value)}>
+          <option value={NO_VALUE}>Untagged</option>
+          {offered.map((v) => (
+            <option value={v} key={v}>
+              {v}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <>
+          <input class="input" aria-label="Value" list="filter-values" placeholder="value" value={value} onInput={(ev) => setValue((ev.target as HTMLInputElement).value)} />
+          <datalist id="filter-values">
+            {offered.map((v) => (
+              <option value={v} key={v} />
+            ))}
+          </datalist>
+        </>
+      )}
+      <button type="submit" class="btn btn-small">
+        Add
+      </button>
+      <button type="button" class="btn-link" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+function SaveView({ e }: { e: Explore }) {
+  const [msg, setMsg] = useState('');
+  const save = async () => {
+    const name = window.prompt('Name of the view (shared with every user of this dashboard)')?.trim();
+    if (!name) return;
+    try {
+      const v = await api.SaveView(name, viewSpec(e));
+      setMsg(`Saved “${v.name}”.`);
+      refreshViews();
+    } catch (err) {
+      setMsg(err instanceof Error ? err.message : String(err));
+    }
+  };
+  return (
+    <>
+      <button type="button" class="btn btn-small" onClick={save} data-testid="save-view">
+        Save view
+      </button>
+      {msg && (
+        <span class="muted small" role="status">
+          {msg}
+        </span>
+      )}
+    </>
+  );
+}
+
+function groupChart(a: CostAnalysis, currency: string, granularity: Granularity, groupBy: string): ChartOption {
+  const d = groupSeries(a);
   const c = chartColors();
+  const color = (key: string, i: number, other: boolean) =>
+    other ? '#9aa4b2' : groupBy === 'provider' ? (PROVIDER_COLORS[key] ?? PALETTE[i % PALETTE.length]) : PALETTE[i % PALETTE.length];
+  const dateLabel = (v: string) => (granularity === 'month' ? formatDate(v).replace(/ \d+,/, '') : formatShortDate(v));
   return {
-    color: d.series.map((s) => PROVIDER_COLORS[s.provider] ?? '#888'),
-    tooltip: {
-      trigger: 'axis',
-      axisPointer: { type: 'shadow' },
-      valueFormatter: (v: number) => formatCurrency(v, currency),
-    },
-    legend: { top: 0, textStyle: { color: c.text } },
+    color: d.series.map((s, i) => color(s.key, i, s.other)),
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => formatCurrency(v, currency) },
+    legend: { top: 0, type: 'scroll', textStyle: { color: c.text } },
     grid: { left: 8, right: 16, top: 36, bottom: 8, containLabel: true },
-    xAxis: {
-      type: 'category',
-      data: d.dates,
-      axisLabel: { color: c.muted, formatter: (v: string) => formatShortDate(v) },
-      axisLine: { lineStyle: { color: c.grid } },
-    },
+    xAxis: { type: 'category', data: d.dates, axisLabel: { color: c.muted, formatter: dateLabel }, axisLine: { lineStyle: { color: c.grid } } },
     yAxis: {
       type: 'value',
       axisLabel: { color: c.muted, formatter: (v: number) => formatCurrencyCompact(v, currency) },
       splitLine: { lineStyle: { color: c.grid, type: 'dashed' } },
     },
     series: d.series.map((s) => ({
-      name: providerName(s.provider),
+      name: s.label,
       type: 'bar',
       stack: 'total',
       barMaxWidth: 28,
+      cursor: s.other ? 'default' : 'pointer',
       data: s.values.map((v) => Math.round(v * 100) / 100),
     })),
   };
 }
 
-function servicesChart(rows: ServiceRow[], currency: string): ChartOption {
-  const top = rows.slice(0, 10).reverse();
-  const c = chartColors();
-  return {
-    tooltip: { trigger: 'item', valueFormatter: (v: number) => formatCurrency(v, currency) },
-    grid: { left: 8, right: 24, top: 8, bottom: 8, containLabel: true },
-    xAxis: {
-      type: 'value',
-      axisLabel: { color: c.muted, formatter: (v: number) => formatCurrencyCompact(v, currency) },
-      splitLine: { lineStyle: { color: c.grid, type: 'dashed' } },
-    },
-    yAxis: {
-      type: 'category',
-      data: top.map((r) => `${r.service} · ${providerName(r.provider)}`),
-      axisLabel: { color: c.text, width: 200, overflow: 'truncate' },
-      axisLine: { lineStyle: { color: c.grid } },
-    },
-    series: [
-      {
-        type: 'bar',
-        name: 'Cost',
-        barMaxWidth: 18,
-        data: top.map((r) => ({ value: Math.round(r.cost * 100) / 100, itemStyle: { color: PROVIDER_COLORS[r.provider] ?? '#888' } })),
-      },
-    ],
-  };
+interface GroupRow extends CostGroup {
+  share: number;
 }
 
 export function OverviewPage() {
   const loc = useLocation();
   const { currency: sessionCurrency } = useSession();
   const theme = useTheme();
-  const params = new URLSearchParams(loc.search);
-  const period = parsePeriod(params);
-  const metricParam = params.get('metric');
-  // No metric in the URL: the server's configured analysis.cost_metric applies.
-  const chosenMetric: CostMetric | undefined =
-    metricParam === 'billed' || metricParam === 'effective' || metricParam === 'list' ? metricParam : undefined;
-  const provider = params.get('provider') ?? '';
-  const tag = params.get('tag') ?? '';
-  const [tagDraft, setTagDraft] = useState(tag);
-
-  const query: CostRequest = { ...periodQuery(period), metric: chosenMetric, provider, tag };
+  const e = parseExplore(new URLSearchParams(loc.search));
+  const query = exploreQuery(e);
   const key = JSON.stringify(query);
-  const state = useApi<OverviewData>(async (fresh) => {
-    const prev = previousPeriod(period);
-    // The previous period is a comparison only: its failure must not hide the current one.
-    const [current, previous] = await Promise.all([
-      analyzeCosts(query, fresh),
-      // A past period does not change: the cache may keep it across refreshes.
-      analyzeCosts({ ...query, days: undefined, start: prev.start, end: prev.end }).catch(() => null),
-    ]);
-    return { current, previous };
-  }, [key]);
+  // One call per view: the server returns the comparison and the groups.
+  const state = useApi<CostAnalysis>((fresh) => analyzeCosts(query, fresh), [key]);
 
   const data = state.data;
-  const metric: CostMetric = chosenMetric ?? data?.current.summary.metric ?? 'billed';
-  const currency = data?.current.summary.currency || sessionCurrency;
-  const providers = data ? providerEntries(data.current) : [];
-  const services = useMemo(() => (data ? serviceRows(data.current) : []), [data]);
-  const resources = useMemo(() => (data ? resourceRows(data.current) : []), [data]);
-  const daily = useMemo(() => (data ? dailyChart(data.current, currency) : null), [data, currency, theme]);
-  const svcChart = useMemo(() => servicesChart(services, currency), [services, currency, theme]);
+  const s = data?.summary;
+  for (const g of s?.groups ?? []) if (g.label !== g.key) seenLabels[g.key] = g.label;
+  const metric: CostMetric = e.metric ?? s?.metric ?? 'billed';
+  const currency = s?.currency || sessionCurrency;
+  const providers = data ? providerEntries(data) : [];
+  const services = useMemo(() => (data ? serviceRows(data) : []), [data]);
+  const resources = useMemo(() => (data ? resourceRows(data) : []), [data]);
+  const groups: GroupRow[] = useMemo(() => {
+    const total = s?.total_cost ?? 0;
+    return (s?.groups ?? []).map((g) => ({ ...g, share: total ? g.cost / total : 0 }));
+  }, [data]);
+  const chart = useMemo(() => (data ? groupChart(data, currency, e.granularity, e.groupBy) : null), [data, currency, theme]);
+  const previousSpan = s?.previous ? `${formatDate(s.previous.start)} – ${formatDate(s.previous.end)}` : undefined;
 
+  const drillTo = (dim: string, k: string) => go(drill(e, dim, k));
+  const pickGroup = (p: ChartPick) => {
+    const g = (s?.groups ?? []).find((x) => x.label === p.series && !x.other);
+    if (g) drillTo(e.groupBy, g.key);
+  };
+  const DrillButton = ({ dim, k, children }: { dim: string; k: string; children: preact.ComponentChildren }) => (
+    <button type="button" class="btn-link drill" onClick={() => drillTo(dim, k)} title={`Show only ${dimensionLabel(dim).toLowerCase()} ${k}`}>
+      {children}
+    </button>
+  );
+
+  const groupColumns: Column<GroupRow>[] = [
+    {
+      key: 'label',
+      label: dimensionLabel(e.groupBy),
+      value: (r) => r.label,
+      render: (r) => (r.other ? <span class="muted">{`${r.label} (${r.other} more)`}</span> : <DrillButton dim={e.groupBy} k={r.key}>{r.label}</DrillButton>),
+      wrap: true,
+    },
+    { key: 'cost', label: 'Cost', value: (r) => Math.round(r.cost * 100) / 100, render: (r) => formatCurrency(r.cost, currency), numeric: true },
+    { key: 'previous', label: 'Previous', value: (r) => Math.round(r.previous_cost * 100) / 100, render: (r) => formatCurrency(r.previous_cost, currency), numeric: true },
+    { key: 'change', label: 'Change', value: (r) => changeBetween(r.cost, r.previous_cost).fraction ?? 0, render: (r) => <Change current={r.cost} previous={r.previous_cost} span={previousSpan} />, numeric: true },
+    { key: 'share', label: 'Share', value: (r) => Math.round(r.share * 10000) / 10000, render: (r) => formatPercent(r.share), numeric: true },
+  ];
   const serviceColumns: Column<ServiceRow>[] = [
-    { key: 'service', label: 'Service', value: (r) => r.service, wrap: true },
+    { key: 'service', label: 'Service', value: (r) => r.service, render: (r) => <DrillButton dim="service" k={r.service}>{r.service}</DrillButton>, wrap: true },
     { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
     { key: 'cost', label: 'Cost', value: (r) => Math.round(r.cost * 100) / 100, render: (r) => formatCurrency(r.cost, currency), numeric: true },
     { key: 'share', label: 'Share', value: (r) => Math.round(r.share * 10000) / 10000, render: (r) => formatPercent(r.share), numeric: true },
@@ -190,7 +339,9 @@ export function OverviewPage() {
       value: (r) => r.resource_id,
       render: (r) => (
         <span>
-          <ResourceId id={r.resource_id} />
+          <DrillButton dim="resource" k={r.resource_id}>
+            <ResourceId id={r.resource_id} />
+          </DrillButton>
           {r.resource_type && <span class="muted small block">{titleCase(r.resource_type)}</span>}
         </span>
       ),
@@ -203,72 +354,74 @@ export function OverviewPage() {
     { key: 'tags', label: 'Tags', value: (r) => tagText(r.tags), render: (r) => <Tags tags={r.tags} />, sortable: false },
   ];
 
-  const analysed = data?.current.summary.providers_analyzed ?? [];
-  const b = data?.current.summary.analysis_period;
-
+  const period = s?.period;
   return (
     <section class="page" aria-labelledby="overview-title">
       <div class="page-head">
         <div>
           <h1 id="overview-title">Overview</h1>
-          <p class="muted">
-            {periodLabel(period)}
-            {b && ` · ${formatDate(b.start_date)} – ${formatDate(b.end_date)}`} · {titleCase(metric)} cost
+          <p class="muted" data-testid="period-line">
+            {period?.label ?? periodLabel(e.period)}
+            {period && ` · ${formatDate(period.start)} – ${formatDate(period.end)}`} · {titleCase(metric)} cost
+            {previousSpan && ` · compared with ${previousSpan}`}
           </p>
         </div>
         <div class="controls">
-          <PeriodPicker period={period} />
-          <Segmented label="Cost metric" options={METRICS} value={metric} onChange={(m) => setQuery({ metric: m })} />
+          <PeriodPicker e={e} />
+          <Segmented label="Granularity" options={GRANULARITIES} value={e.granularity} onChange={(g) => go({ ...e, granularity: g })} />
+          <Segmented label="Cost metric" options={METRICS} value={metric} onChange={(m) => go({ ...e, metric: m })} />
         </div>
       </div>
       <div class="filters">
-        <label>
-          Provider{' '}
-          <select class="input" value={provider} onChange={(e) => setQuery({ provider: (e.target as HTMLSelectElement).value })}>
-            <option value="">All providers</option>
-            {(['aws', 'azure', 'gcp', 'oci'] as const)
-              .filter((p) => !analysed.length || analysed.includes(p) || p === provider)
-              .map((p) => (
-                <option value={p} key={p}>
-                  {providerName(p)}
-                </option>
-              ))}
-          </select>
-        </label>
-        <form
-          class="tag-filter"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setQuery({ tag: tagDraft.trim() });
-          }}
-        >
-          <label>
-            Tag{' '}
-            <input
-              class="input"
-              placeholder="key:value"
-              value={tagDraft}
-              pattern="[^:]+:.*"
-              title="key:value, e.g. team:platform"
-              onInput={(e) => setTagDraft((e.target as HTMLInputElement).value)}
-            />
-          </label>
-          <button type="submit" class="btn btn-small">
-            Apply
-          </button>
-          {tag && (
-            <button
-              type="button"
-              class="btn-link"
-              onClick={() => {
-                setTagDraft('');
-                setQuery({ tag: null });
-              }}
-            >
-              Clear
+        <nav aria-label="Drill-down" class="crumbs" data-testid="breadcrumbs">
+          {e.filters.length === 0 ? (
+            <span aria-current="page">All costs</span>
+          ) : (
+            <button type="button" class="btn-link" onClick={() => go(back(e, 0))}>
+              All costs
             </button>
           )}
-        </form>
+          {e.filters.map((f, i) => (
+            <span key={`${f.param}=${f.value}`} class="crumb">
+              <span aria-hidden="true"> › </span>
+              {i === e.filters.length - 1 ? (
+                <span aria-current="page">{filterText(f, seenLabels)}</span>
+              ) : (
+                <button type="button" class="btn-link" onClick={() => go(back(e, i + 1))}>
+                  {filterText(f, seenLabels)}
+                </button>
+              )}
+              <button type="button" class="chip-x" aria-label={`Remove ${filterText(f, seenLabels)}`} onClick={() => go(without(e, i))}>
+                ×
+              </button>
+            </span>
+          ))}
+        </nav>
+        <label>
+          Group by{' '}
+          <select
+            class="input"
+            data-testid="group-by"
+            value={e.groupBy.startsWith('tag:') ? 'tag' : e.groupBy}
+            onChange={(ev) => {
+              const v = (ev.target as HTMLSelectElement).value;
+              if (v !== 'tag') go({ ...e, groupBy: v as Explore['groupBy'] });
+              else {
+                const k = window.prompt('Group by which tag key?', 'team')?.trim();
+                if (k) go({ ...e, groupBy: `tag:${k}` });
+              }
+            }}
+          >
+            {GROUPINGS.filter((g) => g.value === e.groupBy || !e.filters.some((f) => filterDimension(f) === g.value && f.param !== 'tag')).map((g) => (
+              <option value={g.value} key={g.value}>
+                {g.label}
+              </option>
+            ))}
+            <option value="tag">{e.groupBy.startsWith('tag:') ? dimensionLabel(e.groupBy) : 'Tag…'}</option>
+          </select>
+        </label>
+        <AddFilter e={e} data={data} />
+        <SaveView e={e} />
         {state.loading && data && <span class="muted small">Refreshing…</span>}
       </div>
 
@@ -276,11 +429,11 @@ export function OverviewPage() {
       {!data && state.loading && <Loading label="Analyzing costs…" />}
       {!data && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Cost analysis" />}
 
-      {data && (
+      {data && s && (
         <>
-          {(data.current.summary.notices ?? []).length > 0 && (
+          {(s.notices ?? []).length > 0 && (
             <ul class="notices" aria-label="Notices">
-              {(data.current.summary.notices ?? []).map((n) => (
+              {(s.notices ?? []).map((n) => (
                 <li key={`${n.kind}-${(n.providers ?? []).join()}`} class="banner" role="note" data-testid={`notice-${n.kind}`}>
                   {n.message}
                 </li>
@@ -291,42 +444,60 @@ export function OverviewPage() {
             <article class="card card-total">
               <h2 class="card-label">Total cost</h2>
               <div class="card-value" data-testid="total-cost">
-                {formatCurrency(data.current.summary.total_cost, currency)}
+                {formatCurrency(s.total_cost, currency)}
               </div>
-              <Change current={data.current.summary.total_cost} previous={data.previous?.summary.total_cost} long />
+              <Change current={s.total_cost} previous={s.previous?.total_cost} long span={previousSpan} />
+              {s.previous && (
+                <div class="muted small" data-testid="previous-total">
+                  {formatCurrency(s.previous.total_cost, currency)} in {previousSpan}
+                </div>
+              )}
             </article>
-            {providers.map(([key, pc]) => (
-              <article class="card" key={key} data-testid={`provider-card-${key}`}>
+            {providers.map(([k, pc]) => (
+              <article class="card card-pick" key={k} data-testid={`provider-card-${k}`}>
                 <h2 class="card-label">
-                  <span class="dot" style={{ background: PROVIDER_COLORS[key] ?? '#888' }} aria-hidden="true" />
-                  {providerName(key)}
+                  <span class="dot" style={{ background: PROVIDER_COLORS[k] ?? '#888' }} aria-hidden="true" />
+                  <button type="button" class="btn-link drill" onClick={() => drillTo('provider', k)} data-testid={`drill-provider-${k}`}>
+                    {providerName(k)}
+                  </button>
                   {pc.source && <span class="badge">{pc.source}</span>}
                 </h2>
                 <div class="card-value small-value">{formatCurrency(pc.total_cost, currency)}</div>
-                <Change current={pc.total_cost} previous={data.previous ? ((data.previous[key]?.total_cost ?? 0) as number) : null} />
+                <Change current={pc.total_cost} previous={s.previous?.providers?.[k]} span={previousSpan} />
               </article>
             ))}
           </div>
 
-          {providers.length === 0 ? (
+          {providers.length === 0 || s.total_cost === 0 && (s.groups ?? []).length === 0 ? (
             <Empty title="No cost data for this period">
-              No enabled provider has cost history in this period. Import billing exports or sync a provider, or pick another period.
+              No enabled provider has cost history in this period and filter. Import billing exports or sync a provider, or pick another period.
             </Empty>
           ) : (
             <>
               <article class="panel">
-                <h2>Daily cost by provider</h2>
-                {daily && dailyByProvider(data.current).dates.length > 0 ? (
-                  <Chart option={daily} height={320} label="Stacked daily cost by provider" />
+                <h2>
+                  {titleCase(GRANULARITIES.find((g) => g.value === e.granularity)?.label ?? '')} cost by {dimensionLabel(e.groupBy).toLowerCase()}
+                </h2>
+                {chart && (s.series ?? []).length > 0 ? (
+                  <Chart option={chart} height={320} label={`Stacked cost by ${dimensionLabel(e.groupBy).toLowerCase()}`} onPick={pickGroup} />
                 ) : (
-                  <Empty title="No daily costs in this period" />
+                  <Empty title="No costs in this period" />
                 )}
               </article>
+              <article class="panel">
+                <h2>By {dimensionLabel(e.groupBy).toLowerCase()}</h2>
+                <DataTable
+                  columns={groupColumns}
+                  rows={groups}
+                  rowKey={(r) => `${r.key}/${r.other ?? 0}`}
+                  caption={`Cost by ${dimensionLabel(e.groupBy).toLowerCase()}`}
+                  csvName={`costpilot-by-${e.groupBy.replace(/[^a-z0-9]+/gi, '-')}.csv`}
+                  initialSort={{ key: 'cost', dir: 'desc' }}
+                  pageSize={10}
+                  testId="groups-table"
+                />
+              </article>
               <div class="grid-2">
-                <article class="panel">
-                  <h2>Top services</h2>
-                  {services.length > 0 ? <Chart option={svcChart} height={340} label="Top ten services by cost" /> : <Empty title="No services" />}
-                </article>
                 <article class="panel">
                   <h2>Service breakdown</h2>
                   <DataTable
@@ -340,20 +511,20 @@ export function OverviewPage() {
                     testId="services-table"
                   />
                 </article>
+                <article class="panel">
+                  <h2>Top resources</h2>
+                  <DataTable
+                    columns={resourceColumns}
+                    rows={resources}
+                    rowKey={(r) => `${r.provider}/${r.resource_id}/${r.service}`}
+                    caption="Top resources"
+                    csvName="costpilot-resources.csv"
+                    initialSort={{ key: 'cost', dir: 'desc' }}
+                    pageSize={8}
+                    testId="resources-table"
+                  />
+                </article>
               </div>
-              <article class="panel">
-                <h2>Top resources</h2>
-                <DataTable
-                  columns={resourceColumns}
-                  rows={resources}
-                  rowKey={(r) => `${r.provider}/${r.resource_id}/${r.service}`}
-                  caption="Top resources"
-                  csvName="costpilot-resources.csv"
-                  initialSort={{ key: 'cost', dir: 'desc' }}
-                  pageSize={15}
-                  testId="resources-table"
-                />
-              </article>
             </>
           )}
           {state.updatedAt && <p class="muted small updated">Updated {state.updatedAt.toLocaleTimeString('en-US')}</p>}

@@ -1,12 +1,14 @@
 // Reports: generate a report of a type and format, download it, and list
 // the earlier ones. Off when dashboard.features.export_reports is false.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type ReportFormat, type ReportFile, type ReportResult, type ReportType } from '../api/client';
+import { api, toApiError, type ApiError, type ReportFormat, type ReportFile, type ReportRequest, type ReportResult, type ReportType } from '../api/client';
 import { DataTable, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatBytes, formatDateTime, titleCase } from '../lib/format';
 import { useSession } from '../lib/session';
+import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
+import { useViews } from '../lib/views';
 
 const TYPES: ReportType[] = ['comprehensive', 'summary', 'recommendations'];
 const FORMATS: ReportFormat[] = ['html', 'pdf', 'json'];
@@ -20,6 +22,9 @@ export function ReportsPage() {
   const { features } = useSession();
   const [type, setType] = useState<ReportType>('comprehensive');
   const [format, setFormat] = useState<ReportFormat>('html');
+  // '' is the last 30 days; a period kind; or "view:NAME" for a saved view.
+  const [costs, setCosts] = useState('');
+  const { views } = useViews();
   const [gen, setGen] = useState<{ busy: boolean; result?: ReportResult; error?: ApiError }>({ busy: false });
   const list = useApi(() => api.ListReports(), []);
 
@@ -27,7 +32,8 @@ export function ReportsPage() {
     e.preventDefault();
     setGen({ busy: true });
     try {
-      const result = await api.GenerateReport({ type, format });
+      const of = costs.startsWith('view:') ? { view: costs.slice(5) } : costs ? { period: costs as ReportRequest['period'] } : {};
+      const result = await api.GenerateReport({ type, format, ...of });
       setGen({ busy: false, result });
       list.reload();
     } catch (err) {
@@ -90,6 +96,22 @@ export function ReportsPage() {
                 {FORMATS.map((f) => (
                   <option key={f} value={f}>
                     {f.toUpperCase()}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field">
+              <span>Costs of</span>
+              <select class="input" value={costs} onChange={(e) => setCosts((e.target as HTMLSelectElement).value)}>
+                <option value="">Last 30 days</option>
+                {CALENDAR.map((c) => (
+                  <option key={c.kind} value={c.kind}>
+                    {c.label}
+                  </option>
+                ))}
+                {views.map((v) => (
+                  <option key={v.id} value={`view:${v.name}`}>
+                    View: {v.name}
                   </option>
                 ))}
               </select>

@@ -9,6 +9,11 @@ export namespace app {
 	    account?: string;
 	    service?: string;
 	    tag?: string;
+	    period?: string;
+	    granularity?: string;
+	    group_by?: string;
+	    filters?: Record<string, Array<string>>;
+	    view?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new CostRequest(source);
@@ -24,6 +29,11 @@ export namespace app {
 	        this.account = source["account"];
 	        this.service = source["service"];
 	        this.tag = source["tag"];
+	        this.period = source["period"];
+	        this.granularity = source["granularity"];
+	        this.group_by = source["group_by"];
+	        this.filters = source["filters"];
+	        this.view = source["view"];
 	    }
 	}
 	export class Info {
@@ -363,6 +373,106 @@ export namespace model {
 	        this.currency = source["currency"];
 	    }
 	}
+	export class Comparison {
+	    start: string;
+	    end: string;
+	    days: number;
+	    total_cost: number;
+	    providers: Record<string, number>;
+	
+	    static createFrom(source: any = {}) {
+	        return new Comparison(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.days = source["days"];
+	        this.total_cost = source["total_cost"];
+	        this.providers = source["providers"];
+	    }
+	}
+	export class CostGroup {
+	    key: string;
+	    label: string;
+	    cost: number;
+	    previous_cost: number;
+	    other?: number;
+	    series?: DailyPoint[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CostGroup(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.label = source["label"];
+	        this.cost = source["cost"];
+	        this.previous_cost = source["previous_cost"];
+	        this.other = source["other"];
+	        this.series = this.convertValues(source["series"], DailyPoint);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class DailyPoint {
+	    date: string;
+	    cost: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new DailyPoint(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.date = source["date"];
+	        this.cost = source["cost"];
+	    }
+	}
+	export class PeriodInfo {
+	    kind: string;
+	    days?: number;
+	    granularity: string;
+	    label: string;
+	    start: string;
+	    end: string;
+	    cut: boolean;
+	    requested_end?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PeriodInfo(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.days = source["days"];
+	        this.granularity = source["granularity"];
+	        this.label = source["label"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.cut = source["cut"];
+	        this.requested_end = source["requested_end"];
+	    }
+	}
 	export class Notice {
 	    kind: string;
 	    providers: string[];
@@ -389,6 +499,11 @@ export namespace model {
 	    metric: string;
 	    rates_used?: Record<string, number>;
 	    notices?: Notice[];
+	    period?: PeriodInfo;
+	    previous?: Comparison;
+	    series?: DailyPoint[];
+	    group_by?: string;
+	    groups?: CostGroup[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CostSummary(source);
@@ -403,6 +518,11 @@ export namespace model {
 	        this.metric = source["metric"];
 	        this.rates_used = source["rates_used"];
 	        this.notices = this.convertValues(source["notices"], Notice);
+	        this.period = this.convertValues(source["period"], PeriodInfo);
+	        this.previous = this.convertValues(source["previous"], Comparison);
+	        this.series = this.convertValues(source["series"], DailyPoint);
+	        this.group_by = source["group_by"];
+	        this.groups = this.convertValues(source["groups"], CostGroup);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -454,6 +574,7 @@ export namespace model {
 		}
 	}
 	
+	
 	export class CredentialField {
 	    provider: string;
 	    name: string;
@@ -498,20 +619,7 @@ export namespace model {
 	        this.message = source["message"];
 	    }
 	}
-	export class DailyPoint {
-	    date: string;
-	    cost: number;
 	
-	    static createFrom(source: any = {}) {
-	        return new DailyPoint(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.date = source["date"];
-	        this.cost = source["cost"];
-	    }
-	}
 	export class MonthEndForecast {
 	    month: string;
 	    month_to_date: number;
@@ -962,6 +1070,7 @@ export namespace model {
 	        this.cpu_usage = source["cpu_usage"];
 	    }
 	}
+	
 	export class ResourceCost {
 	    resource_id: string;
 	    resource_type: string;
@@ -991,6 +1100,7 @@ export namespace model {
 	    daily_costs: DailyPoint[];
 	    source: string;
 	    resource_count: number;
+	    series?: DailyPoint[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ProviderCosts(source);
@@ -1004,6 +1114,7 @@ export namespace model {
 	        this.daily_costs = this.convertValues(source["daily_costs"], DailyPoint);
 	        this.source = source["source"];
 	        this.resource_count = source["resource_count"];
+	        this.series = this.convertValues(source["series"], DailyPoint);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1059,6 +1170,8 @@ export namespace model {
 	export class ReportRequest {
 	    type: string;
 	    format: string;
+	    period?: string;
+	    view?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ReportRequest(source);
@@ -1068,6 +1181,8 @@ export namespace model {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.type = source["type"];
 	        this.format = source["format"];
+	        this.period = source["period"];
+	        this.view = source["view"];
 	    }
 	}
 	export class ReportResult {
@@ -1081,6 +1196,73 @@ export namespace model {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.report_path = source["report_path"];
 	    }
+	}
+	
+	export class ViewSpec {
+	    period?: string;
+	    days?: number;
+	    start?: string;
+	    end?: string;
+	    granularity?: string;
+	    metric?: string;
+	    group_by?: string;
+	    filters?: Record<string, Array<string>>;
+	
+	    static createFrom(source: any = {}) {
+	        return new ViewSpec(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.period = source["period"];
+	        this.days = source["days"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.granularity = source["granularity"];
+	        this.metric = source["metric"];
+	        this.group_by = source["group_by"];
+	        this.filters = source["filters"];
+	    }
+	}
+	export class SavedView {
+	    id: number;
+	    name: string;
+	    spec: ViewSpec;
+	    created_by: string;
+	    created_at: string;
+	    updated_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SavedView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.spec = this.convertValues(source["spec"], ViewSpec);
+	        this.created_by = source["created_by"];
+	        this.created_at = source["created_at"];
+	        this.updated_at = source["updated_at"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 

@@ -22,6 +22,8 @@ export function DeleteBudget(arg1:number):Promise<boolean>;
 
 export function DeleteCredential(arg1:string,arg2:string):Promise<void>;
 
+export function DeleteView(arg1:string):Promise<void>;
+
 export function DesktopInfo():Promise<app.Info>;
 
 export function ExportReport(arg1:model.ReportRequest):Promise<string>;
@@ -60,7 +62,11 @@ export function ListReports():Promise<Array<service.ReportFile>>;
 
 export function ListRuns():Promise<Array<store.Run>>;
 
+export function ListViews():Promise<Array<model.SavedView>>;
+
 export function OptimizeAll():Promise<model.OptimizationResult>;
+
+export function ReplaceView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
 
 export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<store.RuleSet>;
 
@@ -68,9 +74,13 @@ export function SaveBudget(arg1:number,arg2:config.Budget):Promise<service.Budge
 
 export function SaveReportAs(arg1:string):Promise<string>;
 
+export function SaveView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
+
 export function SetCredential(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SetRecommendationState(arg1:string,arg2:service.StateChange):Promise<model.Recommendation>;
+
+export function TagValues(arg1:app.CostRequest):Promise<Record<string, Array<string>>>;
 
 export function UnlockCredentials(arg1:string):Promise<void>;
 

@@ -34,6 +34,10 @@ export function DeleteCredential(arg1, arg2) {
   return window['go']['app']['Bindings']['DeleteCredential'](arg1, arg2);
 }
 
+export function DeleteView(arg1) {
+  return window['go']['app']['Bindings']['DeleteView'](arg1);
+}
+
 export function DesktopInfo() {
   return window['go']['app']['Bindings']['DesktopInfo']();
 }
@@ -110,8 +114,16 @@ export function ListRuns() {
   return window['go']['app']['Bindings']['ListRuns']();
 }
 
+export function ListViews() {
+  return window['go']['app']['Bindings']['ListViews']();
+}
+
 export function OptimizeAll() {
   return window['go']['app']['Bindings']['OptimizeAll']();
+}
+
+export function ReplaceView(arg1, arg2) {
+  return window['go']['app']['Bindings']['ReplaceView'](arg1, arg2);
 }
 
 export function SaveAllocationRule(arg1, arg2) {
@@ -126,12 +138,20 @@ export function SaveReportAs(arg1) {
   return window['go']['app']['Bindings']['SaveReportAs'](arg1);
 }
 
+export function SaveView(arg1, arg2) {
+  return window['go']['app']['Bindings']['SaveView'](arg1, arg2);
+}
+
 export function SetCredential(arg1, arg2, arg3) {
   return window['go']['app']['Bindings']['SetCredential'](arg1, arg2, arg3);
 }
 
 export function SetRecommendationState(arg1, arg2) {
   return window['go']['app']['Bindings']['SetRecommendationState'](arg1, arg2);
+}
+
+export function TagValues(arg1) {
+  return window['go']['app']['Bindings']['TagValues'](arg1);
 }
 
 export function UnlockCredentials(arg1) {
