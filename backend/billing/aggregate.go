@@ -118,8 +118,10 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 
 // localKey is what a worker remembers of a raw key.
 type localKey struct {
-	id       int32
-	provider model.ProviderKey
+	id                int32
+	provider          model.ProviderKey
+	account, currency string
+	eligible          bool // on-demand usage of it counts as eligible for commitments
 }
 
 // aggregator sums one worker's lines.
@@ -134,6 +136,9 @@ type aggregator struct {
 	limit  int
 	spans  map[model.ProviderKey]*spans
 	totals map[model.ProviderKey]map[string]Totals
+	// commits are the commitment sums (see commitment.go); they never
+	// spill: a few per commitment and day.
+	commits map[commitKey]*commitSums
 }
 
 func newAggregator(m mapper, keys *keyTable, sp *spiller, limit int) *aggregator {
@@ -160,7 +165,8 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		if ferr != nil {
 			return ferr
 		}
-		lk = localKey{id: id, provider: cl.Provider}
+		lk = localKey{id: id, provider: cl.Provider, account: cl.BillingAccount, currency: cl.Currency,
+			eligible: eligibleKey(&cl)}
 		a.local[string(k)] = lk
 	}
 	sp := a.spans[lk.provider]
@@ -180,6 +186,11 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 	}
 	if !a.sums[i].add(l.billed, l.effective, l.list) {
 		return badField("cost", "%v: daily sum exceeds the supported range", errOverflow)
+	}
+	if l.commit.kind != commitNone {
+		if fe := a.addCommit(l, lk); fe != nil {
+			return fe
+		}
 	}
 	if len(a.sums) >= a.limit {
 		if err := a.flush(); err != nil {

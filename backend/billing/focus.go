@@ -19,32 +19,39 @@ type focusMapper struct {
 	start, pstart, pend             int
 	billedName, effName, listName   string
 	startName, providerName         string
+	cdID, cdType, cdCat, cdStatus   int // CommitmentDiscount* columns; -1 when absent
+	pricingUnit                     int
 }
 
 func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 	m := &focusMapper{
-		forced:     forced,
-		provider:   h.find("ServiceProviderName", "ProviderName"),
-		issuer:     h.find("InvoiceIssuerName", "InvoiceIssuer"),
-		host:       h.find("HostProviderName"),
-		publish:    h.find("PublisherName"),
-		account:    h.find("BillingAccountId"),
-		sub:        h.find("SubAccountId"),
-		service:    h.find("ServiceName"),
-		category:   h.find("ServiceCategory"),
-		regionID:   h.find("RegionId", "Region"),
-		regionName: h.find("RegionName"),
-		resource:   h.find("ResourceId"),
-		resType:    h.find("ResourceType"),
-		charge:     h.find("ChargeCategory"),
-		tags:       h.find("Tags"),
-		currency:   h.find("BillingCurrency"),
-		billed:     h.find("BilledCost"),
-		effective:  h.find("EffectiveCost"),
-		list:       h.find("ListCost"),
-		start:      h.find("ChargePeriodStart"),
-		pstart:     h.find("BillingPeriodStart"),
-		pend:       h.find("BillingPeriodEnd"),
+		forced:      forced,
+		provider:    h.find("ServiceProviderName", "ProviderName"),
+		issuer:      h.find("InvoiceIssuerName", "InvoiceIssuer"),
+		host:        h.find("HostProviderName"),
+		publish:     h.find("PublisherName"),
+		account:     h.find("BillingAccountId"),
+		sub:         h.find("SubAccountId"),
+		service:     h.find("ServiceName"),
+		category:    h.find("ServiceCategory"),
+		regionID:    h.find("RegionId", "Region"),
+		regionName:  h.find("RegionName"),
+		resource:    h.find("ResourceId"),
+		resType:     h.find("ResourceType"),
+		charge:      h.find("ChargeCategory"),
+		tags:        h.find("Tags"),
+		currency:    h.find("BillingCurrency"),
+		billed:      h.find("BilledCost"),
+		effective:   h.find("EffectiveCost"),
+		list:        h.find("ListCost"),
+		start:       h.find("ChargePeriodStart"),
+		pstart:      h.find("BillingPeriodStart"),
+		pend:        h.find("BillingPeriodEnd"),
+		cdID:        h.find("CommitmentDiscountId"),
+		cdType:      h.find("CommitmentDiscountType"),
+		cdCat:       h.find("CommitmentDiscountCategory"),
+		cdStatus:    h.find("CommitmentDiscountStatus"),
+		pricingUnit: h.find("PricingUnit"),
 	}
 	if m.host < 0 {
 		m.host = m.publish
@@ -89,6 +96,9 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	} else if !ok {
 		l.list = l.billed
 	}
+	if m.cdID >= 0 {
+		m.commitment(rec, l)
+	}
 	d := &l.dims
 	d[0], d[1], d[2] = cell(rec, m.provider), cell(rec, m.issuer), cell(rec, m.host)
 	d[3], d[4], d[5], d[6] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.service), cell(rec, m.category)
@@ -98,6 +108,33 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
 	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
 	return out, nil
+}
+
+// commitment fills l.commit from a FOCUS row (the measures are defined in
+// the README): usage a commitment discount covered (status Used, or none
+// given), the unused part of one (status Unused), or usage paid on demand.
+// Purchases are left out: their cost reaches usage and unused rows
+// amortized.
+func (m *focusMapper) commitment(rec [][]byte, l *rawLine) {
+	c := &l.commit
+	charge := cell(rec, m.charge)
+	if charge != nil && !equalFoldAny(charge, "Usage") {
+		return
+	}
+	id := cell(rec, m.cdID)
+	if id == nil {
+		if timePriced(cell(rec, m.pricingUnit)) {
+			c.kind = commitCandidate
+		}
+		return
+	}
+	c.id, c.typ, c.cat = id, cell(rec, m.cdType), cell(rec, m.cdCat)
+	if equalFoldAny(cell(rec, m.cdStatus), "Unused") {
+		c.kind, c.unused = commitFee, l.effective
+		return
+	}
+	c.kind = commitCovered
+	c.coveredList, c.coveredCost, c.used = l.list, l.effective, l.effective
 }
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
