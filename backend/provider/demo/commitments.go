@@ -6,13 +6,14 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// demoCommitment is one simulated commitment discount of a cloud: the
-// machines marked covered are shared between a cloud's commitments, and
-// each buys a fixed amount a day a little above what its machines use
-// once all run, so utilization is high but not full and coverage partial.
+// demoCommitment is one simulated commitment discount of a cloud: it
+// covers its share of every machine marked covered, and buys a fixed
+// amount a day a little above what that share uses once all run, so
+// utilization is high but not full and coverage partial.
 type demoCommitment struct {
 	typ, category string
-	endIn         int // days from today to the end of its term
+	endIn         int     // days from today to the end of its term
+	share         float64 // of the covered machines
 }
 
 // commitmentsOf are the cloud's commitment discounts: one that expires
@@ -20,13 +21,13 @@ type demoCommitment struct {
 func commitmentsOf(k model.ProviderKey) []demoCommitment {
 	switch k {
 	case model.AWS:
-		return []demoCommitment{{"Reserved Instance", "Usage", 21}, {"Savings Plan", "Spend", 75}}
+		return []demoCommitment{{"Reserved Instance", "Usage", 21, 0.6}, {"Savings Plan", "Spend", 75, 0.4}}
 	case model.Azure:
-		return []demoCommitment{{"Reservation", "Usage", 160}, {"Savings Plan", "Spend", 48}}
+		return []demoCommitment{{"Reservation", "Usage", 160, 0.7}, {"Savings Plan", "Spend", 48, 0.3}}
 	case model.GCP:
-		return []demoCommitment{{"Committed Use Discount", "Usage", 12}, {"Committed Use Discount (spend-based)", "Spend", 300}}
+		return []demoCommitment{{"Committed Use Discount", "Usage", 12, 0.5}, {"Committed Use Discount (spend-based)", "Spend", 300, 0.5}}
 	}
-	return []demoCommitment{{"Annual Commitment", "Spend", 210}}
+	return []demoCommitment{{"Annual Commitment", "Spend", 210, 1}}
 }
 
 // commitments returns the commitment facts of day offset d: per
@@ -41,23 +42,22 @@ func (w *world) commitments(d int) []model.CommitmentFact {
 	covCost := make([]float64, len(cs))
 	bought := make([]float64, len(cs))
 	var onDemand float64
-	n := 0
 	for i := range w.assets {
 		a := &w.assets[i]
 		if a.kind != "instance" {
 			continue
 		}
 		if a.covered {
-			j := n % len(cs)
-			n++
-			// Each commitment was bought for its machines running all day.
-			bought[j] += 1.08 * a.hourly * 24 * (1 - c.discount) * 0.72
-			if d < a.born || d >= a.died {
-				continue
+			for j, dc := range cs {
+				// Bought for its share of the machines running all day.
+				bought[j] += dc.share * 1.08 * a.hourly * 24 * (1 - c.discount) * 0.72
+				if d < a.born || d >= a.died {
+					continue
+				}
+				list := dc.share * a.hourly * w.hoursOn(a, d)
+				covList[j] += list
+				covCost[j] += list * (1 - c.discount) * 0.72
 			}
-			list := a.hourly * w.hoursOn(a, d)
-			covList[j] += list
-			covCost[j] += list * (1 - c.discount) * 0.72
 			continue
 		}
 		if d >= a.born && d < a.died {
