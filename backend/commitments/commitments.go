@@ -122,7 +122,7 @@ func summarize(p model.ProviderKey, src model.SourceKind, ts []Total, conv Conve
 	eligible := all.coveredList + onDemand
 	row := func(typ string, g *group) model.CommitmentSummary {
 		s := model.CommitmentSummary{Provider: p, Source: src, Type: typ, Reported: true,
-			EligibleCost: round(eligible), CoveredCost: round(g.coveredList),
+			EligibleOnDemand: round(eligible), CoveredOnDemand: round(g.coveredList),
 			PurchasedCost: round(g.used + g.unused), UsedCost: round(g.used), UnusedCost: round(g.unused),
 			Commitments: len(g.ids), ExpiryUnknown: len(g.unknownEnd)}
 		s.Coverage = ratio(g.coveredList, eligible)

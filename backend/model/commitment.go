@@ -51,11 +51,11 @@ type CommitmentSummary struct {
 	Type     string      `json:"type"`
 	Reported bool        `json:"reported"`
 	Note     string      `json:"note,omitempty"`
-	// EligibleCost is the list cost of all eligible usage (covered or
-	// not); CoveredCost the list cost of what commitments covered.
-	EligibleCost float64  `json:"eligible_cost"`
-	CoveredCost  float64  `json:"covered_cost"`
-	Coverage     *float64 `json:"coverage"`
+	// EligibleOnDemand is the list cost of all eligible usage (covered or
+	// not); CoveredOnDemand the list cost of what commitments covered.
+	EligibleOnDemand float64  `json:"eligible_on_demand_cost"`
+	CoveredOnDemand  float64  `json:"covered_on_demand_cost"`
+	Coverage         *float64 `json:"coverage"`
 	// PurchasedCost is the amortized commitment of the period; UsedCost
 	// and UnusedCost split it.
 	PurchasedCost float64  `json:"purchased_cost"`
@@ -67,7 +67,7 @@ type CommitmentSummary struct {
 	UtilizationBasis string `json:"utilization_basis,omitempty"`
 	// NetSavings is what covered usage would have cost on demand minus
 	// what it and the unused commitment cost; EffectiveSavingsRate is it
-	// over EligibleCost.
+	// over EligibleOnDemand.
 	NetSavings           float64  `json:"net_savings"`
 	EffectiveSavingsRate *float64 `json:"effective_savings_rate"`
 	Commitments          int      `json:"commitments"`

@@ -8,12 +8,13 @@ import (
 
 // demoCommitment is one simulated commitment discount of a cloud: it
 // covers its share of every machine marked covered, and buys a fixed
-// amount a day a little above what that share uses once all run, so
-// utilization is high but not full and coverage partial.
+// amount a day above what that share uses once all run, so utilization
+// is below full, differently for each, and coverage partial.
 type demoCommitment struct {
 	typ, category string
 	endIn         int     // days from today to the end of its term
 	share         float64 // of the covered machines
+	bought        float64 // what it buys a day over what its machines use running all day
 }
 
 // commitmentsOf are the cloud's commitment discounts: one that expires
@@ -21,13 +22,13 @@ type demoCommitment struct {
 func commitmentsOf(k model.ProviderKey) []demoCommitment {
 	switch k {
 	case model.AWS:
-		return []demoCommitment{{"Reserved Instance", "Usage", 21, 0.6}, {"Savings Plan", "Spend", 75, 0.4}}
+		return []demoCommitment{{"Reserved Instance", "Usage", 21, 0.6, 1.04}, {"Savings Plan", "Spend", 75, 0.4, 1.21}}
 	case model.Azure:
-		return []demoCommitment{{"Reservation", "Usage", 160, 0.7}, {"Savings Plan", "Spend", 48, 0.3}}
+		return []demoCommitment{{"Reservation", "Usage", 160, 0.7, 1.02}, {"Savings Plan", "Spend", 48, 0.3, 1.35}}
 	case model.GCP:
-		return []demoCommitment{{"Committed Use Discount", "Usage", 12, 0.5}, {"Committed Use Discount (spend-based)", "Spend", 300, 0.5}}
+		return []demoCommitment{{"Committed Use Discount", "Usage", 12, 0.5, 1.12}, {"Committed Use Discount (spend-based)", "Spend", 300, 0.5, 1.06}}
 	}
-	return []demoCommitment{{"Annual Commitment", "Spend", 210, 1}}
+	return []demoCommitment{{"Annual Commitment", "Spend", 210, 1, 1.18}}
 }
 
 // commitments returns the commitment facts of day offset d: per
@@ -50,7 +51,7 @@ func (w *world) commitments(d int) []model.CommitmentFact {
 		if a.covered {
 			for j, dc := range cs {
 				// Bought for its share of the machines running all day.
-				bought[j] += dc.share * 1.08 * a.hourly * 24 * (1 - c.discount) * 0.72
+				bought[j] += dc.share * dc.bought * a.hourly * 24 * (1 - c.discount) * 0.72
 				if d < a.born || d >= a.died {
 					continue
 				}
