@@ -53,11 +53,11 @@ func apiConfig() apiSpec {
 			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
 			t[service.RecommendationDetail](), t[service.BudgetView](),
-			t[service.AnomalyList](), t[service.AnomalyDetail](),
+			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](),
 			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](),
-			t[service.AnomalyDecisionRequest](),
+			t[service.AnomalyDecisionRequest](), t[service.CommitmentRequest](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},
