@@ -93,6 +93,17 @@ func (b *Bindings) DeleteView(name string) error {
 	return err
 }
 
+// Commitments is GET /api/commitments?days=|start=&end=.
+func (b *Bindings) Commitments(q service.CommitmentRequest) (model.CommitmentReport, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.CommitmentReport, error) {
+		p, err := b.svc.CommitmentPeriod(q)
+		if err != nil {
+			return model.CommitmentReport{}, err
+		}
+		return b.svc.Commitments(ctx, p)
+	})
+}
+
 // GenerateRecommendations is GET /api/recommendations?type=&provider=&priority=&state=.
 func (b *Bindings) GenerateRecommendations(f service.RecommendationFilter) ([]model.Recommendation, error) {
 	return do(b, callTimeout, func(ctx context.Context) ([]model.Recommendation, error) { return b.svc.Recommendations(ctx, f) })

@@ -74,6 +74,7 @@ func TestMain(m *testing.M) {
 var (
 	httpTwin = map[string]server.Route{
 		"AnalyzeCosts":            {Method: "GET", Path: "/api/costs"},
+		"Commitments":             {Method: "GET", Path: "/api/commitments"},
 		"GenerateRecommendations": {Method: "GET", Path: "/api/recommendations"},
 		"GetRecommendation":       {Method: "GET", Path: "/api/recommendations/{id}"},
 		"SetRecommendationState":  {Method: "POST", Path: "/api/recommendations/{id}/state"},

@@ -119,8 +119,10 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 
 // localKey is what a worker remembers of a raw key.
 type localKey struct {
-	id       int32
-	provider model.ProviderKey
+	id                int32
+	provider          model.ProviderKey
+	account, currency string
+	eligible          bool // on-demand usage of it counts as eligible for commitments
 }
 
 // aggregator sums one worker's lines.
@@ -136,6 +138,9 @@ type aggregator struct {
 	spans  map[model.ProviderKey]*spans
 	totals map[model.ProviderKey]map[string]Totals
 	names  map[model.ProviderKey]map[string]string // account id -> name
+	// commits are the commitment sums (see commitment.go); they never
+	// spill: a few per commitment and day.
+	commits map[commitKey]*commitSums
 }
 
 func newAggregator(m mapper, keys *keyTable, sp *spiller, limit int) *aggregator {
@@ -162,7 +167,8 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		if ferr != nil {
 			return ferr
 		}
-		lk = localKey{id: id, provider: cl.Provider}
+		lk = localKey{id: id, provider: cl.Provider, account: cl.BillingAccount, currency: cl.Currency,
+			eligible: eligibleKey(&cl)}
 		a.local[string(k)] = lk
 		if n, ok := a.m.(namer); ok {
 			a.addNames(cl.Provider, n.accountNames(l))
@@ -185,6 +191,11 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 	}
 	if !a.sums[i].add(l.billed, l.effective, l.list) {
 		return badField("cost", "%v: daily sum exceeds the supported range", errOverflow)
+	}
+	if l.commit.kind != commitNone {
+		if fe := a.addCommit(l, lk); fe != nil {
+			return fe
+		}
 	}
 	if len(a.sums) >= a.limit {
 		if err := a.flush(); err != nil {

@@ -30,6 +30,15 @@ type curMapper struct {
 	names                                   map[int]string
 	tagBuf                                  []byte
 	startName                               string
+	cm                                      curCommit
+}
+
+// curCommit are the columns the commitment measures read; has is false
+// when the export has none of them, and rows skip them.
+type curCommit struct {
+	has                             bool
+	unit, riEnd, riUpfront, riUnits int
+	riUnusedQty, spARN, spEnd       int
 }
 
 func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -60,7 +69,17 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		pend:              f("bill/BillingPeriodEndDate", "bill_billing_period_end_date"),
 		tagsCol:           h.find("resource_tags"),
 		names:             map[int]string{},
+		cm: curCommit{
+			unit:        f("pricing/unit", "pricing_unit"),
+			riEnd:       f("reservation/EndTime", "reservation_end_time"),
+			riUpfront:   f("reservation/AmortizedUpfrontFeeForBillingPeriod", "reservation_amortized_upfront_fee_for_billing_period"),
+			riUnits:     f("reservation/TotalReservedUnits", "reservation_total_reserved_units"),
+			riUnusedQty: f("reservation/UnusedQuantity", "reservation_unused_quantity"),
+			spARN:       f("savingsPlan/SavingsPlanARN", "savings_plan_savings_plan_a_r_n"),
+			spEnd:       f("savingsPlan/EndTime", "savings_plan_end_time"),
+		},
 	}
+	m.cm.has = m.riARN >= 0 || m.cm.spARN >= 0
 	if m.unblended < 0 {
 		return nil, missing("lineItem/UnblendedCost")
 	}
@@ -68,7 +87,7 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		return nil, missing("lineItem/UsageStartDate")
 	}
 	for _, i := range []int{m.unblended, m.public, m.riEffective, m.spEffective, m.riUnusedUpfront,
-		m.riUnusedRecurring, m.spTotalCommit, m.spUsedCommit, m.start} {
+		m.riUnusedRecurring, m.spTotalCommit, m.spUsedCommit, m.start, m.cm.riUpfront, m.cm.riUnits, m.cm.riUnusedQty} {
 		m.names[i] = h.colName(i, "cost")
 	}
 	m.startName = m.names[m.start]
@@ -139,6 +158,11 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	} else if !ok {
 		l.list = l.billed
 	}
+	if m.cm.has {
+		if fe = m.commitment(rec, typ, l); fe != nil {
+			return out, fe
+		}
+	}
 	d := &l.dims
 	d[0], d[1], d[2], d[3] = cell(rec, m.payer), cell(rec, m.account), cell(rec, m.code), cell(rec, m.pname)
 	if d[4] = cell(rec, m.regionCode); d[4] == nil {
@@ -152,6 +176,67 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	}
 	return out, nil
 }
+
+// commitment fills l.commit from a row of an export with reservation or
+// savings plan columns (the measures are defined in the README).
+func (m *curMapper) commitment(rec [][]byte, typ []byte, l *rawLine) *fieldError {
+	c := &l.commit
+	var fe *fieldError
+	switch string(typ) {
+	case "Usage":
+		if timePriced(cell(rec, m.cm.unit)) {
+			c.kind = commitCandidate
+		}
+		return nil
+	case "DiscountedUsage":
+		c.kind, c.id, c.typ, c.cat = commitCovered, cell(rec, m.riARN), riType, usageCat
+		c.end = optDay(rec, m.cm.riEnd)
+		c.coveredList, c.coveredCost = l.list, l.effective
+	case "SavingsPlanCoveredUsage":
+		c.kind, c.id, c.typ, c.cat = commitCovered, cell(rec, m.cm.spARN), spType, spendCat
+		c.end = optDay(rec, m.cm.spEnd)
+		c.coveredList, c.coveredCost = l.list, l.effective
+	case "RIFee":
+		// Purchased: the amortized upfront fee and the recurring fee of
+		// the billing period; unused: their unused parts.
+		c.kind, c.id, c.typ, c.cat = commitFee, cell(rec, m.riARN), riType, usageCat
+		c.end = optDay(rec, m.cm.riEnd)
+		var up exact
+		if up, _, fe = m.amt(rec, m.cm.riUpfront); fe != nil {
+			return fe
+		}
+		c.unused = l.effective // the unused upfront and recurring fees (rows)
+		var bought exact
+		if fe = sum(&bought, m.names[m.cm.riUpfront], up, l.billed); fe != nil {
+			return fe
+		}
+		if fe = sum(&c.used, m.names[m.cm.riUpfront], bought, c.unused.neg()); fe != nil {
+			return fe
+		}
+		if c.units, _, fe = m.amt(rec, m.cm.riUnits); fe != nil {
+			return fe
+		}
+		c.unused2, _, fe = m.amt(rec, m.cm.riUnusedQty)
+	case "SavingsPlanRecurringFee":
+		c.kind, c.id, c.typ, c.cat = commitFee, cell(rec, m.cm.spARN), spType, spendCat
+		c.end = optDay(rec, m.cm.spEnd)
+		if c.used, _, fe = m.amt(rec, m.spUsedCommit); fe != nil {
+			return fe
+		}
+		c.unused = l.effective // the total commitment less the used (rows)
+	}
+	if c.kind != commitNone && c.id == nil {
+		c.kind = commitNone // a commitment row without its id cannot be told apart
+	}
+	return fe
+}
+
+var (
+	riType   = []byte(typeReservedInstance)
+	spType   = []byte(typeSavingsPlan)
+	usageCat = []byte(categoryUsage)
+	spendCat = []byte(categorySpend)
+)
 
 // packTags packs the non-empty tag columns as index=value pairs; describe
 // unpacks them. Only a new key pays for building the map.

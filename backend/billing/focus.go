@@ -21,6 +21,8 @@ type focusMapper struct {
 	start, pstart, pend             int
 	billedName, effName, listName   string
 	startName, providerName         string
+	cdID, cdType, cdCat, cdStatus   int // CommitmentDiscount* columns; -1 when absent
+	pricingUnit                     int
 }
 
 func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -50,6 +52,11 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		start:       h.find("ChargePeriodStart"),
 		pstart:      h.find("BillingPeriodStart"),
 		pend:        h.find("BillingPeriodEnd"),
+		cdID:        h.find("CommitmentDiscountId"),
+		cdType:      h.find("CommitmentDiscountType"),
+		cdCat:       h.find("CommitmentDiscountCategory"),
+		cdStatus:    h.find("CommitmentDiscountStatus"),
+		pricingUnit: h.find("PricingUnit"),
 	}
 	if m.host < 0 {
 		m.host = m.publish
@@ -94,6 +101,9 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	} else if !ok {
 		l.list = l.billed
 	}
+	if m.cdID >= 0 {
+		m.commitment(rec, l)
+	}
 	d := &l.dims
 	d[0], d[1], d[2] = cell(rec, m.provider), cell(rec, m.issuer), cell(rec, m.host)
 	d[3], d[4], d[5], d[6] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.service), cell(rec, m.category)
@@ -108,6 +118,33 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 
 func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
 	return [][2][]byte{{l.dims[3], l.dims[13]}, {l.dims[4], l.dims[14]}}
+}
+
+// commitment fills l.commit from a FOCUS row (the measures are defined in
+// the README): usage a commitment discount covered (status Used, or none
+// given), the unused part of one (status Unused), or usage paid on demand.
+// Purchases are left out: their cost reaches usage and unused rows
+// amortized.
+func (m *focusMapper) commitment(rec [][]byte, l *rawLine) {
+	c := &l.commit
+	charge := cell(rec, m.charge)
+	if charge != nil && !equalFoldAny(charge, "Usage") {
+		return
+	}
+	id := cell(rec, m.cdID)
+	if id == nil {
+		if timePriced(cell(rec, m.pricingUnit)) {
+			c.kind = commitCandidate
+		}
+		return
+	}
+	c.id, c.typ, c.cat = id, cell(rec, m.cdType), cell(rec, m.cdCat)
+	if equalFoldAny(cell(rec, m.cdStatus), "Unused") {
+		c.kind, c.unused = commitFee, l.effective
+		return
+	}
+	c.kind = commitCovered
+	c.coveredList, c.coveredCost, c.used = l.list, l.effective, l.effective
 }
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {

@@ -19,6 +19,7 @@ type rawLine struct {
 	billed       exact
 	effective    exact
 	list         exact
+	commit       commitRow // filled only by exports with commitment columns
 }
 
 // mapper maps the records of one export format. Each worker has its own, so

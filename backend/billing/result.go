@@ -19,6 +19,11 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		st.spill.close()
 		return res, err
 	}
+	cfacts, err := commitFacts(ws)
+	if err != nil {
+		st.spill.close()
+		return res, fileError(name, err, "commitment totals exceed the supported range")
+	}
 	src, err := merged(ws, st)
 	if err != nil {
 		st.spill.close()
@@ -103,7 +108,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		s := replaced(res.Format, all[p])
 		res.Batches = append(res.Batches, model.Batch{
 			Provider: p, Source: model.SourceExport, From: s.from.String(), To: s.to.String(),
-			Accounts: slices.Sorted(mapKeys(accts)), Origin: name, Part: part,
+			Accounts: slices.Sorted(mapKeys(accts)), Origin: name, Part: part, Commitments: cfacts[p],
 			Facts: &model.Facts{Keys: pk, N: count[p], Each: func(yield func(model.Fact) error) error {
 				return src(lo, hi, func(x entry) error {
 					f := model.Fact{Key: x.key() & (maxKeysPerProvider - 1), Day: x.day()}

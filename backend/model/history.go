@@ -48,6 +48,11 @@ type Batch struct {
 	// Part, when set, says the batch holds only part of what is stored for
 	// its days (see Part); nil: the batch replaces its span whole.
 	Part *Part
+	// Commitments are the batch's commitment discounts per day and the
+	// eligible usage they left uncovered. A whole batch (Part nil)
+	// replaces the commitment facts of its span even when it has none; a
+	// part replaces them only when it carries some.
+	Commitments []CommitmentFact
 }
 
 // Part kinds: how a batch adds to what is stored for its days.

@@ -115,6 +115,38 @@ func costBaseline(daily map[string]float64, now time.Time) (baseline, bool) {
 	}, true
 }
 
+// coverageBaseline sizes the purchase from commitment coverage: the
+// 10th-percentile day of eligible usage that no commitment covered (at
+// on-demand prices), less the usage the existing commitments could still
+// absorb, their average daily unused amount at on-demand prices (unused /
+// (1 - discount)). Only what stays uncovered after the commitments held is
+// worth a new one; a baseline at or below zero recommends nothing.
+func coverageBaseline(p model.ProviderKey, cov Coverage, now time.Time) (baseline, bool) {
+	b, ok := costBaseline(cov.OnDemand, now)
+	d1 := pricing.CommitmentDiscount(p, commitmentTermYears)
+	if !ok || d1 >= 1 {
+		return baseline{}, false
+	}
+	if now.IsZero() { // the window ends on the last day with data, as costBaseline's
+		for d := range cov.OnDemand {
+			if t, err := time.Parse(model.DateLayout, d); err == nil && t.After(now) {
+				now = t
+			}
+		}
+	}
+	end := now.UTC().Format(model.DateLayout)
+	first := now.UTC().AddDate(0, 0, -LookbackDays+1).Format(model.DateLayout)
+	var unused float64
+	for d, v := range cov.Unused {
+		if d >= first && d <= end {
+			unused += v
+		}
+	}
+	b.hourly -= unused / b.days / (1 - d1) / hoursPerDay
+	b.source = "eligible usage no commitment covers"
+	return b, true
+}
+
 // inventoryBaseline sums the machines that ran every hour of the window,
 // for providers without cost history.
 func inventoryBaseline(resources []model.Resource, byID map[string][]model.UtilizationSample, opt Options) (baseline, bool) {

@@ -106,3 +106,49 @@ func TestCommitmentFromInventory(t *testing.T) {
 		t.Fatalf("got %+v", recs)
 	}
 }
+
+// TestCommitmentSizedByCoverage: the same $48 a day of on-demand compute
+// in the costs, but the commitment facts say only $24 a day of eligible
+// usage is left uncovered: the purchase covers $1 an hour
+// (1 * 0.28 * 730 = 204.40). With $2.88 a day of commitment unused, which
+// absorbs 2.88 / 0.72 = $4 a day of usage, $20 a day remains:
+// 20/24 * 0.28 * 730 = 170.33. Fully covered, nothing is recommended.
+func TestCommitmentSizedByCoverage(t *testing.T) {
+	series := func(v float64) map[string]float64 {
+		m := map[string]float64{}
+		for d := 0; d < 30; d++ {
+			m[testNow.AddDate(0, 0, -d).Format(model.DateLayout)] = v
+		}
+		return m
+	}
+	tests := []struct {
+		name     string
+		coverage *Coverage
+		savings  float64 // 0: none
+	}{
+		{"cost baseline only", nil, 408.8},
+		{"half the usage covered", &Coverage{OnDemand: series(24)}, 204.4},
+		{"and some commitment unused", &Coverage{OnDemand: series(24), Unused: series(2.88)}, 170.33},
+		{"all covered", &Coverage{OnDemand: series(0)}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := Input{Costs: steadyCompute()}
+			if tt.coverage != nil {
+				in.Coverage = map[model.ProviderKey]Coverage{model.AWS: *tt.coverage}
+			}
+			var got *model.Recommendation
+			for _, r := range AnalyzeProvider(model.AWS, in, defaultOptions) {
+				if r.Type == model.RecCommitment {
+					got = &r
+				}
+			}
+			switch {
+			case tt.savings == 0 && got != nil:
+				t.Fatalf("got %+v, want none", *got)
+			case tt.savings != 0 && (got == nil || got.PotentialSavings != tt.savings):
+				t.Fatalf("got %+v, want savings %v", got, tt.savings)
+			}
+		})
+	}
+}

@@ -62,7 +62,13 @@ func AnalyzeProvider(p model.ProviderKey, in Input, opt Options) []model.Recomme
 	if in.ComputeDaily == nil {
 		daily = ComputeDaily(costs)[p]
 	}
-	b, ok := costBaseline(daily, opt.Now)
+	b, ok := baseline{}, false
+	if cov, has := in.Coverage[p]; has {
+		b, ok = coverageBaseline(p, cov, opt.Now)
+	}
+	if !ok {
+		b, ok = costBaseline(daily, opt.Now)
+	}
 	if !ok {
 		b, ok = inventoryBaseline(resources, byID, opt)
 	}

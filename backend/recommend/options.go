@@ -40,4 +40,16 @@ type Input struct {
 	// rates, per day (what ComputeDaily returns for daily lines). When nil
 	// it is computed from Costs, which must then be daily lines.
 	ComputeDaily map[model.ProviderKey]map[string]float64
+	// Coverage is each provider's commitment facts per day, when its
+	// source reports them: the purchase is then sized from the eligible
+	// usage no commitment covers (see coverageBaseline).
+	Coverage map[model.ProviderKey]Coverage
+}
+
+// Coverage is a provider's daily commitment measures, in the report
+// currency: the list cost of eligible usage no commitment covered, and
+// the commitment purchased but left unused.
+type Coverage struct {
+	OnDemand map[string]float64 // day -> amount
+	Unused   map[string]float64
 }

@@ -97,6 +97,24 @@ func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) 
 		}
 		in.ComputeDaily[d.Provider][d.Day] += conv.Convert(d.Amount, d.Currency)
 	}
+	// Where the source reports commitments, the purchase is sized from
+	// the usage they leave uncovered.
+	cdays, err := s.store.CommitmentDays(ctx, sc)
+	if err != nil {
+		return in, err
+	}
+	for _, d := range cdays {
+		if in.Coverage == nil {
+			in.Coverage = map[model.ProviderKey]recommend.Coverage{}
+		}
+		c, ok := in.Coverage[d.Provider]
+		if !ok {
+			c = recommend.Coverage{OnDemand: map[string]float64{}, Unused: map[string]float64{}}
+			in.Coverage[d.Provider] = c
+		}
+		c.OnDemand[d.Day] += conv.Convert(d.OnDemand, d.Currency)
+		c.Unused[d.Day] += conv.Convert(d.Unused, d.Currency)
+	}
 	return in, nil
 }
 

@@ -731,6 +731,7 @@ func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src mode
 			`DELETE FROM line_keys WHERE provider = ? AND source = ?`,
 			`DELETE FROM svc_keys WHERE provider = ? AND source = ?`,
 			`DELETE FROM sync_state WHERE provider = ? AND source = ?`,
+			`DELETE FROM commit_facts WHERE provider = ? AND source = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, p, src); err != nil {
 				return err

@@ -185,6 +185,9 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, frac: f.Frac})
 		})
 	}
+	if err := w.writeCommitments(ctx, b, from, to); err != nil {
+		return err
+	}
 	if b.Part != nil {
 		return w.addPart(ctx, b, from, to, each)
 	}

@@ -10,6 +10,7 @@ import { refreshViews, useViews } from './lib/views';
 import { AllocationPage } from './pages/Allocation';
 import { AnomaliesPage } from './pages/Anomalies';
 import { BudgetsPage } from './pages/Budgets';
+import { CommitmentsPage } from './pages/Commitments';
 import { ForecastPage } from './pages/Forecast';
 import { OverviewPage } from './pages/Overview';
 import { RecommendationsPage } from './pages/Recommendations';
@@ -28,6 +29,7 @@ const ROUTES: Route[] = [
   { path: '/', title: 'Overview', icon: 'M3 13h8V3H3v10zm0 8h8v-6H3v6zm10 0h8V11h-8v10zm0-18v6h8V3h-8z', page: OverviewPage },
   { path: '/recommendations', title: 'Recommendations', icon: 'M9 21h6v-1H9v1zm3-19a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z', page: RecommendationsPage },
   { path: '/budgets', title: 'Budgets', icon: 'M4 4h16v4H4V4zm0 6h10v4H4v-4zm0 6h13v4H4v-4z', page: BudgetsPage },
+  { path: '/commitments', title: 'Commitments', icon: 'M12 2l8 4v6c0 5-3.5 9-8 10-4.5-1-8-5-8-10V6l8-4zm-1 13l6-6-1.4-1.4L11 12.2 8.4 9.6 7 11l4 4z', page: CommitmentsPage },
   { path: '/anomalies', title: 'Anomalies', icon: 'M12 2L1 21h22L12 2zm1 15h-2v2h2v-2zm0-8h-2v6h2V9z', page: AnomaliesPage },
   { path: '/forecast', title: 'Forecast', icon: 'M3 17l6-6 4 4 8-8v4h2V3h-8v2h4l-6 6-4-4-7.4 7.4L3 17z', page: ForecastPage },
   { path: '/allocation', title: 'Allocation', icon: 'M11 2v20a10 10 0 0 1 0-20zm2 0v9h9a10 10 0 0 0-9-9zm0 11v9a10 10 0 0 0 9-9h-9z', page: AllocationPage },

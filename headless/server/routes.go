@@ -75,6 +75,7 @@ func routeTable() []route {
 		api("GET", "/api/recommendations/{id}", (*Server).recommendation),
 		api("POST", "/api/recommendations/{id}/state", (*Server).setRecommendationState),
 		cachedAPI(api("GET", "/api/anomalies", (*Server).anomalies)),
+		cachedAPI(api("GET", "/api/commitments", (*Server).commitments), "days", "start", "end"),
 		api("GET", "/api/anomalies/{id}", (*Server).anomaly),
 		api("POST", "/api/anomalies/{id}/decision", (*Server).decideAnomaly),
 		api("GET", "/api/budgets", (*Server).budgets),

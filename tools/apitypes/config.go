@@ -54,12 +54,12 @@ func apiConfig() apiSpec {
 			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
 			t[service.RecommendationDetail](), t[service.BudgetView](),
-			t[service.AnomalyList](), t[service.AnomalyDetail](),
+			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
 			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](),
-			t[service.AnomalyDecisionRequest](),
+			t[service.AnomalyDecisionRequest](), t[service.CommitmentRequest](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},

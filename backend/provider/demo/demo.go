@@ -99,6 +99,7 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			return model.Batch{}, err
 		}
 		b.Lines = append(b.Lines, w.lines(d)...)
+		b.Commitments = append(b.Commitments, w.commitments(d)...)
 	}
 	return b, nil
 }

@@ -116,6 +116,14 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     GetAlerts: () => list('/api/alerts'),
     ListRuns: () => list('/api/runs'),
     GetSession: () => get('/api/session'),
+    Commitments: (q) => {
+      const qs = new URLSearchParams();
+      if (q.days !== undefined) qs.set('days', String(q.days));
+      if (q.start) qs.set('start', q.start);
+      if (q.end) qs.set('end', q.end);
+      const s = qs.toString();
+      return get(`/api/commitments${s ? `?${s}` : ''}`);
+    },
     ListAnomalies: () => get('/api/anomalies'),
     GetAnomaly: (id) => get(`/api/anomalies/${encodeURIComponent(id)}`),
     DecideAnomaly: (id, r) => post(`/api/anomalies/${encodeURIComponent(id)}/decision`, r),

@@ -6,6 +6,8 @@ import type {
   AnomalyView,
   Budget,
   BudgetView,
+  CommitmentReport,
+  CommitmentRequest,
   AllocationRules,
   Alert,
   CostAnalysis,
@@ -64,6 +66,7 @@ export interface Transport {
   /** SaveBudget creates (id 0) or changes a budget. */
   SaveBudget(id: number, b: Budget): Promise<BudgetView>;
   DeleteBudget(id: number): Promise<void>;
+  Commitments(q: CommitmentRequest): Promise<CommitmentReport>;
   ListAnomalies(): Promise<AnomalyList>;
   GetAnomaly(id: string): Promise<AnomalyDetail>;
   DecideAnomaly(id: string, r: AnomalyDecisionRequest): Promise<AnomalyView>;

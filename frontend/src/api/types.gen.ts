@@ -153,6 +153,42 @@ export interface BudgetView {
   measured: boolean;
 }
 
+/** Go: model.CommitmentReport */
+export interface CommitmentReport {
+  period: AnalysisPeriod;
+  currency: string;
+  providers: CommitmentSummary[] | null;
+  expiring: ExpiringCommitment[] | null;
+}
+
+/** Go: service.CommitmentRequest */
+export interface CommitmentRequest {
+  days?: number;
+  start?: string;
+  end?: string;
+}
+
+/** Go: model.CommitmentSummary */
+export interface CommitmentSummary {
+  provider: ProviderKey;
+  source: SourceKind;
+  type: string;
+  reported: boolean;
+  note?: string;
+  eligible_on_demand_cost: number;
+  covered_on_demand_cost: number;
+  coverage: number | null;
+  purchased_cost: number;
+  used_cost: number;
+  unused_cost: number;
+  utilization: number | null;
+  utilization_basis?: string;
+  net_savings: number;
+  effective_savings_rate: number | null;
+  commitments: number;
+  expiry_unknown: number;
+}
+
 /** Go: model.Comparison */
 export interface Comparison {
   start: string;
@@ -273,6 +309,17 @@ export interface ErrorBody {
 /** Go: apperr.Kind */
 export const ErrorTypeValues = ['BaseError', 'ConfigurationError', 'ProviderError', 'ReportError', 'SecurityError', 'ValidationError', 'AuthenticationError', 'RateLimitError', 'NotFoundError', 'NotImplementedError'] as const;
 export type ErrorType = (typeof ErrorTypeValues)[number];
+
+/** Go: model.ExpiringCommitment */
+export interface ExpiringCommitment {
+  provider: ProviderKey;
+  id: string;
+  type: string;
+  end: string;
+  days_left: number;
+  expiring_within_30: boolean;
+  daily_commitment: number;
+}
 
 /** Go: config.FeaturesConfig */
 export interface Features {

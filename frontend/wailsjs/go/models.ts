@@ -373,6 +373,111 @@ export namespace model {
 	        this.currency = source["currency"];
 	    }
 	}
+	export class ExpiringCommitment {
+	    provider: string;
+	    id: string;
+	    type: string;
+	    end: string;
+	    days_left: number;
+	    expiring_within_30: boolean;
+	    daily_commitment: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExpiringCommitment(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.id = source["id"];
+	        this.type = source["type"];
+	        this.end = source["end"];
+	        this.days_left = source["days_left"];
+	        this.expiring_within_30 = source["expiring_within_30"];
+	        this.daily_commitment = source["daily_commitment"];
+	    }
+	}
+	export class CommitmentSummary {
+	    provider: string;
+	    source: string;
+	    type: string;
+	    reported: boolean;
+	    note?: string;
+	    eligible_on_demand_cost: number;
+	    covered_on_demand_cost: number;
+	    coverage?: number;
+	    purchased_cost: number;
+	    used_cost: number;
+	    unused_cost: number;
+	    utilization?: number;
+	    utilization_basis?: string;
+	    net_savings: number;
+	    effective_savings_rate?: number;
+	    commitments: number;
+	    expiry_unknown: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitmentSummary(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.source = source["source"];
+	        this.type = source["type"];
+	        this.reported = source["reported"];
+	        this.note = source["note"];
+	        this.eligible_on_demand_cost = source["eligible_on_demand_cost"];
+	        this.covered_on_demand_cost = source["covered_on_demand_cost"];
+	        this.coverage = source["coverage"];
+	        this.purchased_cost = source["purchased_cost"];
+	        this.used_cost = source["used_cost"];
+	        this.unused_cost = source["unused_cost"];
+	        this.utilization = source["utilization"];
+	        this.utilization_basis = source["utilization_basis"];
+	        this.net_savings = source["net_savings"];
+	        this.effective_savings_rate = source["effective_savings_rate"];
+	        this.commitments = source["commitments"];
+	        this.expiry_unknown = source["expiry_unknown"];
+	    }
+	}
+	export class CommitmentReport {
+	    period: AnalysisPeriod;
+	    currency: string;
+	    providers: CommitmentSummary[];
+	    expiring: ExpiringCommitment[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitmentReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.period = this.convertValues(source["period"], AnalysisPeriod);
+	        this.currency = source["currency"];
+	        this.providers = this.convertValues(source["providers"], CommitmentSummary);
+	        this.expiring = this.convertValues(source["expiring"], ExpiringCommitment);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class Comparison {
 	    start: string;
 	    end: string;
@@ -619,6 +724,7 @@ export namespace model {
 	        this.message = source["message"];
 	    }
 	}
+	
 	
 	export class MonthEndForecast {
 	    month: string;
@@ -1563,6 +1669,22 @@ export namespace service {
 		    }
 		    return a;
 		}
+	}
+	export class CommitmentRequest {
+	    days?: number;
+	    start?: string;
+	    end?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitmentRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.days = source["days"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
 	}
 	export class ImportTotals {
 	    currency: string;

@@ -12,6 +12,8 @@ export function AnalyzeCosts(arg1:app.CostRequest):Promise<model.CostAnalysis>;
 
 export function CheckHealth():Promise<model.Health>;
 
+export function Commitments(arg1:service.CommitmentRequest):Promise<model.CommitmentReport>;
+
 export function CredentialFields(arg1:string):Promise<Array<model.CredentialField>>;
 
 export function CredentialStoreStatus():Promise<model.CredentialStoreStatus>;

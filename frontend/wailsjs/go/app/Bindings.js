@@ -14,6 +14,10 @@ export function CheckHealth() {
   return window['go']['app']['Bindings']['CheckHealth']();
 }
 
+export function Commitments(arg1) {
+  return window['go']['app']['Bindings']['Commitments'](arg1);
+}
+
 export function CredentialFields(arg1) {
   return window['go']['app']['Bindings']['CredentialFields'](arg1);
 }

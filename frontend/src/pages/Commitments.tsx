@@ -1,0 +1,131 @@
+// Commitments: per provider and commitment type, how much of the eligible
+// usage reservations and savings plans covered, how much of what was bought
+// was used, the unused cost and the savings; and the terms ending soon.
+// The figures and their definitions come from the API (README,
+// "Commitments"); this page only shows them.
+import { useState } from 'preact/hooks';
+import { api, type CommitmentReport, type CommitmentSummary } from '../api/client';
+import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
+import { formatCurrency, formatDate, formatPercent, providerName } from '../lib/format';
+import { useApi } from '../lib/useApi';
+
+const PERIODS = [30, 90, 365];
+
+function share(v: number | null | undefined, reported: boolean): string {
+  if (!reported) return 'not reported';
+  return v === null || v === undefined ? '—' : formatPercent(v);
+}
+
+function Row({ s, currency }: { s: CommitmentSummary; currency: string }) {
+  const total = s.type === '';
+  return (
+    <tr class={total ? 'row-total' : undefined} data-testid="commitment-row">
+      <td>{total ? <strong>{providerName(s.provider)}</strong> : ''}</td>
+      <td>{total ? 'All commitments' : s.type}</td>
+      <td class="num">{share(s.coverage, s.reported)}</td>
+      <td class="num" title={s.utilization_basis ? `of purchased ${s.utilization_basis}` : undefined}>
+        {share(s.utilization, s.reported)}
+      </td>
+      <td class="num">{s.reported ? formatCurrency(s.unused_cost, currency) : '—'}</td>
+      <td class="num">{s.reported ? formatCurrency(s.net_savings, currency) : '—'}</td>
+      <td class="num">{share(s.effective_savings_rate, s.reported)}</td>
+      <td class="muted">{s.note ?? (s.expiry_unknown > 0 ? `${s.expiry_unknown} without an end date in the data` : '')}</td>
+    </tr>
+  );
+}
+
+export function CommitmentsPage() {
+  const [days, setDays] = useState(30);
+  const state = useApi<CommitmentReport>(() => api.Commitments({ days }), [days]);
+  const rep = state.data;
+  const providers = rep?.providers ?? [];
+  const expiring = rep?.expiring ?? [];
+  return (
+    <section class="page" aria-labelledby="commitments-title">
+      <div class="page-head">
+        <div>
+          <h1 id="commitments-title">Commitments</h1>
+          <p class="muted">
+            Coverage is the share of eligible usage (compute and databases, at on-demand prices) that commitments covered; utilization the
+            share of what was bought that was used.
+          </p>
+        </div>
+        <div class="controls">
+          <label class="field">
+            <span>Period</span>
+            <select class="input" value={days} onChange={(e) => setDays(Number((e.target as HTMLSelectElement).value))}>
+              {PERIODS.map((d) => (
+                <option key={d} value={d}>
+                  Last {d} days
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      {state.error && rep && <StaleBanner error={state.error} onRetry={state.reload} />}
+      {!rep && state.loading && <Loading label="Measuring commitments…" />}
+      {!rep && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Commitments" />}
+      {rep && providers.length === 0 && <Empty title="No providers enabled">Enable a provider to see its commitments.</Empty>}
+      {rep && providers.length > 0 && (
+        <article class="panel">
+          <h2>
+            Coverage and utilization, {formatDate(rep.period.start_date)} – {formatDate(rep.period.end_date)}
+          </h2>
+          <table class="table" data-testid="commitments-table">
+            <thead>
+              <tr>
+                <th>Provider</th>
+                <th>Type</th>
+                <th class="num">Coverage</th>
+                <th class="num">Utilization</th>
+                <th class="num">Unused cost</th>
+                <th class="num">Net savings</th>
+                <th class="num">Savings rate</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {providers.map((s) => (
+                <Row key={`${s.provider}:${s.type}`} s={s} currency={rep.currency} />
+              ))}
+            </tbody>
+          </table>
+        </article>
+      )}
+      {rep && (
+        <article class="panel">
+          <h2>Expiring within 90 days</h2>
+          {expiring.length === 0 ? (
+            <p class="muted">No commitment with a known end of term expires within 90 days (FOCUS exports give no end date).</p>
+          ) : (
+            <table class="table" data-testid="expiring-table">
+              <thead>
+                <tr>
+                  <th>Provider</th>
+                  <th>Type</th>
+                  <th>Commitment</th>
+                  <th>Ends</th>
+                  <th class="num">Days left</th>
+                  <th class="num">Commitment a day</th>
+                </tr>
+              </thead>
+              <tbody>
+                {expiring.map((e) => (
+                  <tr key={`${e.provider}:${e.id}`} class={e.expiring_within_30 ? 'row-warn' : undefined}>
+                    <td>{providerName(e.provider)}</td>
+                    <td>{e.type}</td>
+                    <td class="mono">{e.id}</td>
+                    <td>{formatDate(e.end)}</td>
+                    <td class="num">{e.expiring_within_30 ? <strong>{e.days_left}</strong> : e.days_left}</td>
+                    <td class="num">{formatCurrency(e.daily_commitment, rep.currency)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </article>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/service"
+)
+
+func init() { register((*app).commitmentsCmd) }
+
+func (a *app) commitmentsCmd() *cobra.Command {
+	var days int
+	var start, end string
+	cmd := &cobra.Command{
+		Use:   "commitments [--days N | --start YYYY-MM-DD --end YYYY-MM-DD]",
+		Short: "Coverage, utilization and unused cost of reservations and savings plans, and what expires soon",
+		Long: `Show, per provider and commitment type, over the last N days (default 30) or the inclusive
+dates --start..--end: coverage (the share of eligible usage, at on-demand prices, that
+commitments covered), utilization (the share of the purchased commitment used), the unused
+cost, the net savings and the effective savings rate; then the commitments whose term ends
+within 90 days (marked when within 30). Figures come from imported billing exports (AWS CUR,
+FOCUS) and the demo; a live API source says "not reported".`,
+		Example: `  costpilot commitments --days 90
+  costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withService(cmd, func(svc *service.Service) error {
+				req := service.CommitmentRequest{Start: start, End: end}
+				if cmd.Flags().Changed("days") {
+					req.Days = &days
+				}
+				p, err := svc.CommitmentPeriod(req)
+				if err != nil {
+					return err
+				}
+				rep, err := svc.Commitments(cmd.Context(), p)
+				if err != nil {
+					return err
+				}
+				return a.emit(rep, func(w io.Writer) { printCommitments(w, rep, a.width()) })
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&days, "days", 30, "the last N days (1-365)")
+	f.StringVar(&start, "start", "", "first day, YYYY-MM-DD (with --end)")
+	f.StringVar(&end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start)")
+	a.outputFlag(cmd)
+	return cmd
+}
+
+// ratioText is a share, or a dash when it is undefined.
+func ratioText(r *float64) string {
+	if r == nil {
+		return "-"
+	}
+	return pct(*r)
+}
+
+func printCommitments(w io.Writer, rep model.CommitmentReport, limit int) {
+	fmt.Fprintf(w, "Commitments from %s to %s\n\n", rep.Period.StartDate, rep.Period.EndDate)
+	t := table{cols: []column{{name: "PROVIDER"}, {name: "TYPE", cut: cutEnd, min: 10}, {name: "COVERAGE", right: true},
+		{name: "UTILIZATION", right: true}, {name: "UNUSED", right: true}, {name: "NET SAVINGS", right: true, optional: true},
+		{name: "SAVINGS RATE", right: true, optional: true}}}
+	for _, s := range rep.Providers {
+		typ := s.Type
+		if typ == "" {
+			typ = "all"
+		}
+		if !s.Reported {
+			t.add(string(s.Provider), typ, "not reported", "not reported", "-", "-", "-")
+			continue
+		}
+		t.add(string(s.Provider), typ, ratioText(s.Coverage), ratioText(s.Utilization), money(s.UnusedCost, rep.Currency),
+			money(s.NetSavings, rep.Currency), ratioText(s.EffectiveSavingsRate))
+	}
+	t.print(w, limit)
+	if len(rep.Expiring) == 0 {
+		fmt.Fprintln(w, "\nNo commitment with a known end of term expires within 90 days.")
+		return
+	}
+	fmt.Fprintln(w, "\nExpiring within 90 days:")
+	e := table{cols: []column{{name: "PROVIDER"}, {name: "TYPE", cut: cutEnd, min: 10}, {name: "ENDS"}, {name: "DAYS", right: true},
+		{name: "PER DAY", right: true}, {name: "ID", cut: cutEnd, min: 12, optional: true}}}
+	for _, x := range rep.Expiring {
+		days := fmt.Sprint(x.DaysLeft)
+		if x.ExpiringWithin30 {
+			days += " !"
+		}
+		e.add(string(x.Provider), x.Type, x.End, days, money(x.DailyCommitment, rep.Currency), x.ID)
+	}
+	e.print(w, limit)
+}

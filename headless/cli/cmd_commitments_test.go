@@ -1,0 +1,47 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestCommitmentsCommand: the JSON is the API's shape with a row per
+// demo commitment type and the totals; the table shows them and the
+// expiring list; a bad period is a usage error.
+func TestCommitmentsCommand(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	code, out, errs := run(t, "commitments", "--days", "30", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rep struct {
+		Providers []struct {
+			Provider string   `json:"provider"`
+			Type     string   `json:"type"`
+			Coverage *float64 `json:"coverage"`
+		} `json:"providers"`
+		Expiring []struct {
+			DaysLeft int `json:"days_left"`
+		} `json:"expiring"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("stdout is not JSON alone: %v\n%s", err, out)
+	}
+	if len(rep.Providers) != 11 || len(rep.Expiring) == 0 {
+		t.Fatalf("report %+v", rep)
+	}
+	for _, p := range rep.Providers {
+		if p.Coverage == nil || *p.Coverage <= 0 {
+			t.Fatalf("row without coverage: %+v", p)
+		}
+	}
+	code, out, errs = run(t, "commitments", "--data-dir", data)
+	if code != 0 || !strings.Contains(out, "Savings Plan") || !strings.Contains(out, "Expiring within 90 days") {
+		t.Fatalf("exit %d: %s\n%s", code, out, errs)
+	}
+	if code, _, _ := run(t, "commitments", "--days", "0", "--data-dir", data); code != 2 {
+		t.Fatalf("--days 0: exit %d, want 2", code)
+	}
+}
