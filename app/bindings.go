@@ -34,18 +34,28 @@ type Bindings struct {
 	shell    shell
 	selfTest *selfTest
 	started  time.Time
+	// who is the caller every call acts as: a local admin, since whoever
+	// runs the desktop can read and write its data dir anyway
+	// (docs/decisions.md).
+	who service.Principal
 }
 
 // NewBindings returns the bindings of svc. The context is replaced by the
 // app's at start-up.
 func NewBindings(svc *service.Service, started time.Time) *Bindings {
-	return &Bindings{ctx: context.Background(), svc: svc, shell: noShell{}, started: started}
+	return &Bindings{ctx: context.Background(), svc: svc, shell: noShell{}, started: started,
+		who: service.LocalAdmin("desktop", osUser())}
+}
+
+// local is the app's context carrying the caller.
+func (b *Bindings) local() context.Context {
+	return service.WithPrincipal(b.ctx, b.who)
 }
 
 // do runs one Service call with a time limit, counted in the performance
 // metrics like an HTTP request.
 func do[T any](b *Bindings, limit time.Duration, fn func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeout(b.ctx, limit)
+	ctx, cancel := context.WithTimeout(b.local(), limit)
 	defer cancel()
 	t0 := time.Now()
 	v, err := fn(ctx)
@@ -213,8 +223,16 @@ type Session struct {
 // desktopActor names the desktop's user in the audit log: the desktop has
 // no login, so it is the OS account running it.
 func desktopActor() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return "desktop:" + u.Username
+	if u := osUser(); u != "" {
+		return "desktop:" + u
 	}
 	return "desktop"
+}
+
+// osUser is the OS account running the app, "" if unknown.
+func osUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
 }

@@ -52,7 +52,7 @@ func warmService(t *testing.T) *service.Service {
 			return
 		}
 		warm = openService(t, warmDir)
-		_, errWarm = warm.AnalyzeCosts(context.Background(), model.CostQuery{})
+		_, errWarm = warm.AnalyzeCosts(adminCtx(), model.CostQuery{})
 	})
 	if errWarm != nil {
 		t.Fatal(errWarm)
@@ -230,7 +230,7 @@ func TestBindingsCallTheService(t *testing.T) {
 		t.Fatalf("analysis: %d providers, total %v", len(a.Providers), a.Summary.TotalCost)
 	}
 	p, _ := svc.PeriodForDays(14)
-	want, err := svc.AnalyzeCosts(context.Background(), model.CostQuery{Period: p})
+	want, err := svc.AnalyzeCosts(adminCtx(), model.CostQuery{Period: p})
 	if err != nil || want.Summary.TotalCost != a.Summary.TotalCost {
 		t.Fatalf("binding total %v, service %v (%v)", a.Summary.TotalCost, want.Summary.TotalCost, err)
 	}
@@ -277,7 +277,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 func TestCostFiltersReachTheServiceFromTheWindow(t *testing.T) {
 	svc := warmService(t)
 	b := NewBindings(svc, time.Now())
-	ctx := context.Background()
+	ctx := adminCtx()
 	tests := []CostRequest{
 		{},
 		{Days: 7},

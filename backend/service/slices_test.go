@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"encoding/csv"
 	"math/rand/v2"
 	"os"
@@ -67,7 +66,7 @@ func column(t *testing.T, header []string, name string) int {
 // exact decimal string.
 func exactTotal(t *testing.T, s *Service, p model.ProviderKey, m model.CostMetric) model.Nanos {
 	t.Helper()
-	sums, err := s.store.SpanSums(context.Background(), p, model.SourceExport, nil, "2000-01-01", "2100-01-01")
+	sums, err := s.store.SpanSums(adminCtx(), p, model.SourceExport, nil, "2000-01-01", "2100-01-01")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +89,7 @@ func exactTotal(t *testing.T, s *Service, p model.ProviderKey, m model.CostMetri
 // into two consecutive reports: each adds to the other, in any order,
 // imported alone, together, again, or as a folder.
 func TestOCIReportsAddUp(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "oci-cost-report-sample.csv")
 	header, rows := readCSV(t, sample)
 	start := column(t, header, "lineItem/intervalUsageStart")
@@ -171,7 +170,7 @@ func TestOCIReportsAddUp(t *testing.T) {
 // day; each day file replaces only its day, so they add up to the whole in
 // any order, one by one or together, and again.
 func TestFOCUSFilesSplitByDayAddUp(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
 	header, rows := readCSV(t, sample)
 	start := column(t, header, "ChargePeriodStart")
@@ -222,7 +221,7 @@ func TestFOCUSFilesSplitByDayAddUp(t *testing.T) {
 // bought and used): billed is the actual export's total, effective the
 // amortized one's, in either order and again; each alone gives both.
 func TestAzureActualAndAmortizedPair(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "azure-ea-export-sample.csv")
 	header, rows := readCSV(t, sample)
 	cost, charge, pricing := column(t, header, "CostInBillingCurrency"), column(t, header, "ChargeType"), column(t, header, "PricingModel")

@@ -49,7 +49,7 @@ func unbrotli(t *testing.T, s string) string {
 // If-None-Match gets 304 with no body, a stale one the answer.
 func TestCachedAnswerCodingsAndETag(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
-	nt, err := e.svc.CreateToken(context.Background(), "bench", "test")
+	nt, err := e.svc.CreateToken(adminCtx(), service.TokenRequest{Name: "bench"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,9 +117,9 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	ctx := context.Background()
+	ctx := adminCtx()
 
-	nt, err := other.CreateToken(ctx, "cron", "test")
+	nt, err := other.CreateToken(adminCtx(), service.TokenRequest{Name: "cron"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,14 +151,14 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 		t.Fatalf("after another process's import: X-Cache %q, source %v, total %v", after.header.Get("X-Cache"), aws["source"], aws["total_cost"])
 	}
 
-	if err := other.RevokeToken(ctx, nt.ID, "test"); err != nil {
+	if err := other.RevokeToken(adminCtx(), nt.ID); err != nil {
 		t.Fatal(err)
 	}
 	if res := e.do(req{path: "/api/session", bearer: nt.Token}); res.status != 401 {
 		t.Fatalf("token revoked by another process: %s", fmtRes(res))
 	}
 
-	if _, err := other.AddUser(ctx, "bob", "another long password", "test"); err != nil {
+	if _, err := other.AddUser(adminCtx(), service.NewUser{Username: "bob", Password: "another long password"}); err != nil {
 		t.Fatal(err)
 	}
 	ck, res := e.login("bob", "another long password")
@@ -168,7 +168,7 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 200 {
 		t.Fatalf("new user's session: %s", fmtRes(res))
 	}
-	if err := other.SetUserPassword(ctx, "bob", "a third long password", "test"); err != nil {
+	if err := other.SetUserPassword(ctx, "bob", "a third long password"); err != nil {
 		t.Fatal(err)
 	}
 	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 401 {
