@@ -170,10 +170,11 @@ func (b *Bindings) ListRuns() ([]store.Run, error) {
 }
 
 // GetSession is GET /api/session. The desktop is a local, single-user app:
-// there is no login and no user name, and its user may do everything.
+// there is no login and no user name, and its user is an admin.
 func (b *Bindings) GetSession() (Session, error) {
 	c := b.svc.Config()
-	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop", Role: model.RoleAdmin}, nil
+	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop",
+		Role: b.who.Role, Permissions: model.PermissionsOf(b.who.Role)}, nil
 }
 
 // SetCredential stores one credential field in the OS keyring (desktop only).
@@ -218,6 +219,8 @@ type Session struct {
 	Version  string                `json:"version"`
 	AuthKind string                `json:"auth"`
 	Role     model.Role            `json:"role"`
+	// Permissions are what the role may do: the UI hides the rest.
+	Permissions []model.Permission `json:"permissions"`
 }
 
 // desktopActor names the desktop's user in the audit log: the desktop has

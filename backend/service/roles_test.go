@@ -9,6 +9,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // serviceAccess is the permission each exported Service method needs:
@@ -145,5 +146,74 @@ func TestEveryServiceMethodChecksTheCaller(t *testing.T) {
 	sort.Strings(unlisted)
 	for _, name := range unlisted {
 		t.Errorf("Service.%s has no declared permission: add s.require/s.can at its top and list it in serviceAccess", name)
+	}
+}
+
+// TestTokensFollowTheirCreator: a token made by a dashboard user is
+// capped at the user's current role and stops while the user is
+// disabled; one made locally keeps its role.
+func TestTokensFollowTheirCreator(t *testing.T) {
+	s, _ := clockService(t)
+	ctx := adminCtx()
+	if _, err := s.AddUser(ctx, NewUser{Username: "root", Password: "a good long password", Role: model.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	boss, err := s.AddUser(ctx, NewUser{Username: "boss", Password: "a good long password", Role: model.RoleAdmin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := WithPrincipal(context.Background(), Principal{Kind: PrincipalSession, Username: "boss", UserID: boss.ID, Role: model.RoleAdmin})
+	nt, err := s.CreateToken(as, TokenRequest{Name: "deploy", Role: model.RoleEditor})
+	if err != nil || nt.CreatedBy != "boss" || nt.Role != model.RoleEditor {
+		t.Fatalf("CreateToken = %+v, %v", nt, err)
+	}
+	local, err := s.CreateToken(ctx, TokenRequest{Name: "cron"})
+	if err != nil || local.Role != model.RoleAdmin || local.CreatedBy != "cli:test" {
+		t.Fatalf("local CreateToken = %+v, %v", local, err)
+	}
+	roleOf := func(tok string) (model.Role, error) {
+		p, err := s.AuthenticateToken(context.Background(), tok)
+		return p.Role, err
+	}
+	if r, err := roleOf(nt.Token); err != nil || r != model.RoleEditor {
+		t.Fatalf("token role %q %v, want editor", r, err)
+	}
+	viewer := model.RoleViewer
+	if _, err := s.UpdateUser(ctx, "boss", UserChange{Role: &viewer}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := roleOf(nt.Token); err != nil || r != model.RoleViewer {
+		t.Fatalf("token of a demoted creator: %q %v, want viewer", r, err)
+	}
+	yes := true
+	if _, err := s.UpdateUser(ctx, "boss", UserChange{Disabled: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := roleOf(nt.Token); apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("token of a disabled creator: %v", err)
+	}
+	if r, err := roleOf(local.Token); err != nil || r != model.RoleAdmin {
+		t.Fatalf("local token: %q %v", r, err)
+	}
+	if _, err := s.Login(context.Background(), LoginRequest{Username: "boss", Password: "a good long password", ClientAddr: "10.0.0.9"}); apperr.KindOf(err) != apperr.Unauthenticated {
+		t.Fatalf("disabled user's login: %v", err)
+	}
+}
+
+// TestSingleSignOnUsersRoleComesFromTheProvider: an admin may disable a
+// user of single sign-on but not set the role the provider sets.
+func TestSingleSignOnUsersRoleComesFromTheProvider(t *testing.T) {
+	s, _ := clockService(t)
+	ctx := adminCtx()
+	if _, _, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: "https://id.example.com", Subject: "1", Username: "sam", Role: model.RoleViewer}); err != nil {
+		t.Fatal(err)
+	}
+	editor := model.RoleEditor
+	if _, err := s.UpdateUser(ctx, "sam", UserChange{Role: &editor}); apperr.KindOf(err) != apperr.Validation {
+		t.Fatalf("set an SSO user's role: %v", err)
+	}
+	yes := true
+	if u, err := s.UpdateUser(ctx, "sam", UserChange{Disabled: &yes}); err != nil || !u.Disabled {
+		t.Fatalf("disable an SSO user: %+v %v", u, err)
 	}
 }
