@@ -115,19 +115,19 @@ var (
 		// local user, an admin by OS access to its data dir, and no logins
 		// or tokens of its own; `costpilot user`, `token` and `audit`
 		// manage a data dir from the command line.
-		{Method: "GET", Path: "/api/users"}:          "administration is web-only",
-		{Method: "POST", Path: "/api/users"}:         "administration is web-only",
-		{Method: "PATCH", Path: "/api/users/{name}"}: "administration is web-only",
+		{Method: "GET", Path: "/api/users"}:           "administration is web-only",
+		{Method: "POST", Path: "/api/users"}:          "administration is web-only",
+		{Method: "PATCH", Path: "/api/users/{name}"}:  "administration is web-only",
 		{Method: "DELETE", Path: "/api/users/{name}"}: "administration is web-only",
-		{Method: "GET", Path: "/api/tokens"}:         "administration is web-only",
-		{Method: "POST", Path: "/api/tokens"}:        "administration is web-only",
-		{Method: "DELETE", Path: "/api/tokens/{id}"}: "administration is web-only",
-		{Method: "GET", Path: "/api/audit"}:          "administration is web-only",
-		{Method: "GET", Path: "/api/"}:               "the 404 of unknown paths",
-		{Method: "POST", Path: "/api/"}:              "the 404 of unknown paths",
-		{Method: "PUT", Path: "/api/"}:               "the 404 of unknown paths",
-		{Method: "PATCH", Path: "/api/"}:             "the 404 of unknown paths",
-		{Method: "DELETE", Path: "/api/"}:            "the 404 of unknown paths",
+		{Method: "GET", Path: "/api/tokens"}:          "administration is web-only",
+		{Method: "POST", Path: "/api/tokens"}:         "administration is web-only",
+		{Method: "DELETE", Path: "/api/tokens/{id}"}:  "administration is web-only",
+		{Method: "GET", Path: "/api/audit"}:           "administration is web-only",
+		{Method: "GET", Path: "/api/"}:                "the 404 of unknown paths",
+		{Method: "POST", Path: "/api/"}:               "the 404 of unknown paths",
+		{Method: "PUT", Path: "/api/"}:                "the 404 of unknown paths",
+		{Method: "PATCH", Path: "/api/"}:              "the 404 of unknown paths",
+		{Method: "DELETE", Path: "/api/"}:             "the 404 of unknown paths",
 	}
 )
 
