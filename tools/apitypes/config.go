@@ -53,9 +53,12 @@ func apiConfig() apiSpec {
 			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
 			t[service.RecommendationDetail](),
+			// Administration (web only).
+			t[store.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](),
 			t[service.RecommendationFilter](), t[service.StateChange](),
+			t[service.NewUser](), t[service.UserChange](), t[service.TokenRequest](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},

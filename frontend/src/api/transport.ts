@@ -1,4 +1,11 @@
 import type {
+  APIToken,
+  AuditEvent,
+  NewToken,
+  NewUser,
+  TokenRequest,
+  User,
+  UserChange,
   AllocationResult,
   AllocationRules,
   Alert,
@@ -52,4 +59,13 @@ export interface Transport {
   ListRuns(): Promise<Run[]>;
   GetSession(): Promise<Session>;
   ImportFile(file: File): Promise<ImportResult>;
+  // Administration (admins of the web dashboard; the desktop has none).
+  ListUsers(): Promise<User[]>;
+  AddUser(u: NewUser): Promise<User>;
+  UpdateUser(name: string, c: UserChange): Promise<User>;
+  DeleteUser(name: string): Promise<void>;
+  ListTokens(): Promise<APIToken[]>;
+  CreateToken(r: TokenRequest): Promise<NewToken>;
+  RevokeToken(id: number): Promise<void>;
+  AuditLog(limit?: number): Promise<AuditEvent[]>;
 }

@@ -3,6 +3,17 @@
 // API and the desktop bindings. go test ./tools/apitypes fails when this
 // file differs from what the Go types generate.
 
+/** Go: store.APIToken */
+export interface APIToken {
+  id: number;
+  name: string;
+  role: Role;
+  created_by: string;
+  created_at: string;
+  last_used: string;
+  revoked_at: string;
+}
+
 /** Go: model.Alert */
 export interface Alert {
   id: string;
@@ -50,6 +61,16 @@ export interface AllocationRules {
 export interface AnalysisPeriod {
   start_date: string;
   end_date: string;
+}
+
+/** Go: store.AuditEvent */
+export interface AuditEvent {
+  id: number;
+  time: string;
+  event: string;
+  username: string;
+  client_addr: string;
+  details: Record<string, unknown> | null;
 }
 
 /** Go: model.CostAnalysis */
@@ -243,6 +264,25 @@ export interface ModelEvaluation {
   horizon: number;
 }
 
+/** Go: service.NewToken */
+export interface NewToken {
+  id: number;
+  name: string;
+  role: Role;
+  created_by: string;
+  created_at: string;
+  last_used: string;
+  revoked_at: string;
+  token: string;
+}
+
+/** Go: service.NewUser */
+export interface NewUser {
+  username: string;
+  password: string;
+  role?: Role;
+}
+
 /** Go: model.Notice */
 export interface Notice {
   kind: string;
@@ -275,6 +315,10 @@ export interface PerformanceMetrics {
   memory_usage: number;
   cpu_usage: number;
 }
+
+/** Go: model.Permission */
+export const PermissionValues = ['read', 'change', 'admin'] as const;
+export type Permission = (typeof PermissionValues)[number];
 
 /** Go: model.Priority */
 export const PriorityValues = ['high', 'medium', 'low'] as const;
@@ -453,6 +497,7 @@ export interface Session {
   version: string;
   auth: string;
   role: Role;
+  permissions: Permission[] | null;
 }
 
 /** Go: model.SourceKind */
@@ -466,6 +511,12 @@ export interface StateChange {
   until?: string;
 }
 
+/** Go: service.TokenRequest */
+export interface TokenRequest {
+  name: string;
+  role?: Role;
+}
+
 /** Go: model.TrendAnalysis */
 export interface TrendAnalysis {
   trend_direction: TrendDirection;
@@ -477,6 +528,24 @@ export interface TrendAnalysis {
 /** Go: model.TrendDirection */
 export const TrendDirectionValues = ['increasing', 'decreasing', 'stable'] as const;
 export type TrendDirection = (typeof TrendDirectionValues)[number];
+
+/** Go: store.User */
+export interface User {
+  id: number;
+  username: string;
+  role: Role;
+  sso_issuer?: string;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Go: service.UserChange */
+export interface UserChange {
+  role?: Role;
+  disabled?: boolean;
+  password?: string;
+}
 
 /** Go: service.UtilizationDay */
 export interface UtilizationDay {

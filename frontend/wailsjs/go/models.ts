@@ -93,6 +93,7 @@ export namespace app {
 	    version: string;
 	    auth: string;
 	    role: string;
+	    permissions: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -106,6 +107,7 @@ export namespace app {
 	        this.version = source["version"];
 	        this.auth = source["auth"];
 	        this.role = source["role"];
+	        this.permissions = source["permissions"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
