@@ -97,16 +97,10 @@ func (s *Server) setRecommendationState() http.Handler {
 
 // actorOf names who makes a request, for the audit log.
 func actorOf(r *http.Request) string {
-	p := infoOf(r).principal
-	switch {
-	case p == nil:
-		return ""
-	case p.Kind == service.PrincipalToken:
-		return "token:" + p.TokenName
-	case p.Kind == service.PrincipalAnonymous:
-		return "anonymous"
+	if p := infoOf(r).principal; p != nil {
+		return p.Name()
 	}
-	return p.Username
+	return ""
 }
 
 func (s *Server) forecast() http.Handler {
