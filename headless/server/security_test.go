@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"github.com/costpilot/costpilot/backend/service"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/frontend"
 )
 

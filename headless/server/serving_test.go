@@ -18,6 +18,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/frontend"
 )
@@ -108,7 +109,8 @@ func TestCachedAnswerCodingsAndETag(t *testing.T) {
 // data dir, as another costpilot process does, and checks the running
 // dashboard sees each of its writes on the very next request: an import
 // (not the cached answer from before it), a new token, a revoked token,
-// a new user, and a password change ending a session.
+// a new user, a password change ending a session, a role change and a
+// disabled user.
 func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
 	other, err := service.OpenWith(context.Background(), testConfig(), service.Options{DataDir: e.svc.DataDirPath(),
@@ -173,6 +175,29 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 	}
 	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 401 {
 		t.Fatalf("session after another process changed the password: %s", fmtRes(res))
+	}
+
+	// A role change and a disabling by another process reach the running
+	// dashboard's sessions on the next request, cached or not.
+	if ck, res = e.login("bob", "a third long password"); ck == nil {
+		t.Fatalf("login after the password change: %s", fmtRes(res))
+	}
+	if res := e.do(req{method: "POST", path: "/api/allocation/rules", cookie: ck, body: `{"name":""}`}); res.status != 403 {
+		t.Fatalf("a viewer saving rules: %s", fmtRes(res))
+	}
+	editor := model.RoleEditor
+	if _, err := other.UpdateUser(ctx, "bob", service.UserChange{Role: &editor}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.do(req{method: "POST", path: "/api/allocation/rules", cookie: ck, body: `{"name":""}`}); res.status != 400 {
+		t.Fatalf("the same session once another process made bob an editor: %s", fmtRes(res))
+	}
+	yes := true
+	if _, err := other.UpdateUser(ctx, "bob", service.UserChange{Disabled: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 401 {
+		t.Fatalf("session after another process disabled the user: %s", fmtRes(res))
 	}
 }
 
