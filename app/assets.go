@@ -55,7 +55,7 @@ func assetHandler(b *Bindings) http.Handler {
 	})
 	mux.HandleFunc("GET "+reportsPath+"{name}", func(w http.ResponseWriter, r *http.Request) {
 		name := r.PathValue("name")
-		f, st, err := b.svc.OpenReport(name)
+		f, st, err := b.svc.OpenReport(b.local(), name)
 		if err != nil {
 			writeError(w, err)
 			return

@@ -34,18 +34,28 @@ type Bindings struct {
 	shell    shell
 	selfTest *selfTest
 	started  time.Time
+	// who is the caller every call acts as: a local admin, since whoever
+	// runs the desktop can read and write its data dir anyway
+	// (docs/decisions.md).
+	who service.Principal
 }
 
 // NewBindings returns the bindings of svc. The context is replaced by the
 // app's at start-up.
 func NewBindings(svc *service.Service, started time.Time) *Bindings {
-	return &Bindings{ctx: context.Background(), svc: svc, shell: noShell{}, started: started}
+	return &Bindings{ctx: context.Background(), svc: svc, shell: noShell{}, started: started,
+		who: service.LocalAdmin("desktop", osUser())}
+}
+
+// local is the app's context carrying the caller.
+func (b *Bindings) local() context.Context {
+	return service.WithPrincipal(b.ctx, b.who)
 }
 
 // do runs one Service call with a time limit, counted in the performance
 // metrics like an HTTP request.
 func do[T any](b *Bindings, limit time.Duration, fn func(context.Context) (T, error)) (T, error) {
-	ctx, cancel := context.WithTimeout(b.ctx, limit)
+	ctx, cancel := context.WithTimeout(b.local(), limit)
 	defer cancel()
 	t0 := time.Now()
 	v, err := fn(ctx)
@@ -195,10 +205,11 @@ func (b *Bindings) ListRuns() ([]store.Run, error) {
 }
 
 // GetSession is GET /api/session. The desktop is a local, single-user app:
-// there is no login and no user name, and its user may do everything.
+// there is no login and no user name, and its user is an admin.
 func (b *Bindings) GetSession() (Session, error) {
 	c := b.svc.Config()
-	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop", Role: model.RoleAdmin}, nil
+	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop",
+		Role: b.who.Role, Permissions: model.PermissionsOf(b.who.Role)}, nil
 }
 
 // SetCredential stores one credential field in the OS keyring (desktop only).
@@ -243,6 +254,8 @@ type Session struct {
 	Version  string                `json:"version"`
 	AuthKind string                `json:"auth"`
 	Role     model.Role            `json:"role"`
+	// Permissions are what the role may do: the UI hides the rest.
+	Permissions []model.Permission `json:"permissions"`
 }
 
 // ListBudgets is GET /api/budgets.
@@ -282,11 +295,19 @@ func (b *Bindings) DecideAnomaly(id string, r service.AnomalyDecisionRequest) (s
 // desktopActor names the desktop's user in the audit log: the desktop has
 // no login, so it is the OS account running it.
 func desktopActor() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return "desktop:" + u.Username
+	if u := osUser(); u != "" {
+		return "desktop:" + u
 	}
 	return "desktop"
 }
 
 // desktopUser is who saves a view from the window.
 const desktopUser = "desktop"
+
+// osUser is the OS account running the app, "" if unknown.
+func osUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
+}

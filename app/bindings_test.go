@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -52,7 +53,7 @@ func warmService(t *testing.T) *service.Service {
 			return
 		}
 		warm = openService(t, warmDir)
-		_, errWarm = warm.AnalyzeCosts(context.Background(), model.CostQuery{})
+		_, errWarm = warm.AnalyzeCosts(adminCtx(), model.CostQuery{})
 	})
 	if errWarm != nil {
 		t.Fatal(errWarm)
@@ -117,7 +118,59 @@ var (
 		"DesktopInfo":           "describes the desktop app",
 		"FirstRender":           "start-up measurement and the self-test",
 	}
+	// httpOnly lists, with the reason, the /api routes no binding serves.
+	httpOnly = map[server.Route]string{
+		{Method: "GET", Path: "/api/forecast/evaluate"}: "backtests are a diagnostics call for scripts; the UI does not show them",
+		{Method: "GET", Path: "/api/reports/{name}"}:    "the desktop saves reports through SaveReportAs and its asset server",
+		{Method: "POST", Path: "/api/import"}:           "the desktop imports through ImportFilesDialog and its asset server",
+		{Method: "PUT", Path: "/api/budgets/{id}"}:      "the desktop's SaveBudget both creates (id 0) and changes a budget",
+		// Administration is for the shared dashboard: the desktop has one
+		// local user, an admin by OS access to its data dir, and no logins
+		// or tokens of its own; `costpilot user`, `token` and `audit`
+		// manage a data dir from the command line.
+		{Method: "GET", Path: "/api/users"}:           "administration is web-only",
+		{Method: "POST", Path: "/api/users"}:          "administration is web-only",
+		{Method: "PATCH", Path: "/api/users/{name}"}:  "administration is web-only",
+		{Method: "DELETE", Path: "/api/users/{name}"}: "administration is web-only",
+		{Method: "GET", Path: "/api/tokens"}:          "administration is web-only",
+		{Method: "POST", Path: "/api/tokens"}:         "administration is web-only",
+		{Method: "DELETE", Path: "/api/tokens/{id}"}:  "administration is web-only",
+		{Method: "GET", Path: "/api/audit"}:           "administration is web-only",
+		{Method: "GET", Path: "/api/"}:                "the 404 of unknown paths",
+		{Method: "POST", Path: "/api/"}:               "the 404 of unknown paths",
+		{Method: "PUT", Path: "/api/"}:                "the 404 of unknown paths",
+		{Method: "PATCH", Path: "/api/"}:              "the 404 of unknown paths",
+		{Method: "DELETE", Path: "/api/"}:             "the 404 of unknown paths",
+	}
 )
+
+// TestAPIRoutesHaveBindings is the drift guard the other way: every /api
+// route is served by a binding or listed in httpOnly with the reason.
+func TestAPIRoutesHaveBindings(t *testing.T) {
+	twins := map[server.Route]bool{}
+	for _, r := range httpTwin {
+		twins[r] = true
+	}
+	api := map[server.Route]bool{}
+	for _, r := range server.Routes() {
+		if !strings.HasPrefix(r.Path, "/api/") {
+			continue
+		}
+		api[r] = true
+		_, web := httpOnly[r]
+		switch {
+		case twins[r] && web:
+			t.Errorf("%s %s has a binding and is listed in httpOnly", r.Method, r.Path)
+		case !twins[r] && !web:
+			t.Errorf("%s %s has no binding: add one to app/bindings.go, or list it in httpOnly with the reason", r.Method, r.Path)
+		}
+	}
+	for r := range httpOnly {
+		if !api[r] {
+			t.Errorf("httpOnly lists %s %s, which server.Routes() does not have", r.Method, r.Path)
+		}
+	}
+}
 
 // TestBindingsHaveHTTPTwins is the drift guard of docs/architecture.md: every bound
 // method serves the same call as an HTTP route, or is listed as desktop
@@ -244,7 +297,7 @@ func TestBindingsCallTheService(t *testing.T) {
 		t.Fatalf("analysis: %d providers, total %v", len(a.Providers), a.Summary.TotalCost)
 	}
 	p, _ := svc.PeriodForDays(14)
-	want, err := svc.AnalyzeCosts(context.Background(), model.CostQuery{Period: p})
+	want, err := svc.AnalyzeCosts(adminCtx(), model.CostQuery{Period: p})
 	if err != nil || want.Summary.TotalCost != a.Summary.TotalCost {
 		t.Fatalf("binding total %v, service %v (%v)", a.Summary.TotalCost, want.Summary.TotalCost, err)
 	}
@@ -291,7 +344,7 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 func TestCostFiltersReachTheServiceFromTheWindow(t *testing.T) {
 	svc := warmService(t)
 	b := NewBindings(svc, time.Now())
-	ctx := context.Background()
+	ctx := adminCtx()
 	tests := []CostRequest{
 		{},
 		{Days: 7},

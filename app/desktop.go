@@ -24,7 +24,7 @@ type Info struct {
 
 // DesktopInfo says what the window needs to know about the app (desktop only).
 func (b *Bindings) DesktopInfo() (Info, error) {
-	st, _ := b.svc.CredentialStoreStatus(b.ctx)
+	st, _ := b.svc.CredentialStoreStatus(b.local())
 	return Info{Version: service.Version, DataDir: b.svc.DataDirPath(), CredentialBackend: st.Backend, SelfTest: b.selfTest != nil}, nil
 }
 
@@ -49,7 +49,7 @@ func (b *Bindings) ImportFilesDialog() (service.ImportResult, error) {
 // SaveReportAs copies a generated report to where the user picks in the
 // native save dialog (desktop only); "" when cancelled.
 func (b *Bindings) SaveReportAs(name string) (string, error) {
-	src, _, err := b.svc.OpenReport(name)
+	src, _, err := b.svc.OpenReport(b.local(), name)
 	if err != nil {
 		return "", err
 	}
@@ -81,7 +81,7 @@ func (b *Bindings) ExportReport(req model.ReportRequest) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	in, _, err := b.svc.OpenReport(res.ReportPath)
+	in, _, err := b.svc.OpenReport(b.local(), res.ReportPath)
 	if err != nil {
 		return "", err
 	}

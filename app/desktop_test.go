@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -61,7 +60,7 @@ func TestParseAmount(t *testing.T) {
 func TestCheckRender(t *testing.T) {
 	svc := warmService(t)
 	p, _ := svc.PeriodForDays(30)
-	a, err := svc.AnalyzeCosts(context.Background(), model.CostQuery{Period: p})
+	a, err := svc.AnalyzeCosts(adminCtx(), model.CostQuery{Period: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ func TestCheckRender(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := good
 			tt.change(&r)
-			c := checkRender(context.Background(), svc, r)
+			c := checkRender(adminCtx(), svc, r)
 			if c.OK != tt.ok || c.Message == "" {
 				t.Fatalf("OK = %v (%s), want %v", c.OK, c.Message, tt.ok)
 			}

@@ -46,7 +46,7 @@ func newSelfTest() *selfTest { return &selfTest{done: make(chan RenderCheck, 1)}
 // analysis of the same period, logs the start-up time and, in a self-test
 // run, ends the app with the verdict.
 func (b *Bindings) FirstRender(r RenderReport) (RenderCheck, error) {
-	ctx, cancel := context.WithTimeout(b.ctx, callTimeout)
+	ctx, cancel := context.WithTimeout(b.local(), callTimeout)
 	defer cancel()
 	c := checkRender(ctx, b.svc, r)
 	c.StartupMs = time.Since(b.started).Milliseconds()

@@ -33,6 +33,9 @@ const (
 // drove them, failing providers, and stale data. Each alert has a stable
 // id: evaluating again gives the same ids for the same conditions.
 func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	keys, err := s.providers("")
 	if err != nil {
 		return nil, err
@@ -134,6 +137,9 @@ func providerAlerts(details []model.ProviderDetail, yday string, now time.Time) 
 // forecast to the period end. A budget whose scope names a provider that
 // is not enabled is left out.
 func (s *Service) BudgetStatuses(ctx context.Context) ([]monitor.BudgetStatus, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	views, err := s.Budgets(ctx)
 	if err != nil {
 		return nil, err
@@ -316,6 +322,9 @@ type SendResult struct {
 // call. The dashboard calls it periodically; `costpilot alerts --send`
 // runs it once.
 func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return SendResult{}, err
+	}
 	url := strings.TrimSpace(s.cfg.Alerts.WebhookURL)
 	res := SendResult{Enabled: s.cfg.Dashboard.Features.Notifications && url != "", Sent: []string{}, Failed: []string{}}
 	if !res.Enabled {

@@ -38,7 +38,7 @@ func onlyProviders(t *testing.T, keys ...model.ProviderKey) *config.Config {
 }
 
 func TestBudgetAlertsOnDemoData(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openDemo(t, onlyProviders(t, model.AWS, model.GCP))
 	// testNow is 2026-06-10: June's spend so far is June 1..9, which the
 	// analysis gives independently of the budget code.
@@ -130,7 +130,7 @@ func ids(as []model.Alert) []string {
 // demo history, rewriting that day through the store as a sync would.
 func injectSpike(t *testing.T, s *Service, k model.ProviderKey, dayStr string, pick func(map[string]float64) string, extraOfDay float64) string {
 	t.Helper()
-	ctx := context.Background()
+	ctx := adminCtx()
 	sc := store.Scope{Sources: map[model.ProviderKey]model.SourceKind{k: model.SourceDemo}, From: dayStr, To: dayStr}
 	lines, err := s.store.Lines(ctx, sc) // one day: the daily lines
 	if err != nil || len(lines) == 0 {
@@ -173,7 +173,7 @@ func anomaliesOf(ctx context.Context, s *Service) ([]monitor.Anomaly, string, er
 }
 
 func TestInjectedSpikeIsAnAnomalyWithItsService(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openDemo(t, onlyProviders(t, model.Azure))
 	const spikeDay = "2026-06-09" // yesterday
 	before, _, err := anomaliesOf(ctx, s)
@@ -261,7 +261,7 @@ func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestSendAlertsToWebhookOnce(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		http.Error(w, "gone", http.StatusNotFound) // permanent: no retries within the call
 	}))

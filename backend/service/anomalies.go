@@ -163,6 +163,9 @@ func (ds decisions) view(v *AnomalyView) {
 // with the services that drove each, what people decided, and each
 // provider's daily cost.
 func (s *Service) Anomalies(ctx context.Context) (AnomalyList, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return AnomalyList{}, err
+	}
 	keys, err := s.providers("")
 	if err != nil {
 		return AnomalyList{}, err
@@ -267,6 +270,9 @@ func (s *Service) findAnomaly(ctx context.Context, id string) (AnomalyView, stri
 // resource's cost that day against the median of the same weekday over
 // the weeks before.
 func (s *Service) Anomaly(ctx context.Context, id string) (AnomalyDetail, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return AnomalyDetail{}, err
+	}
 	a, cur, err := s.findAnomaly(ctx, id)
 	if err != nil {
 		return AnomalyDetail{}, err
@@ -351,6 +357,9 @@ type AnomalyDecisionRequest struct {
 // it back); acknowledged and ignored anomalies no longer alert, and an
 // ignored pattern silences its provider and service from then on.
 func (s *Service) DecideAnomaly(ctx context.Context, id string, r AnomalyDecisionRequest, actor string) (AnomalyView, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return AnomalyView{}, err
+	}
 	switch r.Action {
 	case AnomalyAcknowledged, AnomalyIgnored, "open":
 	default:

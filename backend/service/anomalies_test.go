@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // listed for its service, and each provider-level anomaly that day names
 // that service as its first driver; the detail names the resources.
 func TestAnomaliesFindTheDemosSpikes(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openDemo(t, nil)
 	list, err := s.Anomalies(ctx)
 	if err != nil {
@@ -70,7 +69,7 @@ func TestAnomaliesFindTheDemosSpikes(t *testing.T) {
 // TestAnomalyResources: the detail of a service's spike names the
 // resource whose cost jumped, against its own same-weekday baseline.
 func TestAnomalyResources(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openFresh(t, exportConfig(t))
 	start, _ := model.ParseDayNum("2026-03-01")
 	spike := start + 60
@@ -106,7 +105,7 @@ func TestAnomalyResources(t *testing.T) {
 // covers the provider's other anomalies of that service; "open" takes a
 // decision back.
 func TestAnomalyDecisions(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openDemo(t, nil)
 	days, svc := demo.Spikes(model.Azure, testNow)
 	id := anomalyID(model.Azure, days[0], svc)

@@ -26,31 +26,11 @@ const (
 	AuditUserDelete   = "user_delete"
 	AuditTokenCreate  = "token_create"
 	AuditTokenRevoke  = "token_revoke"
+	AuditUserRole     = "user_role"
+	AuditUserDisable  = "user_disable"
+	AuditUserEnable   = "user_enable"
+	AuditLoginRefused = "login_refused_disabled"
 )
-
-// Principal kinds: who a request acts as.
-const (
-	PrincipalSession   = "session"
-	PrincipalToken     = "token"
-	PrincipalAnonymous = "anonymous" // auth disabled in the configuration
-)
-
-// Principal is the authenticated caller of a request.
-type Principal struct {
-	Kind      string
-	Username  string    // session users
-	UserID    int64     // session users
-	SessionID string    // hash of the session id: a key for per-session limits
-	TokenID   int64     // token clients
-	TokenName string    // token clients
-	ExpiresAt time.Time // sessions
-	// Role is what the caller may do. Local users and tokens are admins;
-	// users of single sign-on get theirs from the identity provider at
-	// each login.
-	Role model.Role
-
-	sso bool // a session of a single sign-on user
-}
 
 // LoginRequest is one login attempt. Previous is the session cookie the
 // browser still sent, if any: it is ended so the id rotates at login.
@@ -136,6 +116,11 @@ func (s *Service) audit(ctx context.Context, event, username, addr string, detai
 	}
 }
 
+// auditBy appends an event done by p: the log names p and p's address.
+func (s *Service) auditBy(ctx context.Context, p Principal, event string, details map[string]any) {
+	s.audit(ctx, event, p.Name(), p.ClientAddr, details)
+}
+
 // HasUsers reports whether any dashboard user exists.
 func (s *Service) HasUsers(ctx context.Context) (bool, error) {
 	n, err := s.store.CountUsers(ctx)
@@ -157,31 +142,61 @@ func (s *Service) HasLocalUsers(ctx context.Context) (bool, error) {
 	return false, nil
 }
 
-// AddUser creates a dashboard user with a salted argon2id hash of password.
-func (s *Service) AddUser(ctx context.Context, username, password, actor string) (store.User, error) {
-	if err := ValidateUsername(username); err != nil {
-		return store.User{}, err
-	}
-	if err := ValidatePassword(password); err != nil {
-		return store.User{}, err
-	}
-	h, err := security.HashPassword(ctx, password)
+// NewUser is a local user to create (POST /api/users).
+type NewUser struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+	// Role defaults to viewer, or to admin for the first user, who must be
+	// able to manage the others.
+	Role model.Role `json:"role,omitempty"`
+}
+
+// AddUser creates a local dashboard user with a salted argon2id hash of
+// the password. Admin only.
+func (s *Service) AddUser(ctx context.Context, nu NewUser) (store.User, error) {
+	p, err := s.require(ctx, model.PermAdmin)
 	if err != nil {
 		return store.User{}, err
 	}
-	u, err := s.store.CreateUser(ctx, username, h)
+	if err := ValidateUsername(nu.Username); err != nil {
+		return store.User{}, err
+	}
+	if nu.Role == "" {
+		nu.Role = model.RoleViewer
+		if n, err := s.store.CountUsers(ctx); err != nil {
+			return store.User{}, err
+		} else if n == 0 {
+			nu.Role = model.RoleAdmin
+		}
+	}
+	if err := apperr.OneOf("role", nu.Role, model.Roles); err != nil {
+		return store.User{}, err
+	}
+	if err := ValidatePassword(nu.Password); err != nil {
+		return store.User{}, err
+	}
+	h, err := security.HashPassword(ctx, nu.Password)
+	if err != nil {
+		return store.User{}, err
+	}
+	u, err := s.store.CreateUser(ctx, nu.Username, h, nu.Role)
 	if errors.Is(err, store.ErrDuplicate) {
-		return store.User{}, apperr.E(apperr.Validation, "user %s already exists: use costpilot user passwd to change the password", username).WithDetail("field", "username")
+		return store.User{}, apperr.E(apperr.Validation, "user %s already exists", nu.Username).WithDetail("field", "username")
 	}
 	if err != nil {
 		return store.User{}, err
 	}
-	s.audit(ctx, AuditUserAdd, username, actor, nil)
+	s.auditBy(ctx, p, AuditUserAdd, map[string]any{"user": u.Username, "role": string(u.Role)})
 	return u, nil
 }
 
-// SetUserPassword replaces a user's password and ends the user's sessions.
-func (s *Service) SetUserPassword(ctx context.Context, username, password, actor string) error {
+// SetUserPassword replaces a user's password and ends the user's
+// sessions. Admin only.
+func (s *Service) SetUserPassword(ctx context.Context, username, password string) error {
+	p, err := s.require(ctx, model.PermAdmin)
+	if err != nil {
+		return err
+	}
 	if err := ValidatePassword(password); err != nil {
 		return err
 	}
@@ -199,25 +214,99 @@ func (s *Service) SetUserPassword(ctx context.Context, username, password, actor
 	if err := s.store.SetPassword(ctx, u.ID, h); err != nil {
 		return err
 	}
-	s.audit(ctx, AuditUserPassword, username, actor, nil)
+	s.auditBy(ctx, p, AuditUserPassword, map[string]any{"user": u.Username})
 	return nil
 }
 
-// Users lists the dashboard users (without hashes).
+// Users lists the dashboard users (without hashes). Admin only.
 func (s *Service) Users(ctx context.Context) ([]store.User, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return nil, err
+	}
 	return s.store.Users(ctx)
 }
 
-// DeleteUser removes a user and the user's sessions.
-func (s *Service) DeleteUser(ctx context.Context, username, actor string) error {
+// UserChange is PATCH /api/users/{name}: each field present is changed.
+type UserChange struct {
+	Role     *model.Role `json:"role,omitempty"`
+	Disabled *bool       `json:"disabled,omitempty"`
+	Password *string     `json:"password,omitempty"`
+}
+
+// UpdateUser changes a user's role, enables or disables the user, or
+// resets the password, and returns the user. Admin only. A single
+// sign-on user's role comes from the identity provider at each login, so
+// it cannot be set here; such a user can still be disabled. No change may
+// leave the dashboard without an enabled admin. Disabling ends the user's
+// sessions and stops the user's tokens at once, in every process.
+func (s *Service) UpdateUser(ctx context.Context, username string, c UserChange) (store.User, error) {
+	p, err := s.require(ctx, model.PermAdmin)
+	if err != nil {
+		return store.User{}, err
+	}
+	u, err := s.userByName(ctx, username)
+	if err != nil {
+		return store.User{}, err
+	}
+	if c.Role == nil && c.Disabled == nil && c.Password == nil {
+		return store.User{}, apperr.E(apperr.Validation, "nothing to change: give role, disabled or password")
+	}
+	if c.Role != nil {
+		if err := apperr.OneOf("role", *c.Role, model.Roles); err != nil {
+			return store.User{}, err
+		}
+		if u.SSOIssuer != "" && *c.Role != u.Role {
+			return store.User{}, apperr.E(apperr.Validation, "%s signs in with single sign-on: the role comes from the identity provider at each login", username).WithDetail("field", "role")
+		}
+	}
+	if c.Password != nil {
+		if err := s.SetUserPassword(ctx, username, *c.Password); err != nil {
+			return store.User{}, err
+		}
+	}
+	if c.Role != nil && *c.Role != u.Role {
+		if err := lastAdmin(s.store.SetUserRole(ctx, u.ID, *c.Role)); err != nil {
+			return store.User{}, err
+		}
+		s.auditBy(ctx, p, AuditUserRole, map[string]any{"user": u.Username, "from": string(u.Role), "to": string(*c.Role)})
+	}
+	if c.Disabled != nil && *c.Disabled != u.Disabled {
+		if err := lastAdmin(s.store.SetUserDisabled(ctx, u.ID, *c.Disabled, s.now())); err != nil {
+			return store.User{}, err
+		}
+		ev := AuditUserEnable
+		if *c.Disabled {
+			ev = AuditUserDisable
+		}
+		s.auditBy(ctx, p, ev, map[string]any{"user": u.Username})
+	}
+	return s.userByName(ctx, username)
+}
+
+// lastAdmin words store.ErrLastAdmin for the caller.
+func lastAdmin(err error) error {
+	if errors.Is(err, store.ErrLastAdmin) {
+		return apperr.E(apperr.Validation, "this is the last enabled admin: make another user an admin first").
+			WithDetail("reason", "last_admin")
+	}
+	return err
+}
+
+// DeleteUser removes a user, the user's sessions and tokens. Admin only;
+// the last enabled admin cannot be deleted.
+func (s *Service) DeleteUser(ctx context.Context, username string) error {
+	p, err := s.require(ctx, model.PermAdmin)
+	if err != nil {
+		return err
+	}
 	u, err := s.userByName(ctx, username)
 	if err != nil {
 		return err
 	}
-	if err := s.store.DeleteUser(ctx, u.ID); err != nil {
+	if err := lastAdmin(s.store.DeleteUser(ctx, u.ID)); err != nil {
 		return err
 	}
-	s.audit(ctx, AuditUserDelete, username, actor, nil)
+	s.auditBy(ctx, p, AuditUserDelete, map[string]any{"user": u.Username})
 	return nil
 }
 
@@ -314,6 +403,11 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error
 		s.audit(ctx, AuditLoginFailure, r.Username, r.ClientAddr, nil)
 		return LoginResult{}, errBadLogin()
 	}
+	if u.Disabled {
+		// Said only to whoever knows the password.
+		s.audit(ctx, AuditLoginRefused, u.Username, r.ClientAddr, nil)
+		return LoginResult{}, errDisabled()
+	}
 	for _, sub := range subjects {
 		if err := s.store.ClearLoginFailures(ctx, sub.Scope, sub.Subject); err != nil {
 			return LoginResult{}, err
@@ -352,6 +446,11 @@ func (s *Service) newSession(ctx context.Context, keys *security.Keys, u store.U
 		return LoginResult{}, err
 	}
 	return LoginResult{Username: u.Username, Role: u.Role, Session: keys.Sign(id), ExpiresAt: se.ExpiresAt, MaxAge: int(timeout.Seconds())}, nil
+}
+
+// errDisabled refuses a disabled user's login.
+func errDisabled() error {
+	return apperr.E(apperr.Unauthenticated, "this account is disabled: ask an administrator").WithDetail("reason", "disabled")
 }
 
 func errNoSession() error {
@@ -427,49 +526,117 @@ func (s *Service) AuthenticateToken(ctx context.Context, token string) (Principa
 	if t.RevokedAt != "" {
 		return Principal{}, bad
 	}
+	role := t.Role
+	if c := t.Creator; c != nil {
+		// The creator's current state: a disabled creator's tokens stop,
+		// a demoted creator's are capped at the new role.
+		if c.Disabled {
+			return Principal{}, bad
+		}
+		if c.Role.Rank() < role.Rank() {
+			role = c.Role
+		}
+	}
 	now := s.now()
 	if last, err := time.Parse(time.RFC3339, t.LastUsed); err != nil || now.Sub(last) >= tokenTouchEvery {
 		if err := s.store.TouchToken(ctx, t.ID, now); err != nil {
 			s.log.Warn("cannot record token use", "token_id", t.ID, "err", err)
 		}
 	}
-	// Tokens could always do everything; roles for tokens are for later.
-	return Principal{Kind: PrincipalToken, TokenID: t.ID, TokenName: t.Name, Role: model.RoleAdmin}, nil
+	return Principal{Kind: PrincipalToken, TokenID: t.ID, TokenName: t.Name, Role: role}, nil
 }
 
-// CreateToken creates an API token called name. The token is in the
-// result only; the store keeps its hash.
-func (s *Service) CreateToken(ctx context.Context, name, actor string) (NewToken, error) {
-	name = strings.TrimSpace(name)
+// TokenRequest is POST /api/tokens.
+type TokenRequest struct {
+	Name string `json:"name"`
+	// Role defaults to the creator's; it may not be above it.
+	Role model.Role `json:"role,omitempty"`
+}
+
+// CreateToken creates an API token. The token is in the result only; the
+// store keeps its hash. Admin only; the token's role is at most the
+// creator's, and a dashboard user's tokens follow the user: capped by
+// the user's role, stopped while the user is disabled, revoked when the
+// user is deleted.
+func (s *Service) CreateToken(ctx context.Context, r TokenRequest) (NewToken, error) {
+	p, err := s.require(ctx, model.PermAdmin)
+	if err != nil {
+		return NewToken{}, err
+	}
+	name := strings.TrimSpace(r.Name)
 	if name == "" || utf8.RuneCountInString(name) > 100 {
 		return NewToken{}, apperr.E(apperr.Validation, "token name must be 1 to 100 characters").WithDetail("field", "name")
+	}
+	if r.Role == "" {
+		r.Role = p.Role
+	}
+	if err := apperr.OneOf("role", r.Role, model.Roles); err != nil {
+		return NewToken{}, err
+	}
+	if !p.Role.AtLeast(r.Role) {
+		return NewToken{}, apperr.E(apperr.Security, "a token's role may not be above its creator's (%s)", p.Role).
+			WithDetail("reason", "role_above_creator").WithDetail("field", "role")
 	}
 	tok, err := security.NewAPIToken()
 	if err != nil {
 		return NewToken{}, err
 	}
-	t, err := s.store.CreateToken(ctx, name, security.HashToken(tok), s.now())
+	nt := store.NewAPIToken{Name: name, Hash: security.HashToken(tok), Role: r.Role, CreatedBy: p.Name()}
+	if p.Kind == PrincipalSession {
+		nt.CreatorID = p.UserID
+	}
+	t, err := s.store.CreateToken(ctx, nt, s.now())
 	if err != nil {
 		return NewToken{}, err
 	}
-	s.audit(ctx, AuditTokenCreate, "", actor, map[string]any{"token_id": t.ID, "name": name})
+	s.auditBy(ctx, p, AuditTokenCreate, map[string]any{"token_id": t.ID, "name": name, "role": string(t.Role)})
 	return NewToken{APIToken: t, Token: tok}, nil
 }
 
-// Tokens lists the API tokens (never the tokens themselves).
+// Tokens lists the API tokens (never the tokens themselves) with their
+// last use. Admin only.
 func (s *Service) Tokens(ctx context.Context) ([]store.APIToken, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return nil, err
+	}
 	return s.store.Tokens(ctx)
 }
 
-// RevokeToken revokes an API token by id; it stops working at once.
-func (s *Service) RevokeToken(ctx context.Context, id int64, actor string) error {
-	err := s.store.RevokeToken(ctx, id, s.now())
+// RevokeToken revokes an API token by id; it stops working at once, in
+// every process. Admin only.
+func (s *Service) RevokeToken(ctx context.Context, id int64) error {
+	p, err := s.require(ctx, model.PermAdmin)
+	if err != nil {
+		return err
+	}
+	err = s.store.RevokeToken(ctx, id, s.now())
 	if errors.Is(err, store.ErrNotFound) {
 		return apperr.E(apperr.NotFound, "no API token with id %d", id).WithDetail("field", "id")
 	}
 	if err != nil {
 		return err
 	}
-	s.audit(ctx, AuditTokenRevoke, "", actor, map[string]any{"token_id": id})
+	s.auditBy(ctx, p, AuditTokenRevoke, map[string]any{"token_id": id})
 	return nil
+}
+
+// Audit log bounds: GET /api/audit?limit=.
+const (
+	AuditDefault = 100
+	AuditMax     = 1000
+)
+
+// AuditLog returns the newest limit events of the audit log (0: 100; at
+// most 1000). Admin only.
+func (s *Service) AuditLog(ctx context.Context, limit int) ([]store.AuditEvent, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return nil, err
+	}
+	if limit == 0 {
+		limit = AuditDefault
+	}
+	if limit < 1 || limit > AuditMax {
+		return nil, apperr.E(apperr.Validation, "limit must be 1 to %d, got %d", AuditMax, limit).WithDetail("field", "limit")
+	}
+	return s.store.AuditEvents(ctx, limit)
 }

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,7 +24,7 @@ func clockService(t *testing.T) (*Service, *atomic.Int64) {
 	now.Store(testNow.UnixNano())
 	cfg := config.Default()
 	cfg.Dashboard.Security.SecretKey = "test-secret-key-0123456789abcdef"
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: t.TempDir(),
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: t.TempDir(),
 		Now:    func() time.Time { return time.Unix(0, now.Load()).UTC() },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
@@ -37,8 +36,8 @@ func clockService(t *testing.T) (*Service, *atomic.Int64) {
 
 func TestAddUserValidation(t *testing.T) {
 	s, _ := clockService(t)
-	ctx := context.Background()
-	if _, err := s.AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+	ctx := adminCtx()
+	if _, err := s.AddUser(ctx, NewUser{Username: "alice", Password: "a good long password"}); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -53,7 +52,7 @@ func TestAddUserValidation(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := s.AddUser(ctx, tt.user, tt.pw, "test")
+			_, err := s.AddUser(ctx, NewUser{Username: tt.user, Password: tt.pw})
 			if apperr.KindOf(err) != tt.kind {
 				t.Fatalf("kind %q (%v), want %q", apperr.KindOf(err), err, tt.kind)
 			}
@@ -67,8 +66,8 @@ func TestAddUserValidation(t *testing.T) {
 
 func TestLoginLockAndSessions(t *testing.T) {
 	s, now := clockService(t)
-	ctx := context.Background()
-	if _, err := s.AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+	ctx := adminCtx()
+	if _, err := s.AddUser(ctx, NewUser{Username: "alice", Password: "a good long password"}); err != nil {
 		t.Fatal(err)
 	}
 	login := func(user, pw, addr string) (LoginResult, error) {
@@ -115,7 +114,7 @@ func TestLoginLockAndSessions(t *testing.T) {
 	}
 	// Changing the password ends sessions.
 	res3, _ := login("alice", "a good long password", "10.0.0.3")
-	if err := s.SetUserPassword(ctx, "alice", "another long password", "test"); err != nil {
+	if err := s.SetUserPassword(ctx, "alice", "another long password"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Authenticate(ctx, res3.Session); apperr.KindOf(err) != apperr.Unauthenticated {
@@ -136,15 +135,15 @@ func TestLoginLockAndSessions(t *testing.T) {
 
 func TestTokens(t *testing.T) {
 	s, _ := clockService(t)
-	ctx := context.Background()
-	nt, err := s.CreateToken(ctx, "ci", "test")
+	ctx := adminCtx()
+	nt, err := s.CreateToken(ctx, TokenRequest{Name: "ci"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p, err := s.AuthenticateToken(ctx, nt.Token); err != nil || p.TokenID != nt.ID {
 		t.Fatalf("AuthenticateToken = %+v, %v", p, err)
 	}
-	if err := s.RevokeToken(ctx, nt.ID, "test"); err != nil {
+	if err := s.RevokeToken(ctx, nt.ID); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -161,7 +160,7 @@ func TestTokens(t *testing.T) {
 			}
 		})
 	}
-	if err := s.RevokeToken(ctx, 999, "test"); apperr.KindOf(err) != apperr.NotFound {
+	if err := s.RevokeToken(ctx, 999); apperr.KindOf(err) != apperr.NotFound {
 		t.Fatalf("revoke unknown: %v", err)
 	}
 }
@@ -177,7 +176,7 @@ func TestParallelLoginsCheckAtMostMaxPasswords(t *testing.T) {
 	for i := range svcs {
 		cfg := config.Default()
 		cfg.Dashboard.Security.SecretKey = "test-secret-key-0123456789abcdef"
-		s, err := OpenWith(context.Background(), cfg, Options{DataDir: dir,
+		s, err := OpenWith(adminCtx(), cfg, Options{DataDir: dir,
 			Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			t.Fatal(err)
@@ -185,8 +184,8 @@ func TestParallelLoginsCheckAtMostMaxPasswords(t *testing.T) {
 		t.Cleanup(func() { s.Close() })
 		svcs[i] = s
 	}
-	ctx := context.Background()
-	if _, err := svcs[0].AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+	ctx := adminCtx()
+	if _, err := svcs[0].AddUser(ctx, NewUser{Username: "alice", Password: "a good long password"}); err != nil {
 		t.Fatal(err)
 	}
 	before := security.Stats().Runs
@@ -234,7 +233,7 @@ func TestParallelLoginsCheckAtMostMaxPasswords(t *testing.T) {
 // wrong login, and the audit log keeps at most a few hundred bytes of it.
 func TestAuditKeepsBoundedUsername(t *testing.T) {
 	s, _ := clockService(t)
-	ctx := context.Background()
+	ctx := adminCtx()
 	huge := strings.Repeat("é", 450_000)
 	if _, err := s.Login(ctx, LoginRequest{Username: huge, Password: "whatever password", ClientAddr: "10.0.0.1"}); apperr.KindOf(err) != apperr.Unauthenticated {
 		t.Fatalf("huge username: %v", err)

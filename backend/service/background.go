@@ -20,6 +20,8 @@ const (
 // on, and flushes the request counters every minute. Failures are logged;
 // they never stop the loop.
 func (s *Service) RunBackground(ctx context.Context) {
+	// The schedule acts for the Service itself, not for whoever started it.
+	ctx = WithPrincipal(ctx, systemPrincipal)
 	var live []model.ProviderKey
 	for _, k := range s.cfg.EnabledProviders() {
 		if s.cfg.Provider(k).Source == model.SourceAPI {

@@ -25,7 +25,7 @@ func TestRunBackgroundSendsAlertsAndFlushesMetrics(t *testing.T) {
 	cfg.Alerts.WebhookURL = hook.URL + "/hook"
 	s := openDemo(t, cfg)
 	s.RecordRequest(20*time.Millisecond, false)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(adminCtx())
 	done := make(chan struct{})
 	go func() { s.RunBackground(ctx); close(done) }()
 	deadline := time.Now().Add(2 * time.Minute)
@@ -37,7 +37,7 @@ func TestRunBackgroundSendsAlertsAndFlushesMetrics(t *testing.T) {
 	if posts.Load() == 0 {
 		t.Fatal("the background loop delivered no alert")
 	}
-	total, err := s.store.RequestMetricsTotal(context.Background())
+	total, err := s.store.RequestMetricsTotal(adminCtx())
 	if err != nil || total.Requests != 1 {
 		t.Fatalf("flushed counters %+v %v", total, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/costpilot/costpilot/backend/model"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -58,6 +59,9 @@ func (s *Service) budgets(ctx context.Context) ([]BudgetView, error) {
 // Budgets is every budget measured against the spend of its current
 // period and the forecast to the period's end.
 func (s *Service) Budgets(ctx context.Context) ([]BudgetView, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	views, err := s.budgets(ctx)
 	if err != nil || len(views) == 0 {
 		return []BudgetView{}, err
@@ -100,6 +104,9 @@ func checkBudget(b config.Budget) error {
 // SaveBudget creates a budget (id 0) or changes one made in the dashboard;
 // the config file's budgets are changed in the file.
 func (s *Service) SaveBudget(ctx context.Context, id int64, b config.Budget, actor string) (BudgetView, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return BudgetView{}, err
+	}
 	if err := checkBudget(b); err != nil {
 		return BudgetView{}, err
 	}
@@ -134,6 +141,9 @@ func (s *Service) SaveBudget(ctx context.Context, id int64, b config.Budget, act
 
 // DeleteBudget removes a budget made in the dashboard.
 func (s *Service) DeleteBudget(ctx context.Context, id int64, actor string) error {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return err
+	}
 	ev := store.AuditEvent{Time: s.now().UTC().Format(time.RFC3339), Event: AuditBudgetDelete, Username: actor,
 		Details: map[string]any{"id": id}}
 	err := s.store.DeleteBudget(ctx, id, ev)

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"errors"
 	"math"
 	"testing"
@@ -15,7 +14,7 @@ import (
 // file's, are measured like them (actual = an independent sum of the
 // period's daily cost), change, refuse bad input naming the field, and go.
 func TestBudgetsCRUD(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	cfg := config.Default()
 	cfg.Budgets = []config.Budget{{Name: "from-file", Amount: 1000, Period: "monthly"}}
 	s := openDemo(t, cfg)

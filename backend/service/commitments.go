@@ -28,6 +28,9 @@ func (s *Service) CommitmentPeriod(r CommitmentRequest) (model.Period, error) {
 // period, and the commitments whose term ends within 90 days, from the
 // stored commitment facts of each enabled provider's source.
 func (s *Service) Commitments(ctx context.Context, p model.Period) (model.CommitmentReport, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.CommitmentReport{}, err
+	}
 	keys, err := s.providers("")
 	if err != nil {
 		return model.CommitmentReport{}, err

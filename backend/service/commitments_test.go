@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"encoding/csv"
 	"math"
 	"math/big"
@@ -281,7 +280,7 @@ func checkReport(t *testing.T, rep model.CommitmentReport, p model.ProviderKey, 
 func importAndReport(t *testing.T, path, start, end string) model.CommitmentReport {
 	t.Helper()
 	s := openFresh(t, exportConfig(t))
-	ctx := context.Background()
+	ctx := adminCtx()
 	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +366,7 @@ func TestCommitmentsOfFOCUS(t *testing.T) {
 // totals add up from the types, and a live API source says "not reported".
 func TestCommitmentsOfDemo(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
+	ctx := adminCtx()
 	p, err := s.CommitmentPeriod(CommitmentRequest{})
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,9 @@ func ParseTagFilter(tag string) (string, string, error) {
 // totals, service breakdown, resources and daily costs over the period,
 // from the stored history of each enabled provider's source.
 func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.CostAnalysis, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.CostAnalysis{}, err
+	}
 	if q.Period.End.IsZero() {
 		q.Period.End = s.now()
 	}
@@ -234,6 +237,9 @@ func (s *Service) converter(ctx context.Context, sc store.Scope) (*analysis.Conv
 // [from, to], one value per day (0 where a day has no data), in the
 // report currency. Forecasts and anomaly detection work on it.
 func (s *Service) DailySeries(ctx context.Context, from, to string, metric model.CostMetric) (map[model.ProviderKey][]float64, string, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, "", err
+	}
 	keys, err := s.providers("")
 	if err != nil {
 		return nil, "", err

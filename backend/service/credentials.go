@@ -34,6 +34,9 @@ func (s *Service) credentialStore() (CredentialStore, error) {
 // keyring. The value is never logged, stored in the database or returned;
 // the audit log records only which field changed.
 func (s *Service) SetCredential(ctx context.Context, p model.ProviderKey, field, value string) error {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return err
+	}
 	cs, err := s.credentialStore()
 	if err != nil {
 		return err
@@ -47,6 +50,9 @@ func (s *Service) SetCredential(ctx context.Context, p model.ProviderKey, field,
 
 // DeleteCredential removes one credential field of provider p.
 func (s *Service) DeleteCredential(ctx context.Context, p model.ProviderKey, field string) error {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return err
+	}
 	cs, err := s.credentialStore()
 	if err != nil {
 		return err
@@ -60,7 +66,10 @@ func (s *Service) DeleteCredential(ctx context.Context, p model.ProviderKey, fie
 
 // CredentialFields lists the credential fields provider p can use and
 // whether each is stored (never the values).
-func (s *Service) CredentialFields(_ context.Context, p model.ProviderKey) ([]model.CredentialField, error) {
+func (s *Service) CredentialFields(ctx context.Context, p model.ProviderKey) ([]model.CredentialField, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return nil, err
+	}
 	cs, err := s.credentialStore()
 	if err != nil {
 		return nil, err
@@ -70,7 +79,10 @@ func (s *Service) CredentialFields(_ context.Context, p model.ProviderKey) ([]mo
 
 // CredentialStoreStatus says which keyring holds the credentials and
 // whether it waits for a passphrase.
-func (s *Service) CredentialStoreStatus(context.Context) (model.CredentialStoreStatus, error) {
+func (s *Service) CredentialStoreStatus(ctx context.Context) (model.CredentialStoreStatus, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return model.CredentialStoreStatus{}, err
+	}
 	cs, err := s.credentialStore()
 	if err != nil {
 		return model.CredentialStoreStatus{Backend: "none", Message: err.Error()}, nil
@@ -81,6 +93,9 @@ func (s *Service) CredentialStoreStatus(context.Context) (model.CredentialStoreS
 // UnlockCredentials gives the encrypted-file keyring its passphrase, typed
 // in the window; it is kept in memory only.
 func (s *Service) UnlockCredentials(ctx context.Context, passphrase string) error {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return err
+	}
 	cs, err := s.credentialStore()
 	if err != nil {
 		return err

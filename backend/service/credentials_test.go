@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"os"
@@ -24,13 +23,13 @@ func TestCredentialsThroughTheService(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := OpenWith(context.Background(), config.Default(), Options{DataDir: data, Creds: store,
+	s, err := OpenWith(adminCtx(), config.Default(), Options{DataDir: data, Creds: store,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ctx := context.Background()
+	ctx := adminCtx()
 	const secret = "AZURE-client-secret-value-123"
 
 	if err := s.SetCredential(ctx, model.Azure, "client_secret", secret); err != nil {
@@ -82,7 +81,7 @@ func TestCredentialsThroughTheService(t *testing.T) {
 
 func TestCredentialsWithoutAStore(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
+	ctx := adminCtx()
 	if err := s.SetCredential(ctx, model.AWS, "access_key_id", "x"); apperr.KindOf(err) != apperr.NotImplemented {
 		t.Fatalf("SetCredential: %v", err)
 	}

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -17,7 +16,7 @@ func TestMixedCurrenciesNeedRates(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openDemo(t, cfg)
-	ctx := context.Background()
+	ctx := adminCtx()
 	line := func(p model.ProviderKey, cur, amount string) model.CostLine {
 		n, _ := model.ParseNanos(amount)
 		return model.CostLine{Provider: p, Day: "2026-05-01", Service: "Compute", Currency: cur, Billed: n, Effective: n, List: n}

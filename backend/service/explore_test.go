@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"encoding/csv"
 	"os"
 	"slices"
@@ -18,7 +17,7 @@ import (
 // an inclusive span, per provider.
 func spanSum(t *testing.T, s *Service, from, to string) (float64, map[model.ProviderKey]float64) {
 	t.Helper()
-	series, _, err := s.DailySeries(context.Background(), from, to, "")
+	series, _, err := s.DailySeries(adminCtx(), from, to, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +57,7 @@ func TestPeriodComparisons(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a, err := s.Costs(context.Background(), tt.req)
+			a, err := s.Costs(adminCtx(), tt.req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +120,7 @@ func spanOf(t *testing.T, from, to string) period.Span {
 // comparison covers 7 days with data on both sides.
 func TestSevenDayChangeIsPerDayChange(t *testing.T) {
 	s := openDemo(t, nil)
-	a, err := s.Costs(context.Background(), CostRequest{Days: days(7)})
+	a, err := s.Costs(adminCtx(), CostRequest{Days: days(7)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +150,7 @@ func TestGroupsSumToTotal(t *testing.T) {
 }
 
 func testGroups(t *testing.T, s *Service, name string, req CostRequest) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	d := req.GroupBy
 	t.Run(name, func(t *testing.T) {
 		{
@@ -198,7 +197,7 @@ func testGroups(t *testing.T, s *Service, name string, req CostRequest) {
 // independentGroups groups the history's lines in Go.
 func independentGroups(t *testing.T, s *Service, d model.Dimension, from, to string) map[string]float64 {
 	t.Helper()
-	ctx := context.Background()
+	ctx := adminCtx()
 	sc := s.scope(ctx, model.AllProviders)
 	sc.From, sc.To = from, to
 	lines, err := s.store.Lines(ctx, sc)
@@ -245,7 +244,7 @@ func lineValue(l model.CostLine, d model.Dimension) string {
 // ignores case, against an independent filter of the lines.
 func TestFilters(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
+	ctx := adminCtx()
 	tests := []struct {
 		name    string
 		filters map[string][]string
@@ -313,7 +312,7 @@ func TestAccountNames(t *testing.T) {
 	}
 	cfg := exportConfig(t)
 	s := openFresh(t, cfg)
-	ctx := context.Background()
+	ctx := adminCtx()
 	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -75,7 +75,7 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 	if !changed || len(paths) == 0 {
 		return nil
 	}
-	if _, err := s.ImportFiles(ctx, paths, ImportOptions{Provider: k}); err != nil {
+	if _, err := s.importFiles(ctx, paths, ImportOptions{Provider: k}); err != nil {
 		return apperr.Wrap(apperr.Provider, err, "%s export: %v", k, err).WithProvider(string(k))
 	}
 	for _, cur := range states {

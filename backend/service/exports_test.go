@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,7 +27,7 @@ func TestExportPathsLoadOnceAndOnChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openDemo(t, cfg)
-	ctx := context.Background()
+	ctx := adminCtx()
 	q := model.CostQuery{Period: model.Period{Start: time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2024, 10, 31, 23, 0, 0, 0, time.UTC)}}
 	a, err := s.AnalyzeCosts(ctx, q)
 	if err != nil {
@@ -71,7 +70,7 @@ func TestExportPathsFolderOfParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	ref := openFresh(t, exportConfig(t))
-	ctx := context.Background()
+	ctx := adminCtx()
 	// export_paths are read as the provider's own files, as --provider does.
 	if _, err := ref.ImportFiles(ctx, []string{src}, ImportOptions{Provider: model.AWS}); err != nil {
 		t.Fatal(err)

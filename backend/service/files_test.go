@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -57,7 +56,7 @@ func privateFilesChild(dir string) int {
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, err); return 1 }
 	cfg := config.Default()
 	cfg.Azure.Enabled, cfg.GCP.Enabled, cfg.OCI.Enabled = false, false, false
-	ctx := context.Background()
+	ctx := adminCtx()
 	s, err := OpenWith(ctx, cfg, Options{DataDir: dir, Now: func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NoLive: true})
 	if err != nil {
@@ -67,7 +66,7 @@ func privateFilesChild(dir string) int {
 	if _, err := s.SecretKey(); err != nil {
 		return fail(err)
 	}
-	if _, err := s.AddUser(ctx, "alice", "a good long password", "test"); err != nil {
+	if _, err := s.AddUser(ctx, NewUser{Username: "alice", Password: "a good long password"}); err != nil {
 		return fail(err)
 	}
 	if _, err := s.Login(ctx, LoginRequest{Username: "alice", Password: "a good long password"}); err != nil {

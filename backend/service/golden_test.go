@@ -74,7 +74,7 @@ func TestGoldenRealSamples(t *testing.T) {
 	cfg := config.Default()
 	cfg.Currency.Rates = map[string]float64{"CAD": 0.73} // the Azure sample bills in CAD
 	s := openFresh(t, cfg)
-	ctx := context.Background()
+	ctx := adminCtx()
 	var paths []string
 	for _, f := range []string{"aws-cur-legacy-sample.csv", "azure-ea-export-sample.csv", "focus-1.0-sample-aws-azure-oci.csv", "oci-cost-report-sample.csv"} {
 		paths = append(paths, sharedFile(t, f))
@@ -102,7 +102,7 @@ func TestGoldenRealSamples(t *testing.T) {
 
 func runGolden(t *testing.T, s *Service, set string, cases []goldenCase) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := adminCtx()
 	dir := filepath.Join("testdata", "golden")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -57,7 +57,7 @@ func (s *Service) CheckHealth(ctx context.Context) model.Health {
 			add(d.name, StatusOK, fmt.Sprintf("%s: %d MB free", d.path, free>>20))
 		}
 	}
-	details, err := s.ProviderDetails(ctx)
+	details, err := s.providerDetails(ctx)
 	if err != nil {
 		add("providers", StatusError, err.Error())
 	}
@@ -228,6 +228,9 @@ type ProviderInfo struct {
 
 // GetInfo returns Info.
 func (s *Service) GetInfo(ctx context.Context) (Info, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return Info{}, err
+	}
 	cp := s.cfgPath
 	if cp == "" {
 		cp = "(none: built-in defaults)"
@@ -271,17 +274,23 @@ type CleanupResult struct {
 
 // ClearCache empties the shared cache and tells running dashboards to
 // drop the answers they keep in memory (by moving the history version).
-func (s *Service) ClearCache() (CleanupResult, error) {
+func (s *Service) ClearCache(ctx context.Context) (CleanupResult, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return CleanupResult{}, err
+	}
 	n, err := s.cache.Clear()
 	if err != nil {
 		return CleanupResult{}, err
 	}
-	return CleanupResult{CacheEntries: n}, s.store.BumpHistoryVersion(context.Background())
+	return CleanupResult{CacheEntries: n}, s.store.BumpHistoryVersion(ctx)
 }
 
 // DeleteResults removes saved runs and results, and the report files
 // costpilot wrote in the output dir (only files named costpilot-*).
 func (s *Service) DeleteResults(ctx context.Context) (CleanupResult, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return CleanupResult{}, err
+	}
 	var res CleanupResult
 	n, err := s.store.DeleteResults(ctx)
 	if err != nil {

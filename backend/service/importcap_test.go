@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"os"
@@ -70,7 +69,7 @@ func TestImportCaps(t *testing.T) {
 			cfg := config.Default()
 			cfg.Import = config.ImportConfig{MaxResources: tt.maxRes, MaxDailyLines: tt.maxLines}
 			s := openFresh(t, cfg)
-			ctx := context.Background()
+			ctx := adminCtx()
 			path := focusRows(t, tt.resources, tt.days)
 			for _, dry := range []bool{true, false} {
 				f, err := os.Open(path)

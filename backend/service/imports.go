@@ -115,6 +115,15 @@ type ImportResult struct {
 // billing, parts.go). A bad row stops the import with file:line: column:
 // reason and leaves the history unchanged.
 func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return ImportResult{}, err
+	}
+	return s.importFiles(ctx, paths, o)
+}
+
+// importFiles is ImportFiles without the permission check, for the
+// Service's own use.
+func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptions) (ImportResult, error) {
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
 	if err := o.Validate(); err != nil {
 		return res, err
@@ -213,6 +222,9 @@ func (s *Service) ImportFiles(ctx context.Context, paths []string, o ImportOptio
 
 // Import imports one export read from r (an upload); name labels it.
 func (s *Service) Import(ctx context.Context, name string, r io.Reader, o ImportOptions) (ImportResult, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return ImportResult{}, err
+	}
 	res := ImportResult{DryRun: o.DryRun, Files: []ImportFile{}}
 	if err := o.Validate(); err != nil {
 		return res, err

@@ -3,7 +3,6 @@ package service
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"encoding/csv"
 	"math/big"
 	"os"
@@ -104,7 +103,7 @@ oci: {enabled: true, source: export, export_paths: [x]}
 func TestImportRealFOCUSTwice(t *testing.T) {
 	path := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
 	s := openDemo(t, exportConfig(t))
-	ctx := context.Background()
+	ctx := adminCtx()
 	want := focusTotals(t, path)
 	check := func() {
 		t.Helper()
@@ -146,7 +145,7 @@ func TestImportRealFOCUSTwice(t *testing.T) {
 func TestBadImportLeavesHistoryUnchanged(t *testing.T) {
 	path := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
 	s := openDemo(t, exportConfig(t))
-	ctx := context.Background()
+	ctx := adminCtx()
 	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +249,7 @@ func TestImportPartsOfOneDelivery(t *testing.T) {
 	}
 	p1, p2 := part("report-1.csv", even), part("report-2.csv", odd)
 	azure := sharedFile(t, "azure-ea-export-sample.csv")
-	ctx := context.Background()
+	ctx := adminCtx()
 	cfg := exportConfig(t)
 	cfg.Currency.Rates = map[string]float64{"CAD": 0.73}
 	totals := func(s *Service) map[model.ProviderKey]float64 { return providerTotals(t, s) }
@@ -320,7 +319,7 @@ func writeFile(t *testing.T, path, data string) {
 // or the manifest itself gives the whole files' totals: the current
 // manifest's parts add up and the older delivery is left out.
 func TestImportDeliveriesWithManifests(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	cfg := exportConfig(t)
 	cfg.Currency.Rates = map[string]float64{"CAD": 0.73}
 	totals := func(s *Service) map[model.ProviderKey]float64 { return providerTotals(t, s) }
@@ -388,7 +387,7 @@ func TestImportDeliveriesWithManifests(t *testing.T) {
 func TestImportShowsWhatItReplaces(t *testing.T) {
 	path := sharedFile(t, "aws-cur-legacy-sample.csv")
 	s := openFresh(t, exportConfig(t))
-	ctx := context.Background()
+	ctx := adminCtx()
 	first, err := s.ImportFiles(ctx, []string{path}, ImportOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -413,7 +412,7 @@ func TestImportShowsWhatItReplaces(t *testing.T) {
 func providerTotals(t *testing.T, s *Service) map[model.ProviderKey]float64 {
 	t.Helper()
 	p, _ := PeriodForDates("2023-01-01", "2024-12-31")
-	a, err := s.AnalyzeCosts(context.Background(), model.CostQuery{Period: p})
+	a, err := s.AnalyzeCosts(adminCtx(), model.CostQuery{Period: p})
 	if err != nil {
 		t.Fatal(err)
 	}

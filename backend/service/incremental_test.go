@@ -45,13 +45,13 @@ func TestIncrementalSyncFetchesOnlyMissingDays(t *testing.T) {
 		return recording{&asked}, nil
 	})
 	now := testNow
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return now }, Registry: reg, NoLive: true,
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return now }, Registry: reg, NoLive: true,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ctx := context.Background()
+	ctx := adminCtx()
 	// First sync: the last 10 days up to yesterday (2026-06-09).
 	if _, err := s.Sync(ctx, "", 10); err != nil {
 		t.Fatal(err)

@@ -153,6 +153,9 @@ const forecastHistory = 730
 // analysis, daily points and, when asked, the impact of the current
 // recommendations.
 func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommendations bool) (model.Forecast, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.Forecast{}, err
+	}
 	if days < 1 || days > MaxDays {
 		return model.Forecast{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, days).WithDetail("field", "days")
 	}
@@ -293,6 +296,9 @@ func span(v []float64) (int, int) {
 // forecaster on the total daily history. A backtest runs a dozen whole
 // forecasts, so its result is kept per history version, day and horizon.
 func (s *Service) EvaluateModel(ctx context.Context, horizon int) (model.ModelEvaluation, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.ModelEvaluation{}, err
+	}
 	if horizon < 1 || horizon > MaxDays {
 		return model.ModelEvaluation{}, apperr.E(apperr.Validation, "days must be an integer from 1 to %d, got %d", MaxDays, horizon).WithDetail("field", "days")
 	}
@@ -353,6 +359,9 @@ func (s *Service) evaluateModel(ctx context.Context, horizon int) (model.ModelEv
 // by department and project by the rules; allocated plus unallocated
 // equals the total.
 func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules) (model.AllocationResult, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.AllocationResult{}, err
+	}
 	if err := allocate.Validate(rules); err != nil {
 		return model.AllocationResult{}, err
 	}
@@ -394,6 +403,9 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 
 // SaveRuleSet stores a named allocation rule set after validating it.
 func (s *Service) SaveRuleSet(ctx context.Context, name string, rules model.AllocationRules) (store.RuleSet, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return store.RuleSet{}, err
+	}
 	if name == "" {
 		return store.RuleSet{}, apperr.E(apperr.Validation, "a rule set needs a name").WithDetail("field", "name")
 	}
@@ -408,11 +420,17 @@ func (s *Service) SaveRuleSet(ctx context.Context, name string, rules model.Allo
 
 // RuleSets lists the saved allocation rule sets.
 func (s *Service) RuleSets(ctx context.Context) ([]store.RuleSet, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	return s.store.RuleSets(ctx)
 }
 
 // Runs lists the latest pipeline runs.
 func (s *Service) Runs(ctx context.Context, limit int) ([]store.Run, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	limit, err := RunsLimit(limit)
 	if err != nil {
 		return nil, err

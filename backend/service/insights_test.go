@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -13,7 +12,7 @@ import (
 
 func TestRecommendationsOnDemoData(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
+	ctx := adminCtx()
 	recs, err := s.GenerateRecommendations(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +53,7 @@ func TestRecommendationsOnDemoData(t *testing.T) {
 
 func TestForecastOnDemoData(t *testing.T) {
 	s := openDemo(t, nil)
-	fc, err := s.ForecastCosts(context.Background(), 30, true)
+	fc, err := s.ForecastCosts(adminCtx(), 30, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,14 +66,14 @@ func TestForecastOnDemoData(t *testing.T) {
 	if len(fc.ProviderForecasts) != 4 || fc.RecommendationsImpact == nil || fc.RecommendationsImpact.OptimizedForecast >= fc.RecommendationsImpact.BaseForecast {
 		t.Fatalf("providers %d impact %+v", len(fc.ProviderForecasts), fc.RecommendationsImpact)
 	}
-	if _, err := s.ForecastCosts(context.Background(), 0, false); apperr.KindOf(err) != apperr.Validation {
+	if _, err := s.ForecastCosts(adminCtx(), 0, false); apperr.KindOf(err) != apperr.Validation {
 		t.Fatalf("days 0: %v", err)
 	}
 }
 
 func TestAllocateReportAndOptimize(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
+	ctx := adminCtx()
 	al, err := s.AllocateCosts(ctx, model.AllocationRules{Method: "tag_based", Tags: []string{"department"}})
 	if err != nil {
 		t.Fatal(err)
@@ -107,7 +106,7 @@ func TestAllocateReportAndOptimize(t *testing.T) {
 	if err != nil || len(list) != 1 {
 		t.Fatalf("reports %+v %v", list, err)
 	}
-	if _, err := s.ReportFilePath("../secret.key"); apperr.KindOf(err) != apperr.NotFound {
+	if _, err := s.ReportFilePath(adminCtx(), "../secret.key"); apperr.KindOf(err) != apperr.NotFound {
 		t.Fatalf("traversal: %v", err)
 	}
 	// Bad report input is the caller's mistake: a ValidationError, 400 over HTTP.

@@ -69,6 +69,9 @@ func (c StateChange) Validate(today string) error {
 // recommendations (neither dismissed, snoozed nor done), with their
 // lifecycle. Totals, the forecast's impact and reports use it.
 func (s *Service) GenerateRecommendations(ctx context.Context) ([]model.Recommendation, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	return s.Recommendations(ctx, RecommendationFilter{})
 }
 
@@ -133,6 +136,9 @@ func lifecycleOf(byID map[string]store.RecState, id, today string) *model.Lifecy
 // who made it in the audit log, and returns the recommendation as it now
 // stands.
 func (s *Service) SetRecommendationState(ctx context.Context, id string, c StateChange, actor string) (model.Recommendation, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return model.Recommendation{}, err
+	}
 	if err := c.Validate(demoDay(s.now(), 0)); err != nil {
 		return model.Recommendation{}, err
 	}
@@ -251,6 +257,9 @@ type UtilizationDay struct {
 
 // Recommendation is GET /api/recommendations/{id}.
 func (s *Service) Recommendation(ctx context.Context, id string) (RecommendationDetail, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return RecommendationDetail{}, err
+	}
 	all, err := s.allRecommendations(ctx)
 	if err != nil {
 		return RecommendationDetail{}, err

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -26,7 +25,7 @@ func savingsOf(recs []model.Recommendation) float64 {
 // listed and counted, who and when in the audit log, and the states kept
 // across a restart and a regeneration.
 func TestRecommendationLifecycle(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openDemo(t, nil)
 	open, err := s.GenerateRecommendations(ctx)
 	if err != nil {
@@ -149,7 +148,7 @@ func TestRecommendationLifecycle(t *testing.T) {
 // TestRealizedSavings: a resource that cost 10 a day and 4 a day after its
 // recommendation was done saved 6 a day.
 func TestRealizedSavings(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	cfg := exportConfig(t)
 	s := openFresh(t, cfg)
 	done := "2026-05-21" // testNow is 2026-06-10: 20 days since, through yesterday

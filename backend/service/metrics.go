@@ -57,6 +57,9 @@ func (s *Service) FlushMetrics(ctx context.Context) error {
 // this process's share of the machine. Rates are 0, never NaN, when
 // nothing was counted.
 func (s *Service) PerformanceMetrics(ctx context.Context) (model.PerformanceMetrics, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.PerformanceMetrics{}, err
+	}
 	var total store.RequestMetrics
 	err := s.counters.View(s.cache.Stats, func(u monitor.DayCounts) error {
 		t, err := s.store.RequestMetricsTotal(ctx)
@@ -110,6 +113,9 @@ type DayFigures struct {
 // process started and the last 30 persisted days (the days this process
 // has not flushed yet included).
 func (s *Service) Metrics(ctx context.Context) (MetricsReport, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return MetricsReport{}, err
+	}
 	pm, err := s.PerformanceMetrics(ctx)
 	if err != nil {
 		return MetricsReport{}, err

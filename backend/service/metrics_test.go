@@ -22,7 +22,7 @@ func openAt(t *testing.T, dir string, cfg *config.Config) *Service {
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: dir, Now: func() time.Time { return testNow },
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: dir, Now: func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +40,7 @@ func finite(m model.PerformanceMetrics) bool {
 }
 
 func TestMetricsChangeAndPersist(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	dir := t.TempDir()
 	s := openAt(t, dir, nil)
 	m, err := s.PerformanceMetrics(ctx)
@@ -92,7 +92,7 @@ func TestMetricsChangeAndPersist(t *testing.T) {
 }
 
 func TestFlushFailureKeepsCounts(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	s := openAt(t, t.TempDir(), nil)
 	s.RecordRequest(time.Second, false)
 	s.store.Close() // the store goes away under the flush
@@ -106,7 +106,7 @@ func TestFlushFailureKeepsCounts(t *testing.T) {
 }
 
 func TestEachProviderRunsInParallel(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	tests := []struct {
 		workers  int
 		min, max time.Duration
@@ -148,7 +148,7 @@ func TestEachProviderRunsInParallel(t *testing.T) {
 }
 
 func TestHealthOfExportProvider(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	dir := t.TempDir()
 	export := filepath.Join(dir, "exports")
 	if err := os.MkdirAll(export, 0o700); err != nil {
@@ -209,7 +209,7 @@ func TestHealthOfExportProvider(t *testing.T) {
 
 func TestDemoInstallIsHealthy(t *testing.T) {
 	s := openDemo(t, nil)
-	if h := s.CheckHealth(context.Background()); h.Status != "healthy" {
+	if h := s.CheckHealth(adminCtx()); h.Status != "healthy" {
 		t.Fatalf("%+v", h)
 	}
 }

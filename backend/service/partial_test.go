@@ -43,13 +43,13 @@ gcp: {enabled: true, source: demo}
 	reg.Register(model.AWS, model.SourceAPI, func(*config.Config, provider.Credentials) (provider.Provider, error) {
 		return failing{model.AWS}, nil
 	})
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return testNow }, Registry: reg, NoLive: true,
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return testNow }, Registry: reg, NoLive: true,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	ctx := context.Background()
+	ctx := adminCtx()
 	res, err := s.Sync(ctx, "", 30)
 	if e, ok := apperr.As(err); !ok || e.Kind != apperr.Provider || e.Provider != "aws" {
 		t.Fatalf("want aws's ProviderError, got %v", err)

@@ -56,6 +56,9 @@ func (f RecommendationFilter) Match(r model.Recommendation) bool {
 // Recommendations is every recommendation with its lifecycle, narrowed by
 // a filter (open ones unless it asks for another state).
 func (s *Service) Recommendations(ctx context.Context, f RecommendationFilter) ([]model.Recommendation, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	if err := f.Validate(); err != nil {
 		return nil, err
 	}

@@ -23,6 +23,9 @@ var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []strin
 // GenerateReport is POST /api/reports: a report of the last 30
 // days written to the output dir; the result holds its name and path.
 func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return model.ReportResult{}, err
+	}
 	req = ReportDefaults(req)
 	if err := apperr.OneOf("type", req.Type, model.ReportTypes); err != nil {
 		return model.ReportResult{}, err
@@ -106,6 +109,9 @@ var reportName = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommend
 
 // ListReports lists the reports costpilot wrote, newest first.
 func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	out := []ReportFile{}
 	entries, err := os.ReadDir(s.OutputDir())
 	if errors.Is(err, fs.ErrNotExist) {
@@ -135,8 +141,8 @@ func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
 // ReportFilePath returns the path of a report by name, refusing anything
 // that is not a report costpilot wrote (no path traversal). Read it with
 // OpenReport, which also refuses links.
-func (s *Service) ReportFilePath(name string) (string, error) {
-	f, _, err := s.OpenReport(name)
+func (s *Service) ReportFilePath(ctx context.Context, name string) (string, error) {
+	f, _, err := s.OpenReport(ctx, name)
 	if err != nil {
 		return "", err
 	}
@@ -151,7 +157,10 @@ func (s *Service) ReportFilePath(name string) (string, error) {
 // through an os.Root on the output dir without following a final link,
 // and checked to be the file that was looked at, so a link swapped in
 // meanwhile is refused too.
-func (s *Service) OpenReport(name string) (*os.File, fs.FileInfo, error) {
+func (s *Service) OpenReport(ctx context.Context, name string) (*os.File, fs.FileInfo, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, nil, err
+	}
 	notFound := apperr.E(apperr.NotFound, "no report named %q", Bounded(name, MaxFilterLen))
 	if !reportName.MatchString(name) {
 		return nil, nil, notFound
@@ -181,6 +190,9 @@ func (s *Service) OpenReport(name string) (*os.File, fs.FileInfo, error) {
 // recommendations, an optional comprehensive HTML report and the optional
 // saving of the results and the run.
 func (s *Service) OptimizeAll(ctx context.Context, generateReport, saveResults bool) (model.OptimizationResult, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return model.OptimizationResult{}, err
+	}
 	var runID int64
 	var err error
 	if saveResults {

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"math"
@@ -51,7 +50,7 @@ func openIn(t *testing.T, cfg *config.Config, dir string) *Service {
 	if cfg == nil {
 		cfg = config.Default()
 	}
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: dir, Now: func() time.Time { return testNow },
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: dir, Now: func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NoLive: true})
 	if err != nil {
 		t.Fatal(err)
@@ -65,12 +64,12 @@ var demoTemplate = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, err := OpenWith(context.Background(), config.Default(), Options{DataDir: dir, Now: func() time.Time { return testNow },
+	s, err := OpenWith(adminCtx(), config.Default(), Options{DataDir: dir, Now: func() time.Time { return testNow },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), NoLive: true})
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.AnalyzeCosts(context.Background(), model.CostQuery{}); err != nil {
+	if _, err := s.AnalyzeCosts(adminCtx(), model.CostQuery{}); err != nil {
 		s.Close()
 		return "", err
 	}
@@ -101,7 +100,7 @@ func relClose(a, b float64) bool {
 
 func TestAnalyzeCostsOnDemoData(t *testing.T) {
 	s := openDemo(t, nil)
-	ctx := context.Background()
+	ctx := adminCtx()
 	p, err := s.PeriodForDays(30)
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +165,7 @@ func TestAnalyzeValidation(t *testing.T) {
 	if _, err := PeriodForDates("2026-02-01", "2026-01-01"); apperr.KindOf(err) != apperr.Validation {
 		t.Fatalf("reversed dates: %v", err)
 	}
-	if _, err := s.AnalyzeCosts(context.Background(), model.CostQuery{Provider: "ibm"}); apperr.KindOf(err) != apperr.Validation {
+	if _, err := s.AnalyzeCosts(adminCtx(), model.CostQuery{Provider: "ibm"}); apperr.KindOf(err) != apperr.Validation {
 		t.Fatalf("unknown provider: %v", err)
 	}
 }
@@ -177,14 +176,14 @@ func TestDisabledProviderIsAbsent(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openDemo(t, cfg)
-	a, err := s.AnalyzeCosts(context.Background(), model.CostQuery{})
+	a, err := s.AnalyzeCosts(adminCtx(), model.CostQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(a.Summary.ProvidersAnalyzed, []model.ProviderKey{model.AWS, model.GCP}) || len(a.Providers) != 2 {
 		t.Fatalf("providers %v", a.Summary.ProvidersAnalyzed)
 	}
-	st, err := s.GetProviderStatus(context.Background())
+	st, err := s.GetProviderStatus(adminCtx())
 	if err != nil || len(st) != 2 || !st[model.AWS] {
 		t.Fatalf("status %v %v", st, err)
 	}
@@ -192,7 +191,7 @@ func TestDisabledProviderIsAbsent(t *testing.T) {
 
 func TestHealthOnFreshDemo(t *testing.T) {
 	s := openDemo(t, nil)
-	h := s.CheckHealth(context.Background())
+	h := s.CheckHealth(adminCtx())
 	if h.Status == "unhealthy" {
 		t.Fatalf("fresh demo unhealthy: %+v", h)
 	}

@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"encoding/csv"
 	"fmt"
 	"math/rand/v2"
@@ -68,7 +67,7 @@ func column(t *testing.T, header []string, name string) int {
 // exact decimal string.
 func exactTotal(t *testing.T, s *Service, p model.ProviderKey, m model.CostMetric) model.Nanos {
 	t.Helper()
-	sums, err := s.store.SpanSums(context.Background(), p, model.SourceExport, nil, "2000-01-01", "2100-01-01")
+	sums, err := s.store.SpanSums(adminCtx(), p, model.SourceExport, nil, "2000-01-01", "2100-01-01")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +90,7 @@ func exactTotal(t *testing.T, s *Service, p model.ProviderKey, m model.CostMetri
 // into two consecutive reports: each adds to the other, in any order,
 // imported alone, together, again, or as a folder.
 func TestOCIReportsAddUp(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "oci-cost-report-sample.csv")
 	header, rows := readCSV(t, sample)
 	start := column(t, header, "lineItem/intervalUsageStart")
@@ -172,7 +171,7 @@ func TestOCIReportsAddUp(t *testing.T) {
 // day; each day file replaces only its day, so they add up to the whole in
 // any order, one by one or together, and again.
 func TestFOCUSFilesSplitByDayAddUp(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
 	header, rows := readCSV(t, sample)
 	start := column(t, header, "ChargePeriodStart")
@@ -223,7 +222,7 @@ func TestFOCUSFilesSplitByDayAddUp(t *testing.T) {
 // bought and used): billed is the actual export's total, effective the
 // amortized one's, in either order and again; each alone gives both.
 func TestAzureActualAndAmortizedPair(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "azure-ea-export-sample.csv")
 	header, rows := readCSV(t, sample)
 	cost, charge, pricing := column(t, header, "CostInBillingCurrency"), column(t, header, "ChargeType"), column(t, header, "PricingModel")
@@ -323,7 +322,7 @@ func nanos(t *testing.T, s string) model.Nanos {
 // execution of the same period beside it: the folder, again, or the
 // manifest give the whole file's totals.
 func TestImportDataExportsManifest(t *testing.T) {
-	ctx := context.Background()
+	ctx := adminCtx()
 	sample := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
 	ref := openFresh(t, exportConfig(t))
 	if _, err := ref.ImportFiles(ctx, []string{sample}, ImportOptions{}); err != nil {

@@ -15,6 +15,10 @@ import (
 	"github.com/costpilot/costpilot/backend/store"
 )
 
+// ReasonUserDisabled is details.reason of a single sign-on refused because
+// an admin disabled the user.
+const ReasonUserDisabled = "user_disabled"
+
 // Audit events of single sign-on.
 const (
 	AuditSSOLogin   = "sso_login_success"
@@ -183,6 +187,11 @@ func (s *Service) finishSSO(ctx context.Context, c *sso.Client, keys *security.K
 	}
 	if err != nil {
 		return LoginResult{}, who, err
+	}
+	if u.Disabled {
+		// The provider says who it is; an admin here said it may not come in.
+		return LoginResult{}, who, apperr.E(apperr.Security, "%s is disabled on this dashboard: ask an administrator", who).
+			WithDetail("reason", ReasonUserDisabled)
 	}
 	res, err := s.newSession(ctx, keys, u, cb.ClientAddr, cb.Previous)
 	if err != nil {

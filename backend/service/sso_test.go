@@ -1,7 +1,6 @@
 package service
 
 import (
-	"context"
 	"io"
 	"log/slog"
 	"net/url"
@@ -38,7 +37,7 @@ func ssoService(t *testing.T) *Service {
 	cfg.Dashboard.Auth.OIDC = config.OIDCConfig{Enabled: true, Issuer: op.URL, ClientID: "costpilot", ClientSecretEnv: "COSTPILOT_TEST_SVC_SSO_SECRET",
 		RedirectURL: ssoRedirect, Scopes: []string{"openid", "email", testop.ScopeGroups}, AllowedDomains: []string{"example.com"},
 		GroupsClaim: "groups", Roles: map[string]model.Role{"admins": model.RoleAdmin}}
-	s, err := OpenWith(context.Background(), cfg, Options{DataDir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +49,7 @@ func ssoService(t *testing.T) *Service {
 // what the browser brings back.
 func ssoCallback(t *testing.T, s *Service, user string) SSOCallback {
 	t.Helper()
-	ctx := context.Background()
+	ctx := adminCtx()
 	st, err := s.StartSSO(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +64,7 @@ func ssoCallback(t *testing.T, s *Service, user string) SSOCallback {
 
 func TestFinishSSOAuditAndUsers(t *testing.T) {
 	s := ssoService(t)
-	ctx := context.Background()
+	ctx := adminCtx()
 
 	res, err := s.FinishSSO(ctx, ssoCallback(t, s, "alice"))
 	if err != nil || res.Username != "alice@example.com" || res.Role != model.RoleAdmin {
@@ -93,7 +92,7 @@ func TestFinishSSOAuditAndUsers(t *testing.T) {
 	if err != nil || len(users) != 1 || users[0].SSOIssuer == "" || users[0].PasswordHash != "" {
 		t.Fatalf("users %+v %v: want alice alone, from SSO, with no password", users, err)
 	}
-	if err := s.SetUserPassword(ctx, "alice@example.com", "a good long password", "test"); apperr.KindOf(err) != apperr.Validation {
+	if err := s.SetUserPassword(ctx, "alice@example.com", "a good long password"); apperr.KindOf(err) != apperr.Validation {
 		t.Fatalf("setting an SSO user's password: %v", err)
 	}
 
@@ -131,14 +130,14 @@ func TestSSOLoginExpires(t *testing.T) {
 	cb := ssoCallback(t, s, "alice")
 	later := time.Now().Add(ssoLoginTTL + time.Second)
 	s.now = func() time.Time { return later }
-	if _, err := s.FinishSSO(context.Background(), cb); sso.ReasonOf(err) != sso.ReasonState {
+	if _, err := s.FinishSSO(adminCtx(), cb); sso.ReasonOf(err) != sso.ReasonState {
 		t.Fatalf("late callback: %v", err)
 	}
 }
 
 func TestSSOLogoutURL(t *testing.T) {
 	s := ssoService(t)
-	ctx := context.Background()
+	ctx := adminCtx()
 	res, err := s.FinishSSO(ctx, ssoCallback(t, s, "alice"))
 	if err != nil {
 		t.Fatal(err)
@@ -160,8 +159,8 @@ func TestSSOLogoutURL(t *testing.T) {
 // refused, and the local user keeps its password and role.
 func TestSSONeverTakesALocalUser(t *testing.T) {
 	s := ssoService(t)
-	ctx := context.Background()
-	if _, err := s.AddUser(ctx, "alice@example.com", "a good long password", "test"); err != nil {
+	ctx := adminCtx()
+	if _, err := s.AddUser(ctx, NewUser{Username: "alice@example.com", Password: "a good long password"}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := s.FinishSSO(ctx, ssoCallback(t, s, "alice"))

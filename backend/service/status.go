@@ -13,6 +13,9 @@ import (
 // GetProviderStatus is GET /api/status: for each
 // enabled provider, whether it is connected (its source answers).
 func (s *Service) GetProviderStatus(ctx context.Context) (model.ProviderStatus, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.ProviderStatus{}, err
+	}
 	details, err := s.ProviderDetails(ctx)
 	if err != nil {
 		return nil, err
@@ -29,6 +32,15 @@ func (s *Service) GetProviderStatus(ctx context.Context) (model.ProviderStatus, 
 // ProviderDetails is the detailed status: source, connection, the error
 // when not connected, and the extent of the stored history.
 func (s *Service) ProviderDetails(ctx context.Context) ([]model.ProviderDetail, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
+	return s.providerDetails(ctx)
+}
+
+// providerDetails is ProviderDetails without the permission check, for the
+// Service's own use.
+func (s *Service) providerDetails(ctx context.Context) ([]model.ProviderDetail, error) {
 	stats, err := s.store.Stats(ctx)
 	if err != nil {
 		return nil, err
@@ -98,6 +110,9 @@ func (s *Service) checkExport(ctx context.Context, k model.ProviderKey) error {
 
 // ValidateCredentials is POST /api/credentials/validate.
 func (s *Service) ValidateCredentials(ctx context.Context) (map[model.ProviderKey]model.CredentialCheck, error) {
+	if err := s.can(ctx, model.PermAdmin); err != nil {
+		return nil, err
+	}
 	out := map[model.ProviderKey]model.CredentialCheck{}
 	for _, k := range s.cfg.EnabledProviders() {
 		if err := s.check(ctx, k); err != nil {

@@ -84,6 +84,9 @@ func (s *Service) staleDemo(ctx context.Context, keys []model.ProviderKey) ([]mo
 // a first sync reaches (0: DefaultSyncDays). A failing provider does not
 // stop the others; its error is in its result and in the returned error.
 func (s *Service) Sync(ctx context.Context, only model.ProviderKey, days int) ([]SyncResult, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return nil, err
+	}
 	keys, err := s.providers(only)
 	if err != nil {
 		return nil, err

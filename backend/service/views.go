@@ -16,11 +16,17 @@ const maxViewName = 80
 
 // Views lists the saved views, shared by every user.
 func (s *Service) Views(ctx context.Context) ([]model.SavedView, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	return s.store.Views(ctx)
 }
 
 // View returns the saved view called name (ignoring case).
 func (s *Service) View(ctx context.Context, name string) (model.SavedView, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.SavedView{}, err
+	}
 	v, err := s.store.View(ctx, strings.TrimSpace(name))
 	if errors.Is(err, store.ErrNotFound) {
 		return v, apperr.E(apperr.NotFound, "there is no saved view called %q", name).WithDetail("field", "view")
@@ -33,6 +39,9 @@ func (s *Service) View(ctx context.Context, name string) (model.SavedView, error
 // replace is set (PUT); creating a name that exists is a ValidationError.
 // by is who saves it, for the record.
 func (s *Service) SaveView(ctx context.Context, name string, spec model.ViewSpec, by string, replace bool) (model.SavedView, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return model.SavedView{}, err
+	}
 	name = strings.TrimSpace(name)
 	if name == "" || utf8.RuneCountInString(name) > maxViewName {
 		return model.SavedView{}, apperr.E(apperr.Validation, "a view needs a name of 1 to %d characters", maxViewName).WithDetail("field", "name")
@@ -54,6 +63,9 @@ func (s *Service) SaveView(ctx context.Context, name string, spec model.ViewSpec
 
 // DeleteView removes the saved view called name.
 func (s *Service) DeleteView(ctx context.Context, name string) error {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return err
+	}
 	err := s.store.DeleteView(ctx, strings.TrimSpace(name))
 	if errors.Is(err, store.ErrNotFound) {
 		return apperr.E(apperr.NotFound, "there is no saved view called %q", name).WithDetail("field", "view")
@@ -104,6 +116,9 @@ func (s *Service) withView(ctx context.Context, r CostRequest) (CostRequest, err
 // Costs is a cost request from a front door: its saved view applied, its
 // rules checked (CostQuery), and the analysis.
 func (s *Service) Costs(ctx context.Context, r CostRequest) (model.CostAnalysis, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.CostAnalysis{}, err
+	}
 	r, err := s.withView(ctx, r)
 	if err != nil {
 		return model.CostAnalysis{}, err
@@ -118,6 +133,9 @@ func (s *Service) Costs(ctx context.Context, r CostRequest) (model.CostAnalysis,
 // AccountNames returns account names by id: the config's accounts: map
 // over the names stored from exports and live APIs.
 func (s *Service) AccountNames(ctx context.Context) (map[string]string, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	names, err := s.store.AccountNames(ctx)
 	if err != nil {
 		return nil, err
@@ -132,6 +150,9 @@ func (s *Service) AccountNames(ctx context.Context) (map[string]string, error) {
 // enabled providers in the period of r (keys and values merged ignoring
 // case), for a tag picker.
 func (s *Service) TagValues(ctx context.Context, r CostRequest) (map[string][]string, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
 	q, err := s.CostQuery(r)
 	if err != nil {
 		return nil, err

@@ -34,10 +34,10 @@ func (s *Store) CreateSession(ctx context.Context, se Session) error {
 }
 
 const sessionSQL = `SELECT s.id_hash, s.user_id, u.username, u.role, u.sso_issuer, s.created_at, s.expires_at, s.client_addr
-	FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ?`
+	FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ? AND u.disabled_at = 0`
 
 // SessionByHash returns the session with that id hash, expired or not;
-// ErrNotFound if none. The caller judges expiry against its clock.
+// ErrNotFound if none or if its user is disabled. The caller judges expiry against its clock.
 func (s *Store) SessionByHash(ctx context.Context, idHash string) (Session, error) {
 	var se Session
 	var created, expires int64

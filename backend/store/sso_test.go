@@ -14,7 +14,7 @@ import (
 func TestUpsertSSOUser(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	local, err := s.CreateUser(ctx, "root@example.com", "hash")
+	local, err := s.CreateUser(ctx, "root@example.com", "hash", model.RoleAdmin)
 	if err != nil {
 		t.Fatal(err)
 	}

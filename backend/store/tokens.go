@@ -6,24 +6,56 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // APIToken is an API token for non-browser clients. Only a hash of the
 // token is stored; the token itself is shown once, at creation.
 type APIToken struct {
-	ID        int64  `json:"id"`
-	Name      string `json:"name"`
+	ID   int64      `json:"id"`
+	Name string     `json:"name"`
+	Role model.Role `json:"role"`
+	// CreatedBy names who created it: a dashboard user, or the CLI or
+	// desktop ("cli", "desktop:NAME").
+	CreatedBy string `json:"created_by"`
 	CreatedAt string `json:"created_at"`
+	// LastUsed is written at most once a minute per token.
 	LastUsed  string `json:"last_used"`
 	RevokedAt string `json:"revoked_at"`
+
+	// Creator is the dashboard user who created the token, nil for a
+	// local front door or a deleted user: the user's current role caps
+	// the token's, and a disabled user's tokens do not work.
+	Creator *TokenCreator `json:"-"`
 }
 
-const insertTokenSQL = `INSERT INTO api_tokens(name, token_hash, created_at) VALUES (?, ?, ?)`
+// TokenCreator is the current state of a token's creator.
+type TokenCreator struct {
+	ID       int64
+	Role     model.Role
+	Disabled bool
+}
+
+// NewAPIToken is what CreateToken stores.
+type NewAPIToken struct {
+	Name      string
+	Hash      string
+	Role      model.Role
+	CreatorID int64 // 0: a local front door
+	CreatedBy string
+}
+
+const insertTokenSQL = `INSERT INTO api_tokens(name, token_hash, role, creator_id, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`
 
 // CreateToken stores a token hash under a name.
-func (s *Store) CreateToken(ctx context.Context, name, tokenHash string, at time.Time) (APIToken, error) {
+func (s *Store) CreateToken(ctx context.Context, t NewAPIToken, at time.Time) (APIToken, error) {
 	ts := at.UTC().Format(time.RFC3339)
-	res, err := s.w.ExecContext(ctx, insertTokenSQL, name, tokenHash, ts)
+	var creator any
+	if t.CreatorID != 0 {
+		creator = t.CreatorID
+	}
+	res, err := s.w.ExecContext(ctx, insertTokenSQL, t.Name, t.Hash, t.Role, creator, t.CreatedBy, ts)
 	if err != nil {
 		if isUniqueViolation(err) {
 			return APIToken{}, ErrDuplicate
@@ -34,16 +66,35 @@ func (s *Store) CreateToken(ctx context.Context, name, tokenHash string, at time
 	if err != nil {
 		return APIToken{}, fmt.Errorf("store: create token: %w", err)
 	}
-	return APIToken{ID: id, Name: name, CreatedAt: ts}, nil
+	return APIToken{ID: id, Name: t.Name, Role: t.Role, CreatedBy: t.CreatedBy, CreatedAt: ts}, nil
 }
 
-const tokenByHashSQL = `SELECT id, name, created_at, last_used, revoked_at FROM api_tokens WHERE token_hash = ?`
+// tokenColumns are the columns scanToken reads, in its order: the token
+// and its creator's current role and state.
+const tokenColumns = `t.id, t.name, t.role, t.created_by, t.created_at, t.last_used, t.revoked_at,
+	u.id, coalesce(u.role, ''), coalesce(u.disabled_at, 0) <> 0
+	FROM api_tokens t LEFT JOIN users u ON u.id = t.creator_id`
+
+func scanToken(sc interface{ Scan(...any) error }) (APIToken, error) {
+	var t APIToken
+	var uid sql.NullInt64
+	var c TokenCreator
+	if err := sc.Scan(&t.ID, &t.Name, &t.Role, &t.CreatedBy, &t.CreatedAt, &t.LastUsed, &t.RevokedAt, &uid, &c.Role, &c.Disabled); err != nil {
+		return APIToken{}, err
+	}
+	if uid.Valid {
+		c.ID = uid.Int64
+		t.Creator = &c
+	}
+	return t, nil
+}
+
+const tokenByHashSQL = `SELECT ` + tokenColumns + ` WHERE t.token_hash = ?`
 
 // TokenByHash returns the token with that hash, revoked or not;
 // ErrNotFound if none.
 func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (APIToken, error) {
-	var t APIToken
-	err := s.r.QueryRowContext(ctx, tokenByHashSQL, tokenHash).Scan(&t.ID, &t.Name, &t.CreatedAt, &t.LastUsed, &t.RevokedAt)
+	t, err := scanToken(s.r.QueryRowContext(ctx, tokenByHashSQL, tokenHash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return APIToken{}, ErrNotFound
 	}
@@ -53,14 +104,14 @@ func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (APIToken, er
 	return t, nil
 }
 
-const tokensSQL = `SELECT id, name, created_at, last_used, revoked_at FROM api_tokens ORDER BY id`
+const tokensSQL = `SELECT ` + tokenColumns + ` ORDER BY t.id`
 
 // Tokens lists every token, revoked ones included.
 func (s *Store) Tokens(ctx context.Context) ([]APIToken, error) {
 	out := []APIToken{}
 	err := s.query(ctx, tokensSQL, nil, func(rows *sql.Rows) error {
-		var t APIToken
-		if err := rows.Scan(&t.ID, &t.Name, &t.CreatedAt, &t.LastUsed, &t.RevokedAt); err != nil {
+		t, err := scanToken(rows)
+		if err != nil {
 			return err
 		}
 		out = append(out, t)

@@ -25,26 +25,32 @@ type User struct {
 	// sign-on (who has no password); empty for local users.
 	SSOIssuer  string `json:"sso_issuer,omitempty"`
 	SSOSubject string `json:"-"`
-	CreatedAt  string `json:"created_at"`
-	UpdatedAt  string `json:"updated_at"`
+	// Disabled users cannot log in; their sessions and tokens do not work.
+	Disabled  bool   `json:"disabled"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
 }
 
 // userColumns are the columns scanUser reads, in its order.
-const userColumns = `id, username, password_hash, role, sso_issuer, sso_subject, created_at, updated_at`
+const userColumns = `id, username, password_hash, role, sso_issuer, sso_subject, disabled_at <> 0, created_at, updated_at`
 
 func scanUser(sc interface{ Scan(...any) error }) (User, error) {
 	var u User
-	err := sc.Scan(&u.ID, &u.Username, &u.PasswordHash, &u.Role, &u.SSOIssuer, &u.SSOSubject, &u.CreatedAt, &u.UpdatedAt)
+	err := sc.Scan(&u.ID, &u.Username, &u.PasswordHash, &u.Role, &u.SSOIssuer, &u.SSOSubject, &u.Disabled, &u.CreatedAt, &u.UpdatedAt)
 	return u, err
 }
 
-const insertUserSQL = `INSERT INTO users(username, password_hash, role, created_at, updated_at) VALUES (?, ?, 'admin', ?, ?)`
+// ErrLastAdmin refuses a change that would leave no enabled admin: nobody
+// could manage users and tokens from the dashboard any more.
+var ErrLastAdmin = errors.New("store: the last enabled admin")
 
-// CreateUser adds a local user, an admin; ErrDuplicate when the name is
+const insertUserSQL = `INSERT INTO users(username, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`
+
+// CreateUser adds a local user with a role; ErrDuplicate when the name is
 // taken.
-func (s *Store) CreateUser(ctx context.Context, username, hash string) (User, error) {
+func (s *Store) CreateUser(ctx context.Context, username, hash string, role model.Role) (User, error) {
 	now := time.Now().UTC().Format(time.RFC3339)
-	res, err := s.w.ExecContext(ctx, insertUserSQL, username, hash, now, now)
+	res, err := s.w.ExecContext(ctx, insertUserSQL, username, hash, role, now, now)
 	if err != nil {
 		if isUniqueViolation(err) {
 			return User{}, ErrDuplicate
@@ -55,7 +61,7 @@ func (s *Store) CreateUser(ctx context.Context, username, hash string) (User, er
 	if err != nil {
 		return User{}, fmt.Errorf("store: create user: %w", err)
 	}
-	return User{ID: id, Username: username, PasswordHash: hash, Role: model.RoleAdmin, CreatedAt: now, UpdatedAt: now}, nil
+	return User{ID: id, Username: username, PasswordHash: hash, Role: role, CreatedAt: now, UpdatedAt: now}, nil
 }
 
 const userByNameSQL = `SELECT ` + userColumns + ` FROM users WHERE username = ?`
@@ -126,18 +132,110 @@ func (s *Store) SetPassword(ctx context.Context, userID int64, hash string) erro
 	return nil
 }
 
-const deleteUserSQL = `DELETE FROM users WHERE id = ?`
+const (
+	deleteUserSQL     = `DELETE FROM users WHERE id = ?`
+	revokeUserTokens  = `UPDATE api_tokens SET revoked_at = ? WHERE creator_id = ? AND revoked_at = ''`
+	activeAdminsSQL   = `SELECT count(*) FROM users WHERE role = 'admin' AND disabled_at = 0`
+	setRoleSQL        = `UPDATE users SET role = ?, updated_at = ? WHERE id = ?`
+	setDisabledSQL    = `UPDATE users SET disabled_at = ?, updated_at = ? WHERE id = ?`
+	userDisabledAtSQL = `SELECT disabled_at FROM users WHERE id = ?`
+)
 
-// DeleteUser removes a user; its sessions go with it (ON DELETE CASCADE).
-func (s *Store) DeleteUser(ctx context.Context, userID int64) error {
-	res, err := s.w.ExecContext(ctx, deleteUserSQL, userID)
-	if err != nil {
-		return fmt.Errorf("store: delete user: %w", err)
+// adminChange runs fn, a change to one user, in a transaction that fails
+// with ErrLastAdmin when the change leaves no enabled admin where there
+// was one. Counting in the same write transaction holds against parallel
+// changes from any process: SQLite's write lock orders them.
+func (s *Store) adminChange(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var before, after int
+		if err := tx.QueryRowContext(ctx, activeAdminsSQL).Scan(&before); err != nil {
+			return err
+		}
+		if err := fn(tx); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, activeAdminsSQL).Scan(&after); err != nil {
+			return err
+		}
+		if before > 0 && after == 0 {
+			return ErrLastAdmin
+		}
+		return nil
+	})
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrLastAdmin) {
+		return err
 	}
+	if err != nil {
+		return fmt.Errorf("store: %s: %w", what, err)
+	}
+	return nil
+}
+
+func affectedOne(res sql.Result) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return ErrNotFound
 	}
 	return nil
+}
+
+// DeleteUser removes a user; its sessions go with it (ON DELETE CASCADE)
+// and the tokens it created are revoked in the same transaction.
+// ErrLastAdmin when it is the last enabled admin.
+func (s *Store) DeleteUser(ctx context.Context, userID int64) error {
+	now := time.Now().UTC().Format(time.RFC3339)
+	return s.adminChange(ctx, "delete user", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, revokeUserTokens, now, userID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, deleteUserSQL, userID)
+		if err != nil {
+			return err
+		}
+		return affectedOne(res)
+	})
+}
+
+// SetUserRole changes a user's role; sessions see it on their next
+// request (the auth version moves). ErrLastAdmin when it demotes the last
+// enabled admin.
+func (s *Store) SetUserRole(ctx context.Context, userID int64, role model.Role) error {
+	now := time.Now().UTC().Format(time.RFC3339)
+	return s.adminChange(ctx, "set role", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, setRoleSQL, role, now, userID)
+		if err != nil {
+			return err
+		}
+		return affectedOne(res)
+	})
+}
+
+// SetUserDisabled disables a user, ending the user's sessions in the same
+// transaction, or enables one. Disabling twice keeps the first time.
+// ErrLastAdmin when it disables the last enabled admin.
+func (s *Store) SetUserDisabled(ctx context.Context, userID int64, disabled bool, at time.Time) error {
+	now := at.UTC().Format(time.RFC3339)
+	return s.adminChange(ctx, "disable user", func(tx *sql.Tx) error {
+		var was int64
+		if err := tx.QueryRowContext(ctx, userDisabledAtSQL, userID).Scan(&was); errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		} else if err != nil {
+			return err
+		}
+		var v int64
+		if disabled {
+			if v = was; v == 0 {
+				v = max(at.Unix(), 1)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, setDisabledSQL, v, now, userID); err != nil {
+			return err
+		}
+		if !disabled {
+			return nil
+		}
+		_, err := tx.ExecContext(ctx, deleteUserSessionsSQL, userID)
+		return err
+	})
 }
 
 // SSOUser is who the identity provider says signed in, as costpilot keeps

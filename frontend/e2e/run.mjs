@@ -170,6 +170,7 @@ delete env.COSTPILOT_CONFIG;
 delete env.COSTPILOT_DATA_DIR;
 
 let server;
+let readerToken = '';
 let ssoServer;
 let testop;
 let browser;
@@ -673,6 +674,95 @@ try {
     const status = await page.evaluate(async () => (await fetch('/api/status', { credentials: 'same-origin' })).status);
     assert(status === 401, `API answered ${status} after logout`);
     await shot('11-logged-out', { fullPage: false });
+  });
+
+  // Roles: an admin creates a viewer and a token on the Admin page; the
+  // viewer sees no Admin page and is refused a change; a revoked token
+  // stops working. The viewer has a browser context of its own, so its
+  // expected 403s are not console errors of the pages above.
+  await check('roles: an admin creates a viewer and a viewer token on the Admin page', async () => {
+    await page.fill('input[name="username"]', USER);
+    await page.fill('input[name="password"]', PASSWORD);
+    await Promise.all([page.waitForURL((u) => new URL(u).pathname === '/'), page.press('input[name="password"]', 'Enter')]);
+    await nav('Admin');
+    await page.locator('h1', { hasText: 'Admin' }).waitFor();
+    const addUser = page.locator('[data-testid="add-user"]');
+    await addUser.locator('input[name="username"]').fill('vera');
+    await addUser.locator('input[name="password"]').fill(PASSWORD);
+    await addUser.getByLabel('Role of the new user').selectOption('viewer');
+    await addUser.getByRole('button', { name: 'Create user' }).click();
+    const row = page.locator('[data-testid="users-table"] tr[data-user="vera"]');
+    await row.waitFor();
+    const role = await row.getByLabel('Role of vera').inputValue();
+    assert(role === 'viewer', `vera's role shows ${role}`);
+    const addToken = page.locator('[data-testid="add-token"]');
+    await addToken.locator('input[name="token-name"]').fill('e2e-reader');
+    await addToken.getByLabel('Role of the new token').selectOption('viewer');
+    await addToken.getByRole('button', { name: 'Create token' }).click();
+    readerToken = (await page.locator('[data-testid="new-token"]').innerText()).trim();
+    assert(readerToken.startsWith('cp_'), `token shown: ${readerToken}`);
+    const r = await fetch(`${base}/api/runs`, { headers: { Authorization: `Bearer ${readerToken}` } });
+    assert(r.status === 200, `the new token got ${r.status}`);
+    const w = await fetch(`${base}/api/reports`, { method: 'POST', headers: { Authorization: `Bearer ${readerToken}` } });
+    assert(w.status === 403, `a viewer token generating a report got ${w.status}, want 403`);
+    await page.locator('[data-testid="tokens-table"] tr[data-token="e2e-reader"]').waitFor();
+    await settled();
+    await shot('16-admin');
+  });
+
+  await check('roles: the viewer sees no Admin page and is refused a change', async () => {
+    const vctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+    try {
+      const vp = await vctx.newPage();
+      vp.setDefaultTimeout(TIMEOUT);
+      await vp.goto(`${base}/login`);
+      await vp.fill('input[name="username"]', 'vera');
+      await vp.fill('input[name="password"]', PASSWORD);
+      await Promise.all([vp.waitForURL((u) => new URL(u).pathname === '/'), vp.press('input[name="password"]', 'Enter')]);
+      await vp.locator('h1', { hasText: 'Overview' }).waitFor();
+      const shown = (await vp.locator('[data-testid="session-role"]').innerText()).trim();
+      assert(shown === '(viewer)', `the page shows the role ${shown}`);
+      const links = await vp.getByRole('navigation', { name: 'Main' }).getByRole('link').allInnerTexts();
+      assert(!links.some((l) => l.includes('Admin')), `the viewer's navigation has Admin: ${links.join(', ')}`);
+      await vp.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+      await vp.locator('h1', { hasText: 'Reports' }).waitFor();
+      assert(await vp.locator('[data-testid="generate-report"]').isDisabled(), 'Generate is enabled for a viewer');
+      await vp.screenshot({ path: join(artifacts, '17-viewer-reports.png'), fullPage: true });
+      assertNotBlank(join(artifacts, '17-viewer-reports.png'));
+      const refused = await vp.evaluate(async () => {
+        const rep = await fetch('/api/reports', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+        const recs = await (await fetch('/api/recommendations', { credentials: 'same-origin' })).json();
+        const dis = await fetch(`/api/recommendations/${encodeURIComponent(recs[0].id)}/state`, {
+          method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ state: 'dismissed', reason: 'viewer tries' }),
+        });
+        const users = await fetch('/api/users', { credentials: 'same-origin' });
+        return { report: rep.status, reportBody: await rep.json(), dismiss: dis.status, users: users.status };
+      });
+      assert(refused.report === 403 && refused.reportBody.error_type === 'SecurityError' && refused.reportBody.details.required_role === 'editor',
+        `generating a report: ${JSON.stringify(refused)}`);
+      assert(refused.dismiss === 403 && refused.users === 403, `dismissing and listing users: ${JSON.stringify(refused)}`);
+      await vp.goto(`${base}/admin`);
+      await vp.locator('h1', { hasText: 'Page not found' }).waitFor();
+    } finally {
+      await vctx.close();
+    }
+  });
+
+  await check('roles: the admin sees the token\'s last use, revokes it, and it stops working at once', async () => {
+    await nav('Reports');
+    await nav('Admin');
+    const row = page.locator('[data-testid="tokens-table"] tr[data-token="e2e-reader"]');
+    await row.waitFor();
+    const lastUsed = (await row.locator('[data-testid="token-last-used"]').innerText()).trim();
+    assert(lastUsed !== 'never' && /\d/.test(lastUsed), `last use shown as ${lastUsed}`);
+    page.once('dialog', (d) => d.accept());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText(/^revoked /).waitFor();
+    const r = await fetch(`${base}/api/runs`, { headers: { Authorization: `Bearer ${readerToken}` } });
+    assert(r.status === 401, `the revoked token got ${r.status}, want 401`);
+    const audit = await page.evaluate(async () => (await (await fetch('/api/audit?limit=20', { credentials: 'same-origin' })).json()).map((e) => e.event));
+    for (const ev of ['user_add', 'token_create', 'token_revoke']) assert(audit.includes(ev), `audit log lacks ${ev}: ${audit.join(', ')}`);
+    await Promise.all([page.waitForURL(/\/login/), page.locator('[data-testid="logout"]').click()]);
   });
 
   // Single sign-on (dashboard.auth.oidc) against a real OpenID Provider on

@@ -3,10 +3,11 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, toApiError, type Alert, type Session } from './api/client';
 import { viewSearch } from './lib/explore';
 import { Link, useLocation } from './lib/router';
-import { DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session';
+import { canAdminister, DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session';
 import { applyTheme, initialTheme, ThemeContext, type Theme } from './lib/theme';
 import { useApi } from './lib/useApi';
 import { refreshViews, useViews } from './lib/views';
+import { AdminPage } from './pages/Admin';
 import { AllocationPage } from './pages/Allocation';
 import { AnomaliesPage } from './pages/Anomalies';
 import { BudgetsPage } from './pages/Budgets';
@@ -37,9 +38,17 @@ const ROUTES: Route[] = [
   { path: '/status', title: 'Status', icon: 'M3 12h4l3-8 4 16 3-8h4', page: StatusPage },
 ];
 
-function routeFor(path: string): Route | undefined {
+// ADMIN is shown to admins of the web dashboard only (lib/session.tsx).
+const ADMIN: Route = {
+  path: '/admin',
+  title: 'Admin',
+  icon: 'M12 1 3 5v6c0 5.5 3.8 10.7 9 12 5.2-1.3 9-6.5 9-12V5l-9-4zm0 6a3 3 0 1 1 0 6 3 3 0 0 1 0-6zm0 14c-2.5-.8-4.6-2.7-5.6-5 1.3-1.3 3.4-2 5.6-2s4.3.7 5.6 2c-1 2.3-3.1 4.2-5.6 5z',
+  page: AdminPage,
+};
+
+function routeFor(routes: Route[], path: string): Route | undefined {
   const clean = path.replace(/\/+$/, '') || '/';
-  return ROUTES.find((r) => r.path === clean);
+  return routes.find((r) => r.path === clean);
 }
 
 function NotFound() {
@@ -124,7 +133,8 @@ export function App() {
     );
   }, []);
 
-  const route = routeFor(loc.path);
+  const routes = canAdminister(session) ? [...ROUTES, ADMIN] : ROUTES;
+  const route = routeFor(routes, loc.path);
   const firstRoute = useRef(true);
   useEffect(() => {
     document.title = `${route?.title ?? 'Not found'} · costpilot`;
@@ -166,7 +176,7 @@ export function App() {
             </div>
             <nav id="main-nav" class={menuOpen ? 'nav open' : 'nav'} aria-label="Main">
               <ul>
-                {ROUTES.map((r) => (
+                {routes.map((r) => (
                   <li key={r.path}>
                     <Link href={r.path} class={route === r ? 'active' : ''} aria-current={route === r ? 'page' : undefined}>
                       <Icon d={r.icon} />

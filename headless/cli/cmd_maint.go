@@ -39,7 +39,7 @@ Cost history and users are never touched.`,
 				}
 			}
 			return a.withService(cmd, func(svc *service.Service) error {
-				res, err := svc.ClearCache()
+				res, err := svc.ClearCache(cmd.Context())
 				if err != nil {
 					return err
 				}

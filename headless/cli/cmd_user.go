@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"fmt"
-	"github.com/costpilot/costpilot/backend/service"
 	"io"
 	"os"
 	"strings"
@@ -12,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/security"
+	"github.com/costpilot/costpilot/backend/service"
 )
 
 func init() { register((*app).userCmd) }
@@ -20,18 +21,30 @@ func init() { register((*app).userCmd) }
 // cliActor is the audit log's client address for changes made here.
 const cliActor = "cli"
 
+// roleNames are the roles for --help.
+func roleNames() string {
+	names := make([]string, len(model.Roles))
+	for i, r := range model.Roles {
+		names[i] = string(r)
+	}
+	return strings.Join(names, ", ")
+}
+
 func (a *app) userCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "user add|passwd|list|delete",
+		Use:   "user add|passwd|role|disable|enable|list|delete",
 		Short: "Manage dashboard users",
-		Long: `Manage the dashboard's users. Passwords are never taken from the command line: they
-are read as one line from stdin (a trailing newline is stripped), from --password-file, or,
-on a terminal, typed twice without echo. Passwords have at least 12 characters and are
-stored only as salted argon2id hashes.`,
+		Long: `Manage the dashboard's users and their roles: viewer (reads everything), editor (also
+imports, recommendation states, rules, reports) and admin (also users, tokens, credentials,
+settings). The CLI acts as an admin: whoever can run it can read the data dir anyway.
+
+Passwords are never taken from the command line: they are read as one line from stdin (a
+trailing newline is stripped), from --password-file, or, on a terminal, typed twice without
+echo. Passwords have at least 12 characters and are stored only as salted argon2id hashes.`,
 	}
-	var pwFile string
+	var pwFile, role string
 	add := &cobra.Command{
-		Use:   "add NAME [--password-file F]",
+		Use:   "add NAME [--role ROLE] [--password-file F]",
 		Short: "Create a user",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,15 +53,46 @@ stored only as salted argon2id hashes.`,
 				return err
 			}
 			return a.withService(cmd, func(svc *service.Service) error {
-				if _, err := svc.AddUser(cmd.Context(), args[0], pw, cliActor); err != nil {
+				u, err := svc.AddUser(cmd.Context(), service.NewUser{Username: args[0], Password: pw, Role: model.Role(role)})
+				if err != nil {
 					return err
 				}
-				fmt.Fprintf(a.stdout, "user %s created\n", args[0])
+				fmt.Fprintf(a.stdout, "user %s created (%s)\n", u.Username, u.Role)
 				return nil
 			})
 		},
 	}
 	add.Flags().StringVar(&pwFile, "password-file", "", "read the password from the first line of this file")
+	add.Flags().StringVar(&role, "role", "", "role: "+roleNames()+" (default: admin for the first user, else viewer)")
+	setRole := &cobra.Command{
+		Use:   "role NAME ROLE",
+		Short: "Change a user's role (" + roleNames() + ")",
+		Long: `Change a local user's role; the user's sessions see it on their next request. Users of
+single sign-on get their role from the identity provider at each login. The last enabled
+admin cannot be demoted.`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r := model.Role(args[1])
+			return a.updateUser(cmd, args[0], service.UserChange{Role: &r}, "role of %s is now "+args[1])
+		},
+	}
+	disabled, enabled := true, false
+	disable := &cobra.Command{
+		Use:   "disable NAME",
+		Short: "Disable a user: ends the user's sessions, stops the user's tokens, refuses logins",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.updateUser(cmd, args[0], service.UserChange{Disabled: &disabled}, "user %s disabled")
+		},
+	}
+	enable := &cobra.Command{
+		Use:   "enable NAME",
+		Short: "Enable a disabled user again",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.updateUser(cmd, args[0], service.UserChange{Disabled: &enabled}, "user %s enabled")
+		},
+	}
 	passwd := &cobra.Command{
 		Use:   "passwd NAME [--password-file F]",
 		Short: "Change a user's password (ends the user's sessions)",
@@ -59,7 +103,7 @@ stored only as salted argon2id hashes.`,
 				return err
 			}
 			return a.withService(cmd, func(svc *service.Service) error {
-				if err := svc.SetUserPassword(cmd.Context(), args[0], pw, cliActor); err != nil {
+				if err := svc.SetUserPassword(cmd.Context(), args[0], pw); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stdout, "password of %s changed\n", args[0])
@@ -80,13 +124,17 @@ stored only as salted argon2id hashes.`,
 				}
 				return a.emit(users, func(w io.Writer) {
 					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "ID\tUSERNAME\tROLE\tSIGN-IN\tCREATED\tUPDATED")
+					fmt.Fprintln(tw, "ID\tUSERNAME\tROLE\tSIGN-IN\tSTATE\tCREATED\tUPDATED")
 					for _, u := range users {
 						signIn := "password"
 						if u.SSOIssuer != "" {
 							signIn = "sso " + u.SSOIssuer
 						}
-						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Username, u.Role, signIn, u.CreatedAt, u.UpdatedAt)
+						state := "enabled"
+						if u.Disabled {
+							state = "disabled"
+						}
+						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Username, u.Role, signIn, state, u.CreatedAt, u.UpdatedAt)
 					}
 					tw.Flush()
 				})
@@ -96,7 +144,7 @@ stored only as salted argon2id hashes.`,
 	a.outputFlag(list)
 	del := &cobra.Command{
 		Use:   "delete NAME",
-		Short: "Delete a user and end the user's sessions",
+		Short: "Delete a user, end the user's sessions and revoke the user's tokens",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !a.g.yes {
@@ -106,7 +154,7 @@ stored only as salted argon2id hashes.`,
 				}
 			}
 			return a.withService(cmd, func(svc *service.Service) error {
-				if err := svc.DeleteUser(cmd.Context(), args[0], cliActor); err != nil {
+				if err := svc.DeleteUser(cmd.Context(), args[0]); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stdout, "user %s deleted\n", args[0])
@@ -115,8 +163,19 @@ stored only as salted argon2id hashes.`,
 		},
 	}
 	del.Flags().BoolVarP(&a.g.yes, "yes", "y", false, "answer yes to the confirmation")
-	cmd.AddCommand(add, passwd, list, del)
+	cmd.AddCommand(add, passwd, setRole, disable, enable, list, del)
 	return cmd
+}
+
+// updateUser applies one change and prints done (with the name).
+func (a *app) updateUser(cmd *cobra.Command, name string, c service.UserChange, done string) error {
+	return a.withService(cmd, func(svc *service.Service) error {
+		if _, err := svc.UpdateUser(cmd.Context(), name, c); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stdout, done+"\n", name)
+		return nil
+	})
 }
 
 // readPassword reads the new password: the first line of file, else a

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/user"
 	"slices"
 	"strings"
 
@@ -272,5 +273,17 @@ func (a *app) withService(cmd *cobra.Command, fn func(*service.Service) error) e
 		return err
 	}
 	defer svc.Close()
+	// Whoever runs the CLI can read and write the data dir itself, so the
+	// CLI acts as a local admin (docs/decisions.md); the audit log names
+	// the OS user.
+	cmd.SetContext(service.WithPrincipal(cmd.Context(), service.LocalAdmin(cliActor, osUser())))
 	return fn(svc)
+}
+
+// osUser is the name of the OS user running the command, "" if unknown.
+func osUser() string {
+	if u, err := user.Current(); err == nil {
+		return u.Username
+	}
+	return ""
 }

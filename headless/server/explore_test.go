@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -24,7 +23,7 @@ func near(a, b float64) bool {
 // independent sums the Service's DailySeries over an inclusive span.
 func (e *env) independent(from, to string) float64 {
 	e.t.Helper()
-	series, _, err := e.svc.DailySeries(context.Background(), from, to, "")
+	series, _, err := e.svc.DailySeries(adminCtx(), from, to, "")
 	if err != nil {
 		e.t.Fatal(err)
 	}

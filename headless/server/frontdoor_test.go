@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -17,7 +16,7 @@ import (
 func TestCostFiltersReachTheService(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
 	token := e.token()
-	ctx := context.Background()
+	ctx := adminCtx()
 	days := func(n int) *int { return &n }
 	tests := []struct {
 		params string
@@ -97,7 +96,7 @@ func TestForecastParametersReachTheService(t *testing.T) {
 // token creates an API token for the test user.
 func (e *env) token() string {
 	e.t.Helper()
-	tok, err := e.svc.CreateToken(context.Background(), "frontdoor", "test")
+	tok, err := e.svc.CreateToken(adminCtx(), service.TokenRequest{Name: "frontdoor"})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -112,7 +111,7 @@ func TestListEndpointsAnswerTheirItems(t *testing.T) {
 		c.Budgets = []config.Budget{{Name: "tiny", Amount: 1, Period: "monthly"}}
 	})
 	token := e.token()
-	ctx := context.Background()
+	ctx := adminCtx()
 
 	res := e.do(req{path: "/api/alerts", bearer: token})
 	var alerts []model.Alert

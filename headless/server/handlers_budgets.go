@@ -51,11 +51,6 @@ func (s *Server) saveBudget(withID bool) http.Handler {
 func (s *Server) createBudget() http.Handler { return s.saveBudget(false) }
 func (s *Server) updateBudget() http.Handler { return s.saveBudget(true) }
 
-// deleted is the answer of a DELETE.
-type deleted struct {
-	Deleted bool `json:"deleted"`
-}
-
 func (s *Server) deleteBudget() http.Handler {
 	return endpoint(func(r *http.Request) (budgetRequest, error) {
 		id, err := pathID(r)

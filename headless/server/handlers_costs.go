@@ -154,16 +154,10 @@ func (s *Server) setRecommendationState() http.Handler {
 
 // actorOf names who makes a request, for the audit log.
 func actorOf(r *http.Request) string {
-	p := infoOf(r).principal
-	switch {
-	case p == nil:
-		return ""
-	case p.Kind == service.PrincipalToken:
-		return "token:" + p.TokenName
-	case p.Kind == service.PrincipalAnonymous:
-		return "anonymous"
+	if p := infoOf(r).principal; p != nil {
+		return p.Name()
 	}
-	return p.Username
+	return ""
 }
 
 func (s *Server) forecast() http.Handler {
@@ -259,13 +253,15 @@ type sessionInfo struct {
 	Version  string     `json:"version"`
 	AuthKind string     `json:"auth"`
 	Role     model.Role `json:"role"`
+	// Permissions are what the role may do: the UI hides the rest.
+	Permissions []model.Permission `json:"permissions"`
 }
 
 func (s *Server) session() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		out := sessionInfo{Features: s.svc.Config().Dashboard.Features, Currency: s.svc.Config().Currency.Base, Version: service.Version}
 		if p := infoOf(r).principal; p != nil {
-			out.Username, out.AuthKind, out.Role = p.Username, p.Kind, p.Role
+			out.Username, out.AuthKind, out.Role, out.Permissions = p.Username, p.Kind, p.Role, model.PermissionsOf(p.Role)
 			if p.Kind == service.PrincipalToken {
 				out.Username = "token:" + p.TokenName
 			}

@@ -56,7 +56,7 @@ func (s *Server) downloadReport() http.Handler {
 			writeError(w, r, err)
 			return
 		}
-		f, st, err := s.svc.OpenReport(name)
+		f, st, err := s.svc.OpenReport(r.Context(), name)
 		if err != nil {
 			writeError(w, r, err)
 			return

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
@@ -28,7 +29,13 @@ type Route struct {
 // route is a Route with how to serve it.
 type route struct {
 	Route
-	access  access
+	access access
+	// perm is what the caller must be allowed to do (model.Permission,
+	// granted by role in one table): checked before the handler runs, so
+	// a refused request is answered before its body is read. The Service
+	// checks again in every method. Every route but the public ones must
+	// declare one (TestEveryRouteDeclaresItsPermission).
+	perm    model.Permission
 	cache   bool     // GET answers kept in the response cache
 	params  []string // with cache: the query parameters the handler reads
 	long    bool     // long-running: optimize, reports, import
@@ -38,9 +45,16 @@ type route struct {
 	build   func(*Server) http.Handler
 }
 
-func api(method, path string, build func(*Server) http.Handler) route {
-	return route{Route: Route{method, path}, access: accessAPI, build: build}
+func api(method, path string, perm model.Permission, build func(*Server) http.Handler) route {
+	return route{Route: Route{method, path}, access: accessAPI, perm: perm, build: build}
 }
+
+// The permissions, short for the table.
+const (
+	read   = model.PermRead
+	change = model.PermChange
+	admin  = model.PermAdmin
+)
 
 const (
 	minute = time.Minute
@@ -70,53 +84,62 @@ func routeTable() []route {
 	longAPI := func(rt route) route { rt.long = true; return rt }
 	return []route{
 		// The core API.
-		cachedAPI(api("GET", "/api/costs", (*Server).costs), costParams...),
-		cachedAPI(api("GET", "/api/recommendations", (*Server).recommendations), "type", "provider", "priority", "state"),
-		api("GET", "/api/recommendations/{id}", (*Server).recommendation),
-		api("POST", "/api/recommendations/{id}/state", (*Server).setRecommendationState),
-		cachedAPI(api("GET", "/api/anomalies", (*Server).anomalies)),
-		cachedAPI(api("GET", "/api/commitments", (*Server).commitments), "days", "start", "end"),
-		api("GET", "/api/anomalies/{id}", (*Server).anomaly),
-		api("POST", "/api/anomalies/{id}/decision", (*Server).decideAnomaly),
-		api("GET", "/api/budgets", (*Server).budgets),
-		api("POST", "/api/budgets", (*Server).createBudget),
-		api("PUT", "/api/budgets/{id}", (*Server).updateBudget),
-		api("DELETE", "/api/budgets/{id}", (*Server).deleteBudget),
-		cachedAPI(api("GET", "/api/forecast", (*Server).forecast), "days", "include_recommendations"),
-		cachedAPI(api("GET", "/api/forecast/evaluate", (*Server).forecastEvaluation), "days"),
-		longAPI(api("POST", "/api/optimize", (*Server).optimize)),
-		longAPI(api("POST", "/api/reports", (*Server).generateReport)),
-		api("GET", "/api/status", (*Server).status),
-		api("POST", "/api/allocate", (*Server).allocate),
-		api("GET", "/api/performance", (*Server).performance),
+		cachedAPI(api("GET", "/api/costs", read, (*Server).costs), costParams...),
+		cachedAPI(api("GET", "/api/recommendations", read, (*Server).recommendations), "type", "provider", "priority", "state"),
+		api("GET", "/api/recommendations/{id}", read, (*Server).recommendation),
+		api("POST", "/api/recommendations/{id}/state", change, (*Server).setRecommendationState),
+		cachedAPI(api("GET", "/api/anomalies", read, (*Server).anomalies)),
+		api("GET", "/api/anomalies/{id}", read, (*Server).anomaly),
+		api("POST", "/api/anomalies/{id}/decision", change, (*Server).decideAnomaly),
+		cachedAPI(api("GET", "/api/commitments", read, (*Server).commitments), "days", "start", "end"),
+		api("GET", "/api/budgets", read, (*Server).budgets),
+		api("POST", "/api/budgets", change, (*Server).createBudget),
+		api("PUT", "/api/budgets/{id}", change, (*Server).updateBudget),
+		api("DELETE", "/api/budgets/{id}", change, (*Server).deleteBudget),
+		cachedAPI(api("GET", "/api/forecast", read, (*Server).forecast), "days", "include_recommendations"),
+		cachedAPI(api("GET", "/api/forecast/evaluate", read, (*Server).forecastEvaluation), "days"),
+		longAPI(api("POST", "/api/optimize", change, (*Server).optimize)),
+		longAPI(api("POST", "/api/reports", change, (*Server).generateReport)),
+		api("GET", "/api/status", read, (*Server).status),
+		api("POST", "/api/allocate", read, (*Server).allocate),
+		api("GET", "/api/performance", read, (*Server).performance),
 		// Endpoints the UI uses beyond the core API.
-		api("GET", "/api/reports", (*Server).listReports),
-		api("GET", "/api/reports/{name}", (*Server).downloadReport),
-		api("GET", "/api/status/detailed", (*Server).statusDetailed),
-		api("POST", "/api/credentials/validate", (*Server).validateCredentials),
-		api("GET", "/api/allocation/rules", (*Server).ruleSets),
-		api("POST", "/api/allocation/rules", (*Server).saveRuleSet),
-		api("GET", "/api/health", (*Server).apiHealth),
-		cachedAPI(api("GET", "/api/alerts", (*Server).alerts)),
-		api("GET", "/api/runs", (*Server).runs),
-		api("GET", "/api/session", (*Server).session),
-		cachedAPI(api("GET", "/api/tags", (*Server).tags), costParams...),
-		api("GET", "/api/views", (*Server).views),
-		api("POST", "/api/views", func(s *Server) http.Handler { return s.saveView(false) }),
-		api("PUT", "/api/views/{name}", func(s *Server) http.Handler { return s.saveView(true) }),
-		api("DELETE", "/api/views/{name}", (*Server).deleteView),
+		api("GET", "/api/reports", read, (*Server).listReports),
+		api("GET", "/api/reports/{name}", read, (*Server).downloadReport),
+		api("GET", "/api/status/detailed", read, (*Server).statusDetailed),
+		api("POST", "/api/credentials/validate", admin, (*Server).validateCredentials),
+		api("GET", "/api/allocation/rules", read, (*Server).ruleSets),
+		api("POST", "/api/allocation/rules", change, (*Server).saveRuleSet),
+		api("GET", "/api/health", read, (*Server).apiHealth),
+		cachedAPI(api("GET", "/api/alerts", read, (*Server).alerts)),
+		api("GET", "/api/runs", read, (*Server).runs),
+		api("GET", "/api/session", read, (*Server).session),
+		cachedAPI(api("GET", "/api/tags", read, (*Server).tags), costParams...),
+		api("GET", "/api/views", read, (*Server).views),
+		api("POST", "/api/views", change, func(s *Server) http.Handler { return s.saveView(false) }),
+		api("PUT", "/api/views/{name}", change, func(s *Server) http.Handler { return s.saveView(true) }),
+		api("DELETE", "/api/views/{name}", change, (*Server).deleteView),
 		func() route {
-			rt := longAPI(api("POST", "/api/import", (*Server).importFile))
+			rt := longAPI(api("POST", "/api/import", change, (*Server).importFile))
 			rt.upload = true
 			return rt
 		}(),
+		// Administration: users, API tokens, the audit log.
+		api("GET", "/api/users", admin, (*Server).users),
+		api("POST", "/api/users", admin, (*Server).addUser),
+		api("PATCH", "/api/users/{name}", admin, (*Server).updateUser),
+		api("DELETE", "/api/users/{name}", admin, (*Server).deleteUser),
+		api("GET", "/api/tokens", admin, (*Server).tokens),
+		api("POST", "/api/tokens", admin, (*Server).createToken),
+		api("DELETE", "/api/tokens/{id}", admin, (*Server).revokeToken),
+		api("GET", "/api/audit", admin, (*Server).auditLog),
 		// Other /api paths and methods: after the access check, as every
 		// /api path, 404 or 405 in the error shape, not the UI.
-		api("GET", "/api/", (*Server).unmatched),
-		api("POST", "/api/", (*Server).unmatched),
-		api("PUT", "/api/", (*Server).unmatched),
-		api("PATCH", "/api/", (*Server).unmatched),
-		api("DELETE", "/api/", (*Server).unmatched),
+		api("GET", "/api/", read, (*Server).unmatched),
+		api("POST", "/api/", read, (*Server).unmatched),
+		api("PUT", "/api/", read, (*Server).unmatched),
+		api("PATCH", "/api/", read, (*Server).unmatched),
+		api("DELETE", "/api/", read, (*Server).unmatched),
 		// Login, health, metrics, UI.
 		{Route: Route{"GET", "/login"}, access: accessPublic, build: (*Server).loginPage},
 		{Route: Route{"POST", "/login"}, access: accessPublic, build: (*Server).login},
@@ -126,8 +149,8 @@ func routeTable() []route {
 		{Route: Route{"GET", "/login.css"}, access: accessPublic, noLimit: true, build: (*Server).loginCSS},
 		{Route: Route{"GET", "/healthz"}, access: accessPublic, noLimit: true, build: (*Server).healthz},
 		// Scrapers poll often: /metrics needs auth but no rate limit.
-		{Route: Route{"GET", "/metrics"}, access: accessAPI, noLimit: true, build: (*Server).promMetrics},
-		{Route: Route{"GET", "/"}, access: accessPage, static: true, build: (*Server).ui},
+		{Route: Route{"GET", "/metrics"}, access: accessAPI, perm: read, noLimit: true, build: (*Server).promMetrics},
+		{Route: Route{"GET", "/"}, access: accessPage, perm: read, static: true, build: (*Server).ui},
 	}
 }
 
@@ -170,6 +193,15 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 			return
 		}
 		p, idErr := s.identify(r, rt.access == accessAPI)
+		if p != nil {
+			// The caller travels to the Service in the context, with its
+			// address for the audit log; the cached principal is shared,
+			// so this is a copy.
+			c := *p
+			c.ClientAddr = info.addr
+			p = &c
+			r = r.WithContext(service.WithPrincipal(r.Context(), c))
+		}
 		info.principal = p
 		if !rt.noLimit && s.cfg.RateLimit.Enabled {
 			if ok, wait := s.limiter.allow(s.limitKeys(rt, r, info)); !ok {
@@ -190,6 +222,13 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 			}
 			writeError(w, r, idErr)
 			return
+		}
+		if rt.access != accessPublic {
+			if err := service.Authorize(*p, rt.perm); err != nil {
+				refuseBody(w, r)
+				writeError(w, r, err)
+				return
+			}
 		}
 		inner.ServeHTTP(w, r)
 	}))

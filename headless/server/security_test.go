@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/frontend"
 )
 
@@ -191,7 +192,7 @@ func TestSessions(t *testing.T) {
 // and tokens do not open pages.
 func TestBearerToken(t *testing.T) {
 	e := newEnv(t, nil)
-	nt, err := e.svc.CreateToken(context.Background(), "ci", "test")
+	nt, err := e.svc.CreateToken(adminCtx(), service.TokenRequest{Name: "ci"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +202,7 @@ func TestBearerToken(t *testing.T) {
 	if res := e.do(req{path: "/", bearer: nt.Token}); res.status != 303 {
 		t.Fatalf("token on a page: %s", fmtRes(res))
 	}
-	if err := e.svc.RevokeToken(context.Background(), nt.ID, "test"); err != nil {
+	if err := e.svc.RevokeToken(adminCtx(), nt.ID); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {
@@ -301,7 +302,7 @@ func TestUIAndCache(t *testing.T) {
 		t.Fatalf("cache: %q then %q", first.header.Get("X-Cache"), second.header.Get("X-Cache"))
 	}
 	// A history change drops the cached answers.
-	if _, err := e.svc.Sync(context.Background(), "aws", 0); err != nil {
+	if _, err := e.svc.Sync(adminCtx(), "aws", 0); err != nil {
 		t.Fatal(err)
 	}
 	if third := e.do(req{path: "/api/costs?days=30&provider=aws", cookie: ck}); third.header.Get("X-Cache") != "MISS" {

@@ -52,7 +52,7 @@ func seedDir(t testing.TB) string {
 			return
 		}
 		p, _ := svc.PeriodForDays(30)
-		if _, err := svc.AnalyzeCosts(context.Background(), model.CostQuery{Period: p}); err != nil {
+		if _, err := svc.AnalyzeCosts(adminCtx(), model.CostQuery{Period: p}); err != nil {
 			seeded.err = err
 		}
 		if err := svc.Close(); err != nil && seeded.err == nil {
@@ -127,7 +127,7 @@ func newEnvAt(t testing.TB, mutate func(c *config.Config, base string)) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.AddUser(context.Background(), testUser, testPassword, "test"); err != nil {
+	if _, err := svc.AddUser(adminCtx(), service.NewUser{Username: testUser, Password: testPassword}); err != nil {
 		t.Fatal(err)
 	}
 	srv, err := New(svc)

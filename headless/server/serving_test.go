@@ -18,6 +18,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 	"github.com/costpilot/costpilot/frontend"
 )
@@ -49,7 +50,7 @@ func unbrotli(t *testing.T, s string) string {
 // If-None-Match gets 304 with no body, a stale one the answer.
 func TestCachedAnswerCodingsAndETag(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
-	nt, err := e.svc.CreateToken(context.Background(), "bench", "test")
+	nt, err := e.svc.CreateToken(adminCtx(), service.TokenRequest{Name: "bench"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,8 @@ func TestCachedAnswerCodingsAndETag(t *testing.T) {
 // data dir, as another costpilot process does, and checks the running
 // dashboard sees each of its writes on the very next request: an import
 // (not the cached answer from before it), a new token, a revoked token,
-// a new user, and a password change ending a session.
+// a new user, a password change ending a session, a role change and a
+// disabled user.
 func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
 	other, err := service.OpenWith(context.Background(), testConfig(), service.Options{DataDir: e.svc.DataDirPath(),
@@ -117,9 +119,9 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	ctx := context.Background()
+	ctx := adminCtx()
 
-	nt, err := other.CreateToken(ctx, "cron", "test")
+	nt, err := other.CreateToken(adminCtx(), service.TokenRequest{Name: "cron"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,14 +153,14 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 		t.Fatalf("after another process's import: X-Cache %q, source %v, total %v", after.header.Get("X-Cache"), aws["source"], aws["total_cost"])
 	}
 
-	if err := other.RevokeToken(ctx, nt.ID, "test"); err != nil {
+	if err := other.RevokeToken(adminCtx(), nt.ID); err != nil {
 		t.Fatal(err)
 	}
 	if res := e.do(req{path: "/api/session", bearer: nt.Token}); res.status != 401 {
 		t.Fatalf("token revoked by another process: %s", fmtRes(res))
 	}
 
-	if _, err := other.AddUser(ctx, "bob", "another long password", "test"); err != nil {
+	if _, err := other.AddUser(adminCtx(), service.NewUser{Username: "bob", Password: "another long password"}); err != nil {
 		t.Fatal(err)
 	}
 	ck, res := e.login("bob", "another long password")
@@ -168,11 +170,34 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 200 {
 		t.Fatalf("new user's session: %s", fmtRes(res))
 	}
-	if err := other.SetUserPassword(ctx, "bob", "a third long password", "test"); err != nil {
+	if err := other.SetUserPassword(ctx, "bob", "a third long password"); err != nil {
 		t.Fatal(err)
 	}
 	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 401 {
 		t.Fatalf("session after another process changed the password: %s", fmtRes(res))
+	}
+
+	// A role change and a disabling by another process reach the running
+	// dashboard's sessions on the next request, cached or not.
+	if ck, res = e.login("bob", "a third long password"); ck == nil {
+		t.Fatalf("login after the password change: %s", fmtRes(res))
+	}
+	if res := e.do(req{method: "POST", path: "/api/allocation/rules", cookie: ck, body: `{"name":""}`}); res.status != 403 {
+		t.Fatalf("a viewer saving rules: %s", fmtRes(res))
+	}
+	editor := model.RoleEditor
+	if _, err := other.UpdateUser(ctx, "bob", service.UserChange{Role: &editor}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.do(req{method: "POST", path: "/api/allocation/rules", cookie: ck, body: `{"name":""}`}); res.status != 400 {
+		t.Fatalf("the same session once another process made bob an editor: %s", fmtRes(res))
+	}
+	yes := true
+	if _, err := other.UpdateUser(ctx, "bob", service.UserChange{Disabled: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	if res := e.do(req{path: "/api/session", cookie: ck}); res.status != 401 {
+		t.Fatalf("session after another process disabled the user: %s", fmtRes(res))
 	}
 }
 

@@ -56,10 +56,13 @@ func apiConfig() apiSpec {
 			t[service.RecommendationDetail](), t[service.BudgetView](),
 			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
+			// Administration (web only).
+			t[store.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
 			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](),
 			t[service.AnomalyDecisionRequest](), t[service.CommitmentRequest](),
+			t[service.NewUser](), t[service.UserChange](), t[service.TokenRequest](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},

@@ -6,6 +6,7 @@ import type { Transport } from './transport';
 import type { CostAnalysis, CostRequest } from './types';
 
 export { ApiError, toApiError } from './errors';
+export { RoleValues } from './types';
 export type * from './types';
 
 /** api is the service seen from the UI. */

@@ -217,3 +217,35 @@ describe('errorFromJSONString (Wails ErrorFormatter output)', () => {
     expect(e.message).toBe('boom');
   });
 });
+
+describe('http transport administration', () => {
+  it('sends each call to its route with its method and body', async () => {
+    const { fn, calls } = fakeFetch((url, init) => (init.method === 'DELETE' ? json(200, { deleted: true }) : json(200, url.startsWith('/api/audit') ? [] : {})));
+    const t = createHttpTransport({ fetch: fn, onUnauthorized: () => {} });
+    await t.AddUser({ username: 'vic', password: 'a long password', role: 'viewer' });
+    await t.UpdateUser('a b', { disabled: true });
+    await t.DeleteUser('a b');
+    await t.CreateToken({ name: 'ci', role: 'editor' });
+    await t.RevokeToken(7);
+    await t.AuditLog(50);
+    expect(calls.map((c) => `${c.init.method} ${c.url}`)).toEqual([
+      'POST /api/users',
+      'PATCH /api/users/a%20b',
+      'DELETE /api/users/a%20b',
+      'POST /api/tokens',
+      'DELETE /api/tokens/7',
+      'GET /api/audit?limit=50',
+    ]);
+    expect(JSON.parse(String(calls[1].init.body))).toEqual({ disabled: true });
+    expect(JSON.parse(String(calls[3].init.body))).toEqual({ name: 'ci', role: 'editor' });
+  });
+
+  it('a refusal by role is a SecurityError with its details', async () => {
+    const { fn } = fakeFetch(() =>
+      json(403, { error: 'your role (viewer) may not do this: it needs admin', error_type: 'SecurityError', provider: '', timestamp: 't', details: { reason: 'forbidden', required_role: 'admin' } }),
+    );
+    const err = await rejection(createHttpTransport({ fetch: fn, onUnauthorized: () => {} }).ListUsers());
+    expect(err.type).toBe('SecurityError');
+    expect(err.details?.required_role).toBe('admin');
+  });
+});

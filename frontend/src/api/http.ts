@@ -83,6 +83,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
 
   const get = <T>(path: string) => call<T>('GET', path);
   const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
+  const user = (name: string) => `/api/users/${encodeURIComponent(name)}`;
   const list = async <T>(path: string): Promise<T[]> => (await get<T[] | null>(path)) ?? [];
 
   return {
@@ -137,6 +138,18 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
       form.append('file', file, file.name);
       return post('/api/import', form);
     },
+    ListUsers: () => list('/api/users'),
+    AddUser: (u) => post('/api/users', u),
+    UpdateUser: (name, c) => call('PATCH', user(name), c),
+    DeleteUser: async (name) => {
+      await call('DELETE', user(name));
+    },
+    ListTokens: () => list('/api/tokens'),
+    CreateToken: (r) => post('/api/tokens', r),
+    RevokeToken: async (id) => {
+      await call('DELETE', `/api/tokens/${encodeURIComponent(String(id))}`);
+    },
+    AuditLog: (limit) => list(`/api/audit${limit ? `?limit=${encodeURIComponent(String(limit))}` : ''}`),
   };
 }
 

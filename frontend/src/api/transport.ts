@@ -1,4 +1,11 @@
 import type {
+  APIToken,
+  AuditEvent,
+  NewToken,
+  NewUser,
+  TokenRequest,
+  User,
+  UserChange,
   AllocationResult,
   AnomalyDecisionRequest,
   AnomalyDetail,
@@ -76,4 +83,13 @@ export interface Transport {
   SaveView(name: string, spec: ViewSpec): Promise<SavedView>;
   ReplaceView(name: string, spec: ViewSpec): Promise<SavedView>;
   DeleteView(name: string): Promise<void>;
+  // Administration (admins of the web dashboard; the desktop has none).
+  ListUsers(): Promise<User[]>;
+  AddUser(u: NewUser): Promise<User>;
+  UpdateUser(name: string, c: UserChange): Promise<User>;
+  DeleteUser(name: string): Promise<void>;
+  ListTokens(): Promise<APIToken[]>;
+  CreateToken(r: TokenRequest): Promise<NewToken>;
+  RevokeToken(id: number): Promise<void>;
+  AuditLog(limit?: number): Promise<AuditEvent[]>;
 }

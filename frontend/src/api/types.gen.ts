@@ -3,6 +3,17 @@
 // API and the desktop bindings. go test ./tools/apitypes fails when this
 // file differs from what the Go types generate.
 
+/** Go: store.APIToken */
+export interface APIToken {
+  id: number;
+  name: string;
+  role: Role;
+  created_by: string;
+  created_at: string;
+  last_used: string;
+  revoked_at: string;
+}
+
 /** Go: model.Alert */
 export interface Alert {
   id: string;
@@ -99,6 +110,16 @@ export interface AnomalyView {
   drivers: Driver[] | null;
   decision?: AnomalyDecision;
   suppressed: boolean;
+}
+
+/** Go: store.AuditEvent */
+export interface AuditEvent {
+  id: number;
+  time: string;
+  event: string;
+  username: string;
+  client_addr: string;
+  details: Record<string, unknown> | null;
 }
 
 /** Go: config.Budget */
@@ -461,6 +482,25 @@ export interface MonthEndForecast {
   confidence_level: number;
 }
 
+/** Go: service.NewToken */
+export interface NewToken {
+  id: number;
+  name: string;
+  role: Role;
+  created_by: string;
+  created_at: string;
+  last_used: string;
+  revoked_at: string;
+  token: string;
+}
+
+/** Go: service.NewUser */
+export interface NewUser {
+  username: string;
+  password: string;
+  role?: Role;
+}
+
 /** Go: model.Notice */
 export interface Notice {
   kind: string;
@@ -509,6 +549,10 @@ export interface PeriodInfo {
 /** Go: model.PeriodKind */
 export const PeriodKindValues = ['days', 'mtd', 'last_month', 'qtd', 'last_quarter', 'ytd', 'last_12_months', 'custom'] as const;
 export type PeriodKind = (typeof PeriodKindValues)[number];
+
+/** Go: model.Permission */
+export const PermissionValues = ['read', 'change', 'admin'] as const;
+export type Permission = (typeof PermissionValues)[number];
 
 /** Go: model.Priority */
 export const PriorityValues = ['high', 'medium', 'low'] as const;
@@ -708,6 +752,7 @@ export interface Session {
   version: string;
   auth: string;
   role: Role;
+  permissions: Permission[] | null;
 }
 
 /** Go: model.SourceKind */
@@ -721,6 +766,12 @@ export interface StateChange {
   until?: string;
 }
 
+/** Go: service.TokenRequest */
+export interface TokenRequest {
+  name: string;
+  role?: Role;
+}
+
 /** Go: model.TrendAnalysis */
 export interface TrendAnalysis {
   trend_direction: TrendDirection;
@@ -732,6 +783,24 @@ export interface TrendAnalysis {
 /** Go: model.TrendDirection */
 export const TrendDirectionValues = ['increasing', 'decreasing', 'stable'] as const;
 export type TrendDirection = (typeof TrendDirectionValues)[number];
+
+/** Go: store.User */
+export interface User {
+  id: number;
+  username: string;
+  role: Role;
+  sso_issuer?: string;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Go: service.UserChange */
+export interface UserChange {
+  role?: Role;
+  disabled?: boolean;
+  password?: string;
+}
 
 /** Go: service.UtilizationDay */
 export interface UtilizationDay {

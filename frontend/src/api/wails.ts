@@ -108,6 +108,11 @@ async function readBody(res: Response): Promise<unknown> {
 
 type Bindings = typeof B;
 
+/** webOnly refuses the administration calls: the desktop has no users or tokens of its own. */
+function webOnly(): Promise<never> {
+  return Promise.reject(new ApiError('Users, tokens and the audit log are managed in the web dashboard or with costpilot user, token and audit', 'NotImplementedError'));
+}
+
 /** createWailsTransport builds the transport over b (the generated bindings; tests pass fakes). */
 export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i, init) => fetch(i, init)): Transport {
   return {
@@ -183,6 +188,14 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
       if (!res.ok) throw errorFromBody(res.status, body);
       return body as ImportResult;
     },
+    ListUsers: webOnly,
+    AddUser: webOnly,
+    UpdateUser: webOnly,
+    DeleteUser: webOnly,
+    ListTokens: webOnly,
+    CreateToken: webOnly,
+    RevokeToken: webOnly,
+    AuditLog: webOnly,
   };
 }
 

@@ -6,6 +6,7 @@
 import { useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type Recommendation, type RecommendationDetail, type StateChange } from '../api/client';
 import { formatCurrency, formatDate, formatDateTime, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
+import { can, notAllowed, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 import { Chart, chartColors, type ChartOption } from './Chart';
 import { ErrorState, Loading } from './states';
@@ -45,6 +46,8 @@ function detailValue(v: unknown): string {
 
 export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: (r: Recommendation) => void }) {
   const detail = useApi<RecommendationDetail>(() => api.GetRecommendation(id), [id]);
+  const session = useSession();
+  const mayChange = can(session, 'change');
   const [reason, setReason] = useState('');
   const [until, setUntil] = useState('');
   const [busy, setBusy] = useState(false);
@@ -146,7 +149,12 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
           )}
           <h3>Decide</h3>
           {error && <ErrorState error={error} what="The change" />}
-          <div class="decide">
+          {!mayChange && (
+            <p class="muted small" data-testid="decide-not-allowed">
+              {notAllowed(session, 'change')}
+            </p>
+          )}
+          <fieldset class="decide" disabled={!mayChange}>
             {lc.state !== 'open' ? (
               <button type="button" class="btn" disabled={busy} onClick={() => change({ state: 'open' })}>
                 Reopen
@@ -183,7 +191,7 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
                 </form>
               </>
             )}
-          </div>
+          </fieldset>
         </div>
       )}
     </aside>

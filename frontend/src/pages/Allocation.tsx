@@ -6,7 +6,7 @@ import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { DataTable, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatCurrencyCompact, formatDate, formatDateTime, formatPercent } from '../lib/format';
-import { useSession } from '../lib/session';
+import { can, notAllowed, useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
 
@@ -74,7 +74,9 @@ function barChart(rows: Row[], currency: string, color: string): ChartOption {
 }
 
 export function AllocationPage() {
-  const { currency: sessionCurrency } = useSession();
+  const session = useSession();
+  const { currency: sessionCurrency } = session;
+  const mayChange = can(session, 'change');
   const theme = useTheme();
   const [rules, setRules] = useState<AllocationRules>(DEFAULT_RULES);
   const [draft, setDraft] = useState({
@@ -213,7 +215,7 @@ export function AllocationPage() {
           </button>
           <div class="save-row">
             <input class="input" placeholder="Name for these rules" aria-label="Name for these rules" value={saveName} onInput={(e) => setSaveName((e.target as HTMLInputElement).value)} />
-            <button type="button" class="btn" onClick={save} disabled={!saveName.trim() || saveState.busy}>
+            <button type="button" class="btn" onClick={save} disabled={!saveName.trim() || saveState.busy || !mayChange} title={mayChange ? undefined : notAllowed(session, 'change')}>
               Save rules
             </button>
           </div>

@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { PROVIDER_COLORS } from '../lib/costs';
 import { formatCurrency, formatDate, formatDateTime, formatShortDate, providerName, titleCase } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
+import { notAllowed, useCan, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 
 function chart(l: AnomalyList): ChartOption {
@@ -42,6 +43,9 @@ function chart(l: AnomalyList): ChartOption {
 
 function AnomalyDrawer({ id, currency, onClose, onChanged }: { id: string; currency: string; onClose: () => void; onChanged: () => void }) {
   const detail = useApi(() => api.GetAnomaly(id), [id]);
+  const session = useSession();
+  const mayChange = useCan('change');
+  const why = mayChange ? undefined : notAllowed(session, 'change');
   const [reason, setReason] = useState('');
   const [pattern, setPattern] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
@@ -102,7 +106,7 @@ function AnomalyDrawer({ id, currency, onClose, onChanged }: { id: string; curre
             <p data-testid="anomaly-decision">
               {titleCase(a.decision.action)} by {a.decision.by} {a.decision.at && formatDateTime(a.decision.at)}: {a.decision.reason}
               {a.decision.pattern && ` (every ${providerName(a.provider)} anomaly of ${a.decision.service})`}{' '}
-              <button type="button" class="btn btn-small" onClick={() => decide('open')}>
+              <button type="button" class="btn btn-small" onClick={() => decide('open')} disabled={!mayChange} title={why}>
                 Reopen
               </button>
             </p>
@@ -114,10 +118,10 @@ function AnomalyDrawer({ id, currency, onClose, onChanged }: { id: string; curre
                 {a.service || a.drivers?.[0]?.service || 'service'} anomalies from now on
               </label>
               <div class="form-row">
-                <button type="button" class="btn btn-primary" disabled={!reason.trim()} onClick={() => decide('acknowledged')}>
+                <button type="button" class="btn btn-primary" disabled={!reason.trim() || !mayChange} title={why} onClick={() => decide('acknowledged')}>
                   Acknowledge
                 </button>
-                <button type="button" class="btn" disabled={!reason.trim()} onClick={() => decide('ignored')}>
+                <button type="button" class="btn" disabled={!reason.trim() || !mayChange} title={why} onClick={() => decide('ignored')}>
                   Ignore
                 </button>
               </div>

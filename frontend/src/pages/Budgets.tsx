@@ -6,6 +6,7 @@ import { api, toApiError, type ApiError, type Budget, type BudgetView, type Prov
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatDate, providerName, titleCase } from '../lib/format';
+import { notAllowed, useCan, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 
 const EMPTY: Budget = { name: '', amount: 0, period: 'monthly', scope: {} };
@@ -109,6 +110,9 @@ function BudgetForm({ initial, id, onSaved, onCancel }: { initial: Budget; id: n
 
 export function BudgetsPage() {
   const state = useApi<BudgetView[]>(() => api.ListBudgets(), []);
+  const session = useSession();
+  const mayChange = useCan('change');
+  const why = mayChange ? undefined : notAllowed(session, 'change');
   const [editing, setEditing] = useState<{ id: number; b: Budget } | null>(null);
   const [error, setError] = useState<ApiError | undefined>();
   const views = state.data ?? [];
@@ -129,7 +133,7 @@ export function BudgetsPage() {
           <p class="muted">Spend this period against each budget, with the forecast to the period's end.</p>
         </div>
         <div class="controls">
-          <button type="button" class="btn btn-primary" onClick={() => setEditing({ id: 0, b: EMPTY })}>
+          <button type="button" class="btn btn-primary" onClick={() => setEditing({ id: 0, b: EMPTY })} disabled={!mayChange} title={why}>
             New budget
           </button>
         </div>
@@ -195,10 +199,10 @@ export function BudgetsPage() {
                     <td class="nowrap">
                       {v.source === 'dashboard' && (
                         <>
-                          <button type="button" class="btn btn-small" onClick={() => setEditing({ id: v.id, b: st.budget })}>
+                          <button type="button" class="btn btn-small" onClick={() => setEditing({ id: v.id, b: st.budget })} disabled={!mayChange} title={why}>
                             Edit
                           </button>{' '}
-                          <button type="button" class="btn btn-small" onClick={() => remove(v)}>
+                          <button type="button" class="btn btn-small" onClick={() => remove(v)} disabled={!mayChange} title={why}>
                             Delete
                           </button>
                         </>

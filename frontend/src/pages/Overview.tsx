@@ -28,7 +28,7 @@ import {
 import { changeBetween, formatCurrency, formatCurrencyCompact, formatDate, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
 import { CALENDAR, defaultGranularity, isoDay, periodLabel, PRESET_DAYS, type Period } from '../lib/period';
 import { navigate, useLocation } from '../lib/router';
-import { useSession } from '../lib/session';
+import { can, notAllowed, useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
 import { refreshViews } from '../lib/views';
@@ -220,6 +220,8 @@ function AddFilter({ e, data }: { e: Explore; data: CostAnalysis | undefined }) 
 
 function SaveView({ e }: { e: Explore }) {
   const [msg, setMsg] = useState('');
+  const session = useSession();
+  const mayChange = can(session, 'change');
   const save = async () => {
     const name = window.prompt('Name of the view (shared with every user of this dashboard)')?.trim();
     if (!name) return;
@@ -233,7 +235,7 @@ function SaveView({ e }: { e: Explore }) {
   };
   return (
     <>
-      <button type="button" class="btn btn-small" onClick={save} data-testid="save-view">
+      <button type="button" class="btn btn-small" onClick={save} data-testid="save-view" disabled={!mayChange} title={mayChange ? undefined : notAllowed(session, 'change')}>
         Save view
       </button>
       {msg && (

@@ -8,7 +8,7 @@ import { RecommendationDrawer } from '../components/RecommendationDrawer';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
-import { useSession } from '../lib/session';
+import { can, notAllowed, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 
 const PRIORITY_ORDER: Record<string, number> = { high: 3, medium: 2, low: 1 };
@@ -20,7 +20,9 @@ function config(c: Recommendation['current_config']): string {
 
 export function RecommendationsPage() {
   const loc = useLocation();
-  const { currency, features } = useSession();
+  const session = useSession();
+  const { currency, features } = session;
+  const mayChange = can(session, 'change');
   const params = new URLSearchParams(loc.search);
   const type = params.get('type') ?? '';
   const provider = params.get('provider') ?? '';
@@ -166,7 +168,14 @@ export function RecommendationsPage() {
           <p class="muted">Rightsizing, idle resources, autoscaling, commitments and tagging, with monthly savings.</p>
         </div>
         <div class="controls">
-          <button type="button" class="btn btn-primary" onClick={runOptimize} disabled={opt.running}>
+          <button
+            type="button"
+            class="btn btn-primary"
+            onClick={runOptimize}
+            disabled={opt.running || !mayChange}
+            title={mayChange ? undefined : notAllowed(session, 'change')}
+            data-testid="run-optimize"
+          >
             {opt.running ? 'Running optimization…' : 'Run optimization'}
           </button>
         </div>

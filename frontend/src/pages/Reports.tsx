@@ -5,7 +5,7 @@ import { api, toApiError, type ApiError, type ReportFormat, type ReportFile, typ
 import { DataTable, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatBytes, formatDateTime, titleCase } from '../lib/format';
-import { useSession } from '../lib/session';
+import { can, notAllowed, useSession } from '../lib/session';
 import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
 import { useViews } from '../lib/views';
@@ -19,7 +19,9 @@ function baseName(path: string): string {
 }
 
 export function ReportsPage() {
-  const { features } = useSession();
+  const session = useSession();
+  const { features } = session;
+  const mayChange = can(session, 'change');
   const [type, setType] = useState<ReportType>('comprehensive');
   const [format, setFormat] = useState<ReportFormat>('html');
   // '' is the last 30 days; a period kind; or "view:NAME" for a saved view.
@@ -116,10 +118,11 @@ export function ReportsPage() {
                 ))}
               </select>
             </label>
-            <button type="submit" class="btn btn-primary" disabled={gen.busy}>
+            <button type="submit" class="btn btn-primary" disabled={gen.busy || !mayChange} title={mayChange ? undefined : notAllowed(session, 'change')} data-testid="generate-report">
               {gen.busy ? 'Generating…' : 'Generate'}
             </button>
           </div>
+          {!mayChange && <p class="muted small">{notAllowed(session, 'change')}</p>}
           {gen.error && <ErrorState error={gen.error} what="Report" />}
           {gen.result && (
             <div class="notice" role="status">

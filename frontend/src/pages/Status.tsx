@@ -6,6 +6,7 @@ import { api, toApiError, type ApiError, type CredentialChecks, type ImportResul
 import { ImportSummary } from '../components/ImportSummary';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
+import { can, notAllowed, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 
 /** providerRows prefers the detailed status and falls back to the boolean map. */
@@ -42,6 +43,9 @@ function Pill({ ok, label }: { ok: boolean | 'warn'; label: string }) {
 }
 
 export function StatusPage() {
+  const session = useSession();
+  const mayAdmin = can(session, 'admin');
+  const mayChange = can(session, 'change');
   const providers = useApi(loadProviders, []);
   const perf = useApi(() => api.GetMetrics(), []);
   const health = useApi(() => api.CheckHealth(), []);
@@ -83,7 +87,7 @@ export function StatusPage() {
           <p class="muted">Provider connections, credentials, performance and health.</p>
         </div>
         <div class="controls">
-          <button type="button" class="btn btn-primary" onClick={validate} disabled={creds.busy}>
+          <button type="button" class="btn btn-primary" onClick={validate} disabled={creds.busy || !mayAdmin} title={mayAdmin ? undefined : notAllowed(session, 'admin')}>
             {creds.busy ? 'Validating…' : 'Validate credentials'}
           </button>
           {import.meta.env.VITE_TARGET === 'wails' && (
@@ -239,7 +243,7 @@ export function StatusPage() {
               onChange={(e) => setImp({ busy: false, file: (e.target as HTMLInputElement).files?.[0] })}
             />
           </label>
-          <button type="submit" class="btn" disabled={!imp.file || imp.busy}>
+          <button type="submit" class="btn" disabled={!imp.file || imp.busy || !mayChange} title={mayChange ? undefined : notAllowed(session, 'change')}>
             {imp.busy ? 'Importing…' : 'Import'}
           </button>
         </form>

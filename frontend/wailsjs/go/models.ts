@@ -103,6 +103,7 @@ export namespace app {
 	    version: string;
 	    auth: string;
 	    role: string;
+	    permissions: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new Session(source);
@@ -116,6 +117,7 @@ export namespace app {
 	        this.version = source["version"];
 	        this.auth = source["auth"];
 	        this.role = source["role"];
+	        this.permissions = source["permissions"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
