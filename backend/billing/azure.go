@@ -18,6 +18,7 @@ import (
 // when the export has it, as is when it bills in USD, the pricing currency),
 // else billed: a USD price is never added to a CAD cost.
 type azureMapper struct {
+	exportNames
 	forced                                    model.ProviderKey
 	account, sub, consumed, meter, region     int
 	resource, charge, tags, currency, date    int
@@ -49,6 +50,7 @@ func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		pend:      h.find("BillingPeriodEndDate"),
 		pricing:   h.find("PricingModel"),
 	}
+	m.exportNames = exportNames{accountName: h.find("BillingAccountName", "EnrollmentName"), subName: h.find("SubscriptionName")}
 	if m.cost < 0 {
 		return nil, missing("CostInBillingCurrency")
 	}
@@ -92,6 +94,7 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d := &l.dims
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.consumed), cell(rec, m.meter), cell(rec, m.region)
 	d[5], d[6], d[7], d[8] = cell(rec, m.resource), cell(rec, m.charge), cell(rec, m.tags), cell(rec, m.currency)
+	m.fill(rec, l)
 	return out, nil
 }
 

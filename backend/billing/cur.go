@@ -16,6 +16,7 @@ import (
 // cost for covered usage, the unused part of recurring commitment fees, zero
 // for negations and upfront fees); list is the public on-demand cost.
 type curMapper struct {
+	exportNames
 	ends                                    endCache
 	forced                                  model.ProviderKey
 	payer, account, typ, start, code, pname int
@@ -68,7 +69,9 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		pstart:            f("bill/BillingPeriodStartDate", "bill_billing_period_start_date"),
 		pend:              f("bill/BillingPeriodEndDate", "bill_billing_period_end_date"),
 		tagsCol:           h.find("resource_tags"),
-		names:             map[int]string{},
+		exportNames: exportNames{accountName: f("bill/PayerAccountName", "bill_payer_account_name"),
+			subName: f("lineItem/UsageAccountName", "line_item_usage_account_name")},
+		names: map[int]string{},
 		cm: curCommit{
 			unit:        f("pricing/unit", "pricing_unit"),
 			riEnd:       f("reservation/EndTime", "reservation_end_time"),
@@ -165,6 +168,7 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	}
 	d := &l.dims
 	d[0], d[1], d[2], d[3] = cell(rec, m.payer), cell(rec, m.account), cell(rec, m.code), cell(rec, m.pname)
+	m.fill(rec, l)
 	if d[4] = cell(rec, m.regionCode); d[4] == nil {
 		d[4] = cell(rec, m.region)
 	}

@@ -280,3 +280,57 @@ func TestMapping(t *testing.T) {
 		t.Errorf("oci correction %+v", r)
 	}
 }
+
+// TestAccountNamesOfCURAndGCP: CUR 2.0's payer and usage account names and
+// Google Cloud's project name name their ids.
+func TestAccountNamesOfCURAndGCP(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "gcp.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.SplitN(string(b), "\n", 2)[0]
+	line = strings.Replace(line, `"project":{"id":"proj-a",`, `"project":{"id":"proj-a","name":"Project A",`, 1)
+	res, err := Parse(context.Background(), strings.NewReader(line+"\n"), "names.jsonl", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	if got := res.AccountNames[model.GCP]["proj-a"]; got != "Project A" {
+		t.Fatalf("GCP project name %q (%v)", got, res.AccountNames)
+	}
+	c, err := os.ReadFile(filepath.Join("testdata", "cur2.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimRight(string(c), "\n"), "\n")
+	header := strings.Split(rows[0], ",")
+	payer, usage := -1, -1
+	for i, h := range header {
+		switch h {
+		case "bill_payer_account_id":
+			payer = i
+		case "line_item_usage_account_id":
+			usage = i
+		}
+	}
+	if payer < 0 || usage < 0 {
+		t.Fatal("cur2.csv has no account columns")
+	}
+	var out strings.Builder
+	out.WriteString(rows[0] + ",bill_payer_account_name,line_item_usage_account_name\n")
+	for _, r := range rows[1:] {
+		out.WriteString(r + ",Payer Org,Team Account\n")
+	}
+	res, err = Parse(context.Background(), strings.NewReader(out.String()), "names.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Close()
+	first := strings.Split(rows[1], ",")
+	if got := res.AccountNames[model.AWS][first[payer]]; got != "Payer Org" {
+		t.Fatalf("payer %s named %q (%v)", first[payer], got, res.AccountNames)
+	}
+	if got := res.AccountNames[model.AWS][first[usage]]; got != "Team Account" {
+		t.Fatalf("usage account %s named %q", first[usage], got)
+	}
+}

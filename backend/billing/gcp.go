@@ -18,6 +18,7 @@ import (
 // cost. Each credit becomes a line of its own with ChargeCategory Credit and
 // its (negative) amount, so credits stay visible as the export has them.
 type gcpMapper struct {
+	exportNames
 	forced                                     model.ProviderKey
 	account, project, service, region, loc     int
 	resource, resName, costType, labels, plabs int
@@ -55,6 +56,7 @@ func bindGCP(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		start:    f("usage_start_time"),
 		inv:      f("invoice.month"),
 	}
+	m.exportNames = exportNames{accountName: -1, subName: f("project.name")}
 	if m.cost < 0 {
 		return nil, missing("cost")
 	}
@@ -100,6 +102,7 @@ func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 		d[4] = cell(rec, m.resName)
 	}
 	d[5], d[6], d[7], d[8] = cell(rec, m.costType), cell(rec, m.labels), cell(rec, m.plabs), cell(rec, m.currency)
+	m.fill(rec, l)
 
 	cr := bytes.TrimSpace(cell(rec, m.credits))
 	if len(cr) == 0 || string(cr) == "[]" {
@@ -194,7 +197,7 @@ func gcpResourceType(id string) string {
 var gcpJSONColumns = []string{
 	"billing_account_id", "project.id", "service.description", "location.region", "location.location",
 	"resource.global_name", "resource.name", "cost_type", "labels", "project.labels", "currency",
-	"cost", "cost_at_list", "credits", "usage_start_time", "invoice.month",
+	"cost", "cost_at_list", "credits", "usage_start_time", "invoice.month", "project.name",
 }
 
 // gcpJSONRow decodes one JSON line of the BigQuery export into cells in
@@ -210,6 +213,7 @@ type gcpJSONLine struct {
 	BillingAccountID json.RawMessage `json:"billing_account_id"`
 	Project          *struct {
 		ID     json.RawMessage `json:"id"`
+		Name   json.RawMessage `json:"name"`
 		Labels json.RawMessage `json:"labels"`
 	} `json:"project"`
 	Service *struct {
@@ -246,7 +250,7 @@ func (r *gcpJSONRow) decode(line []byte) ([][]byte, *fieldError) {
 	}
 	f[0] = scalar(j.BillingAccountID)
 	if j.Project != nil {
-		f[1], f[9] = scalar(j.Project.ID), raw(j.Project.Labels)
+		f[1], f[9], f[16] = scalar(j.Project.ID), raw(j.Project.Labels), scalar(j.Project.Name)
 	}
 	if j.Service != nil {
 		f[2] = scalar(j.Service.Description)

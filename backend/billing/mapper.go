@@ -9,6 +9,25 @@ import (
 // maxDims bounds the raw dimensions a format keys its lines by.
 const maxDims = 16
 
+// Account names travel in the last two dims of formats other than FOCUS:
+// they depend on the account ids, so keying by them adds no lines.
+const (
+	dimAccountName = 14 // the billing account's name
+	dimSubName     = 15 // the sub-account's (usage account, subscription, project, compartment)
+)
+
+// exportNames is the namer of formats whose billing account and
+// sub-account ids are in dims 0 and 1.
+type exportNames struct{ accountName, subName int }
+
+func (n exportNames) fill(rec [][]byte, l *rawLine) {
+	l.dims[dimAccountName], l.dims[dimSubName] = cell(rec, n.accountName), cell(rec, n.subName)
+}
+
+func (n exportNames) accountNames(l *rawLine) [][2][]byte {
+	return [][2][]byte{{l.dims[0], l.dims[dimAccountName]}, {l.dims[1], l.dims[dimSubName]}}
+}
+
 // rawLine is one source row mapped but not yet aggregated. Its dims are the
 // raw cells (or constants) that fully determine the line's dimensions, so
 // the aggregator can key by them and describe a key only once.

@@ -12,6 +12,7 @@ import (
 // (cost/myCostOverage is informational); the report has no list cost, so
 // list is billed.
 type ociMapper struct {
+	exportNames
 	forced                                    model.ProviderKey
 	tenant, compartment, service, region, res int
 	correction, currency, cost, start         int
@@ -34,6 +35,7 @@ func bindOCI(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		cost:        h.find("cost/myCost"),
 		start:       h.find("lineItem/intervalUsageStart"),
 	}
+	m.exportNames = exportNames{accountName: h.find("lineItem/tenantName"), subName: h.find("product/compartmentName")}
 	if m.cost < 0 {
 		return nil, missing("cost/myCost")
 	}
@@ -59,6 +61,7 @@ func (m *ociMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	d := &l.dims
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.tenant), cell(rec, m.compartment), cell(rec, m.service), cell(rec, m.region), cell(rec, m.res)
 	d[5], d[7] = cell(rec, m.correction), cell(rec, m.currency)
+	m.fill(rec, l)
 	if len(m.tagIdx) > 0 {
 		b := m.tagBuf[:0]
 		for n, i := range m.tagIdx {

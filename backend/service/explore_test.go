@@ -338,3 +338,43 @@ func TestAccountNames(t *testing.T) {
 		t.Errorf("label %q, want the config's name", got)
 	}
 }
+
+// TestAccountNamesFromEveryExport: the name columns of Azure's EA export
+// (BillingAccountName, SubscriptionName) and OCI's cost report
+// (product/compartmentName) name their ids, as FOCUS's do.
+func TestAccountNamesFromEveryExport(t *testing.T) {
+	ctx := adminCtx()
+	s := openFresh(t, exportConfig(t))
+	want := map[string]map[string]string{}
+	for _, c := range []struct{ file, idCol, nameCol string }{
+		{"azure-ea-export-sample.csv", "SubscriptionId", "SubscriptionName"},
+		{"azure-ea-export-sample.csv", "BillingAccountId", "BillingAccountName"},
+		{"oci-cost-report-sample.csv", "product/compartmentId", "product/compartmentName"},
+	} {
+		header, rows := readCSV(t, sharedFile(t, c.file))
+		id, name := column(t, header, c.idCol), column(t, header, c.nameCol)
+		if want[c.file] == nil {
+			want[c.file] = map[string]string{}
+		}
+		want[c.file][rows[0][id]] = rows[0][name]
+	}
+	for file := range want {
+		if _, err := s.ImportFiles(ctx, []string{sharedFile(t, file)}, ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.AccountNames(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for file, ids := range want {
+		for id, name := range ids {
+			if id == "" || name == "" {
+				t.Fatalf("%s: the sample's first row has %q named %q", file, id, name)
+			}
+			if got[id] != name {
+				t.Errorf("%s: %s is named %q, want %q", file, id, got[id], name)
+			}
+		}
+	}
+}
