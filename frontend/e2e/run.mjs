@@ -610,6 +610,22 @@ try {
     await drawer.getByRole('button', { name: 'Close' }).click();
   });
 
+  await check('grouping by a tag key picked from the keys the data has', async () => {
+    await nav('Overview');
+    await page.locator('[data-testid="total-cost"]').waitFor();
+    await page.selectOption('[data-testid="group-by"]', 'tag');
+    const picker = page.locator('[data-testid="group-by-tag"]');
+    await picker.locator('option', { hasText: 'team' }).waitFor({ state: 'attached' });
+    await picker.selectOption('team');
+    await page.waitForURL((u) => new URL(u).searchParams.get('group_by') === 'tag:team');
+    await settled();
+    const api = await page.evaluate(async () => {
+      const r = await fetch('/api/costs?days=30&group_by=tag:team', { credentials: 'same-origin' });
+      return (await r.json()).summary.groups.map((g) => g.key);
+    });
+    assert(api.includes('(none)') && api.length >= 3, `tag groups ${api.join(', ')}`);
+  });
+
   await check('dark theme and a narrow window render', async () => {
     await nav('Overview');
     await page.locator('[data-testid="total-cost"]').waitFor();

@@ -137,6 +137,38 @@ function PeriodPicker({ e }: { e: Explore }) {
   );
 }
 
+/** TagKeyPicker offers the tag keys the period's data has, to group by one. */
+function TagKeyPicker({ e, onPick, onCancel }: { e: Explore; onPick: (key: string) => void; onCancel: () => void }) {
+  const tags = useApi<Record<string, string[]>>(
+    () => api.TagValues({ ...exploreQuery(e), group_by: undefined, filters: undefined }),
+    [JSON.stringify(e.period)],
+    { live: false },
+  );
+  const keys = Object.keys(tags.data ?? {}).sort((a, b) => a.localeCompare(b));
+  return (
+    <label>
+      Tag key{' '}
+      <select
+        class="input"
+        data-testid="group-by-tag"
+        value=""
+        onChange={(ev) => {
+          const k = (ev.target as HTMLSelectElement).value;
+          if (k) onPick(k);
+          else onCancel();
+        }}
+      >
+        <option value="">{tags.loading && !tags.data ? 'Loading tag keys…' : keys.length ? 'Choose a tag key' : 'No tags in this period'}</option>
+        {keys.map((k) => (
+          <option key={k} value={k}>
+            {k}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** AddFilter adds a filter on any dimension or tag, offering the values the data has. */
 function AddFilter({ e, data }: { e: Explore; data: CostAnalysis | undefined }) {
   const [open, setOpen] = useState(false);
@@ -281,6 +313,7 @@ interface GroupRow extends CostGroup {
 
 export function OverviewPage() {
   const loc = useLocation();
+  const [pickTag, setPickTag] = useState(false);
   const { currency: sessionCurrency } = useSession();
   const theme = useTheme();
   const e = parseExplore(new URLSearchParams(loc.search));
@@ -408,10 +441,7 @@ export function OverviewPage() {
             onChange={(ev) => {
               const v = (ev.target as HTMLSelectElement).value;
               if (v !== 'tag') go({ ...e, groupBy: v as Explore['groupBy'] });
-              else {
-                const k = window.prompt('Group by which tag key?', 'team')?.trim();
-                if (k) go({ ...e, groupBy: `tag:${k}` });
-              }
+              else setPickTag(true);
             }}
           >
             {GROUPINGS.filter((g) => g.value === e.groupBy || !e.filters.some((f) => filterDimension(f) === g.value && f.param !== 'tag')).map((g) => (
@@ -422,6 +452,16 @@ export function OverviewPage() {
             <option value="tag">{e.groupBy.startsWith('tag:') ? dimensionLabel(e.groupBy) : 'Tag…'}</option>
           </select>
         </label>
+        {pickTag && (
+          <TagKeyPicker
+            e={e}
+            onPick={(k) => {
+              setPickTag(false);
+              go({ ...e, groupBy: `tag:${k}` });
+            }}
+            onCancel={() => setPickTag(false)}
+          />
+        )}
         <AddFilter e={e} data={data} />
         <SaveView e={e} />
         {state.loading && data && <span class="muted small">Refreshing…</span>}
