@@ -39,27 +39,13 @@ func sharedFile(t *testing.T, name string) string {
 // big.Rat: an independent check of the import path.
 func focusTotals(t *testing.T, path string) map[model.ProviderKey]*big.Rat {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	head, err := r.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	head, rows := readCSV(t, path)
 	col := map[string]int{}
 	for i, h := range head {
 		col[strings.TrimPrefix(h, "\ufeff")] = i
 	}
 	out := map[model.ProviderKey]*big.Rat{}
-	for {
-		rec, err := r.Read()
-		if err != nil {
-			break
-		}
+	for _, rec := range rows {
 		v := rec[col["BilledCost"]]
 		if v == "" || v == "NULL" {
 			continue

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -99,26 +100,15 @@ func (a *app) anomalyShowCmd() *cobra.Command {
 
 func (a *app) anomalyDecideCmd(name, action, short string) *cobra.Command {
 	r := service.AnomalyDecisionRequest{Action: action}
-	cmd := &cobra.Command{
-		Use:   name + " ID",
-		Short: short,
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withService(cmd, func(svc *service.Service) error {
-				x, err := svc.DecideAnomaly(cmd.Context(), args[0], r, cliActor)
-				if err != nil {
-					return err
-				}
-				return a.emit(x, func(w io.Writer) {
-					state := "open"
-					if x.Decision != nil {
-						state = x.Decision.Action
-					}
-					fmt.Fprintf(w, "%s %s\n", x.ID, state)
-				})
-			})
-		},
-	}
+	cmd := idCmd(a, name, short, func(ctx context.Context, svc *service.Service, id string) (service.AnomalyView, error) {
+		return svc.DecideAnomaly(ctx, id, r, cliActor)
+	}, func(w io.Writer, x service.AnomalyView) {
+		state := "open"
+		if x.Decision != nil {
+			state = x.Decision.Action
+		}
+		fmt.Fprintf(w, "%s %s\n", x.ID, state)
+	})
 	if action != "open" {
 		cmd.Flags().StringVar(&r.Reason, "reason", "", "why (required)")
 		_ = cmd.MarkFlagRequired("reason")

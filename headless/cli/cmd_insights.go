@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -59,24 +60,32 @@ column whole; -o json prints exactly the dashboard API's GET /api/recommendation
 	return cmd
 }
 
-func (a *app) recStateCmd(name string, state model.RecState, short string) *cobra.Command {
-	c := service.StateChange{State: string(state)}
-	cmd := &cobra.Command{
-		Use:   name + " ID",
+// idCmd is a subcommand that acts on one item by its ID through the
+// Service and prints what it answered.
+func idCmd[T any](a *app, use, short string, call func(ctx context.Context, svc *service.Service, id string) (T, error), print func(io.Writer, T)) *cobra.Command {
+	return &cobra.Command{
+		Use:   use + " ID",
 		Short: short,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				r, err := svc.SetRecommendationState(cmd.Context(), args[0], c, cliActor)
+				v, err := call(cmd.Context(), svc, args[0])
 				if err != nil {
 					return err
 				}
-				return a.emit(r, func(w io.Writer) {
-					fmt.Fprintf(w, "%s %s (%s, %s): %s\n", r.ID, r.Lifecycle.State, r.Type, r.Provider, r.ResourceID)
-				})
+				return a.emit(v, func(w io.Writer) { print(w, v) })
 			})
 		},
 	}
+}
+
+func (a *app) recStateCmd(name string, state model.RecState, short string) *cobra.Command {
+	c := service.StateChange{State: string(state)}
+	cmd := idCmd(a, name, short, func(ctx context.Context, svc *service.Service, id string) (model.Recommendation, error) {
+		return svc.SetRecommendationState(ctx, id, c, cliActor)
+	}, func(w io.Writer, r model.Recommendation) {
+		fmt.Fprintf(w, "%s %s (%s, %s): %s\n", r.ID, r.Lifecycle.State, r.Type, r.Provider, r.ResourceID)
+	})
 	switch state {
 	case model.RecDismissed:
 		cmd.Flags().StringVar(&c.Reason, "reason", "", "why it does not apply (required)")
