@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"reflect"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/model"
@@ -208,5 +209,34 @@ func TestPartBatchNeedsAccountsAndKind(t *testing.T) {
 	}
 	if got := metricSum(t, s, model.OCI, model.MetricBilled, "", ""); got != 0 {
 		t.Fatalf("refused batches left %v", got)
+	}
+}
+
+// TestApplyHistoryAfterSums: a replacing batch's sums after (counted while
+// it is written) equal the stored sums read back, in every currency.
+func TestApplyHistoryAfterSums(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	eur := line("2023-11-02", "a1", "S3", "b", "2.5", nil)
+	eur.Currency = "EUR"
+	noCur := line("2023-11-03", "a2", "EC2", "c", "4", nil)
+	noCur.Currency = ""
+	old := model.Batch{Provider: model.AWS, Source: model.SourceExport, From: "2023-11-01", To: "2023-11-30",
+		Lines: []model.CostLine{line("2023-11-01", "a1", "EC2", "x", "100", nil)}}
+	b := model.Batch{Provider: model.AWS, Source: model.SourceExport, From: "2023-11-01", To: "2023-11-30",
+		Lines: []model.CostLine{line("2023-11-01", "a1", "EC2", "a", "1.25", nil), eur, noCur}}
+	if err := s.ReplaceHistory(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := s.ApplyHistory(ctx, false, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.SpanSums(ctx, model.AWS, model.SourceExport, nil, "2023-11-01", "2023-11-30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(changes) != 1 || changes[0].Before[0].Billed != nanos("100") || !reflect.DeepEqual(changes[0].After, stored) || len(stored) != 2 {
+		t.Fatalf("after %+v, stored %+v", changes[0].After, stored)
 	}
 }

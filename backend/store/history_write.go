@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -85,6 +86,10 @@ func (w *historyWriter) measure(ctx context.Context, before bool) error {
 		return nil
 	}
 	c := &w.changes[len(w.changes)-1]
+	if !before && w.known != nil {
+		c.After, w.known = w.known, nil
+		return nil
+	}
 	from, _ := model.ParseDayNum(c.From)
 	to, _ := model.ParseDayNum(c.To)
 	sums, err := spanSums(ctx, w.tx, c.Provider, w.src, c.Accounts, from, to)
@@ -108,6 +113,7 @@ type historyWriter struct {
 	svc  map[svcKey]int64
 
 	measuring bool
+	known     []CurrencySums   // the last batch's sums after, when the write knew them
 	changes   []SpanChange     // one per batch written
 	src       model.SourceKind // of the last change
 }
@@ -181,7 +187,7 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 				return fmt.Errorf("facts out of key and day order")
 			}
 			lastKey, lastDay = f.Key, f.Day
-			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], day: f.Day,
+			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], day: f.Day, index: f.Key,
 				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, frac: f.Frac})
 		})
 	}
@@ -203,7 +209,37 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 	if err := w.cutParts(ctx, b, scope, scopeArgs, from, to); err != nil {
 		return err
 	}
-	return w.write(ctx, scope, scopeArgs, from, to, each)
+	if !w.measuring {
+		return w.write(ctx, scope, scopeArgs, from, to, each)
+	}
+	// After a replace its span holds exactly the batch's facts: their
+	// sums are the stored totals after, without reading them back.
+	after := map[string]*CurrencySums{}
+	counted := func(yield func(idFact) error) error {
+		return each(func(f idFact) error {
+			cur := facts.Keys[f.index].Currency
+			if cur == "" {
+				cur = "USD"
+			}
+			c := after[cur]
+			if c == nil {
+				c = &CurrencySums{Currency: cur}
+				after[cur] = c
+			}
+			c.Billed += model.Nanos(f.s.billed)
+			c.Effective += model.Nanos(f.s.effective)
+			c.List += model.Nanos(f.s.list)
+			return yield(f)
+		})
+	}
+	if err := w.write(ctx, scope, scopeArgs, from, to, counted); err != nil {
+		return err
+	}
+	w.known = make([]CurrencySums, 0, len(after))
+	for _, cur := range slices.Sorted(maps.Keys(after)) {
+		w.known = append(w.known, *after[cur])
+	}
+	return nil
 }
 
 // idFact is one fact with the global ids of its line key and service key.
@@ -212,6 +248,7 @@ type idFact struct {
 	day       model.DayNum
 	s         sums
 	frac      [3]int64 // model.Fact.Frac
+	index     int32    // the key's index in the batch (Facts.Keys); recomputed facts have none
 }
 
 // write replaces the facts of the keys in scope over [from, to] by those
