@@ -48,6 +48,9 @@ type Batch struct {
 	// Part, when set, says the batch holds only part of what is stored for
 	// its days (see Part); nil: the batch replaces its span whole.
 	Part *Part
+	// AccountNames are names the source gives its accounts (id to name),
+	// kept for showing names instead of ids; they do not change the lines.
+	AccountNames map[string]string
 	// Commitments are the batch's commitment discounts per day and the
 	// eligible usage they left uncovered. A whole batch (Part nil)
 	// replaces the commitment facts of its span even when it has none; a

@@ -378,3 +378,16 @@ func TestAccountNamesFromEveryExport(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoAccountsHaveNames: the demo names its accounts as a cloud's
+// console would, through the same path as live syncs.
+func TestDemoAccountsHaveNames(t *testing.T) {
+	s := openDemo(t, nil)
+	names, err := s.AccountNames(adminCtx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names["123456789012"] != "acme-prod" || names["8f2d7c1e-4b3a-4e8f-9a21-7c5d3e1f0a42"] != "Production" {
+		t.Fatalf("demo account names %v", names)
+	}
+}

@@ -149,6 +149,11 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 	if err := s.store.ReplaceHistory(ctx, batch); err != nil {
 		return res, apperr.Wrap(apperr.Base, err, "%s: cannot store the synced history", k).WithProvider(string(k))
 	}
+	if len(batch.AccountNames) > 0 {
+		if err := s.store.SetAccountNames(ctx, k, batch.AccountNames); err != nil {
+			s.log.Warn("account names not stored", "provider", k, "err", err)
+		}
+	}
 	res.Lines = len(batch.Lines)
 	inv, err := p.Inventory(ctx)
 	if err != nil {

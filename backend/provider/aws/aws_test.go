@@ -66,6 +66,10 @@ func TestFetchCosts(t *testing.T) {
 	if tp["Start"] != "2026-11-17" || tp["End"] != "2026-11-20" {
 		t.Errorf("TimePeriod = %v, want 2026-11-17..2026-11-20 (exclusive end)", tp)
 	}
+	// The linked accounts' names from DimensionValueAttributes.
+	if b.AccountNames["111111111111"] != "prod" {
+		t.Errorf("account names %v, want 111111111111 named prod", b.AccountNames)
+	}
 	if f.ceBodies[0]["Granularity"] != "DAILY" {
 		t.Errorf("Granularity = %v", f.ceBodies[0]["Granularity"])
 	}

@@ -60,6 +60,15 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 		if err != nil {
 			return model.Batch{}, p.fail(ctx, "Cost Explorer GetCostAndUsage", err)
 		}
+		// Cost Explorer names the linked accounts it groups by.
+		for _, a := range out.DimensionValueAttributes {
+			if id, name := aws.ToString(a.Value), a.Attributes["description"]; id != "" && name != "" && name != id {
+				if b.AccountNames == nil {
+					b.AccountNames = map[string]string{}
+				}
+				b.AccountNames[id] = name
+			}
+		}
 		for _, r := range out.ResultsByTime {
 			lines, err := costLines(payer, r)
 			if err != nil {

@@ -90,7 +90,7 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	if err != nil {
 		return model.Batch{}, fmt.Errorf("demo: to day: %w", err)
 	}
-	b := model.Batch{Provider: p.key, Source: model.SourceDemo, From: from, To: to, Origin: "demo"}
+	b := model.Batch{Provider: p.key, Source: model.SourceDemo, From: from, To: to, Origin: "demo", AccountNames: w.c.names}
 	for d := int(f.Sub(w.first).Hours() / 24); d <= int(t.Sub(w.first).Hours()/24); d++ {
 		if d < 0 || d >= w.days {
 			continue

@@ -53,6 +53,7 @@ type cloud struct {
 	currency string
 	billing  string
 	accounts []string
+	names    map[string]string // account id -> name, as the cloud's console shows it
 	regions  []string
 	services map[string]string // kind -> service name
 	category map[string]string // kind -> FOCUS service category
@@ -68,7 +69,9 @@ var clouds = map[model.ProviderKey]cloud{
 	model.AWS: {
 		key: model.AWS, currency: "USD", billing: "111122223333",
 		accounts: []string{"123456789012", "210987654321", "345678901234"},
-		regions:  []string{"us-east-1", "us-west-2", "eu-west-1"},
+		names: map[string]string{"111122223333": "Acme Corp (payer)", "123456789012": "acme-prod",
+			"210987654321": "acme-staging", "345678901234": "acme-data"},
+		regions: []string{"us-east-1", "us-west-2", "eu-west-1"},
 		services: map[string]string{"instance": "Amazon Elastic Compute Cloud - Compute", "volume": "EC2 - Other",
 			"public_ip": "EC2 - Other", "snapshot": "EC2 - Other", "database": "Amazon Relational Database Service",
 			"bucket": "Amazon Simple Storage Service"},
@@ -89,7 +92,9 @@ var clouds = map[model.ProviderKey]cloud{
 	model.Azure: {
 		key: model.Azure, currency: "USD", billing: "ea-80123456",
 		accounts: []string{"8f2d7c1e-4b3a-4e8f-9a21-7c5d3e1f0a42", "1b9e4d2f-7a6c-4c1d-8e5b-2f3a9c7d6e10"},
-		regions:  []string{"eastus", "westeurope"},
+		names: map[string]string{"ea-80123456": "Acme EA enrollment", "8f2d7c1e-4b3a-4e8f-9a21-7c5d3e1f0a42": "Production",
+			"1b9e4d2f-7a6c-4c1d-8e5b-2f3a9c7d6e10": "Dev/Test"},
+		regions: []string{"eastus", "westeurope"},
 		services: map[string]string{"instance": "Virtual Machines", "volume": "Storage", "public_ip": "Virtual Network",
 			"snapshot": "Storage", "database": "Azure SQL Database", "bucket": "Storage"},
 		category: map[string]string{"instance": "Compute", "volume": "Storage", "public_ip": "Networking",
@@ -106,7 +111,9 @@ var clouds = map[model.ProviderKey]cloud{
 	model.GCP: {
 		key: model.GCP, currency: "USD", billing: "01A2B3-C4D5E6-F7A8B9",
 		accounts: []string{"shop-prod-4821", "shop-staging-1187", "data-platform-3390"},
-		regions:  []string{"us-central1", "europe-west1"},
+		names: map[string]string{"01A2B3-C4D5E6-F7A8B9": "Acme billing", "shop-prod-4821": "Shop (prod)",
+			"shop-staging-1187": "Shop (staging)", "data-platform-3390": "Data platform"},
+		regions: []string{"us-central1", "europe-west1"},
 		services: map[string]string{"instance": "Compute Engine", "volume": "Compute Engine", "public_ip": "Networking",
 			"snapshot": "Compute Engine", "database": "Cloud SQL", "bucket": "Cloud Storage"},
 		category: map[string]string{"instance": "Compute", "volume": "Storage", "public_ip": "Networking",
@@ -124,6 +131,7 @@ var clouds = map[model.ProviderKey]cloud{
 	model.OCI: {
 		key: model.OCI, currency: "USD", billing: "ocid1.tenancy.oc1..aaaademo7k3q",
 		accounts: []string{"prod-compartment", "analytics-compartment"},
+		names:    map[string]string{"ocid1.tenancy.oc1..aaaademo7k3q": "acme-tenancy"},
 		regions:  []string{"us-ashburn-1", "eu-frankfurt-1"},
 		services: map[string]string{"instance": "Compute", "volume": "Block Storage", "public_ip": "Networking",
 			"snapshot": "Block Storage", "database": "Database", "bucket": "Object Storage"},
