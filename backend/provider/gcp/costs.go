@@ -60,9 +60,15 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	for {
 		if complete {
 			for _, r := range rows {
-				l, err := costLine(r)
+				l, name, err := costLine(r)
 				if err != nil {
 					return model.Batch{}, err
+				}
+				if name != "" && name != l.SubAccount {
+					if b.AccountNames == nil {
+						b.AccountNames = map[string]string{}
+					}
+					b.AccountNames[l.SubAccount] = name
 				}
 				if l.Billed != 0 || l.Effective != 0 || l.List != 0 {
 					b.Lines = append(b.Lines, l)
@@ -115,7 +121,8 @@ func (p *Provider) costQuery(ctx context.Context, bq *bigquery.Service, from, to
   IFNULL(BillingCurrency, '') AS currency,
   CAST(SUM(CAST(BilledCost AS NUMERIC)) AS STRING) AS billed,
   CAST(SUM(CAST(EffectiveCost AS NUMERIC)) AS STRING) AS effective,
-  CAST(SUM(CAST(IFNULL(ListCost, BilledCost) AS NUMERIC)) AS STRING) AS list
+  CAST(SUM(CAST(IFNULL(ListCost, BilledCost) AS NUMERIC)) AS STRING) AS list,
+  '' AS project_name
 FROM ` + ref + `
 WHERE DATE(ChargePeriodStart) BETWEEN @from AND @to
 GROUP BY day, account, project, service, region, resource, charge, currency`
@@ -139,7 +146,8 @@ GROUP BY day, account, project, service, region, resource, charge, currency`
   IFNULL(currency, '') AS currency,
   CAST(SUM(CAST(cost AS NUMERIC)) AS STRING) AS billed,
   CAST(SUM(CAST(cost AS NUMERIC) + IFNULL((SELECT SUM(CAST(c.amount AS NUMERIC)) FROM UNNEST(credits) AS c), 0)) AS STRING) AS effective,
-  CAST(SUM(CAST(` + list + ` AS NUMERIC)) AS STRING) AS list
+  CAST(SUM(CAST(` + list + ` AS NUMERIC)) AS STRING) AS list,
+  IFNULL(ANY_VALUE(project.name), '') AS project_name
 FROM ` + ref + `
 WHERE DATE(usage_start_time) BETWEEN @from AND @to` + partition + `
 GROUP BY day, account, project, service, region, resource, charge, currency`
@@ -202,11 +210,12 @@ func (p *Provider) detect(ctx context.Context, bq *bigquery.Service) (exportForm
 	return p.format, p.hasCAL, p.ingestion, nil
 }
 
-// costLine reads one result row in the SELECT's column order. BigQuery's
-// JSON rows carry every scalar as a string ({"f":[{"v":"..."}]}).
-func costLine(r *bigquery.TableRow) (model.CostLine, error) {
-	if r == nil || len(r.F) != 11 {
-		return model.CostLine{}, badRow("a row has the wrong number of cells")
+// costLine reads one result row in the SELECT's column order, and the
+// project's name. BigQuery's JSON rows carry every scalar as a string
+// ({"f":[{"v":"..."}]}).
+func costLine(r *bigquery.TableRow) (model.CostLine, string, error) {
+	if r == nil || len(r.F) != 12 {
+		return model.CostLine{}, "", badRow("a row has the wrong number of cells")
 	}
 	s := func(i int) string {
 		if r.F[i] == nil || r.F[i].V == nil {
@@ -230,15 +239,15 @@ func costLine(r *bigquery.TableRow) (model.CostLine, error) {
 	}
 	billed, err := amount(8)
 	if err != nil {
-		return model.CostLine{}, err
+		return model.CostLine{}, "", err
 	}
 	eff, err := amount(9)
 	if err != nil {
-		return model.CostLine{}, err
+		return model.CostLine{}, "", err
 	}
 	list, err := amount(10)
 	if err != nil {
-		return model.CostLine{}, err
+		return model.CostLine{}, "", err
 	}
 	return model.CostLine{
 		Provider:       model.GCP,
@@ -253,7 +262,7 @@ func costLine(r *bigquery.TableRow) (model.CostLine, error) {
 		Billed:         billed,
 		Effective:      eff,
 		List:           list,
-	}, nil
+	}, s(11), nil
 }
 
 // chargeCategory maps the export's cost_type to FOCUS's ChargeCategory.

@@ -74,6 +74,10 @@ func TestFetchCosts(t *testing.T) {
 			if len(f.queries) != 1 {
 				t.Fatalf("jobs.query calls = %d", len(f.queries))
 			}
+			// Project names come with the rows.
+			if b.AccountNames["acme-prod"] != "Acme Production" || b.AccountNames["acme-data"] != "Acme Data" {
+				t.Errorf("account names %v", b.AccountNames)
+			}
 			q := f.queries[0]
 			sql := q["query"].(string)
 			for _, s := range tt.wantSQL {

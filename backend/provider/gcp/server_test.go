@@ -169,9 +169,9 @@ func (f *fakeGoogle) rows(w http.ResponseWriter, token, next string) {
 	var rows []any
 	for _, d := range days {
 		for _, r := range [][]string{
-			{d, "01A2B3-C4D5E6-F7G8H9", "acme-prod", "Compute Engine", "us-central1", "//compute.googleapis.com/projects/acme-prod/zones/us-central1-a/instances/1234567890123", "regular", "USD", "20.123456789", "14.086419752", "25.5"},
-			{d, "01A2B3-C4D5E6-F7G8H9", "acme-data", "BigQuery", "", "", "regular", "USD", "0.000000001", "0.000000001", "0.000000001"},
-			{d, "01A2B3-C4D5E6-F7G8H9", "acme-prod", "Support", "", "", "tax", "USD", "0", "0", "0"},
+			{d, "01A2B3-C4D5E6-F7G8H9", "acme-prod", "Compute Engine", "us-central1", "//compute.googleapis.com/projects/acme-prod/zones/us-central1-a/instances/1234567890123", "regular", "USD", "20.123456789", "14.086419752", "25.5", "Acme Production"},
+			{d, "01A2B3-C4D5E6-F7G8H9", "acme-data", "BigQuery", "", "", "regular", "USD", "0.000000001", "0.000000001", "0.000000001", "Acme Data"},
+			{d, "01A2B3-C4D5E6-F7G8H9", "acme-prod", "Support", "", "", "tax", "USD", "0", "0", "0", "Acme Production"},
 		} {
 			var cells []map[string]any
 			for _, c := range r {
