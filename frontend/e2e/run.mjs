@@ -353,10 +353,15 @@ try {
   });
 
   await check('drill down from the total to a provider, a service and a resource, and back', async () => {
+    // Wait for the 30-day total itself: right after the click the page may
+    // still show the 7-day one while it refreshes.
+    const sevenDays = await totalText();
     await page.getByRole('button', { name: '30 days' }).click();
     await page.waitForURL((u) => new URL(u).searchParams.get('days') === null && new URL(u).searchParams.get('period') === null);
+    const all = await totalChange(sevenDays);
+    const want30 = await apiTotal('days=30');
+    assert(all === want30.text, `30 days: page ${all}, API ${want30.text}`);
     await settled();
-    const all = await totalText();
     await page.locator('[data-testid="drill-provider-aws"]').click();
     await page.waitForURL((u) => new URL(u).searchParams.get('provider') === 'aws' && new URL(u).searchParams.get('group_by') === 'service');
     let shown = await totalChange(all);
