@@ -369,21 +369,9 @@ func (s *Store) DaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]Da
 // day order. Anomaly detection uses it to name the services behind a
 // spike.
 func (s *Store) ServiceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ServiceDaySum, error) {
-	p, err := s.plan(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
-	q, args := p.daySumsSQL(m, "service")
 	var out []ServiceDaySum
-	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var v ServiceDaySum
-		var d model.DayNum
-		if err := rows.Scan(&v.Provider, &v.Currency, &v.Service, &d, &v.Amount); err != nil {
-			return err
-		}
-		v.Day = d.String()
-		out = append(out, v)
-		return nil
+	err := s.dimDaySums(ctx, sc, m, "service", false, func(sum Sum, v, day string) {
+		out = append(out, ServiceDaySum{Sum: sum, Service: v, Day: day})
 	})
 	return out, err
 }
@@ -399,24 +387,35 @@ type ResourceDaySum struct {
 // reads the facts of the keys in scope: narrow the scope (a provider and
 // a service, a short span) before asking.
 func (s *Store) ResourceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ResourceDaySum, error) {
-	p, err := s.plan(ctx, sc)
-	if err != nil {
-		return nil, err
-	}
-	p.svc = false // the service rollup has no resources
-	q, args := p.daySumsSQL(m, "resource_id")
 	var out []ResourceDaySum
-	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var v ResourceDaySum
-		var d model.DayNum
-		if err := rows.Scan(&v.Provider, &v.Currency, &v.ResourceID, &d, &v.Amount); err != nil {
-			return err
-		}
-		v.Day = d.String()
-		out = append(out, v)
-		return nil
+	err := s.dimDaySums(ctx, sc, m, "resource_id", true, func(sum Sum, v, day string) {
+		out = append(out, ResourceDaySum{Sum: sum, ResourceID: v, Day: day})
 	})
 	return out, err
+}
+
+// dimDaySums sums metric by provider, currency, one dimension column and
+// day, in day order; facts forces the facts path (the service rollup
+// holds only its own dimensions).
+func (s *Store) dimDaySums(ctx context.Context, sc Scope, m model.CostMetric, col string, facts bool, add func(sum Sum, v, day string)) error {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return err
+	}
+	if facts {
+		p.svc = false
+	}
+	q, args := p.daySumsSQL(m, col)
+	return s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var sum Sum
+		var v string
+		var d model.DayNum
+		if err := rows.Scan(&sum.Provider, &sum.Currency, &v, &d, &sum.Amount); err != nil {
+			return err
+		}
+		add(sum, v, d.String())
+		return nil
+	})
 }
 
 // ResourceSums sums metric by resource (per provider, source and
