@@ -9,17 +9,19 @@ import (
 )
 
 // CommitmentRequest is GET /api/commitments' parameters, the desktop's
-// argument and the commitments command's flags: days, or start and end.
+// argument and the commitments command's flags: a calendar period, days,
+// or start and end.
 type CommitmentRequest struct {
-	Days  *int   `json:"days,omitempty"`  // nil: DefaultDays unless Start/End are given
-	Start string `json:"start,omitempty"` // inclusive UTC day, YYYY-MM-DD
-	End   string `json:"end,omitempty"`
+	Period string `json:"period,omitempty"` // a model.PeriodKind
+	Days   *int   `json:"days,omitempty"`   // nil: DefaultDays unless Start/End are given
+	Start  string `json:"start,omitempty"`  // inclusive UTC day, YYYY-MM-DD
+	End    string `json:"end,omitempty"`
 }
 
 // CommitmentPeriod applies a CommitmentRequest's rules (those of a cost
 // query's period).
 func (s *Service) CommitmentPeriod(r CommitmentRequest) (model.Period, error) {
-	q, err := s.CostQuery(CostRequest{Days: r.Days, Start: r.Start, End: r.End})
+	q, err := s.CostQuery(CostRequest{Period: r.Period, Days: r.Days, Start: r.Start, End: r.End})
 	return q.Period, err
 }
 

@@ -395,6 +395,65 @@ try {
     assert(shown === all, `back at all costs the page shows ${shown}, before ${all}`);
   });
 
+  // Where a bar of a series, or its legend item, is drawn in the chart's
+  // canvas, in page coordinates (the chart instance is on its element).
+  const chartPoint = (series, legend) =>
+    page.evaluate(
+      ({ series, legend }) => {
+        const el = document.querySelector('.chart.pickable');
+        const c = el && el.echart;
+        if (!c) throw new Error('no clickable chart on the page');
+        const box = el.getBoundingClientRect();
+        if (legend) {
+          for (const d of c.getZr().storage.getDisplayList(true)) {
+            if (d.style && d.style.text === series) {
+              const r = d.getBoundingRect().clone();
+              if (d.transform) r.applyTransform(d.transform);
+              return { x: box.left + r.x + r.width / 2, y: box.top + r.y + r.height / 2 };
+            }
+          }
+          throw new Error(`no legend item ${series}`);
+        }
+        const opt = c.getOption();
+        const i = opt.series.findIndex((s) => s.name === series);
+        if (i < 0) throw new Error(`no series ${series}`);
+        const data = c.getModel().getSeriesByIndex(i).getData();
+        let best = -1;
+        for (let j = 0; j < data.count(); j++) if (best < 0 || data.get('y', j) > data.get('y', best)) best = j;
+        const l = data.getItemLayout(best);
+        return { x: box.left + l.x + l.width / 2, y: box.top + l.y + l.height / 2 };
+      },
+      { series, legend },
+    );
+
+  await check('a bar and a legend item of the chart drill down', async () => {
+    await page.getByRole('button', { name: '30 days' }).click();
+    await page.selectOption('[data-testid="group-by"]', 'provider');
+    await page.waitForURL((u) => new URL(u).searchParams.get('group_by') !== 'service' && !new URL(u).searchParams.has('provider'));
+    await settled();
+    // The tallest Google Cloud bar: the view narrows to Google Cloud, by service.
+    let at = await chartPoint('Google Cloud', false);
+    await page.mouse.click(at.x, at.y);
+    await page.waitForURL((u) => new URL(u).searchParams.get('provider') === 'gcp' && new URL(u).searchParams.get('group_by') === 'service');
+    await settled();
+    let want = await apiTotal('days=30&provider=gcp');
+    await page.waitForFunction((t) => document.querySelector('[data-testid="total-cost"]')?.textContent.trim() === t, want.text);
+    await page.locator('[data-testid="breadcrumbs"]').getByRole('button', { name: 'All costs', exact: true }).click();
+    await page.waitForURL((u) => !new URL(u).searchParams.has('provider'));
+    await settled();
+    // The Azure legend item does the same for Azure.
+    at = await chartPoint('Azure', true);
+    await page.mouse.click(at.x, at.y);
+    await page.waitForURL((u) => new URL(u).searchParams.get('provider') === 'azure');
+    await settled();
+    want = await apiTotal('days=30&provider=azure');
+    await page.waitForFunction((t) => document.querySelector('[data-testid="total-cost"]')?.textContent.trim() === t, want.text);
+    await shot('03d-drill-down-by-chart');
+    await page.locator('[data-testid="breadcrumbs"]').getByRole('button', { name: 'All costs', exact: true }).click();
+    await page.waitForURL((u) => !new URL(u).searchParams.has('provider'));
+    await settled();
+  });
+
   await check('60 clicks in a minute bring no 429 to the page', async () => {
     // dashboard.rate_limit.costs_per_minute (10) is for API clients; a
     // browser session has session_costs_per_minute (120) on /api/costs.
@@ -613,6 +672,35 @@ try {
     assert(after?.decision?.action === 'acknowledged' && after.decision.reason === 'e2e: known backup', `API: ${JSON.stringify(after?.decision)}`);
     await shot('16-anomaly', { fullPage: false });
     await drawer.getByRole('button', { name: 'Close' }).click();
+  });
+
+  await check('the Commitments page shows the API\'s coverage and utilization for a calendar period, and what expires', async () => {
+    await nav('Commitments');
+    await page.locator('h1', { hasText: 'Commitments' }).waitFor();
+    await page.selectOption('[data-testid="commitments-period"]', 'last_month');
+    const rep = await page.evaluate(async () => {
+      const r = await fetch('/api/commitments?period=last_month', { credentials: 'same-origin' });
+      if (!r.ok) throw new Error(`GET /api/commitments: HTTP ${r.status}`);
+      return r.json();
+    });
+    const pct = (v) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
+    const want = rep.providers.map((p) => [p.type === '' ? 'All commitments' : p.type, pct(p.coverage), pct(p.utilization)].join('|'));
+    assert(want.length >= 8, `the demo has two commitments a provider, got ${want.length} rows`);
+    await page.waitForFunction(
+      (w) => {
+        const rows = [...document.querySelectorAll('[data-testid="commitment-row"]')].map((tr) => {
+          const td = tr.querySelectorAll('td');
+          return [td[1].textContent.trim(), td[2].textContent.trim(), td[3].textContent.trim()].join('|');
+        });
+        return JSON.stringify(rows) === JSON.stringify(w);
+      },
+      want,
+    );
+    const heading = await page.locator('article h2').first().innerText();
+    assert(heading.includes(new Date(`${rep.period.start_date}T00:00:00Z`).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })), `heading ${heading}, period ${rep.period.start_date}`);
+    const expiring = await page.locator('[data-testid="expiring-table"] tbody tr').count();
+    assert(expiring === rep.expiring.length && expiring > 0, `expiring rows ${expiring}, API ${rep.expiring.length}`);
+    await shot('11-commitments');
   });
 
   await check('grouping by a tag key picked from the keys the data has', async () => {

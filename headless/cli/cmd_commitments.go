@@ -14,22 +14,23 @@ func init() { register((*app).commitmentsCmd) }
 
 func (a *app) commitmentsCmd() *cobra.Command {
 	var days int
-	var start, end string
+	var period, start, end string
 	cmd := &cobra.Command{
-		Use:   "commitments [--days N | --start YYYY-MM-DD --end YYYY-MM-DD]",
+		Use:   "commitments [--period KIND | --days N | --start YYYY-MM-DD --end YYYY-MM-DD]",
 		Short: "Coverage, utilization and unused cost of reservations and savings plans, and what expires soon",
-		Long: `Show, per provider and commitment type, over the last N days (default 30) or the inclusive
-dates --start..--end: coverage (the share of eligible usage, at on-demand prices, that
-commitments covered), utilization (the share of the purchased commitment used), the unused
-cost, the net savings and the effective savings rate; then the commitments whose term ends
-within 90 days (marked when within 30). Figures come from imported billing exports (AWS CUR,
+		Long: `Show, per provider and commitment type, over a calendar period (--period), the last N
+days (default 30) or the inclusive dates --start..--end: coverage (the share of eligible
+usage, at on-demand prices, that commitments covered), utilization (the share of the
+purchased commitment used), the unused cost, the net savings and the effective savings rate;
+then the commitments whose term ends within 90 days (marked when within 30). Figures come from imported billing exports (AWS CUR,
 FOCUS) and the demo; a live API source says "not reported".`,
 		Example: `  costpilot commitments --days 90
+  costpilot commitments --period last_quarter
   costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				req := service.CommitmentRequest{Start: start, End: end}
+				req := service.CommitmentRequest{Period: period, Start: start, End: end}
 				if cmd.Flags().Changed("days") {
 					req.Days = &days
 				}
@@ -46,6 +47,7 @@ FOCUS) and the demo; a live API source says "not reported".`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&period, "period", "", "a calendar period: "+oneOf(model.PeriodKinds))
 	f.IntVar(&days, "days", 30, "the last N days (1-365)")
 	f.StringVar(&start, "start", "", "first day, YYYY-MM-DD (with --end)")
 	f.StringVar(&end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start)")

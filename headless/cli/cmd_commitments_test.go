@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestCommitmentsCommand: the JSON is the API's shape with a row per
@@ -43,5 +44,28 @@ func TestCommitmentsCommand(t *testing.T) {
 	}
 	if code, _, _ := run(t, "commitments", "--days", "0", "--data-dir", data); code != 2 {
 		t.Fatalf("--days 0: exit %d, want 2", code)
+	}
+	// A calendar period: last month, from its first day to its last.
+	code, out, errs = run(t, "commitments", "--period", "last_month", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("--period last_month: exit %d: %s", code, errs)
+	}
+	var cal struct {
+		Period struct {
+			Start string `json:"start_date"`
+			End   string `json:"end_date"`
+		} `json:"period"`
+	}
+	if err := json.Unmarshal([]byte(out), &cal); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+	want := [2]string{first.AddDate(0, -1, 0).Format(time.DateOnly), first.AddDate(0, 0, -1).Format(time.DateOnly)}
+	if got := [2]string{cal.Period.Start, cal.Period.End}; got != want {
+		t.Fatalf("last month = %v, want %v", got, want)
+	}
+	if code, _, errs := run(t, "commitments", "--period", "weekly", "--data-dir", data); code != 2 || !strings.Contains(errs, "last_month") {
+		t.Fatalf("--period weekly: exit %d, %s", code, errs)
 	}
 }

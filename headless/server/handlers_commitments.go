@@ -7,7 +7,7 @@ import (
 	"github.com/costpilot/costpilot/backend/service"
 )
 
-// commitmentPeriod reads GET /api/commitments' days, or start and end;
+// commitmentPeriod reads GET /api/commitments' period, days, or start and end;
 // the Service applies the rules.
 func (s *Server) commitmentPeriod(r *http.Request) (model.Period, error) {
 	days, err := optInt(r, "days")
@@ -15,7 +15,7 @@ func (s *Server) commitmentPeriod(r *http.Request) (model.Period, error) {
 		return model.Period{}, err
 	}
 	q := r.URL.Query()
-	return s.svc.CommitmentPeriod(service.CommitmentRequest{Days: days, Start: q.Get("start"), End: q.Get("end")})
+	return s.svc.CommitmentPeriod(service.CommitmentRequest{Period: q.Get("period"), Days: days, Start: q.Get("start"), End: q.Get("end")})
 }
 
 func (s *Server) commitments() http.Handler {

@@ -91,7 +91,7 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/anomalies", read, (*Server).anomalies)),
 		api("GET", "/api/anomalies/{id}", read, (*Server).anomaly),
 		api("POST", "/api/anomalies/{id}/decision", change, (*Server).decideAnomaly),
-		cachedAPI(api("GET", "/api/commitments", read, (*Server).commitments), "days", "start", "end"),
+		cachedAPI(api("GET", "/api/commitments", read, (*Server).commitments), "period", "days", "start", "end"),
 		api("GET", "/api/budgets", read, (*Server).budgets),
 		api("POST", "/api/budgets", change, (*Server).createBudget),
 		api("PUT", "/api/budgets/{id}", change, (*Server).updateBudget),

@@ -67,6 +67,16 @@ describe('analyzeCosts cache', () => {
       fail = false;
       await analyzeCosts({ days: 90 }, false, t0 + 3 * COST_CACHE_MS + 1);
       expect(calls).toHaveLength(6);
+      // Queries that differ only in their filters are different queries
+      // (a drill-down from one provider to another must not reuse the first).
+      const t1 = t0 + 5 * COST_CACHE_MS;
+      const aws = await analyzeCosts({ days: 30, group_by: 'service', filters: { provider: ['aws'] } }, false, t1);
+      const gcp = await analyzeCosts({ days: 30, group_by: 'service', filters: { provider: ['gcp'] } }, false, t1);
+      expect(gcp).not.toBe(aws);
+      expect(calls).toHaveLength(8);
+      const again = await analyzeCosts({ filters: { provider: ['gcp'] }, group_by: 'service', days: 30 }, false, t1);
+      expect(again).toBe(gcp);
+      expect(calls).toHaveLength(8);
     } finally {
       api.AnalyzeCosts = orig;
     }

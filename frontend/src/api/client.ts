@@ -24,7 +24,7 @@ const costCache = new Map<string, { at: number; value: Promise<CostAnalysis> }>(
  * server. Failures are not cached.
  */
 export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): Promise<CostAnalysis> {
-  const key = JSON.stringify(q, Object.keys(q).sort());
+  const key = canonical(q);
   const hit = costCache.get(key);
   if (!fresh && hit && now - hit.at < COST_CACHE_MS) return hit.value;
   const value = api.AnalyzeCosts(q);
@@ -34,6 +34,24 @@ export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): P
   });
   for (const [k, v] of costCache) if (now - v.at >= COST_CACHE_MS) costCache.delete(k);
   return value;
+}
+
+/**
+ * canonical writes a value as JSON with the keys of every object sorted, so
+ * equal queries get one key whatever their keys' order. (A replacer list
+ * would not do: JSON.stringify applies it at every depth, so the filters'
+ * keys would be dropped and every filtered query would share one key.)
+ */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
 }
 
 /** REFRESH_MS is the dashboard's auto-refresh period (dashboard.features.real_time_updates). */

@@ -119,6 +119,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     GetSession: () => get('/api/session'),
     Commitments: (q) => {
       const qs = new URLSearchParams();
+      if (q.period) qs.set('period', q.period);
       if (q.days !== undefined) qs.set('days', String(q.days));
       if (q.start) qs.set('start', q.start);
       if (q.end) qs.set('end', q.end);

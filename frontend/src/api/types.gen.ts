@@ -184,6 +184,7 @@ export interface CommitmentReport {
 
 /** Go: service.CommitmentRequest */
 export interface CommitmentRequest {
+  period?: string;
   days?: number;
   start?: string;
   end?: string;

@@ -58,6 +58,9 @@ export function Chart({
     if (!el.current) return;
     const c = echarts.init(el.current, undefined, { renderer: 'canvas' });
     chart.current = c;
+    // The browser tests find bars and legend items through the instance to
+    // click them with the mouse (a canvas has no elements to locate).
+    (el.current as HTMLDivElement & { echart?: echarts.ECharts }).echart = c;
     c.on('click', (p) => {
       const e = p as { seriesName?: string; name?: string };
       if (e.seriesName !== undefined) pick.current?.({ series: e.seriesName, category: e.name });

@@ -4,12 +4,22 @@
 // The figures and their definitions come from the API (README,
 // "Commitments"); this page only shows them.
 import { useState } from 'preact/hooks';
-import { api, type CommitmentReport, type CommitmentSummary } from '../api/client';
+import { api, type CommitmentReport, type CommitmentRequest, type CommitmentSummary } from '../api/client';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatDate, formatPercent, providerName } from '../lib/format';
+import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
 
-const PERIODS = [30, 90, 365];
+// PERIODS are the choices of the period select: the last N days or a
+// calendar period, as "days:N" or the period kind.
+const PERIODS: { value: string; label: string }[] = [
+  ...[30, 90, 365].map((d) => ({ value: `days:${d}`, label: `Last ${d} days` })),
+  ...CALENDAR.map((c) => ({ value: c.kind, label: c.label })),
+];
+
+function request(choice: string): CommitmentRequest {
+  return choice.startsWith('days:') ? { days: Number(choice.slice(5)) } : { period: choice };
+}
 
 function share(v: number | null | undefined, reported: boolean): string {
   if (!reported) return 'not reported';
@@ -35,8 +45,8 @@ function Row({ s, currency }: { s: CommitmentSummary; currency: string }) {
 }
 
 export function CommitmentsPage() {
-  const [days, setDays] = useState(30);
-  const state = useApi<CommitmentReport>(() => api.Commitments({ days }), [days]);
+  const [choice, setChoice] = useState('days:30');
+  const state = useApi<CommitmentReport>(() => api.Commitments(request(choice)), [choice]);
   const rep = state.data;
   const providers = rep?.providers ?? [];
   const expiring = rep?.expiring ?? [];
@@ -53,10 +63,10 @@ export function CommitmentsPage() {
         <div class="controls">
           <label class="field">
             <span>Period</span>
-            <select class="input" value={days} onChange={(e) => setDays(Number((e.target as HTMLSelectElement).value))}>
-              {PERIODS.map((d) => (
-                <option key={d} value={d}>
-                  Last {d} days
+            <select class="input" value={choice} data-testid="commitments-period" onChange={(e) => setChoice((e.target as HTMLSelectElement).value)}>
+              {PERIODS.map((p) => (
+                <option key={p.value} value={p.value}>
+                  {p.label}
                 </option>
               ))}
             </select>

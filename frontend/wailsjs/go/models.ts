@@ -1673,6 +1673,7 @@ export namespace service {
 		}
 	}
 	export class CommitmentRequest {
+	    period?: string;
 	    days?: number;
 	    start?: string;
 	    end?: string;
@@ -1683,6 +1684,7 @@ export namespace service {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.period = source["period"];
 	        this.days = source["days"];
 	        this.start = source["start"];
 	        this.end = source["end"];
