@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // TestCommitmentsCommand: the JSON is the API's shape with a row per
@@ -43,5 +45,17 @@ func TestCommitmentsCommand(t *testing.T) {
 	}
 	if code, _, _ := run(t, "commitments", "--days", "0", "--data-dir", data); code != 2 {
 		t.Fatalf("--days 0: exit %d, want 2", code)
+	}
+}
+
+// TestCommitmentsNotes: the table says why a provider is not reported.
+func TestCommitmentsNotes(t *testing.T) {
+	rep := model.CommitmentReport{Providers: []model.CommitmentSummary{
+		{Provider: model.OCI, Source: model.SourceAPI, Reported: false, Note: "not reported: the Usage API says nothing of commitments"},
+	}}
+	var b strings.Builder
+	printCommitments(&b, rep, 0)
+	if !strings.Contains(b.String(), "oci: not reported: the Usage API says nothing of commitments") {
+		t.Errorf("output does not give the reason:\n%s", b.String())
 	}
 }
