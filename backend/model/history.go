@@ -56,6 +56,10 @@ type Batch struct {
 	// replaces the commitment facts of its span even when it has none; a
 	// part replaces them only when it carries some.
 	Commitments []CommitmentFact
+	// CommitmentsNote, from a live connector that reads commitment
+	// discounts, says why the batch carries none although its costs are
+	// complete: the calls that read them failed (a missing permission…).
+	CommitmentsNote string
 }
 
 // Part kinds: how a batch adds to what is stored for its days.

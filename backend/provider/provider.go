@@ -5,10 +5,12 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
 
+	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -26,6 +28,17 @@ type Provider interface {
 	Inventory(ctx context.Context) (model.Inventory, error)
 	// Check validates credentials and connectivity; nil means valid.
 	Check(ctx context.Context) error
+}
+
+// CommitmentSource is implemented by live connectors that say whether
+// their batches carry commitment discounts. CommitmentsNote is "" when
+// every batch of FetchCosts carries the commitment facts of each of its
+// days (at least one, the eligible usage paid on demand, zero or not),
+// unless reading them failed, which the batch's CommitmentsNote then says;
+// otherwise it is why this connector cannot give them. A live connector
+// that does not implement it gives none.
+type CommitmentSource interface {
+	CommitmentsNote() string
 }
 
 // Factory builds a provider from the configuration.
@@ -83,4 +96,16 @@ func (r *Registry) Sources() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// CommitmentsFailed is the CommitmentsNote of a batch whose commitment
+// discounts could not be read: the failure (which names the call and why,
+// never a secret) and, for a missing permission, what to grant.
+func CommitmentsFailed(err error, grant string) string {
+	msg := "commitment discounts not read in the last sync (its costs are complete): " + err.Error()
+	var e *apperr.Error
+	if grant != "" && errors.As(err, &e) && e.Details[model.FailureDetail] == model.FailurePermission {
+		msg += "; grant " + grant
+	}
+	return msg
 }

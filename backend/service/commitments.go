@@ -3,9 +3,11 @@ package service
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/commitments"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // CommitmentRequest is GET /api/commitments' parameters, the desktop's
@@ -55,11 +57,63 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 		totals[i] = commitments.Total{Provider: r.Provider, Source: r.Source, CommitmentFact: r.CommitmentFact, Days: r.Days}
 	}
 	ps := commitments.Providers{Sources: sc.Sources, Unreported: map[model.ProviderKey]string{}}
+	failed := map[model.ProviderKey]string{}
 	for k, src := range sc.Sources {
-		if src == model.SourceAPI {
-			ps.Unreported[k] = fmt.Sprintf("not reported: the live %s connector does not read commitment discounts yet; import a billing export (AWS CUR, FOCUS) to see them", k)
+		if src != model.SourceAPI {
+			continue
 		}
+		why, last := s.liveCommitments(k)
+		// A reason counts only where the period has no facts: those a
+		// connector stored are reported whatever happened since.
+		ps.Unreported[k], failed[k] = why, last
 	}
 	today, _ := model.ParseDayNum(demoDay(s.now(), 0))
-	return commitments.Report(totals, ps, conv.Convert, conv.Target, p, today), nil
+	rep := commitments.Report(totals, ps, conv.Convert, conv.Target, p, today)
+	for i, r := range rep.Providers {
+		if r.Type == "" && r.Reported && failed[r.Provider] != "" {
+			rep.Providers[i].Note = "partly reported: the days of the last sync have none; " + failed[r.Provider]
+		}
+	}
+	return rep, nil
+}
+
+// CommitmentNotesBucket is the cache bucket that remembers, per live
+// provider, why its last sync could not read commitment discounts. The
+// reason is only an explanation: without it the report still says "not
+// reported", with a general reason.
+const CommitmentNotesBucket = "commitment_notes"
+
+// commitmentNoteTTL keeps a reason until a later sync replaces it.
+const commitmentNoteTTL = 400 * 24 * time.Hour
+
+// liveCommitments says why a live provider's commitments may be missing
+// (why), and what its last sync said when it could not read them (last,
+// "" when it could). It builds the connector, which calls nothing.
+func (s *Service) liveCommitments(k model.ProviderKey) (why, last string) {
+	p, err := s.reg.Build(s.cfg, k, s.creds)
+	if err != nil {
+		return "not reported: " + err.Error(), ""
+	}
+	cs, ok := p.(provider.CommitmentSource)
+	if !ok {
+		return fmt.Sprintf("not reported: the live %s connector does not read commitment discounts; import a billing export (AWS CUR, FOCUS) to see them", k), ""
+	}
+	if note := cs.CommitmentsNote(); note != "" {
+		return "not reported: " + note, ""
+	}
+	if v, ok := s.cache.Get(CommitmentNotesBucket, string(k)); ok && len(v) > 0 {
+		return "not reported: " + string(v), string(v)
+	}
+	return "not reported: no commitment data is stored for this period; a sync reads it with the costs", ""
+}
+
+// noteCommitments remembers why a live sync's batch carries no commitment
+// discounts (or forgets it when it carries them), and returns it as the
+// sync's warning.
+func (s *Service) noteCommitments(k model.ProviderKey, b model.Batch) string {
+	if b.Source != model.SourceAPI {
+		return ""
+	}
+	_ = s.cache.Put(CommitmentNotesBucket, string(k), []byte(b.CommitmentsNote), commitmentNoteTTL)
+	return b.CommitmentsNote
 }

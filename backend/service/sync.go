@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -167,6 +168,9 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 		} else {
 			res.Resources = len(inv.Resources)
 		}
+	}
+	if w := s.noteCommitments(k, batch); w != "" {
+		res.Warning = strings.TrimPrefix(res.Warning+"; "+w, "; ")
 	}
 	_ = s.cache.DeleteBucket(ResultsBucket)
 	if !quiet {

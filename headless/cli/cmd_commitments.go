@@ -22,8 +22,10 @@ func (a *app) commitmentsCmd() *cobra.Command {
 days (default 30) or the inclusive dates --start..--end: coverage (the share of eligible
 usage, at on-demand prices, that commitments covered), utilization (the share of the
 purchased commitment used), the unused cost, the net savings and the effective savings rate;
-then the commitments whose term ends within 90 days (marked when within 30). Figures come from imported billing exports (AWS CUR,
-FOCUS) and the demo; a live API source says "not reported".`,
+then the commitments whose term ends within 90 days (marked when within 30). Figures come
+from imported billing exports (AWS CUR, FOCUS), the demo and live syncs of AWS (Cost
+Explorer) and Google Cloud (BigQuery export); live Azure and OCI, and a live sync that could
+not read them, say "not reported" and why.`,
 		Example: `  costpilot commitments --days 90
   costpilot commitments --period last_quarter
   costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,
@@ -81,6 +83,17 @@ func printCommitments(w io.Writer, rep model.CommitmentReport, limit int) {
 			money(s.NetSavings, rep.Currency), ratioText(s.EffectiveSavingsRate))
 	}
 	t.print(w, limit)
+	// Why a provider is not (or only partly) reported.
+	first := true
+	for _, s := range rep.Providers {
+		if s.Type == "" && s.Note != "" {
+			if first {
+				fmt.Fprintln(w)
+				first = false
+			}
+			fmt.Fprintf(w, "%s: %s\n", s.Provider, s.Note)
+		}
+	}
 	if len(rep.Expiring) == 0 {
 		fmt.Fprintln(w, "\nNo commitment with a known end of term expires within 90 days.")
 		return

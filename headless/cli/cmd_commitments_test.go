@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // TestCommitmentsCommand: the JSON is the API's shape with a row per
@@ -67,5 +69,17 @@ func TestCommitmentsCommand(t *testing.T) {
 	}
 	if code, _, errs := run(t, "commitments", "--period", "weekly", "--data-dir", data); code != 2 || !strings.Contains(errs, "last_month") {
 		t.Fatalf("--period weekly: exit %d, %s", code, errs)
+	}
+}
+
+// TestCommitmentsNotes: the table says why a provider is not reported.
+func TestCommitmentsNotes(t *testing.T) {
+	rep := model.CommitmentReport{Providers: []model.CommitmentSummary{
+		{Provider: model.OCI, Source: model.SourceAPI, Reported: false, Note: "not reported: the Usage API says nothing of commitments"},
+	}}
+	var b strings.Builder
+	printCommitments(&b, rep, 0)
+	if !strings.Contains(b.String(), "oci: not reported: the Usage API says nothing of commitments") {
+		t.Errorf("output does not give the reason:\n%s", b.String())
 	}
 }

@@ -24,7 +24,8 @@ const (
 // LINKED_ACCOUNT, for exactly the days [from, to]. Cost Explorer charges per
 // request, so only the requested days are asked for. It has no list price:
 // List carries the unblended cost, as the CUR import does without a public
-// price.
+// price. The batch also carries the span's commitment discounts (see
+// commitments).
 func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch, error) {
 	start, end, err := dayRange(from, to)
 	if err != nil {
@@ -80,6 +81,14 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			break
 		}
 		in.NextPageToken = out.NextPageToken
+	}
+	services := map[string]bool{}
+	for _, l := range b.Lines {
+		services[l.Service] = true
+	}
+	b.Commitments, b.CommitmentsNote, err = ceCommitments{p: p, client: client, payer: payer}.commitments(ctx, start, end, services)
+	if err != nil {
+		return model.Batch{}, err
 	}
 	return b, nil
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -32,10 +33,34 @@ type fakeAWS struct {
 	fail func(op string, n int) (status int, code, msg string, ok bool)
 	// auth sees each request's Authorization header.
 	auth []string
+	// commit holds the reservation and savings plan reports by day; days
+	// not in it answer with nothing.
+	commit map[string]commitDay
+	// commitBodies keeps the report requests by operation.
+	commitBodies map[string][]map[string]any
+}
+
+// commitDay is one day of the fake's reservation and savings plan reports,
+// amounts as the decimal strings Cost Explorer sends.
+type commitDay struct {
+	ri    []riRow
+	sp    []spRow
+	spCov map[string]string // service -> OnDemandCost of the savings plan coverage
+	riCov map[string]string // service -> OnDemandCost of the reservation coverage
+}
+
+type riRow struct {
+	lease, end                                     string
+	purchased, unused, fee, unusedFee, odUsed, net string
+}
+
+type spRow struct {
+	arn, end                        string
+	used, unused, odEquivalent, net string
 }
 
 func newFakeAWS(t *testing.T) (*fakeAWS, *httptest.Server) {
-	f := &fakeAWS{t: t, calls: map[string]int{}}
+	f := &fakeAWS{t: t, calls: map[string]int{}, commitBodies: map[string][]map[string]any{}}
 	srv := httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(srv.Close)
 	return f, srv
@@ -126,6 +151,8 @@ func (f *fakeAWS) serve(w http.ResponseWriter, r *http.Request) {
 </DescribeAddressesResponse>`)
 	case "GetMetricData":
 		f.metricData(w, body)
+	case "GetReservationUtilization", "GetSavingsPlansUtilizationDetails", "GetSavingsPlansCoverage", "GetReservationCoverage":
+		f.commitments(w, op, body)
 	default:
 		writeError(w, proto, op, http.StatusBadRequest, "InvalidAction", "unknown action "+op)
 	}
@@ -303,4 +330,117 @@ func (f *fakeAWS) metricData(w http.ResponseWriter, body []byte) {
 	w.Header().Set("Content-Type", "application/cbor")
 	w.Header().Set("Smithy-Protocol", "rpc-v2-cbor")
 	_, _ = w.Write(cbor.Encode(out))
+}
+
+// commitments answers the four reservation and savings plan reports. The
+// grouped ones must ask for one day without a granularity (AWS refuses a
+// granularity with a grouping) and page one group at a time; reservation
+// coverage pages one day at a time.
+func (f *fakeAWS) commitments(w http.ResponseWriter, op string, body []byte) {
+	var in map[string]any
+	if err := json.Unmarshal(body, &in); err != nil {
+		f.t.Errorf("%s body: %v", op, err)
+	}
+	f.mu.Lock()
+	f.commitBodies[op] = append(f.commitBodies[op], in)
+	f.mu.Unlock()
+	tp, _ := in["TimePeriod"].(map[string]any)
+	start, _ := time.Parse("2006-01-02", fmt.Sprint(tp["Start"]))
+	end, _ := time.Parse("2006-01-02", fmt.Sprint(tp["End"]))
+	day := start.Format("2006-01-02")
+	page := 0
+	for _, k := range []string{"NextPageToken", "NextToken"} {
+		if tok, ok := in[k].(string); ok {
+			fmt.Sscan(tok, &page)
+		}
+	}
+	if op != "GetReservationCoverage" {
+		if end.Sub(start) != 24*time.Hour || in["Granularity"] != nil {
+			f.t.Errorf("%s asks %v..%v with granularity %v; want one day, none", op, start, end, in["Granularity"])
+		}
+	}
+	d := f.commit[day]
+	period := map[string]string{"Start": day, "End": start.AddDate(0, 0, 1).Format("2006-01-02")}
+	out := map[string]any{}
+	next := func(n int) {
+		if page+1 < n {
+			key := "NextToken"
+			if op == "GetReservationUtilization" || op == "GetReservationCoverage" {
+				key = "NextPageToken"
+			}
+			out[key] = fmt.Sprint(page + 1)
+		}
+	}
+	switch op {
+	case "GetReservationUtilization":
+		groups := []any{}
+		if page < len(d.ri) {
+			r := d.ri[page]
+			attrs := map[string]string{"accountId": "111111111111", "accountName": "prod", "instanceType": "m5.large",
+				"leaseId": r.lease, "region": "us-east-1", "subscriptionId": "9" + r.lease[3:], "subscriptionType": "All Upfront", "status": "Active"}
+			if r.end != "" {
+				attrs["endDateTime"] = r.end
+			}
+			groups = append(groups, map[string]any{"Key": "SUBSCRIPTION_ID", "Value": "9" + r.lease[3:], "Attributes": attrs,
+				"Utilization": map[string]string{"PurchasedHours": r.purchased, "UnusedHours": r.unused, "TotalAmortizedFee": r.fee,
+					"RICostForUnusedHours": r.unusedFee, "OnDemandCostOfRIHoursUsed": r.odUsed, "NetRISavings": r.net,
+					"AmortizedUpfrontFee": r.fee, "AmortizedRecurringFee": "0", "UtilizationPercentage": "0"}})
+		}
+		out["UtilizationsByTime"] = []any{map[string]any{"TimePeriod": period, "Groups": groups, "Total": map[string]string{}}}
+		next(len(d.ri))
+	case "GetSavingsPlansUtilizationDetails":
+		details := []any{}
+		if page < len(d.sp) {
+			r := d.sp[page]
+			details = append(details, map[string]any{"SavingsPlanArn": r.arn,
+				"Attributes":          map[string]string{"AccountId": "111111111111", "EndDateTime": r.end, "SavingsPlansType": "ComputeSavingsPlans", "PaymentOption": "No Upfront"},
+				"Utilization":         map[string]string{"TotalCommitment": "0", "UsedCommitment": r.used, "UnusedCommitment": r.unused, "UtilizationPercentage": "0"},
+				"Savings":             map[string]string{"NetSavings": r.net, "OnDemandCostEquivalent": r.odEquivalent},
+				"AmortizedCommitment": map[string]string{"AmortizedRecurringCommitment": "0", "AmortizedUpfrontCommitment": "0", "TotalAmortizedCommitment": "0"}})
+		}
+		out["SavingsPlansUtilizationDetails"], out["TimePeriod"] = details, period
+		next(len(d.sp))
+	case "GetSavingsPlansCoverage":
+		services := sortedKeys(d.spCov)
+		covs := []any{}
+		if page < len(services) {
+			svc := services[page]
+			covs = append(covs, map[string]any{"Attributes": map[string]string{"SERVICE": svc}, "TimePeriod": period,
+				"Coverage": map[string]string{"OnDemandCost": d.spCov[svc], "SpendCoveredBySavingsPlans": "1", "TotalCost": "1", "CoveragePercentage": "50"}})
+		}
+		out["SavingsPlansCoverages"] = covs
+		next(len(services))
+	case "GetReservationCoverage":
+		filter, _ := in["Filter"].(map[string]any)
+		dims, _ := filter["Dimensions"].(map[string]any)
+		values, _ := dims["Values"].([]any)
+		if dims["Key"] != "SERVICE" || len(values) != 1 || in["Granularity"] != "DAILY" {
+			f.t.Errorf("GetReservationCoverage filter %v granularity %v; want one SERVICE, DAILY", filter, in["Granularity"])
+			return
+		}
+		dd := start.AddDate(0, 0, page)
+		svc := fmt.Sprint(values[0])
+		out["CoveragesByTime"] = []any{map[string]any{"TimePeriod": map[string]string{"Start": dd.Format("2006-01-02"), "End": dd.AddDate(0, 0, 1).Format("2006-01-02")},
+			"Groups": []any{}, "Total": map[string]any{"CoverageHours": map[string]string{"OnDemandHours": "1", "ReservedHours": "1", "TotalRunningHours": "2", "CoverageHoursPercentage": "50"},
+				"CoverageCost": map[string]string{"OnDemandCost": orZero(f.commit[dd.Format("2006-01-02")].riCov[svc])}}}}
+		next(int(end.Sub(start) / (24 * time.Hour)))
+	}
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	_ = json.NewEncoder(w).Encode(out)
+}
+
+func sortedKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
 }

@@ -205,35 +205,57 @@ func (p *Provider) credential() (azcore.TokenCredential, error) {
 // subscriptions returns the configured subscription, or every enabled
 // subscription the credentials can list.
 func (p *Provider) subscriptions(ctx context.Context) ([]string, error) {
+	out, _, err := p.subscriptionList(ctx)
+	return out, err
+}
+
+// subscriptionList is subscriptions with their display names (id to
+// name). A configured subscription is read for its name; failing that,
+// it goes unnamed: a name is not worth failing a sync.
+func (p *Provider) subscriptionList(ctx context.Context) ([]string, map[string]string, error) {
+	names := map[string]string{}
+	named := func(id, name *string) {
+		if id != nil && name != nil && *name != "" && *name != *id {
+			names[*id] = *name
+		}
+	}
 	if p.cfg.SubscriptionID != "" {
-		return []string{p.cfg.SubscriptionID}, nil
+		if cred, err := p.credential(); err == nil {
+			if c, err := armsubscriptions.NewClient(cred, p.clientOptions()); err == nil {
+				if r, err := c.Get(ctx, p.cfg.SubscriptionID, nil); err == nil {
+					named(&p.cfg.SubscriptionID, r.DisplayName)
+				}
+			}
+		}
+		return []string{p.cfg.SubscriptionID}, names, nil
 	}
 	cred, err := p.credential()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	c, err := armsubscriptions.NewClient(cred, p.clientOptions())
 	if err != nil {
-		return nil, p.fail(ctx, "Subscriptions List", err)
+		return nil, nil, p.fail(ctx, "Subscriptions List", err)
 	}
 	var out []string
 	pg := c.NewListPager(nil)
 	for pg.More() {
 		page, err := pg.NextPage(ctx)
 		if err != nil {
-			return nil, p.fail(ctx, "Subscriptions List", err)
+			return nil, nil, p.fail(ctx, "Subscriptions List", err)
 		}
 		for _, s := range page.Value {
 			if s.SubscriptionID != nil && (s.State == nil || *s.State == armsubscriptions.SubscriptionStateEnabled) {
 				out = append(out, *s.SubscriptionID)
+				named(s.SubscriptionID, s.DisplayName)
 			}
 		}
 	}
 	if len(out) == 0 {
-		return nil, apperr.E(apperr.Provider, "azure: the credentials can see no enabled subscription; set azure.subscription_id or grant Reader on one").
+		return nil, nil, apperr.E(apperr.Provider, "azure: the credentials can see no enabled subscription; set azure.subscription_id or grant Reader on one").
 			WithProvider(string(model.Azure)).WithDetail(model.FailureDetail, model.FailurePermission)
 	}
-	return out, nil
+	return out, names, nil
 }
 
 // Check implements provider.Provider: a token, then a GET of the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
@@ -82,6 +83,10 @@ func TestFetchCosts(t *testing.T) {
 	if len(b.Accounts) != 1 || b.Accounts[0] != testSub {
 		t.Errorf("batch accounts = %v, want the subscription", b.Accounts)
 	}
+	// The configured subscription's display name, read with a GET of it.
+	if f.count("subscription") != 1 || len(b.AccountNames) != 1 || b.AccountNames[testSub] != "Prod" {
+		t.Errorf("account names %v after %d subscription reads, want %s named Prod", b.AccountNames, f.count("subscription"), testSub)
+	}
 	var billed, effective model.Nanos
 	for _, l := range b.Lines {
 		billed += l.Billed
@@ -140,6 +145,10 @@ func TestAllSubscriptions(t *testing.T) {
 	}
 	if f.count("subscriptions") != 1 || len(b.Lines) == 0 || b.Lines[0].SubAccount != testSub {
 		t.Errorf("subscriptions calls = %d, lines = %+v", f.count("subscriptions"), b.Lines)
+	}
+	// Names come with the list (the disabled one is not synced, not named).
+	if len(b.AccountNames) != 1 || b.AccountNames[testSub] != "Prod" || f.count("subscription") != 0 {
+		t.Errorf("account names %v, want %s named Prod from the list alone", b.AccountNames, testSub)
 	}
 	// The disabled subscription is skipped: one subscription, two query types.
 	if f.count("query") != 2 {
@@ -365,5 +374,23 @@ func TestMetricsFailureKeepsResources(t *testing.T) {
 	assertFailure(t, err, model.FailurePermission)
 	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
 		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
+}
+
+// TestCommitmentsNotReported: the connector says why it gives no
+// commitment discounts instead of reporting zeros.
+func TestCommitmentsNotReported(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
+	var cs provider.CommitmentSource = p
+	if cs.CommitmentsNote() == "" {
+		t.Fatal("the Azure connector should say why it reports no commitments")
+	}
+	b, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+	if err != nil || len(b.Commitments) != 0 || b.CommitmentsNote != "" {
+		t.Fatalf("%d commitment facts, note %q, %v; want none", len(b.Commitments), b.CommitmentsNote, err)
+	}
+	if f.count("query") != 2 {
+		t.Errorf("query calls = %d, want the 2 cost queries only", f.count("query"))
 	}
 }

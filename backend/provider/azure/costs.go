@@ -25,13 +25,14 @@ type costKey struct{ day, service, resource, currency string }
 // ActualCost (billed) and once as AmortizedCost (effective), for exactly the
 // days [from, to] of each subscription. Rows come as a table (columns plus
 // rows) with a nextLink for further pages. The query API has no list
-// price, so List carries the actual cost.
+// price, so List carries the actual cost. The subscriptions' display
+// names come with the batch.
 func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch, error) {
 	start, end, err := dayRange(from, to)
 	if err != nil {
 		return model.Batch{}, err
 	}
-	subs, err := p.subscriptions(ctx)
+	subs, names, err := p.subscriptionList(ctx)
 	if err != nil {
 		return model.Batch{}, err
 	}
@@ -49,6 +50,9 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	}
 	// The batch replaces the history of these subscriptions only.
 	b := model.Batch{Provider: model.Azure, Source: model.SourceAPI, From: from, To: to, Origin: "azure cost management", Accounts: subs}
+	if len(names) > 0 {
+		b.AccountNames = names
+	}
 	for _, sub := range subs {
 		lines := map[costKey]*model.CostLine{}
 		var order []costKey

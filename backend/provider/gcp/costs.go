@@ -44,42 +44,61 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 		return model.Batch{}, err
 	}
 	b := model.Batch{Provider: model.GCP, Source: model.SourceAPI, From: from, To: to, Origin: "gcp bigquery " + p.cfg.BillingTable}
+	err = p.run(ctx, bq, req, func(r *bigquery.TableRow) error {
+		l, name, err := costLine(r)
+		if err != nil {
+			return err
+		}
+		if name != "" && name != l.SubAccount {
+			if b.AccountNames == nil {
+				b.AccountNames = map[string]string{}
+			}
+			b.AccountNames[l.SubAccount] = name
+		}
+		if l.Billed != 0 || l.Effective != 0 || l.List != 0 {
+			b.Lines = append(b.Lines, l)
+		}
+		return nil
+	})
+	if err != nil {
+		return model.Batch{}, err
+	}
+	b.Commitments, b.CommitmentsNote, err = p.commitments(ctx, bq, from, to)
+	if err != nil {
+		return model.Batch{}, err
+	}
+	return b, nil
+}
+
+// run runs a query and hands each result row to each, page by page,
+// waiting for the job when it is not done at once.
+func (p *Provider) run(ctx context.Context, bq *bigquery.Service, req *bigquery.QueryRequest, each func(*bigquery.TableRow) error) error {
 	var res *bigquery.QueryResponse
-	err = p.retry(ctx, "BigQuery jobs.query", func() error {
+	err := p.retry(ctx, "BigQuery jobs.query", func() error {
 		var err error
 		res, err = bq.Jobs.Query(p.cfg.ProjectID, req).Context(ctx).Do()
 		return err
 	})
 	if err != nil {
-		return model.Batch{}, err
+		return err
 	}
 	if err := jobErrors(res.Errors); err != nil {
-		return model.Batch{}, err
+		return err
 	}
 	rows, complete, token := res.Rows, res.JobComplete, res.PageToken
 	for {
 		if complete {
 			for _, r := range rows {
-				l, name, err := costLine(r)
-				if err != nil {
-					return model.Batch{}, err
-				}
-				if name != "" && name != l.SubAccount {
-					if b.AccountNames == nil {
-						b.AccountNames = map[string]string{}
-					}
-					b.AccountNames[l.SubAccount] = name
-				}
-				if l.Billed != 0 || l.Effective != 0 || l.List != 0 {
-					b.Lines = append(b.Lines, l)
+				if err := each(r); err != nil {
+					return err
 				}
 			}
 			if token == "" {
-				return b, nil
+				return nil
 			}
 		}
 		if res.JobReference == nil {
-			return model.Batch{}, apperr.E(apperr.Provider, "gcp: BigQuery returned an incomplete result without a job reference").
+			return apperr.E(apperr.Provider, "gcp: BigQuery returned an incomplete result without a job reference").
 				WithProvider(string(model.GCP)).WithDetail(model.FailureDetail, model.FailureRequest)
 		}
 		ref := res.JobReference
@@ -95,10 +114,10 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			return err
 		})
 		if err != nil {
-			return model.Batch{}, err
+			return err
 		}
 		if err := jobErrors(page.Errors); err != nil {
-			return model.Batch{}, err
+			return err
 		}
 		rows, complete, token = page.Rows, page.JobComplete, page.PageToken
 	}
@@ -152,6 +171,11 @@ FROM ` + ref + `
 WHERE DATE(usage_start_time) BETWEEN @from AND @to` + partition + `
 GROUP BY day, account, project, service, region, resource, charge, currency`
 	}
+	return queryRequest(q, from, to), nil
+}
+
+// queryRequest is a standard SQL query with the @from and @to days.
+func queryRequest(q, from, to string) *bigquery.QueryRequest {
 	legacy := false
 	return &bigquery.QueryRequest{
 		Query:         q,
@@ -163,7 +187,7 @@ GROUP BY day, account, project, service, region, resource, charge, currency`
 		},
 		MaxResults: pageRows,
 		TimeoutMs:  30000,
-	}, nil
+	}
 }
 
 // detect reads the table's schema once to tell standard, detailed and FOCUS

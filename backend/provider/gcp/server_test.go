@@ -31,6 +31,11 @@ type fakeGoogle struct {
 	// pending makes jobs.query answer jobComplete=false first.
 	pending bool
 	fail    func(op string, n int) (status int, reason string, ok bool)
+	// cud are the commitment query's result rows (day, account, currency,
+	// id, kind, covered, fee, covered_qty, capacity, on_demand); its
+	// requests are counted as "jobs.query commitments".
+	cud           [][]string
+	commitQueries []map[string]any
 }
 
 func newFakeGoogle(t *testing.T) (*fakeGoogle, *httptest.Server) {
@@ -71,6 +76,9 @@ func (f *fakeGoogle) op(r *http.Request) string {
 func (f *fakeGoogle) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	op := f.op(r)
+	if op == "jobs.query" && strings.Contains(string(body), "COMMITTED_USAGE_DISCOUNT") {
+		op = "jobs.query commitments"
+	}
 	f.mu.Lock()
 	f.calls[op]++
 	n := f.calls[op]
@@ -111,6 +119,25 @@ func (f *fakeGoogle) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.rows(w, "", "p2")
+	case "jobs.query commitments":
+		var in map[string]any
+		if err := json.Unmarshal(body, &in); err != nil {
+			f.t.Errorf("jobs.query body: %v", err)
+		}
+		f.mu.Lock()
+		f.commitQueries = append(f.commitQueries, in)
+		f.mu.Unlock()
+		var rows []any
+		for _, r := range f.cud {
+			var cells []map[string]any
+			for _, c := range r {
+				cells = append(cells, map[string]any{"v": c})
+			}
+			rows = append(rows, map[string]any{"f": cells})
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{"kind": "bigquery#queryResponse", "jobComplete": true, "totalRows": fmt.Sprint(len(rows)),
+			"jobReference": map[string]string{"projectId": testProject, "jobId": "job_2", "location": "US"},
+			"schema":       map[string]any{"fields": []any{}}, "rows": rows})
 	case "jobs.getQueryResults":
 		if r.URL.Query().Get("location") != "US" {
 			f.t.Errorf("getQueryResults without the job's location: %s", r.URL.RawQuery)

@@ -17,7 +17,8 @@ import (
 // RequestSummarizedUsages: DAILY cost, grouped by service, region,
 // compartment and resource, for exactly the days [from, to] (the end time
 // is exclusive). OCI has no amortization in this API and no list price at
-// this grouping, so effective and list carry the computed amount.
+// this grouping, so effective and list carry the computed amount. The
+// compartments' names (Identity ListCompartments) come with the batch.
 func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch, error) {
 	start, end, err := dayRange(from, to)
 	if err != nil {
@@ -70,10 +71,21 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			}
 		}
 		if res.OpcNextPage == nil || *res.OpcNextPage == "" {
-			return b, nil
+			break
 		}
 		req.Page = res.OpcNextPage
 	}
+	// Compartments are the sub-accounts; their names are shown for them.
+	// A name is not worth failing the costs: without the permission to
+	// list compartments they stay unnamed.
+	_, names, err := p.compartmentNames(ctx, cp, tenancy)
+	if err != nil && ctx.Err() != nil {
+		return model.Batch{}, err
+	}
+	if len(names) > 0 {
+		b.AccountNames = names
+	}
+	return b, nil
 }
 
 func costLine(tenancy string, it usageapi.UsageSummary) (model.CostLine, error) {

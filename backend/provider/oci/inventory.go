@@ -80,12 +80,20 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 // compartments lists the tenancy and every active compartment below it
 // that the user can access.
 func (p *Provider) compartments(ctx context.Context, cp common.ConfigurationProvider, tenancy string) ([]string, error) {
+	out, _, err := p.compartmentNames(ctx, cp, tenancy)
+	return out, err
+}
+
+// compartmentNames is compartments with each compartment's name (id to
+// name; the tenancy, the root, is not listed by name).
+func (p *Provider) compartmentNames(ctx context.Context, cp common.ConfigurationProvider, tenancy string) ([]string, map[string]string, error) {
 	client, err := identity.NewIdentityClientWithConfigurationProvider(cp)
 	if err != nil {
-		return nil, p.fail(ctx, "Identity client", &credentialError{err})
+		return nil, nil, p.fail(ctx, "Identity client", &credentialError{err})
 	}
 	p.setup(&client.BaseClient, client.SetRegion)
 	out := []string{tenancy}
+	names := map[string]string{}
 	req := identity.ListCompartmentsRequest{
 		CompartmentId:          common.String(tenancy),
 		CompartmentIdInSubtree: common.Bool(true),
@@ -94,19 +102,22 @@ func (p *Provider) compartments(ctx context.Context, cp common.ConfigurationProv
 	}
 	for {
 		if err := p.cancelled(ctx, "Identity ListCompartments"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		res, err := client.ListCompartments(ctx, req)
 		if err != nil {
-			return nil, p.fail(ctx, "Identity ListCompartments", err)
+			return nil, nil, p.fail(ctx, "Identity ListCompartments", err)
 		}
 		for _, c := range res.Items {
 			if c.Id != nil {
 				out = append(out, *c.Id)
+				if c.Name != nil && *c.Name != "" {
+					names[*c.Id] = *c.Name
+				}
 			}
 		}
 		if res.OpcNextPage == nil {
-			return out, nil
+			return out, names, nil
 		}
 		req.Page = res.OpcNextPage
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
@@ -98,6 +99,15 @@ func TestFetchCosts(t *testing.T) {
 	}
 	if len(b.Accounts) != 1 || b.Accounts[0] != testTenancy {
 		t.Errorf("batch accounts = %v, want the tenancy", b.Accounts)
+	}
+	// The compartment of the lines is named from Identity ListCompartments.
+	if len(b.AccountNames) != 1 || b.AccountNames[testCompartment] != "apps" {
+		t.Errorf("account names %v, want %s named apps", b.AccountNames, testCompartment)
+	}
+	for _, l := range b.Lines {
+		if l.SubAccount != testCompartment {
+			t.Errorf("line sub-account %q, want the named compartment", l.SubAccount)
+		}
 	}
 	var total model.Nanos
 	for _, l := range b.Lines {
@@ -329,5 +339,26 @@ func TestMetricsFailureKeepsResources(t *testing.T) {
 	assertFailure(t, err, model.FailurePermission)
 	if len(inv.Resources) != 5 || len(inv.Utilization) != 0 {
 		t.Errorf("resources = %d (want 5), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
+}
+
+// TestCompartmentNamesOptional: without the permission to list
+// compartments the costs still come, unnamed; the connector says why it
+// gives no commitment discounts.
+func TestCompartmentNamesOptional(t *testing.T) {
+	f, p := setup(t)
+	f.fail = func(op string, _ int) (int, string, bool) {
+		return http.StatusNotFound, "NotAuthorizedOrNotFound", op == "compartments"
+	}
+	b, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
+	if err != nil {
+		t.Fatalf("the costs should not fail without compartment names: %v", err)
+	}
+	if len(b.Lines) != 2 || len(b.AccountNames) != 0 {
+		t.Errorf("%d lines, names %v; want 2 lines, no names", len(b.Lines), b.AccountNames)
+	}
+	var cs provider.CommitmentSource = p
+	if cs.CommitmentsNote() == "" || len(b.Commitments) != 0 {
+		t.Error("the OCI connector should give no commitments and say why")
 	}
 }

@@ -2,10 +2,13 @@
 package providertest
 
 import (
+	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/commitments"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -28,4 +31,66 @@ func AssertFailure(t testing.TB, err error, k model.ProviderKey, want model.Prov
 			t.Errorf("error leaks a secret (%q): %v", s, err)
 		}
 	}
+}
+
+// CommitmentReport runs a batch's commitment facts through the report the
+// service builds (one currency, no conversion), summing each commitment's
+// days as the store does, with today as given.
+func CommitmentReport(t testing.TB, b model.Batch, today string) model.CommitmentReport {
+	t.Helper()
+	type key struct{ id, typ, cat, cur string }
+	sums := map[key]*commitments.Total{}
+	var order []key
+	days := map[key]map[model.DayNum]bool{}
+	for _, f := range b.Commitments {
+		k := key{f.ID, f.Type, f.Category, f.Currency}
+		s := sums[k]
+		if s == nil {
+			s = &commitments.Total{Provider: b.Provider, Source: model.SourceAPI, CommitmentFact: model.CommitmentFact{ID: f.ID, Type: f.Type, Category: f.Category, Currency: f.Currency}}
+			sums[k], days[k] = s, map[model.DayNum]bool{}
+			order = append(order, k)
+		}
+		s.End = max(s.End, f.End)
+		s.CoveredList += f.CoveredList
+		s.CoveredCost += f.CoveredCost
+		s.Used += f.Used
+		s.Unused += f.Unused
+		s.OnDemand += f.OnDemand
+		s.Units += f.Units
+		s.UnusedUnits += f.UnusedUnits
+		days[k][f.Day] = true
+	}
+	totals := make([]commitments.Total, 0, len(order))
+	for _, k := range order {
+		s := sums[k]
+		s.Days = len(days[k])
+		totals = append(totals, *s)
+	}
+	first, _ := time.Parse(model.DateLayout, b.From)
+	last, _ := time.Parse(model.DateLayout, b.To)
+	now, ok := model.ParseDayNum(today)
+	if !ok {
+		t.Fatalf("today %q", today)
+	}
+	ps := commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{b.Provider: model.SourceAPI}}
+	conv := func(n model.Nanos, _ string) float64 { return n.Float64() }
+	return commitments.Report(totals, ps, conv, "USD", model.Period{Start: first, End: last}, now)
+}
+
+// Summary is the report's row of a provider and type ("" the total).
+func Summary(t testing.TB, r model.CommitmentReport, k model.ProviderKey, typ string) model.CommitmentSummary {
+	t.Helper()
+	for _, s := range r.Providers {
+		if s.Provider == k && s.Type == typ {
+			return s
+		}
+	}
+	t.Fatalf("no %s row of type %q in %+v", k, typ, r.Providers)
+	return model.CommitmentSummary{}
+}
+
+// Near reports whether a ratio or amount matches the expected value to
+// the nano-unit the history keeps.
+func Near(got *float64, want float64) bool {
+	return got != nil && math.Abs(*got-want) < 1e-6
 }
