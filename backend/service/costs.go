@@ -69,6 +69,24 @@ func ParseTagFilter(tag string) (string, string, error) {
 	return k, v, nil
 }
 
+// queryScope is the providers and the history scope of a cost query: its
+// enabled providers (those its filters allow), synced if due, its filters
+// and its period.
+func (s *Service) queryScope(ctx context.Context, q model.CostQuery) ([]model.ProviderKey, store.Scope, error) {
+	keys, err := s.providers(q.Provider)
+	if err != nil {
+		return nil, store.Scope{}, err
+	}
+	keys = filterProviders(keys, q.Filters)
+	if err := s.ensureFresh(ctx, keys); err != nil {
+		return nil, store.Scope{}, err
+	}
+	sc := s.scope(ctx, keys)
+	sc.Account, sc.Service, sc.TagKey, sc.TagValue, sc.Filters = q.Account, q.Service, q.TagKey, q.TagValue, q.Filters
+	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
+	return keys, sc, nil
+}
+
 // AnalyzeCosts is GET /api/costs: totals, per-provider
 // totals, service breakdown, resources and daily costs over the period,
 // from the stored history of each enabled provider's source.
@@ -91,18 +109,11 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if err := apperr.OneOf("metric", q.Metric, model.CostMetrics); err != nil {
 		return model.CostAnalysis{}, err
 	}
-	keys, err := s.providers(q.Provider)
+	keys, sc, err := s.queryScope(ctx, q)
 	if err != nil {
 		return model.CostAnalysis{}, err
 	}
-	keys = filterProviders(keys, q.Filters)
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return model.CostAnalysis{}, err
-	}
-	sc := s.scope(ctx, keys)
-	sc.Account, sc.Service, sc.TagKey, sc.TagValue, sc.Filters = q.Account, q.Service, q.TagKey, q.TagValue, q.Filters
 	// One converter for both spans, so the comparison uses the same rates.
-	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
 	if q.Previous != nil {
 		sc.From = q.Previous.FirstDay()
 	}

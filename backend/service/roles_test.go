@@ -25,7 +25,7 @@ var serviceAccess = map[string]model.Permission{
 	"GetProviderStatus": model.PermRead, "ProviderDetails": model.PermRead, "PerformanceMetrics": model.PermRead,
 	"Metrics": model.PermRead, "ListReports": model.PermRead, "OpenReport": model.PermRead,
 	"ReportFilePath": model.PermRead, "GetInfo": model.PermRead,
-	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "Views": model.PermRead,
+	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "ExportFOCUS": model.PermRead, "Views": model.PermRead,
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
 	"Commitments": model.PermRead,
 	// Changes: editors and admins.

@@ -25,21 +25,28 @@ type costFlags struct {
 
 func (c *costFlags) register(cmd *cobra.Command, withView bool) {
 	f := cmd.Flags()
+	c.registerScope(cmd)
+	f.StringVar(&c.gran, "granularity", "", "series buckets: "+oneOf(model.Granularities)+" (default day)")
+	f.StringVar(&c.metric, "metric", "", "cost metric: "+oneOf(model.CostMetrics)+" (default analysis.cost_metric)")
+	f.StringVar(&c.groupBy, "group-by", "", "group by "+oneOf(model.Dimensions)+" or tag:KEY")
+	if withView {
+		f.StringVar(&c.view, "view", "", "start from the saved view NAME (costpilot views list); other flags change it")
+	}
+}
+
+// registerScope registers the flags that choose which lines a query
+// reads: its period and filters.
+func (c *costFlags) registerScope(cmd *cobra.Command) {
+	f := cmd.Flags()
 	f.IntVar(&c.days, "days", service.DefaultDays, "the last N complete days (1-365)")
 	f.StringVar(&c.start, "start", "", "first day, YYYY-MM-DD (with --end)")
 	f.StringVar(&c.end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start); a later day than today is cut at today")
 	f.StringVar(&c.period, "period", "", "a calendar period: "+oneOf(model.PeriodKinds))
-	f.StringVar(&c.gran, "granularity", "", "series buckets: "+oneOf(model.Granularities)+" (default day)")
-	f.StringVar(&c.metric, "metric", "", "cost metric: "+oneOf(model.CostMetrics)+" (default analysis.cost_metric)")
-	f.StringVar(&c.groupBy, "group-by", "", "group by "+oneOf(model.Dimensions)+" or tag:KEY")
 	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
 	f.StringArrayVar(&c.account, "account", nil, "only this billing account or sub-account (repeatable)")
 	f.StringArrayVar(&c.service, "service", nil, "only this service (repeatable)")
 	f.StringArrayVar(&c.tag, "tag", nil, "only lines with this tag, key:value, ignoring case; key:"+model.NoValue+" for untagged (repeatable)")
 	f.StringArrayVar(&c.filter, "filter", nil, "only lines where DIMENSION=VALUE, e.g. region=us-east-1 (repeatable; "+model.NoValue+" for none)")
-	if withView {
-		f.StringVar(&c.view, "view", "", "start from the saved view NAME (costpilot views list); other flags change it")
-	}
 }
 
 // request builds the Service's CostRequest; the Service checks it.

@@ -115,6 +115,7 @@ func routeTable() []route {
 		api("GET", "/api/runs", read, (*Server).runs),
 		api("GET", "/api/session", read, (*Server).session),
 		cachedAPI(api("GET", "/api/tags", read, (*Server).tags), costParams...),
+		longAPI(api("GET", "/api/export/focus", read, (*Server).exportFOCUS)),
 		api("GET", "/api/views", read, (*Server).views),
 		api("POST", "/api/views", change, func(s *Server) http.Handler { return s.saveView(false) }),
 		api("PUT", "/api/views/{name}", change, func(s *Server) http.Handler { return s.saveView(true) }),

@@ -1,0 +1,116 @@
+// Package focusexport writes the stored cost history as FOCUS 1.2 Cost and
+// Usage rows: one row per daily line (provider, accounts, service,
+// category, region, resource, charge category, tags, currency and day),
+// every column of the FOCUS 1.2 column list in its order, with x_ columns
+// for what FOCUS has no place for. It streams: a row is written as it is
+// read, so memory does not grow with the history.
+package focusexport
+
+// Version is the FOCUS version the export follows.
+const Version = "1.2"
+
+// Type is a FOCUS column's data type.
+type Type string
+
+// The FOCUS data types the export writes.
+const (
+	String   Type = "String"
+	Decimal  Type = "Decimal"
+	DateTime Type = "DateTime"
+	JSON     Type = "JSON"
+)
+
+// Column is one column of the export.
+type Column struct {
+	Name string
+	Type Type
+	// Mandatory columns are required in every FOCUS 1.2 dataset; the
+	// others are conditional or recommended, present and null when the
+	// history does not know them.
+	Mandatory bool
+}
+
+// Columns are the FOCUS 1.2 Cost and Usage columns in the specification's
+// order (its column glossary is alphabetical), then the x_ columns.
+var Columns = []Column{
+	{"AvailabilityZone", String, false},
+	{"BilledCost", Decimal, true},
+	{"BillingAccountId", String, true},
+	{"BillingAccountName", String, true},
+	{"BillingAccountType", String, false},
+	{"BillingCurrency", String, true},
+	{"BillingPeriodEnd", DateTime, true},
+	{"BillingPeriodStart", DateTime, true},
+	{"CapacityReservationId", String, false},
+	{"CapacityReservationStatus", String, false},
+	{"ChargeCategory", String, true},
+	{"ChargeClass", String, true},
+	{"ChargeDescription", String, true},
+	{"ChargeFrequency", String, false},
+	{"ChargePeriodEnd", DateTime, true},
+	{"ChargePeriodStart", DateTime, true},
+	{"CommitmentDiscountCategory", String, false},
+	{"CommitmentDiscountId", String, false},
+	{"CommitmentDiscountName", String, false},
+	{"CommitmentDiscountQuantity", Decimal, false},
+	{"CommitmentDiscountStatus", String, false},
+	{"CommitmentDiscountType", String, false},
+	{"CommitmentDiscountUnit", String, false},
+	{"ConsumedQuantity", Decimal, false},
+	{"ConsumedUnit", String, false},
+	{"ContractedCost", Decimal, true},
+	{"ContractedUnitPrice", Decimal, false},
+	{"EffectiveCost", Decimal, true},
+	{"InvoiceId", String, false},
+	{"InvoiceIssuerName", String, true},
+	{"ListCost", Decimal, true},
+	{"ListUnitPrice", Decimal, false},
+	{"PricingCategory", String, false},
+	{"PricingCurrency", String, false},
+	{"PricingCurrencyContractedUnitPrice", Decimal, false},
+	{"PricingCurrencyEffectiveCost", Decimal, false},
+	{"PricingCurrencyListUnitPrice", Decimal, false},
+	{"PricingQuantity", Decimal, true},
+	{"PricingUnit", String, true},
+	{"ProviderName", String, true},
+	{"PublisherName", String, true},
+	{"RegionId", String, false},
+	{"RegionName", String, false},
+	{"ResourceId", String, false},
+	{"ResourceName", String, false},
+	{"ResourceType", String, false},
+	{"ServiceCategory", String, true},
+	{"ServiceName", String, true},
+	{"ServiceSubcategory", String, false},
+	{"SkuId", String, false},
+	{"SkuMeter", String, false},
+	{"SkuPriceDetails", JSON, false},
+	{"SkuPriceId", String, false},
+	{"SubAccountId", String, false},
+	{"SubAccountName", String, false},
+	{"SubAccountType", String, false},
+	{"Tags", JSON, false},
+	// What FOCUS has no column for: costpilot's provider key and where
+	// the line came from (demo, api, export).
+	{"x_CostpilotProvider", String, false},
+	{"x_CostpilotSource", String, false},
+}
+
+// index is each column's position by name.
+var index = func() map[string]int {
+	m := make(map[string]int, len(Columns))
+	for i, c := range Columns {
+		m[c.Name] = i
+	}
+	return m
+}()
+
+// col is the position of a named column; the names are the table's, so a
+// miss is a programming error caught by the tests.
+func col(name string) int {
+	i, ok := index[name]
+	if !ok {
+		panic("focusexport: no column " + name)
+	}
+	return i
+}

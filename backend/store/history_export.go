@@ -1,0 +1,63 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// EachDailyLine calls fn with every daily line in scope: the line's key
+// dimensions, its day and its three amounts, and the source it was stored
+// from. The keys in scope are read first (one per resource and charge,
+// not per day); the facts then stream in key and day order, so memory
+// stays with the number of keys, whatever the number of days. fn must not
+// keep l: it is reused.
+func (s *Store) EachDailyLine(ctx context.Context, sc Scope, fn func(l *model.CostLine, src model.SourceKind) error) error {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return err
+	}
+	type key struct {
+		line model.CostLine
+		src  model.SourceKind
+	}
+	keys := map[int64]*key{}
+	q := `SELECT k.id, ` + keyDims + `, k.source FROM line_keys k ` + keyJoins + ` WHERE ` + p.keyWhere
+	err = s.query(ctx, q, p.keyArgs, func(rows *sql.Rows) error {
+		var id int64
+		k := &key{}
+		if err := scanKeyDims(rows, &id, &k.line, &k.src); err != nil {
+			return err
+		}
+		keys[id] = k
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	nc, na := p.nearCond()
+	q = `SELECT f.key, f.day, f.billed, f.effective, f.list FROM facts f
+		WHERE f.key IN (SELECT k.id FROM line_keys k WHERE ` + p.keyWhere + `) AND f.day BETWEEN ? AND ?` + nc + `
+		ORDER BY f.key, f.day`
+	args := append(append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to)), na...)
+	var l model.CostLine
+	return s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var id int64
+		var day model.DayNum
+		var b, e, li model.Nanos
+		if err := rows.Scan(&id, &day, &b, &e, &li); err != nil {
+			return err
+		}
+		k := keys[id]
+		if k == nil {
+			return nil // a key written after the keys were read
+		}
+		l = k.line
+		l.Day, l.Billed, l.Effective, l.List = day.String(), b, e, li
+		return fn(&l, k.src)
+	})
+}

@@ -1,0 +1,47 @@
+package server
+
+import (
+	"mime"
+	"net/http"
+)
+
+// exportFOCUS is GET /api/export/focus: the stored history of a cost
+// query's period and filters as a FOCUS CSV file, streamed. A refused
+// request is a JSON error; a failure after the first row has gone out
+// aborts the response, so a client never takes a cut file for a whole one.
+func (s *Server) exportFOCUS() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := costRequest(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		lw := &lazyCSV{w: w, name: "costpilot-focus.csv"}
+		if _, err := s.svc.ExportFOCUS(r.Context(), req, r.URL.Query().Get("version"), lw); err != nil {
+			if !lw.started {
+				writeError(w, r, err)
+				return
+			}
+			panic(http.ErrAbortHandler)
+		}
+	})
+}
+
+// lazyCSV sends the file's headers with its first bytes, so an error found
+// before them can still be answered as one.
+type lazyCSV struct {
+	w       http.ResponseWriter
+	name    string
+	started bool
+}
+
+func (l *lazyCSV) Write(p []byte) (int, error) {
+	if !l.started {
+		l.started = true
+		h := l.w.Header()
+		h.Set("Content-Type", "text/csv; charset=utf-8")
+		h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": l.name}))
+		l.w.WriteHeader(http.StatusOK)
+	}
+	return l.w.Write(p)
+}
