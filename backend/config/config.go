@@ -25,6 +25,7 @@ type Config struct {
 	Budgets      []Budget           `yaml:"budgets"`
 	Alerts       AlertsConfig       `yaml:"alerts"`
 	Import       ImportConfig       `yaml:"import"`
+	MCP          MCPConfig          `yaml:"mcp"`
 	// Accounts names billing accounts, sub-accounts, subscriptions,
 	// projects and compartments by id; it wins over the names in exports.
 	Accounts map[string]string `yaml:"accounts"`
@@ -32,6 +33,14 @@ type Config struct {
 	// Path is the file the configuration was read from; empty for the
 	// built-in defaults.
 	Path string `yaml:"-"`
+}
+
+// MCPConfig is the mcp section: the Model Context Protocol server of
+// costpilot mcp and the dashboard's /mcp.
+type MCPConfig struct {
+	// AllowWrites adds the tools that change state (a recommendation's
+	// state, writing a report); off, assistants only read.
+	AllowWrites bool `yaml:"allow_writes"`
 }
 
 // Common holds the fields every provider section has.

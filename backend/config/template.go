@@ -101,6 +101,9 @@ import:
   max_resources: 100000      # distinct resources and charges per import (~2 KB of memory each)
   max_daily_lines: 20000000  # distinct daily lines per import
 
+mcp:
+  allow_writes: false        # AI assistants (costpilot mcp, /mcp) may also dismiss recommendations and write reports
+
 performance:
   cache:
     enabled: true

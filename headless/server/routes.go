@@ -116,6 +116,7 @@ func routeTable() []route {
 		api("GET", "/api/session", read, (*Server).session),
 		cachedAPI(api("GET", "/api/tags", read, (*Server).tags), costParams...),
 		longAPI(api("GET", "/api/export/focus", read, (*Server).exportFOCUS)),
+		api("POST", "/mcp", read, (*Server).mcp),
 		api("GET", "/api/views", read, (*Server).views),
 		api("POST", "/api/views", change, func(s *Server) http.Handler { return s.saveView(false) }),
 		api("PUT", "/api/views/{name}", change, func(s *Server) http.Handler { return s.saveView(true) }),
