@@ -165,7 +165,7 @@ func commitFacts(ws []*worker) (map[model.ProviderKey][]model.CommitmentFact, er
 	}
 	out := map[model.ProviderKey][]model.CommitmentFact{}
 	for k, s := range all {
-		if !s.split(k.cat == categoryUsage) {
+		if !s.split() {
 			return nil, errOverflow
 		}
 		f := model.CommitmentFact{Account: k.account, Day: k.day, ID: k.id, Type: k.typ, Category: k.cat,
@@ -188,11 +188,12 @@ func commitFacts(ws []*worker) (map[model.ProviderKey][]model.CommitmentFact, er
 
 // split divides a day's commitment fee into its used and unused parts by
 // utilized / capacity (at most 1): the used part is what the covered usage
-// cost. A usage commitment's capacity and utilized are quantities, kept as
-// its units. With no capacity the split is unknown: the fee is counted as
-// the covered usage's cost and neither used nor unused, so utilization
-// stays undefined while savings stay right.
-func (s *commitSums) split(quantities bool) bool {
+// cost. Capacity and utilized are not kept as units: a group may sum
+// vCPU-hours of several machine families, so utilization stays by cost,
+// each group weighted by its fee. With no capacity the split is unknown:
+// the fee is counted as the covered usage's cost and neither used nor
+// unused, so utilization stays undefined while savings stay right.
+func (s *commitSums) split() bool {
 	if s.fee.isZero() && s.capacity.isZero() {
 		return true
 	}
@@ -213,20 +214,10 @@ func (s *commitSums) split(quantities bool) bool {
 	}
 	used := new(big.Rat).Mul(fee, u)
 	used.Quo(used, capacity)
-	parts := []struct {
+	for _, p := range []struct {
 		dst *exact
 		v   *big.Rat
-	}{{&s.used, used}, {&s.unused, new(big.Rat).Sub(fee, used)}, {&s.coveredCost, used}}
-	if quantities {
-		parts = append(parts, struct {
-			dst *exact
-			v   *big.Rat
-		}{&s.units, capacity}, struct {
-			dst *exact
-			v   *big.Rat
-		}{&s.unusedUnits, new(big.Rat).Sub(capacity, u)})
-	}
-	for _, p := range parts {
+	}{{&s.used, used}, {&s.unused, new(big.Rat).Sub(fee, used)}, {&s.coveredCost, used}} {
 		v, ok := exactRat(p.v)
 		if !ok {
 			return false

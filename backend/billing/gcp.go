@@ -169,8 +169,9 @@ var (
 // commitment fills the commitment measures of a row (defined in the
 // README). The export never ties a credit to one commitment, so the
 // commitments of a billing account are grouped: resource-based CUDs per
-// region (they apply only there), spend-based ones together (Compute
-// flexible CUDs apply across regions). A commitment fee ("Commitment v1:
+// region and pricing unit (they apply only there, and a vCPU-hour is not a
+// GiB-hour), spend-based ones together (Compute flexible CUDs apply across
+// regions). A commitment fee ("Commitment v1:
 // …" resource-based, "Commitment - dollar based v1: …" spend-based) is
 // split into used and unused once its day is summed, by the credits
 // applied against what was committed (commitSums.split); a fee row with a
@@ -261,13 +262,19 @@ func (m *gcpMapper) fee(rec [][]byte, l *rawLine, sku []byte) *fieldError {
 	return nil
 }
 
-// resourceID is the group of the resource-based CUDs of a row's region.
+// resourceID is the group of the resource-based CUDs of a row's region
+// and pricing unit: vCPUs (and GPUs) in hours, memory in GiB-hours are
+// committed and split apart.
 func (m *gcpMapper) resourceID(rec [][]byte, l *rawLine) []byte {
 	r := l.dims[3]
 	if r == nil {
 		r = gcpGlobal
 	}
-	return append([]byte(gcpResourceID), r...)
+	id := append([]byte(gcpResourceID), r...)
+	if u := cell(rec, m.qtyUnit); u != nil {
+		id = append(append(id, '/'), bytes.ToLower(u)...)
+	}
+	return id
 }
 
 // cudCredit fills the measures of a CUD credit line of usage row base:

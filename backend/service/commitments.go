@@ -55,7 +55,7 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 	ps := commitments.Providers{Sources: sc.Sources, Unreported: map[model.ProviderKey]string{}}
 	for k, src := range sc.Sources {
 		if src == model.SourceAPI {
-			ps.Unreported[k] = fmt.Sprintf("not reported: the live %s connector does not read commitment discounts yet; import a billing export (AWS CUR, FOCUS) to see them", k)
+			ps.Unreported[k] = fmt.Sprintf("not reported: the live %s connector does not read commitment discounts yet; import a billing export (AWS CUR, Azure amortized cost, Google Cloud billing export, FOCUS) to see them", k)
 		}
 	}
 	today, _ := model.ParseDayNum(demoDay(s.now(), 0))
