@@ -23,7 +23,8 @@ dates --start..--end: coverage (the share of eligible usage, at on-demand prices
 commitments covered), utilization (the share of the purchased commitment used), the unused
 cost, the net savings and the effective savings rate; then the commitments whose term ends
 within 90 days (marked when within 30). Figures come from imported billing exports (AWS CUR,
-FOCUS) and the demo; a live API source says "not reported".`,
+FOCUS, Azure amortized cost, Google Cloud billing export) and the demo; a live API source says
+"not reported".`,
 		Example: `  costpilot commitments --days 90
   costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,
 		Args: cobra.NoArgs,
