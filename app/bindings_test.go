@@ -124,6 +124,7 @@ var (
 		{Method: "GET", Path: "/api/reports/{name}"}:    "the desktop saves reports through SaveReportAs and its asset server",
 		{Method: "POST", Path: "/api/import"}:           "the desktop imports through ImportFilesDialog and its asset server",
 		{Method: "PUT", Path: "/api/budgets/{id}"}:      "the desktop's SaveBudget both creates (id 0) and changes a budget",
+		{Method: "GET", Path: "/api/export/focus"}:      "a streamed file for other tools; on the desktop's machine `costpilot export` writes the same file",
 		// Administration is for the shared dashboard: the desktop has one
 		// local user, an admin by OS access to its data dir, and no logins
 		// or tokens of its own; `costpilot user`, `token` and `audit`

@@ -41,6 +41,12 @@ func (a exact) add(b exact) (exact, bool) {
 
 func (a exact) neg() exact { return exact{-a.n, -a.f} }
 
+// rat is a as a rational number.
+func (a exact) rat() *big.Rat {
+	x := big.NewRat(int64(a.n), 1e9)
+	return x.Add(x, big.NewRat(a.f, 1e18))
+}
+
 // round is the nearest nano, half away from zero.
 func (a exact) round() model.Nanos {
 	const half = fracUnit / 2

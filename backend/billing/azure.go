@@ -26,6 +26,10 @@ type azureMapper struct {
 	pstart, pend, pricing                     int
 	costName, paygName, priceName, dateName   string
 	sig                                       azureSignals
+	// Commitment columns: reservation and savings plan (benefit) ids and
+	// names, the unit of measure; commit is false without PricingModel.
+	resID, resName, benefitID, benefitName, unit int
+	commit                                       bool
 }
 
 func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -49,7 +53,15 @@ func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		pstart:    h.find("BillingPeriodStartDate"),
 		pend:      h.find("BillingPeriodEndDate"),
 		pricing:   h.find("PricingModel"),
+		resID:     h.find("ReservationId"),
+		resName:   h.find("ReservationName"),
+		// BenefitId names a savings plan (and, in newer exports, a
+		// reservation too).
+		benefitID:   h.find("BenefitId"),
+		benefitName: h.find("BenefitName"),
+		unit:        h.find("UnitOfMeasure"),
 	}
+	m.commit = m.pricing >= 0
 	m.exportNames = exportNames{accountName: h.find("BillingAccountName", "EnrollmentName"), subName: h.find("SubscriptionName")}
 	if m.cost < 0 {
 		return nil, missing("CostInBillingCurrency")
@@ -91,6 +103,9 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 			l.list = l.billed
 		}
 	}
+	if m.commit {
+		m.commitment(rec, l)
+	}
 	d := &l.dims
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.consumed), cell(rec, m.meter), cell(rec, m.region)
 	d[5], d[6], d[7], d[8] = cell(rec, m.resource), cell(rec, m.charge), cell(rec, m.tags), cell(rec, m.currency)
@@ -99,6 +114,59 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 }
 
 var one = []byte("1")
+
+// commitment fills l.commit from a row of an export with PricingModel (the
+// measures are defined in the README). Only the amortized dataset's facts
+// are kept (unitPart drops the actual dataset's): there, usage a
+// reservation or savings plan covered carries its amortized cost, which is
+// also the used part of the commitment (Azure has no used-fee row), and
+// UnusedReservation / UnusedSavingsPlan rows the unused part. Purchases
+// are left out: their cost reaches those rows amortized.
+func (m *azureMapper) commitment(rec [][]byte, l *rawLine) {
+	c := &l.commit
+	charge, pricing := cell(rec, m.charge), cell(rec, m.pricing)
+	usage := charge == nil || equalFoldAny(charge, "usage")
+	switch {
+	case equalFoldAny(charge, "unusedreservation", "unusedsavingsplan"):
+		c.kind, c.unused = commitFee, l.billed
+	case usage && equalFoldAny(pricing, "reservation", "savingsplan", "savings plan"):
+		c.kind = commitCovered
+		c.coveredList, c.coveredCost, c.used = l.list, l.billed, l.billed
+	case usage && equalFoldAny(pricing, "ondemand", "on demand"):
+		// Spot and other pricing models are never covered.
+		if m.unit < 0 || timePriced(cell(rec, m.unit)) {
+			c.kind = commitCandidate
+		}
+		return
+	default:
+		return
+	}
+	if equalFoldAny(charge, "unusedsavingsplan") || equalFoldAny(pricing, "savingsplan", "savings plan") {
+		c.typ, c.cat = azureSPType, spendCat
+		c.id = firstCell(rec, m.benefitID, m.resID, m.benefitName, m.resName)
+	} else {
+		c.typ, c.cat = azureRIType, usageCat
+		c.id = firstCell(rec, m.resID, m.benefitID, m.resName, m.benefitName)
+	}
+	if c.id == nil {
+		c.kind = commitNone // a commitment row without its id cannot be told apart
+	}
+}
+
+var (
+	azureRIType = []byte("Reservation")
+	azureSPType = []byte(typeSavingsPlan)
+)
+
+// firstCell is the first non-null of a record's cells at idx.
+func firstCell(rec [][]byte, idx ...int) []byte {
+	for _, i := range idx {
+		if b := cell(rec, i); b != nil {
+			return b
+		}
+	}
+	return nil
+}
 
 // product multiplies decimal cells exactly (to 18 decimals); it reports
 // false when a factor is null.

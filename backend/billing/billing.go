@@ -62,6 +62,9 @@ type FileResult struct {
 	// AccountNames are the names the file gives its accounts, per
 	// provider, account id to name (FOCUS BillingAccountName, SubAccountName).
 	AccountNames map[model.ProviderKey]map[string]string
+	// Warnings say what the file could not give (an Azure actual-cost
+	// export gives no commitment measures).
+	Warnings []string
 
 	release func()
 }

@@ -3,6 +3,7 @@ package billing
 import (
 	"bytes"
 	"cmp"
+	"math/big"
 	"slices"
 	"strings"
 
@@ -39,6 +40,15 @@ type commitRow struct {
 	coveredCost    exact // what the covered usage cost, amortized
 	used, unused   exact // commitment applied to usage and left unused
 	units, unused2 exact // purchased and unused quantity (RI hours)
+	// A commitment fee whose used part the row cannot tell (Google
+	// Cloud's CUD fees): fee is split by utilized / capacity once the day
+	// of the commitment is summed (see split), both in one unit (the
+	// committed quantity, or the commitment's on-demand value).
+	fee, capacity, utilized exact
+	// partial marks a candidate row partly covered by a commitment:
+	// onDemand, not the row's list cost, is its uncovered part.
+	partial  bool
+	onDemand exact
 }
 
 // Commitment types and categories the exports without such labels get.
@@ -78,6 +88,7 @@ type commitSums struct {
 	end                                    day
 	coveredList, coveredCost, used, unused exact
 	onDemand, units, unusedUnits           exact
+	fee, capacity, utilized                exact
 }
 
 func (s *commitSums) add(o *commitSums) bool {
@@ -87,7 +98,8 @@ func (s *commitSums) add(o *commitSums) bool {
 		v   exact
 	}{{&s.coveredList, o.coveredList},
 		{&s.coveredCost, o.coveredCost}, {&s.used, o.used}, {&s.unused, o.unused}, {&s.onDemand, o.onDemand},
-		{&s.units, o.units}, {&s.unusedUnits, o.unusedUnits}} {
+		{&s.units, o.units}, {&s.unusedUnits, o.unusedUnits},
+		{&s.fee, o.fee}, {&s.capacity, o.capacity}, {&s.utilized, o.utilized}} {
 		var k bool
 		if *p.dst, k = p.dst.add(p.v); !k {
 			ok = false
@@ -110,10 +122,14 @@ func (a *aggregator) addCommit(l *rawLine, lk localKey) *fieldError {
 			return nil
 		}
 		s.onDemand = l.list
+		if c.partial {
+			s.onDemand = c.onDemand
+		}
 	case commitCovered, commitFee:
 		k.id, k.typ, k.cat = string(c.id), string(c.typ), string(c.cat)
 		s = commitSums{end: c.end, coveredList: c.coveredList, coveredCost: c.coveredCost, used: c.used,
-			unused: c.unused, units: c.units, unusedUnits: c.unused2}
+			unused: c.unused, units: c.units, unusedUnits: c.unused2, fee: c.fee, capacity: c.capacity,
+			utilized: c.utilized}
 	default:
 		return nil
 	}
@@ -149,6 +165,9 @@ func commitFacts(ws []*worker) (map[model.ProviderKey][]model.CommitmentFact, er
 	}
 	out := map[model.ProviderKey][]model.CommitmentFact{}
 	for k, s := range all {
+		if !s.split() {
+			return nil, errOverflow
+		}
 		f := model.CommitmentFact{Account: k.account, Day: k.day, ID: k.id, Type: k.typ, Category: k.cat,
 			Currency: k.currency, CoveredList: s.coveredList.round(), CoveredCost: s.coveredCost.round(),
 			Used: s.used.round(), Unused: s.unused.round(), OnDemand: s.onDemand.round(),
@@ -165,4 +184,54 @@ func commitFacts(ws []*worker) (map[model.ProviderKey][]model.CommitmentFact, er
 		})
 	}
 	return out, nil
+}
+
+// split divides a day's commitment fee into its used and unused parts by
+// utilized / capacity (at most 1): the used part is what the covered usage
+// cost. Capacity and utilized are not kept as units: a group may sum
+// vCPU-hours of several machine families, so utilization stays by cost,
+// each group weighted by its fee. With no capacity the split is unknown:
+// the fee is counted as the covered usage's cost and neither used nor
+// unused, so utilization stays undefined while savings stay right.
+func (s *commitSums) split() bool {
+	if s.fee.isZero() && s.capacity.isZero() {
+		return true
+	}
+	fee, capacity := s.fee.rat(), s.capacity.rat()
+	s.fee, s.capacity = exact{}, exact{}
+	if capacity.Sign() <= 0 {
+		var ok bool
+		s.coveredCost, ok = s.coveredCost.add(exactOf(fee))
+		return ok
+	}
+	u := s.utilized.rat()
+	s.utilized = exact{}
+	if u.Cmp(capacity) > 0 {
+		u = capacity
+	}
+	if u.Sign() < 0 {
+		u = new(big.Rat)
+	}
+	used := new(big.Rat).Mul(fee, u)
+	used.Quo(used, capacity)
+	for _, p := range []struct {
+		dst *exact
+		v   *big.Rat
+	}{{&s.used, used}, {&s.unused, new(big.Rat).Sub(fee, used)}, {&s.coveredCost, used}} {
+		v, ok := exactRat(p.v)
+		if !ok {
+			return false
+		}
+		if *p.dst, ok = p.dst.add(v); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// exactOf is x to 18 decimals, zero when it does not fit (x is a sum of
+// exact amounts, so it does).
+func exactOf(x *big.Rat) exact {
+	v, _ := exactRat(x)
+	return v
 }

@@ -15,6 +15,11 @@ import (
 
 const focusHeader = "BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargePeriodStart,EffectiveCost,ListCost,ProviderName,ServiceName,Tags\n"
 
+const (
+	cdHeader     = "BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargePeriodStart,EffectiveCost,ListCost,ProviderName,CommitmentDiscountId,CommitmentDiscountStatus,CommitmentDiscountType,CommitmentDiscountCategory,CommitmentDiscountQuantity,CommitmentDiscountUnit\n"
+	gcpCUDHeader = "billing_account_id,usage_start_time,cost,currency,credits,sku.description,usage.amount_in_pricing_units,usage.pricing_unit,currency_conversion_rate\n"
+)
+
 func focusRow(cost string) string {
 	return cost + `,acct,USD,Usage,2025-01-01T00:00:00Z,1,1,AWS,Amazon S3,"{""a"":""b""}"` + "\n"
 }
@@ -60,6 +65,10 @@ func TestErrors(t *testing.T) {
 		{"bad forced provider", []byte(focusHeader + focusRow("1")), Options{Provider: "ibm"}, 0, ""},
 		{"bad credit json", []byte("billing_account_id,usage_start_time,cost,currency,credits\nb,2024-01-01,1,USD,[{\n"), Options{}, 2, "credits"},
 		{"not a parquet file", []byte("PAR1garbage"), Options{}, 0, ""},
+		// Commitment columns name themselves too.
+		{"bad commitment quantity", []byte(cdHeader + "1,acct,USD,Usage,2025-01-01,1,1,Microsoft,r-1,Used,Reservation,Usage,twelve,Hours\n"), Options{}, 2, "CommitmentDiscountQuantity"},
+		{"bad CUD fee quantity", []byte(gcpCUDHeader + "b,2024-01-01,1,USD,[],Commitment v1: Cpu in Americas for 1 Year,lots,hour,1\n"), Options{}, 2, "usage.amount_in_pricing_units"},
+		{"bad CUD conversion rate", []byte(gcpCUDHeader + `b,2024-01-01,1,USD,"[{""amount"":-1,""type"":""COMMITTED_USAGE_DISCOUNT_DOLLAR_BASE""}]",Cloud SQL vCPU,1,hour,x` + "\n"), Options{}, 2, "currency_conversion_rate"},
 		// Amounts are plain decimal numbers or nothing: a separator or sign
 		// read some other way would change the money silently.
 		{"decimal comma", []byte(focusHeader + focusRow("1") + focusRow(`"0,5"`)), Options{}, 3, "BilledCost"},

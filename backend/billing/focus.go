@@ -22,6 +22,8 @@ type focusMapper struct {
 	billedName, effName, listName   string
 	startName, providerName         string
 	cdID, cdType, cdCat, cdStatus   int // CommitmentDiscount* columns; -1 when absent
+	cdQty, cdUnit                   int // FOCUS 1.1+: CommitmentDiscountQuantity, CommitmentDiscountUnit
+	cdQtyName                       string
 	pricingUnit                     int
 }
 
@@ -56,8 +58,11 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		cdType:      h.find("CommitmentDiscountType"),
 		cdCat:       h.find("CommitmentDiscountCategory"),
 		cdStatus:    h.find("CommitmentDiscountStatus"),
+		cdQty:       h.find("CommitmentDiscountQuantity"),
+		cdUnit:      h.find("CommitmentDiscountUnit"),
 		pricingUnit: h.find("PricingUnit"),
 	}
+	m.cdQtyName = h.colName(m.cdQty, "CommitmentDiscountQuantity")
 	if m.host < 0 {
 		m.host = m.publish
 	}
@@ -102,7 +107,9 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 		l.list = l.billed
 	}
 	if m.cdID >= 0 {
-		m.commitment(rec, l)
+		if fe = m.commitment(rec, l); fe != nil {
+			return out, fe
+		}
 	}
 	d := &l.dims
 	d[0], d[1], d[2] = cell(rec, m.provider), cell(rec, m.issuer), cell(rec, m.host)
@@ -124,27 +131,43 @@ func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
 // the README): usage a commitment discount covered (status Used, or none
 // given), the unused part of one (status Unused), or usage paid on demand.
 // Purchases are left out: their cost reaches usage and unused rows
-// amortized.
-func (m *focusMapper) commitment(rec [][]byte, l *rawLine) {
+// amortized. FOCUS 1.1+ gives the quantity of a row (consumed by a Used
+// row, left by an Unused one): when its unit is time (hours), the
+// commitment's units are their sum and its unused units the Unused rows',
+// so utilization can be in hours.
+func (m *focusMapper) commitment(rec [][]byte, l *rawLine) *fieldError {
 	c := &l.commit
 	charge := cell(rec, m.charge)
 	if charge != nil && !equalFoldAny(charge, "Usage") {
-		return
+		return nil
 	}
 	id := cell(rec, m.cdID)
 	if id == nil {
 		if timePriced(cell(rec, m.pricingUnit)) {
 			c.kind = commitCandidate
 		}
-		return
+		return nil
 	}
 	c.id, c.typ, c.cat = id, cell(rec, m.cdType), cell(rec, m.cdCat)
-	if equalFoldAny(cell(rec, m.cdStatus), "Unused") {
+	unused := equalFoldAny(cell(rec, m.cdStatus), "Unused")
+	if unused {
 		c.kind, c.unused = commitFee, l.effective
-		return
+	} else {
+		c.kind = commitCovered
+		c.coveredList, c.coveredCost, c.used = l.list, l.effective, l.effective
 	}
-	c.kind = commitCovered
-	c.coveredList, c.coveredCost, c.used = l.list, l.effective, l.effective
+	if m.cdQty < 0 || !timePriced(cell(rec, m.cdUnit)) {
+		return nil
+	}
+	q, ok, fe := amount(rec, m.cdQty, m.cdQtyName)
+	if fe != nil || !ok {
+		return fe
+	}
+	c.units = q
+	if unused {
+		c.unused2 = q
+	}
+	return nil
 }
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {

@@ -43,7 +43,10 @@ func FuzzDetect(f *testing.F) {
 // either fails with a Validation error or keeps its totals consistent.
 func FuzzParseRow(f *testing.F) {
 	headers := map[string]string{}
-	for _, name := range []string{"focus-1.3.csv", "cur2.csv", "azure-mca.csv", "gcp.csv", "oci.csv"} {
+	// The commitment fixtures reach the commitment columns' code.
+	names := []string{"focus-1.3.csv", "cur2.csv", "azure-mca.csv", "gcp.csv", "oci.csv",
+		"commitments/focus-1.1-commitments.csv", "commitments/azure-ea-amortized-commitments.csv", "commitments/gcp-cud.csv"}
+	for _, name := range names {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -53,7 +56,6 @@ func FuzzParseRow(f *testing.F) {
 		row, _, _ := bytes.Cut(rest, []byte("\n"))
 		f.Add(uint8(len(headers)-1), string(row))
 	}
-	names := []string{"focus-1.3.csv", "cur2.csv", "azure-mca.csv", "gcp.csv", "oci.csv"}
 	f.Add(uint8(0), `"unterminated`)
 	f.Add(uint8(1), `,,,,,,,,,,,,,,,,,,,,,,`)
 	f.Fuzz(func(t *testing.T, which uint8, row string) {

@@ -3,6 +3,7 @@ package billing
 import (
 	"bytes"
 	"encoding/json"
+	"math/big"
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/model"
@@ -25,6 +26,13 @@ type gcpMapper struct {
 	currency, cost, list, credits, start, inv  int
 	costName, listName, startName              string
 	credBuf                                    []gcpCredit
+	credAmt                                    []exact
+	// Committed use discounts: the SKU (fees are "Commitment…" SKUs),
+	// the usage in pricing units and their unit, the rate from the
+	// pricing currency (USD) to the billing currency.
+	sku, qty, qtyUnit, rate int
+	qtyName, rateName       string
+	usage                   bool // the row being mapped is usage (not a fee, tax or adjustment)
 }
 
 type gcpCredit struct {
@@ -55,7 +63,12 @@ func bindGCP(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		credits:  f("credits"),
 		start:    f("usage_start_time"),
 		inv:      f("invoice.month"),
+		sku:      f("sku.description"),
+		qty:      f("usage.amount_in_pricing_units"),
+		qtyUnit:  f("usage.pricing_unit"),
+		rate:     f("currency_conversion_rate"),
 	}
+	m.qtyName, m.rateName = h.colName(m.qty, "usage.amount_in_pricing_units"), h.colName(m.rate, "currency_conversion_rate")
 	m.exportNames = exportNames{accountName: -1, subName: f("project.name")}
 	if m.cost < 0 {
 		return nil, missing("cost")
@@ -105,27 +118,201 @@ func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	m.fill(rec, l)
 
 	cr := bytes.TrimSpace(cell(rec, m.credits))
-	if len(cr) == 0 || string(cr) == "[]" {
-		return out, nil
-	}
-	m.credBuf = m.credBuf[:0]
-	dec := json.NewDecoder(bytes.NewReader(cr))
-	dec.UseNumber()
-	if err := dec.Decode(&m.credBuf); err != nil {
-		return out, badField("credits", "invalid credits: %v", err)
-	}
-	for _, c := range m.credBuf {
-		v, ok := parseAmount([]byte(c.Amount))
-		if !ok {
-			return out, badField("credits", "invalid credit amount %q", c.Amount)
+	m.credBuf, m.credAmt = m.credBuf[:0], m.credAmt[:0]
+	if len(cr) > 0 && string(cr) != "[]" {
+		dec := json.NewDecoder(bytes.NewReader(cr))
+		dec.UseNumber()
+		if err := dec.Decode(&m.credBuf); err != nil {
+			return out, badField("credits", "invalid credits: %v", err)
 		}
+		for _, c := range m.credBuf {
+			v, ok := parseAmount([]byte(c.Amount))
+			if !ok {
+				return out, badField("credits", "invalid credit amount %q", c.Amount)
+			}
+			m.credAmt = append(m.credAmt, v)
+		}
+	}
+	if fe = m.commitment(rec, l); fe != nil {
+		return out, fe
+	}
+	for i, c := range m.credBuf {
 		cl := out[base]
-		cl.billed, cl.effective, cl.list = v, v, exact{}
+		cl.billed, cl.effective, cl.list = m.credAmt[i], m.credAmt[i], exact{}
 		cl.dims[5] = creditCategory
 		cl.dims[9] = []byte(c.Type)
+		cl.commit = commitRow{}
+		if fe = m.cudCredit(rec, &out[base], &cl, c.Type, m.credAmt[i]); fe != nil {
+			return out, fe
+		}
 		out = append(out, cl)
 	}
 	return out, nil
+}
+
+// Credit types of committed use discounts: resource-based, legacy
+// spend-based, and the new spend-based model's offset of the fee.
+const (
+	creditCUD       = "COMMITTED_USAGE_DISCOUNT"
+	creditCUDDollar = "COMMITTED_USAGE_DISCOUNT_DOLLAR_BASE"
+	creditCUDOffset = "FEE_UTILIZATION_OFFSET"
+)
+
+var (
+	gcpResourceCUD = []byte("Committed Use Discount")
+	gcpSpendCUD    = []byte("Committed Use Discount (spend-based)")
+	gcpResourceID  = "gcp-cud/resource-based/"
+	gcpSpendID     = []byte("gcp-cud/spend-based")
+	gcpGlobal      = []byte("global")
+)
+
+// commitment fills the commitment measures of a row (defined in the
+// README). The export never ties a credit to one commitment, so the
+// commitments of a billing account are grouped: resource-based CUDs per
+// region and pricing unit (they apply only there, and a vCPU-hour is not a
+// GiB-hour), spend-based ones together (Compute flexible CUDs apply across
+// regions). A commitment fee ("Commitment v1:
+// …" resource-based, "Commitment - dollar based v1: …" spend-based) is
+// split into used and unused once its day is summed, by the credits
+// applied against what was committed (commitSums.split); a fee row with a
+// FEE_UTILIZATION_OFFSET credit (the new spend-based model) says its used
+// part itself. Usage with CUD credits is covered at the credits' amount
+// (Google prices covered usage on demand and credits it back), and its
+// rest is eligible usage paid on demand.
+func (m *gcpMapper) commitment(rec [][]byte, l *rawLine) *fieldError {
+	c := &l.commit
+	m.usage = false
+	if !equalFoldAny(l.dims[5], "regular", "usage") && l.dims[5] != nil {
+		return nil
+	}
+	sku := cell(rec, m.sku)
+	if hasPrefixFold(sku, "commitment") {
+		return m.fee(rec, l, sku)
+	}
+	m.usage = true
+	if m.qtyUnit >= 0 && !timePriced(cell(rec, m.qtyUnit)) {
+		return nil
+	}
+	c.kind = commitCandidate
+	var covered exact
+	for i, cr := range m.credBuf {
+		if cr.Type == creditCUD || cr.Type == creditCUDDollar {
+			var ok bool
+			if covered, ok = covered.add(m.credAmt[i].neg()); !ok {
+				return badField("credits", "%v", errOverflow)
+			}
+			c.partial = true
+		}
+	}
+	if c.partial {
+		rest, ok := l.list.add(covered.neg())
+		if !ok {
+			return badField("credits", "%v", errOverflow)
+		}
+		if rest.n > 0 || (rest.n == 0 && rest.f > 0) {
+			c.onDemand = rest
+		}
+	}
+	return nil
+}
+
+// fee fills the measures of a commitment fee row.
+func (m *gcpMapper) fee(rec [][]byte, l *rawLine, sku []byte) *fieldError {
+	c := &l.commit
+	c.kind = commitFee
+	spend := bytes.Contains(bytes.ToLower(sku), []byte("dollar")) || bytes.Contains(bytes.ToLower(sku), []byte("spend"))
+	var offset exact
+	hasOffset := false
+	for i, cr := range m.credBuf {
+		if cr.Type == creditCUDOffset {
+			var ok bool
+			if offset, ok = offset.add(m.credAmt[i].neg()); !ok {
+				return badField("credits", "%v", errOverflow)
+			}
+			hasOffset = true
+		}
+	}
+	if spend || hasOffset {
+		c.id, c.typ, c.cat = gcpSpendID, gcpSpendCUD, spendCat
+	} else {
+		c.id, c.typ, c.cat = m.resourceID(rec, l), gcpResourceCUD, usageCat
+	}
+	if hasOffset {
+		// The new spend-based model: the offset is the used part.
+		c.used = offset
+		var ok bool
+		if c.unused, ok = l.billed.add(offset.neg()); !ok {
+			return badField(m.costName, "%v", errOverflow)
+		}
+		return nil
+	}
+	c.fee = l.billed
+	q, _, fe := amount(rec, m.qty, m.qtyName)
+	if fe != nil {
+		return fe
+	}
+	if spend {
+		// A legacy spend-based fee's pricing units are hundredths of
+		// the hourly commitment at on-demand prices, in USD (as
+		// Google's own utilization query reads them).
+		r, _ := exactRat(new(big.Rat).Quo(q.rat(), big.NewRat(100, 1)))
+		q = r
+	}
+	c.capacity = q
+	return nil
+}
+
+// resourceID is the group of the resource-based CUDs of a row's region
+// and pricing unit: vCPUs (and GPUs) in hours, memory in GiB-hours are
+// committed and split apart.
+func (m *gcpMapper) resourceID(rec [][]byte, l *rawLine) []byte {
+	r := l.dims[3]
+	if r == nil {
+		r = gcpGlobal
+	}
+	id := append([]byte(gcpResourceID), r...)
+	if u := cell(rec, m.qtyUnit); u != nil {
+		id = append(append(id, '/'), bytes.ToLower(u)...)
+	}
+	return id
+}
+
+// cudCredit fills the measures of a CUD credit line of usage row base:
+// usage covered at the credit's amount; utilized is the covered quantity
+// (resource-based: the row's usage in pricing units times the share of
+// its cost the credit covers) or the credit in USD (spend-based).
+func (m *gcpMapper) cudCredit(rec [][]byte, base, cl *rawLine, typ string, amt exact) *fieldError {
+	if typ != creditCUD && typ != creditCUDDollar || !m.usage {
+		return nil
+	}
+	c := &cl.commit
+	c.kind, c.coveredList = commitCovered, amt.neg()
+	if typ == creditCUD {
+		c.id, c.typ, c.cat = m.resourceID(rec, base), gcpResourceCUD, usageCat
+		q, ok, fe := amount(rec, m.qty, m.qtyName)
+		if fe != nil || !ok || base.billed.isZero() {
+			return fe
+		}
+		x := new(big.Rat).Mul(q.rat(), c.coveredList.rat())
+		c.utilized, _ = exactRat(x.Quo(x, base.billed.rat()))
+		return nil
+	}
+	c.id, c.typ, c.cat = gcpSpendID, gcpSpendCUD, spendCat
+	rate, ok, fe := amount(rec, m.rate, m.rateName)
+	if fe != nil {
+		return fe
+	}
+	if !ok || rate.isZero() {
+		c.utilized = c.coveredList
+		return nil
+	}
+	x := new(big.Rat).Quo(c.coveredList.rat(), rate.rat())
+	c.utilized, _ = exactRat(x)
+	return nil
+}
+
+func hasPrefixFold(b []byte, prefix string) bool {
+	return len(b) >= len(prefix) && strings.EqualFold(string(b[:len(prefix)]), prefix)
 }
 
 // monthEnd is the last day of d's month.
@@ -198,6 +385,7 @@ var gcpJSONColumns = []string{
 	"billing_account_id", "project.id", "service.description", "location.region", "location.location",
 	"resource.global_name", "resource.name", "cost_type", "labels", "project.labels", "currency",
 	"cost", "cost_at_list", "credits", "usage_start_time", "invoice.month", "project.name",
+	"sku.description", "usage.amount_in_pricing_units", "usage.pricing_unit", "currency_conversion_rate",
 }
 
 // gcpJSONRow decodes one JSON line of the BigQuery export into cells in
@@ -237,6 +425,14 @@ type gcpJSONLine struct {
 	Invoice        *struct {
 		Month json.RawMessage `json:"month"`
 	} `json:"invoice"`
+	SKU *struct {
+		Description json.RawMessage `json:"description"`
+	} `json:"sku"`
+	Usage *struct {
+		AmountInPricingUnits json.RawMessage `json:"amount_in_pricing_units"`
+		PricingUnit          json.RawMessage `json:"pricing_unit"`
+	} `json:"usage"`
+	CurrencyConversionRate json.RawMessage `json:"currency_conversion_rate"`
 }
 
 func (r *gcpJSONRow) decode(line []byte) ([][]byte, *fieldError) {
@@ -266,6 +462,13 @@ func (r *gcpJSONRow) decode(line []byte) ([][]byte, *fieldError) {
 	if j.Invoice != nil {
 		f[15] = scalar(j.Invoice.Month)
 	}
+	if j.SKU != nil {
+		f[17] = scalar(j.SKU.Description)
+	}
+	if j.Usage != nil {
+		f[18], f[19] = scalar(j.Usage.AmountInPricingUnits), scalar(j.Usage.PricingUnit)
+	}
+	f[20] = scalar(j.CurrencyConversionRate)
 	return f, nil
 }
 

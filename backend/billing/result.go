@@ -24,6 +24,13 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		st.spill.close()
 		return res, fileError(name, err, "commitment totals exceed the supported range")
 	}
+	if part != nil && part.Kind == model.PartActual {
+		// The pair's commitment facts come from the amortized half only,
+		// so importing both never counts a commitment twice; this half
+		// leaves the stored ones alone.
+		cfacts = nil
+		res.Warnings = append(res.Warnings, "actual-cost export: reservations and savings plans are measured from the amortized-cost export of the same scope and month; import it too to see their coverage and utilization")
+	}
 	src, err := merged(ws, st)
 	if err != nil {
 		st.spill.close()

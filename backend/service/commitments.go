@@ -96,7 +96,7 @@ func (s *Service) liveCommitments(k model.ProviderKey) (why, last string) {
 	}
 	cs, ok := p.(provider.CommitmentSource)
 	if !ok {
-		return fmt.Sprintf("not reported: the live %s connector does not read commitment discounts; import a billing export (AWS CUR, FOCUS) to see them", k), ""
+		return fmt.Sprintf("not reported: the live %s connector does not read commitment discounts; import a billing export (AWS CUR, Azure amortized cost, Google Cloud billing export, FOCUS) to see them", k), ""
 	}
 	if note := cs.CommitmentsNote(); note != "" {
 		return "not reported: " + note, ""

@@ -260,7 +260,8 @@ func (s *Service) parseOptions(o ImportOptions) billing.Options {
 
 func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o ImportOptions) (ImportFile, error) {
 	dry := o.DryRun
-	f := ImportFile{Path: fr.Path, Format: fr.Format, Rows: fr.Rows, Totals: map[model.ProviderKey][]ImportTotals{}}
+	f := ImportFile{Path: fr.Path, Format: fr.Format, Rows: fr.Rows, Totals: map[model.ProviderKey][]ImportTotals{},
+		Warnings: fr.Warnings}
 	for _, b := range fr.Batches {
 		f.Providers = append(f.Providers, b.Provider)
 		f.Lines += int(b.Facts.N)

@@ -23,9 +23,9 @@ days (default 30) or the inclusive dates --start..--end: coverage (the share of 
 usage, at on-demand prices, that commitments covered), utilization (the share of the
 purchased commitment used), the unused cost, the net savings and the effective savings rate;
 then the commitments whose term ends within 90 days (marked when within 30). Figures come
-from imported billing exports (AWS CUR, FOCUS), the demo and live syncs of AWS (Cost
-Explorer) and Google Cloud (BigQuery export); live Azure and OCI, and a live sync that could
-not read them, say "not reported" and why.`,
+from imported billing exports (AWS CUR, FOCUS, Azure amortized cost, Google Cloud billing
+export), the demo and live syncs of AWS (Cost Explorer) and Google Cloud (BigQuery export);
+live Azure and OCI, and a live sync that could not read them, say "not reported" and why.`,
 		Example: `  costpilot commitments --days 90
   costpilot commitments --period last_quarter
   costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,
