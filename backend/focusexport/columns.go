@@ -6,6 +6,13 @@
 // read, so memory does not grow with the history.
 package focusexport
 
+import (
+	"fmt"
+	"io"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
 // Version is the FOCUS version the export follows.
 const Version = "1.2"
 
@@ -113,4 +120,31 @@ func col(name string) int {
 		panic("focusexport: no column " + name)
 	}
 	return i
+}
+
+// File formats of the export.
+const (
+	FormatCSV     = "csv"
+	FormatParquet = "parquet"
+)
+
+// Formats lists the file formats.
+var Formats = []string{FormatCSV, FormatParquet}
+
+// RowWriter writes the rows of one file.
+type RowWriter interface {
+	Write(l *model.CostLine, src model.SourceKind) error
+	Close() error
+	Rows() int64
+}
+
+// New returns the row writer of a file format ("" is CSV).
+func New(format string, w io.Writer, names map[string]string) (RowWriter, error) {
+	switch format {
+	case "", FormatCSV:
+		return NewCSV(w, names)
+	case FormatParquet:
+		return NewParquet(w, names)
+	}
+	return nil, fmt.Errorf("focusexport: no format %q", format)
 }

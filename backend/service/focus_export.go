@@ -19,9 +19,10 @@ type FOCUSExport struct {
 var FOCUSVersions = []string{focusexport.Version}
 
 // ExportFOCUS writes the stored history of a cost request's period,
-// providers and filters (or its saved view's) to w as FOCUS Cost and Usage rows (CSV), one per
-// daily line, streaming. version "" is the newest the export writes.
-func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version string, w io.Writer) (FOCUSExport, error) {
+// providers and filters (or its saved view's) to w as FOCUS Cost and Usage
+// rows, one per daily line, streaming, as CSV or Parquet (format "" is
+// CSV). version "" is the newest the export writes.
+func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version, format string, w io.Writer) (FOCUSExport, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return FOCUSExport{}, err
 	}
@@ -29,6 +30,12 @@ func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version string
 		version = focusexport.Version
 	}
 	if err := apperr.OneOf("version", version, FOCUSVersions); err != nil {
+		return FOCUSExport{}, err
+	}
+	if format == "" {
+		format = focusexport.FormatCSV
+	}
+	if err := apperr.OneOf("format", format, focusexport.Formats); err != nil {
 		return FOCUSExport{}, err
 	}
 	r, err := s.withView(ctx, r)
@@ -48,7 +55,7 @@ func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version string
 	if err != nil {
 		return out, err
 	}
-	x, err := focusexport.NewCSV(w, names)
+	x, err := focusexport.New(format, w, names)
 	if err != nil {
 		return out, apperr.Wrap(apperr.Report, err, "cannot write the FOCUS export")
 	}

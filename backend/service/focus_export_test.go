@@ -12,6 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -111,6 +114,53 @@ func checkFOCUS12(t *testing.T, body []byte) int {
 	return rows
 }
 
+// checkParquet12 checks a Parquet export's columns against the FOCUS 1.2
+// list and their Parquet types against the FOCUS data types, and returns
+// its number of rows.
+func checkParquet12(t *testing.T, body []byte) int {
+	t.Helper()
+	f, err := parquet.OpenFile(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := f.Schema().Fields()
+	if len(fields) < len(focus12) {
+		t.Fatalf("%d columns, FOCUS 1.2 has %d", len(fields), len(focus12))
+	}
+	for i, c := range focus12 {
+		fl := fields[i]
+		if fl.Name() != c.name {
+			t.Fatalf("column %d is %q, FOCUS 1.2 has %q there", i+1, fl.Name(), c.name)
+		}
+		var v any
+		if lt := fl.Type().LogicalType(); lt != nil {
+			v = lt.Value
+		}
+		ok := false
+		switch c.typ {
+		case "Decimal":
+			d, is := v.(*format.DecimalType)
+			ok = is && d.Scale == 9
+		case "DateTime":
+			ts, is := v.(*format.TimestampType)
+			ok = is && ts.IsAdjustedToUTC
+		case "JSON":
+			_, ok = v.(*format.JsonType)
+		default:
+			_, ok = v.(*format.StringType)
+		}
+		if !ok || !fl.Optional() && c.nullable {
+			t.Fatalf("%s: Parquet type %v (optional %v) for FOCUS %s", c.name, fl.Type(), fl.Optional(), c.typ)
+		}
+	}
+	for _, fl := range fields[len(focus12):] {
+		if !strings.HasPrefix(fl.Name(), "x_") {
+			t.Fatalf("column %q is neither FOCUS 1.2 nor x_", fl.Name())
+		}
+	}
+	return int(f.NumRows())
+}
+
 // allExports is a config where every provider reads billing exports.
 func allExports(t *testing.T) *config.Config {
 	t.Helper()
@@ -162,19 +212,25 @@ func lineTotals(t *testing.T, s *Service, from, to string) (map[string][3]*big.R
 // roundTrip exports a service's history over [from, to], checks the file
 // against FOCUS 1.2, imports it into a fresh data dir and compares the
 // totals of every provider, day, service, account, region and tag set.
-func roundTrip(t *testing.T, s *Service, from, to string) {
+func roundTrip(t *testing.T, s *Service, from, to, format string) {
 	t.Helper()
 	ctx := adminCtx()
 	var buf bytes.Buffer
-	res, err := s.ExportFOCUS(ctx, CostRequest{Start: from, End: to}, "", &buf)
+	res, err := s.ExportFOCUS(ctx, CostRequest{Start: from, End: to}, "", format, &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, lines := lineTotals(t, s, from, to)
-	if rows := checkFOCUS12(t, buf.Bytes()); int64(rows) != res.Rows || rows != lines || rows == 0 {
+	rows := 0
+	if format == "parquet" {
+		rows = checkParquet12(t, buf.Bytes())
+	} else {
+		rows = checkFOCUS12(t, buf.Bytes())
+	}
+	if int64(rows) != res.Rows || rows != lines || rows == 0 {
 		t.Fatalf("%d rows in the file, %d said, %d stored lines", rows, res.Rows, lines)
 	}
-	path := filepath.Join(t.TempDir(), "export.csv")
+	path := filepath.Join(t.TempDir(), "export."+format)
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +259,9 @@ func roundTrip(t *testing.T, s *Service, from, to string) {
 // TestFOCUSExportRoundTripDemo: 60 days of the four-cloud demo.
 func TestFOCUSExportRoundTripDemo(t *testing.T) {
 	s := openDemo(t, nil)
-	roundTrip(t, s, "2026-04-10", "2026-06-08")
+	for _, f := range []string{"csv", "parquet"} {
+		t.Run(f, func(t *testing.T) { roundTrip(t, s, "2026-04-10", "2026-06-08", f) })
+	}
 }
 
 // TestFOCUSExportRoundTripSamples: each published sample, imported, then
@@ -221,7 +279,8 @@ func TestFOCUSExportRoundTripSamples(t *testing.T) {
 			for _, f := range res.Files[1:] {
 				from, to = min(from, f.From), max(to, f.To)
 			}
-			roundTrip(t, s, from, to)
+			roundTrip(t, s, from, to, "csv")
+			roundTrip(t, s, from, to, "parquet")
 		})
 	}
 }
@@ -231,10 +290,10 @@ func TestFOCUSExportRoundTripSamples(t *testing.T) {
 func TestFOCUSExportRefuses(t *testing.T) {
 	s := openDemo(t, nil)
 	var buf bytes.Buffer
-	if _, err := s.ExportFOCUS(adminCtx(), CostRequest{}, "1.0", &buf); err == nil || !strings.Contains(err.Error(), "version") {
+	if _, err := s.ExportFOCUS(adminCtx(), CostRequest{}, "1.0", "", &buf); err == nil || !strings.Contains(err.Error(), "version") {
 		t.Fatalf("version 1.0: %v", err)
 	}
-	if _, err := s.ExportFOCUS(adminCtx(), CostRequest{Period: "weekly"}, "", &buf); err == nil || !strings.Contains(err.Error(), "period") {
+	if _, err := s.ExportFOCUS(adminCtx(), CostRequest{Period: "weekly"}, "", "", &buf); err == nil || !strings.Contains(err.Error(), "period") {
 		t.Fatalf("period weekly: %v", err)
 	}
 	if buf.Len() != 0 {

@@ -22,17 +22,19 @@ func (a *app) exportCmd() *cobra.Command {
 	var cf costFlags
 	var format, version string
 	cmd := &cobra.Command{
-		Use:   "export --format focus [--version 1.2] [--period KIND | --days N | --start D --end D] [filters] OUT.csv",
+		Use:   "export --format focus [--version 1.2] [--period KIND | --days N | --start D --end D] [filters] OUT.csv|OUT.parquet",
 		Short: "Write the stored cost history as a FOCUS 1.2 file",
 		Long: `Write the stored history of the enabled providers over a period (default the last 30 days)
 as FOCUS 1.2 Cost and Usage rows, one per daily line (provider, accounts, service, region,
 resource, charge category, tags and currency), with every FOCUS 1.2 column in the
 specification's order (what the history does not know is null) and x_CostpilotProvider and
-x_CostpilotSource after them. The same filters as analyze narrow it. OUT is a .csv file,
-written whole or not at all, or - for standard output. Importing the file elsewhere gives the
+x_CostpilotSource after them. The same filters as analyze narrow it. OUT is a .csv or a
+.parquet file (decimals exact, times as UTC timestamps), written whole or not at all, or - for
+CSV on standard output. Importing the file elsewhere gives the
 same totals per provider, day, service, account, region and tag.`,
 		Example: `  costpilot export --format focus --period last_month focus-2026-10.csv
   costpilot export --format focus --start 2026-01-01 --end 2026-06-30 --provider aws --provider gcp h1.csv
+  costpilot export --format focus --period ytd focus-ytd.parquet
   costpilot export --format focus --days 7 -`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -40,8 +42,13 @@ same totals per provider, day, service, account, region and tag.`,
 				return usageError{fmt.Sprintf("--format must be one of %s, got %q", strings.Join(exportFormats, ", "), format)}
 			}
 			out := args[0]
-			if out != "-" && !strings.EqualFold(filepath.Ext(out), ".csv") {
-				return usageError{fmt.Sprintf("%s: the export writes CSV: name the file .csv (Parquet output is not implemented)", out)}
+			file := "csv"
+			switch ext := strings.ToLower(filepath.Ext(out)); {
+			case out == "-" || ext == ".csv":
+			case ext == ".parquet":
+				file = "parquet"
+			default:
+				return usageError{fmt.Sprintf("%s: name the file .csv or .parquet (or - for CSV on standard output)", out)}
 			}
 			req, err := cf.request(cmd)
 			if err != nil {
@@ -49,7 +56,7 @@ same totals per provider, day, service, account, region and tag.`,
 			}
 			return a.withService(cmd, func(svc *service.Service) error {
 				write := func(w io.Writer) (service.FOCUSExport, error) {
-					return svc.ExportFOCUS(cmd.Context(), req, version, w)
+					return svc.ExportFOCUS(cmd.Context(), req, version, file, w)
 				}
 				if out == "-" {
 					_, err := write(a.stdout)

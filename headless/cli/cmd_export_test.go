@@ -36,7 +36,7 @@ func TestExportCommand(t *testing.T) {
 		{"export", "--format", "parquet", filepath.Join(dir, "a.csv")},
 		{"export", "--version", "1.0", filepath.Join(dir, "b.csv")},
 		{"export", "--period", "weekly", filepath.Join(dir, "c.csv")},
-		{"export", filepath.Join(dir, "d.parquet")},
+		{"export", filepath.Join(dir, "d.txt")},
 	} {
 		if code, _, errs := run(t, append(args, "--data-dir", data)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2: %s", args, code, errs)
