@@ -79,8 +79,13 @@ func printCommitments(w io.Writer, rep model.CommitmentReport, limit int) {
 			t.add(string(s.Provider), typ, "not reported", "not reported", "-", "-", "-")
 			continue
 		}
+		// Without an on-demand price the savings are unknown, not zero.
+		savings := money(s.NetSavings, rep.Currency)
+		if s.CoverageUnknown {
+			savings = "-"
+		}
 		t.add(string(s.Provider), typ, ratioText(s.Coverage), ratioText(s.Utilization), money(s.UnusedCost, rep.Currency),
-			money(s.NetSavings, rep.Currency), ratioText(s.EffectiveSavingsRate))
+			savings, ratioText(s.EffectiveSavingsRate))
 	}
 	t.print(w, limit)
 	// Why a provider is not (or only partly) reported.
