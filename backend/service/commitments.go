@@ -74,7 +74,11 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 	rep := commitments.Report(totals, ps, conv.Convert, conv.Target, p, today)
 	for i, r := range rep.Providers {
 		if r.Type == "" && r.Reported && failed[r.Provider] != "" {
-			rep.Providers[i].Note = "partly reported: the days of the last sync have none; " + failed[r.Provider]
+			note := "partly reported: the days of the last sync have none; " + failed[r.Provider]
+			if r.Note != "" {
+				note += "; " + r.Note
+			}
+			rep.Providers[i].Note = note
 		}
 	}
 	return rep, nil
