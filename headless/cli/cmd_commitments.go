@@ -24,8 +24,10 @@ usage, at on-demand prices, that commitments covered), utilization (the share of
 purchased commitment used), the unused cost, the net savings and the effective savings rate;
 then the commitments whose term ends within 90 days (marked when within 30). Figures come
 from imported billing exports (AWS CUR, FOCUS), the demo and live syncs of AWS (Cost
-Explorer) and Google Cloud (BigQuery export); live Azure and OCI, and a live sync that could
-not read them, say "not reported" and why.`,
+Explorer) and Google Cloud (BigQuery export). Live Azure gives its reservations' utilization
+(reserved hours), unused cost and end of term, but no on-demand price: its coverage, net
+savings and savings rate print "-" with the reason, and its savings plans are not read. Live
+OCI, and a live sync that could not read them, say "not reported" and why.`,
 		Example: `  costpilot commitments --days 90
   costpilot commitments --period last_quarter
   costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,

@@ -46,8 +46,10 @@ const maxPages = 1000
 // and savings unknown: Azure's reservation summaries give hours, the Cost
 // Management query gives amortized costs, and neither gives the
 // pay-as-you-go price of the usage a reservation covered or of the
-// eligible usage it did not.
-const coverageNote = "Azure's APIs give no on-demand price for covered usage: import the Azure cost export for coverage and savings"
+// eligible usage it did not. Savings plans are not read: their benefit
+// utilization summaries give percentages only, at billing or order scope.
+const coverageNote = "Azure's APIs give no on-demand price for covered usage: import the Azure cost export for coverage and savings " +
+	"(and for savings plans, which the live connector does not read)"
 
 // CommitmentsNote implements provider.CommitmentSource: reservations are
 // read with the costs (savings plans are not: see the README).
