@@ -32,9 +32,12 @@ const (
 // Providers say how each provider in the report gets its commitments;
 // Unreported lists the ones whose source cannot give them (a live API
 // connector that does not read them): their rows say "not reported".
+// CoverageUnknown lists the ones whose source gives no on-demand price:
+// their coverage and savings are unknown.
 type Providers struct {
-	Sources    map[model.ProviderKey]model.SourceKind
-	Unreported map[model.ProviderKey]string // provider -> why
+	Sources         map[model.ProviderKey]model.SourceKind
+	Unreported      map[model.ProviderKey]string // provider -> why
+	CoverageUnknown map[model.ProviderKey]string // provider -> why
 }
 
 // group sums one provider's commitments of one type (type "" for all).
@@ -88,7 +91,7 @@ func Report(totals []Total, ps Providers, conv Convert, currency string, period 
 			rep.Providers = append(rep.Providers, model.CommitmentSummary{Provider: p, Source: src, Reported: false, Note: why})
 			continue
 		}
-		rep.Providers = append(rep.Providers, summarize(p, src, byProvider[p], conv)...)
+		rep.Providers = append(rep.Providers, summarize(p, src, byProvider[p], conv, ps.CoverageUnknown[p])...)
 		for _, t := range byProvider[p] {
 			if e, ok := expiring(t, conv, today); ok {
 				rep.Expiring = append(rep.Expiring, e)
@@ -99,8 +102,10 @@ func Report(totals []Total, ps Providers, conv Convert, currency string, period 
 	return rep
 }
 
-// summarize is one provider's rows: a total and one per type.
-func summarize(p model.ProviderKey, src model.SourceKind, ts []Total, conv Convert) []model.CommitmentSummary {
+// summarize is one provider's rows: a total and one per type. With a
+// reason the source gives no on-demand price (noPrice), every measure
+// built on one is unknown.
+func summarize(p model.ProviderKey, src model.SourceKind, ts []Total, conv Convert, noPrice string) []model.CommitmentSummary {
 	var onDemand float64
 	all := newGroup()
 	byType := map[string]*group{}
@@ -134,10 +139,18 @@ func summarize(p model.ProviderKey, src model.SourceKind, ts []Total, conv Conve
 		savings := g.coveredList - g.coveredCost - g.unused
 		s.NetSavings = round(savings)
 		s.EffectiveSavingsRate = ratio(savings, eligible)
+		if noPrice != "" {
+			s.CoverageUnknown = true
+			s.EligibleOnDemand, s.CoveredOnDemand, s.NetSavings = 0, 0, 0
+			s.Coverage, s.EffectiveSavingsRate = nil, nil
+		}
 		return s
 	}
 	out := []model.CommitmentSummary{row("", all)}
-	if len(ts) == 0 {
+	switch {
+	case noPrice != "":
+		out[0].Note = "coverage and savings unknown: " + noPrice
+	case len(ts) == 0:
 		out[0].Note = "no commitments and no eligible usage in the stored history of this period"
 	}
 	types := make([]string, 0, len(byType))

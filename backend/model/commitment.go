@@ -70,7 +70,12 @@ type CommitmentSummary struct {
 	// over EligibleOnDemand.
 	NetSavings           float64  `json:"net_savings"`
 	EffectiveSavingsRate *float64 `json:"effective_savings_rate"`
-	Commitments          int      `json:"commitments"`
+	// CoverageUnknown is true when the source gives no on-demand price
+	// (Note says why): EligibleOnDemand, CoveredOnDemand and NetSavings
+	// are then unknown, not zero, and Coverage and EffectiveSavingsRate
+	// nil; utilization and unused cost stand.
+	CoverageUnknown bool `json:"coverage_unknown"`
+	Commitments     int  `json:"commitments"`
 	// ExpiryUnknown counts commitments whose source gives no end date.
 	ExpiryUnknown int `json:"expiry_unknown"`
 }

@@ -41,6 +41,14 @@ type CommitmentSource interface {
 	CommitmentsNote() string
 }
 
+// CoverageSource is implemented by live connectors whose commitment facts
+// carry no on-demand (list) price, neither of the usage commitments
+// covered nor of the eligible usage they did not: CoverageNote says why,
+// and the report leaves coverage and savings unknown rather than zero.
+type CoverageSource interface {
+	CoverageNote() string
+}
+
 // Factory builds a provider from the configuration.
 type Factory func(cfg *config.Config, creds Credentials) (Provider, error)
 

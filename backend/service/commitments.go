@@ -56,22 +56,29 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 	for i, r := range rows {
 		totals[i] = commitments.Total{Provider: r.Provider, Source: r.Source, CommitmentFact: r.CommitmentFact, Days: r.Days}
 	}
-	ps := commitments.Providers{Sources: sc.Sources, Unreported: map[model.ProviderKey]string{}}
+	ps := commitments.Providers{Sources: sc.Sources, Unreported: map[model.ProviderKey]string{}, CoverageUnknown: map[model.ProviderKey]string{}}
 	failed := map[model.ProviderKey]string{}
 	for k, src := range sc.Sources {
 		if src != model.SourceAPI {
 			continue
 		}
-		why, last := s.liveCommitments(k)
+		why, last, noPrice := s.liveCommitments(k)
 		// A reason counts only where the period has no facts: those a
 		// connector stored are reported whatever happened since.
 		ps.Unreported[k], failed[k] = why, last
+		if noPrice != "" {
+			ps.CoverageUnknown[k] = noPrice
+		}
 	}
 	today, _ := model.ParseDayNum(demoDay(s.now(), 0))
 	rep := commitments.Report(totals, ps, conv.Convert, conv.Target, p, today)
 	for i, r := range rep.Providers {
 		if r.Type == "" && r.Reported && failed[r.Provider] != "" {
-			rep.Providers[i].Note = "partly reported: the days of the last sync have none; " + failed[r.Provider]
+			note := "partly reported: the days of the last sync have none; " + failed[r.Provider]
+			if r.Note != "" {
+				note += "; " + r.Note
+			}
+			rep.Providers[i].Note = note
 		}
 	}
 	return rep, nil
@@ -87,24 +94,29 @@ const CommitmentNotesBucket = "commitment_notes"
 const commitmentNoteTTL = 400 * 24 * time.Hour
 
 // liveCommitments says why a live provider's commitments may be missing
-// (why), and what its last sync said when it could not read them (last,
-// "" when it could). It builds the connector, which calls nothing.
-func (s *Service) liveCommitments(k model.ProviderKey) (why, last string) {
+// (why), what its last sync said when it could not read them (last, ""
+// when it could), and why its commitments have no on-demand price
+// (noPrice, "" when they have one). It builds the connector, which calls
+// nothing.
+func (s *Service) liveCommitments(k model.ProviderKey) (why, last, noPrice string) {
 	p, err := s.reg.Build(s.cfg, k, s.creds)
 	if err != nil {
-		return "not reported: " + err.Error(), ""
+		return "not reported: " + err.Error(), "", ""
 	}
 	cs, ok := p.(provider.CommitmentSource)
 	if !ok {
-		return fmt.Sprintf("not reported: the live %s connector does not read commitment discounts; import a billing export (AWS CUR, Azure amortized cost, Google Cloud billing export, FOCUS) to see them", k), ""
+		return fmt.Sprintf("not reported: the live %s connector does not read commitment discounts; import a billing export (AWS CUR, Azure amortized cost, Google Cloud billing export, FOCUS) to see them", k), "", ""
+	}
+	if c, ok := p.(provider.CoverageSource); ok {
+		noPrice = c.CoverageNote()
 	}
 	if note := cs.CommitmentsNote(); note != "" {
-		return "not reported: " + note, ""
+		return "not reported: " + note, "", noPrice
 	}
 	if v, ok := s.cache.Get(CommitmentNotesBucket, string(k)); ok && len(v) > 0 {
-		return "not reported: " + string(v), string(v)
+		return "not reported: " + string(v), string(v), noPrice
 	}
-	return "not reported: no commitment data is stored for this period; a sync reads it with the costs", ""
+	return "not reported: no commitment data is stored for this period; a sync reads it with the costs", "", noPrice
 }
 
 // noteCommitments remembers why a live sync's batch carries no commitment

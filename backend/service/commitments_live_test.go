@@ -160,3 +160,79 @@ gcp: {enabled: true, source: api, project_id: p, billing_table: p.d.t}
 		t.Errorf("aws after a good sync = %+v, want reported without a note", r)
 	}
 }
+
+// unpriced is a live Azure connector whose commitments carry no on-demand
+// price: each day one reservation of 24 hours, 18 used, bought at 8 (6
+// used, 2 unused), and an eligible-usage fact without amounts.
+type unpriced struct{}
+
+func (unpriced) Key() model.ProviderKey      { return model.Azure }
+func (unpriced) Source() model.SourceKind    { return model.SourceAPI }
+func (unpriced) Check(context.Context) error { return nil }
+func (unpriced) CommitmentsNote() string     { return "" }
+func (unpriced) CoverageNote() string        { return "no on-demand price here" }
+func (unpriced) Inventory(context.Context) (model.Inventory, error) {
+	return model.Inventory{Provider: model.Azure}, nil
+}
+func (unpriced) FetchCosts(_ context.Context, from, to string) (model.Batch, error) {
+	const sub = "sub-1"
+	b := model.Batch{Provider: model.Azure, Source: model.SourceAPI, From: from, To: to, Accounts: []string{sub}}
+	f, _ := time.Parse(model.DateLayout, from)
+	t, _ := time.Parse(model.DateLayout, to)
+	for d := f; !d.After(t); d = d.AddDate(0, 0, 1) {
+		b.Lines = append(b.Lines, model.CostLine{Provider: model.Azure, Day: d.Format(model.DateLayout), BillingAccount: sub,
+			Service: "Virtual Machines", Currency: "EUR", Billed: 8 * model.NanosPerUnit, Effective: 8 * model.NanosPerUnit, List: 8 * model.NanosPerUnit})
+		day := model.DayOf(d)
+		b.Commitments = append(b.Commitments, model.CommitmentFact{Account: sub, Day: day, Currency: "EUR"},
+			model.CommitmentFact{Account: sub, Day: day, Currency: "EUR", ID: "r-1", Type: "Reservation", Category: "Usage",
+				CoveredCost: 6 * model.NanosPerUnit, Used: 6 * model.NanosPerUnit, Unused: 2 * model.NanosPerUnit,
+				Units: 24 * model.NanosPerUnit, UnusedUnits: 6 * model.NanosPerUnit})
+	}
+	return b, nil
+}
+
+// TestLiveCommitmentsCoverageUnknown: a live connector without on-demand
+// prices (Azure's) is reported with its utilization and unused cost, and
+// coverage and savings unknown rather than zero, saying why.
+func TestLiveCommitmentsCoverageUnknown(t *testing.T) {
+	cfg, err := config.Parse([]byte(`
+azure: {enabled: true, source: api, subscription_id: sub-1}
+currency: {base: EUR}
+`), "c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := provider.NewRegistry()
+	reg.Register(model.Azure, model.SourceAPI, func(*config.Config, provider.Credentials) (provider.Provider, error) { return unpriced{}, nil })
+	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return testNow }, Registry: reg, NoLive: true,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx := adminCtx()
+	if _, err := s.Sync(ctx, "", 10); err != nil {
+		t.Fatal(err)
+	}
+	days := 10
+	p, err := s.CommitmentPeriod(CommitmentRequest{Days: &days})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Commitments(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Providers) != 2 {
+		t.Fatalf("rows = %+v, want a total and a Reservation row", rep.Providers)
+	}
+	for _, r := range rep.Providers {
+		if !r.Reported || !r.CoverageUnknown || r.Coverage != nil || r.EffectiveSavingsRate != nil || r.NetSavings != 0 ||
+			r.Utilization == nil || *r.Utilization != 0.75 || r.UtilizationBasis != "hours" || r.UnusedCost != 2*float64(r.PurchasedCost)/8 {
+			t.Errorf("row %+v: want reported, coverage and savings unknown, utilization 0.75 of hours, a quarter unused", r)
+		}
+	}
+	if all := rep.Providers[0]; !strings.Contains(all.Note, "no on-demand price here") {
+		t.Errorf("total note %q, want the connector's reason", all.Note)
+	}
+}

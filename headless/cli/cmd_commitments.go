@@ -24,8 +24,11 @@ usage, at on-demand prices, that commitments covered), utilization (the share of
 purchased commitment used), the unused cost, the net savings and the effective savings rate;
 then the commitments whose term ends within 90 days (marked when within 30). Figures come
 from imported billing exports (AWS CUR, FOCUS, Azure amortized cost, Google Cloud billing
-export), the demo and live syncs of AWS (Cost Explorer) and Google Cloud (BigQuery export);
-live Azure and OCI, and a live sync that could not read them, say "not reported" and why.`,
+export), the demo and live syncs of AWS (Cost Explorer) and Google Cloud (BigQuery export).
+Live Azure gives its reservations' utilization (reserved hours), unused cost and end of term,
+but no on-demand price: its coverage, net savings and savings rate print "-" with the reason,
+and its savings plans are not read. Live OCI, and a live sync that could not read them, say
+"not reported" and why.`,
 		Example: `  costpilot commitments --days 90
   costpilot commitments --period last_quarter
   costpilot commitments --start 2026-05-01 --end 2026-05-31 -o json`,
@@ -79,8 +82,13 @@ func printCommitments(w io.Writer, rep model.CommitmentReport, limit int) {
 			t.add(string(s.Provider), typ, "not reported", "not reported", "-", "-", "-")
 			continue
 		}
+		// Without an on-demand price the savings are unknown, not zero.
+		savings := money(s.NetSavings, rep.Currency)
+		if s.CoverageUnknown {
+			savings = "-"
+		}
 		t.add(string(s.Provider), typ, ratioText(s.Coverage), ratioText(s.Utilization), money(s.UnusedCost, rep.Currency),
-			money(s.NetSavings, rep.Currency), ratioText(s.EffectiveSavingsRate))
+			savings, ratioText(s.EffectiveSavingsRate))
 	}
 	t.print(w, limit)
 	// Why a provider is not (or only partly) reported.

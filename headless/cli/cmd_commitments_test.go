@@ -83,3 +83,29 @@ func TestCommitmentsNotes(t *testing.T) {
 		t.Errorf("output does not give the reason:\n%s", b.String())
 	}
 }
+
+// TestCommitmentsCoverageUnknown: a source without on-demand prices shows
+// its coverage and savings as unknown, not as zero, and says why.
+func TestCommitmentsCoverageUnknown(t *testing.T) {
+	u := 0.5
+	rep := model.CommitmentReport{Currency: "EUR", Providers: []model.CommitmentSummary{
+		{Provider: model.Azure, Source: model.SourceAPI, Reported: true, CoverageUnknown: true, Utilization: &u, UnusedCost: 3,
+			Note: "coverage and savings unknown: no on-demand price"},
+	}}
+	var b strings.Builder
+	printCommitments(&b, rep, 0)
+	var row []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(l, "azure ") {
+			row = strings.Fields(l)
+			break
+		}
+	}
+	want := []string{"azure", "all", "-", "50.0%", money(3, "EUR"), "-", "-"}
+	if strings.Join(row, "|") != strings.Join(strings.Fields(strings.Join(want, " ")), "|") {
+		t.Errorf("row = %q, want %q\n%s", row, want, b.String())
+	}
+	if !strings.Contains(b.String(), "azure: coverage and savings unknown") {
+		t.Errorf("output does not give the reason:\n%s", b.String())
+	}
+}

@@ -1,5 +1,7 @@
 // Package azure is the live Azure connector: daily costs from the Cost
-// Management Query API, the inventory of virtual machines, managed disks and
+// Management Query API, reservations' daily hours and used and unused cost
+// (reservation orders and summaries, and the same query), the inventory
+// of virtual machines, managed disks and
 // public IPs, hourly utilization from Azure Monitor, and a credential check
 // that gets a token and reads the subscription. It uses only the official
 // SDK (azcore, azidentity and the resource manager modules), so AZURE_*

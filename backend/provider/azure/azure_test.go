@@ -15,7 +15,6 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
-	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
@@ -374,23 +373,5 @@ func TestMetricsFailureKeepsResources(t *testing.T) {
 	assertFailure(t, err, model.FailurePermission)
 	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
 		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
-	}
-}
-
-// TestCommitmentsNotReported: the connector says why it gives no
-// commitment discounts instead of reporting zeros.
-func TestCommitmentsNotReported(t *testing.T) {
-	f, srv := newFakeARM(t, false)
-	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
-	var cs provider.CommitmentSource = p
-	if cs.CommitmentsNote() == "" {
-		t.Fatal("the Azure connector should say why it reports no commitments")
-	}
-	b, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-	if err != nil || len(b.Commitments) != 0 || b.CommitmentsNote != "" {
-		t.Fatalf("%d commitment facts, note %q, %v; want none", len(b.Commitments), b.CommitmentsNote, err)
-	}
-	if f.count("query") != 2 {
-		t.Errorf("query calls = %d, want the 2 cost queries only", f.count("query"))
 	}
 }

@@ -26,7 +26,8 @@ type costKey struct{ day, service, resource, currency string }
 // days [from, to] of each subscription. Rows come as a table (columns plus
 // rows) with a nextLink for further pages. The query API has no list
 // price, so List carries the actual cost. The subscriptions' display
-// names come with the batch.
+// names and the reservations' daily facts (commitments) come with the
+// batch.
 func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch, error) {
 	start, end, err := dayRange(from, to)
 	if err != nil {
@@ -80,6 +81,15 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 				b.Lines = append(b.Lines, *l)
 			}
 		}
+	}
+	// Commitment facts are in the currency of the costs; with none, in
+	// none (they carry no amounts then).
+	currency := ""
+	if len(b.Lines) > 0 {
+		currency = b.Lines[0].Currency
+	}
+	if b.Commitments, b.CommitmentsNote, err = p.commitments(ctx, raw, qc, subs, start, end, currency); err != nil {
+		return model.Batch{}, err
 	}
 	return b, nil
 }

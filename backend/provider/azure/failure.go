@@ -16,8 +16,13 @@ import (
 // fail turns an SDK error into a ProviderError that says what failed and
 // why, without secrets.
 func (p *Provider) fail(ctx context.Context, what string, err error) error {
+	return p.failRole(ctx, what, "Cost Management Reader and Reader", err)
+}
+
+// failRole is fail for a call that needs role (named when it is missing).
+func (p *Provider) failRole(ctx context.Context, what, role string, err error) error {
 	reason, code := classify(ctx, err)
-	msg := "azure: " + what + ": " + describe(reason)
+	msg := "azure: " + what + ": " + describe(reason, role)
 	if code != "" {
 		msg += " (" + code + ")"
 	}
@@ -50,12 +55,12 @@ func classify(ctx context.Context, err error) (model.ProviderFailure, string) {
 }
 
 // describe is the user-facing words for a failure.
-func describe(r model.ProviderFailure) string {
+func describe(r model.ProviderFailure, role string) string {
 	switch r {
 	case model.FailureCredentials:
 		return "the credentials are missing, invalid or expired"
 	case model.FailurePermission:
-		return "the identity lacks a role this call needs (Cost Management Reader and Reader)"
+		return "the identity lacks a role this call needs (" + role + ")"
 	case model.FailureThrottled:
 		return "throttled by Azure after retries"
 	case model.FailureNotFound:

@@ -36,6 +36,8 @@ type fakeARM struct {
 	// qpuWait, when set, throttles with Cost Management's own headers
 	// instead of Retry-After.
 	qpuWait string
+	// res is the tenant's reservations (none when nil).
+	res *fakeReservations
 }
 
 func newFakeARM(t *testing.T, tls bool) (*fakeARM, *httptest.Server) {
@@ -57,9 +59,15 @@ func (f *fakeARM) count(op string) int {
 	return f.calls[op]
 }
 
-func (f *fakeARM) op(r *http.Request) string {
+func (f *fakeARM) op(r *http.Request, body []byte) string {
 	p := r.URL.Path
 	switch {
+	case p == "/providers/Microsoft.Capacity/reservationOrders":
+		return "reservation-orders"
+	case strings.HasSuffix(p, "/providers/Microsoft.Consumption/reservationSummaries"):
+		return "reservation-summaries"
+	case strings.HasSuffix(p, "/providers/Microsoft.CostManagement/query") && strings.Contains(string(body), `"ReservationId"`):
+		return "query-reservations"
 	case strings.HasSuffix(p, "/openid-configuration"):
 		return "openid"
 	case strings.HasSuffix(p, "/oauth2/v2.0/token"):
@@ -87,7 +95,7 @@ func (f *fakeARM) op(r *http.Request) string {
 
 func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
-	op := f.op(r)
+	op := f.op(r, body)
 	f.mu.Lock()
 	f.calls[op]++
 	n := f.calls[op]
@@ -132,6 +140,12 @@ func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 			{"id":"/subscriptions/dead","subscriptionId":"dead","displayName":"Old","state":"Disabled"}]}`, testSub, testSub)
 	case "query", "query-next":
 		f.query(w, r, body, op == "query-next")
+	case "reservation-orders":
+		f.reservationOrders(w, r)
+	case "reservation-summaries":
+		f.reservationSummaries(w, r)
+	case "query-reservations":
+		f.reservationQuery(w, body)
 	case "vms":
 		if r.URL.Query().Get("statusOnly") != "true" {
 			f.t.Errorf("VM list without statusOnly=true: %s", r.URL.RawQuery)

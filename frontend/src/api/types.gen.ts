@@ -207,6 +207,7 @@ export interface CommitmentSummary {
   utilization_basis?: string;
   net_savings: number;
   effective_savings_rate: number | null;
+  coverage_unknown: boolean;
   commitments: number;
   expiry_unknown: number;
 }

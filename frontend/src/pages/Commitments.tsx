@@ -37,7 +37,7 @@ function Row({ s, currency }: { s: CommitmentSummary; currency: string }) {
         {share(s.utilization, s.reported)}
       </td>
       <td class="num">{s.reported ? formatCurrency(s.unused_cost, currency) : '—'}</td>
-      <td class="num">{s.reported ? formatCurrency(s.net_savings, currency) : '—'}</td>
+      <td class="num">{s.reported && !s.coverage_unknown ? formatCurrency(s.net_savings, currency) : '—'}</td>
       <td class="num">{share(s.effective_savings_rate, s.reported)}</td>
       <td class="muted">{s.note ?? (s.expiry_unknown > 0 ? `${s.expiry_unknown} without an end date in the data` : '')}</td>
     </tr>

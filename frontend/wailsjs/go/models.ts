@@ -415,6 +415,7 @@ export namespace model {
 	    utilization_basis?: string;
 	    net_savings: number;
 	    effective_savings_rate?: number;
+	    coverage_unknown: boolean;
 	    commitments: number;
 	    expiry_unknown: number;
 	
@@ -439,6 +440,7 @@ export namespace model {
 	        this.utilization_basis = source["utilization_basis"];
 	        this.net_savings = source["net_savings"];
 	        this.effective_savings_rate = source["effective_savings_rate"];
+	        this.coverage_unknown = source["coverage_unknown"];
 	        this.commitments = source["commitments"];
 	        this.expiry_unknown = source["expiry_unknown"];
 	    }
