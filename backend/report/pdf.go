@@ -114,10 +114,11 @@ func (d *pdfDoc) details(v *view) {
 func (d *pdfDoc) recommendations(v *view, withHeading bool) {
 	rt := v.RollupTable()
 	if withHeading {
-		// Kept with the savings line, the rollup's title and its first row.
+		// Kept with the savings line, the rollup's title and its first row;
+		// the recommendations report has the savings on its cards instead.
 		d.heading("Recommendations", leading(bodySize)+1.5+subheadingH+d.tableLead(rt))
+		d.paragraph("Potential savings: "+v.RecTotal+" per month.", bodySize, pdfInk)
 	}
-	d.paragraph("Potential savings: "+v.RecTotal+" per month.", bodySize, pdfInk)
 	if len(rt.Rows) > 0 {
 		d.subheading("By type and provider", d.tableLead(rt))
 		d.table(rt)
