@@ -51,6 +51,8 @@ func reportFilter(format string) []FileFilter {
 		return []FileFilter{{DisplayName: "PDF document (*.pdf)", Pattern: "*.pdf"}}
 	case "json":
 		return []FileFilter{{DisplayName: "JSON (*.json)", Pattern: "*.json"}}
+	case "csv": // the recommendations beside a PDF or HTML report
+		return []FileFilter{{DisplayName: "CSV (*.csv)", Pattern: "*.csv"}}
 	}
 	return []FileFilter{{DisplayName: "HTML page (*.html)", Pattern: "*.html"}}
 }

@@ -292,10 +292,18 @@ type AllocationResult struct {
 type ReportRequest struct {
 	Type   ReportType   `json:"type"`
 	Format ReportFormat `json:"format"`
-	// Period is the period kind of the report's cost analysis (default
-	// the last 30 days); View a saved view it follows instead.
+	// Period is the period kind of the report's costs (default the last
+	// 30 days); Start and End (inclusive days, YYYY-MM-DD) a custom range
+	// instead.
 	Period PeriodKind `json:"period,omitempty"`
-	View   string     `json:"view,omitempty"`
+	Start  string     `json:"start,omitempty"`
+	End    string     `json:"end,omitempty"`
+	// Providers narrows the report to these providers (default every
+	// enabled one).
+	Providers []ProviderKey `json:"providers,omitempty"`
+	// View is a saved view whose period and filters the report follows
+	// where the request leaves them empty.
+	View string `json:"view,omitempty"`
 }
 
 // ReportResult is the report result.
@@ -303,8 +311,13 @@ type ReportResult struct {
 	// ReportPath is the report's name in the output dir: the API never
 	// shows where the server keeps its files.
 	ReportPath string `json:"report_path"`
-	// Path is the file on this machine, for the CLI and the desktop.
-	Path string `json:"-"`
+	// Attachments name the files written beside the report (the CSV of
+	// every recommendation when the report lists only the largest).
+	Attachments []string `json:"attachments,omitempty"`
+	// Path is the file on this machine, for the CLI and the desktop;
+	// AttachmentPaths the attachments'.
+	Path            string   `json:"-"`
+	AttachmentPaths []string `json:"-"`
 }
 
 // ProviderStatus maps provider key to connected (GET /api/status).

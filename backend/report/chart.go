@@ -5,11 +5,14 @@ import (
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/costpilot/costpilot/backend/report/fonts"
 )
 
 // A chart is laid out once as a scene of primitive shapes in a logical
 // pixel space; the HTML report draws the scene as inline SVG and the PDF
-// report rasterises the same scene to PNG. Both stay in step by design.
+// report draws the same scene with the PDF's own vector operators, so
+// both stay in step by design and the PDF prints sharp at any size.
 
 // rgba is a colour with alpha.
 type rgba struct{ R, G, B, A uint8 }
@@ -40,12 +43,29 @@ const (
 	anchorEnd    = "end"
 )
 
-// charWidth and fontSize are the metrics of the chart font (the PNG's
-// 7x13 bitmap font, and SVG monospace at the same size) used for layout.
-const (
-	charWidth = 7.0
-	fontSize  = 12.0
-)
+// fontSize is the chart text's size in the scene's pixels. Text is
+// measured with the report font's metrics (package fonts): the PDF draws
+// it in that font, the HTML asks for it first.
+const fontSize = 12.0
+
+// textWidth is the width of s in scene pixels.
+func textWidth(s string, bold bool) float64 { return fonts.Width(s, bold) * fontSize }
+
+// fitWidth shortens s at its end, marking the cut with an ellipsis, until
+// it is at most w pixels wide.
+func fitWidth(s string, w float64, bold bool) string {
+	if textWidth(s, bold) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 {
+		r = r[:len(r)-1]
+		if c := string(r) + "…"; textWidth(c, bold) <= w {
+			return c
+		}
+	}
+	return "…"
+}
 
 type shapeRect struct {
 	X, Y, W, H float64
@@ -126,10 +146,9 @@ type bar struct {
 }
 
 const (
-	chartWidth  = 760.0
-	lineHeight  = 280.0
-	barRow      = 22.0
-	maxLabelLen = 30
+	chartWidth = 760.0
+	lineHeight = 280.0
+	barRow     = 22.0
 )
 
 // lineScene lays out a line chart of series over the days in labels.
@@ -212,8 +231,8 @@ func lineScene(title string, labels []string, ss []series, b *band, money func(f
 			cur = append(cur, pt{x(j), y(v)})
 		}
 		flush()
-		name := clip(se.Name, 16)
-		lx -= float64(utf8.RuneCountInString(name))*charWidth + 4
+		name := fitWidth(se.Name, 120, false)
+		lx -= textWidth(name, false) + 4
 		s.Texts = append(s.Texts, shapeText{X: lx, Y: 34, Text: name, Anchor: anchorStart, Fill: colInk})
 		lx -= 16
 		s.Rects = append(s.Rects, shapeRect{X: lx, Y: 25, W: 12, H: 10, Fill: se.Color})
@@ -238,7 +257,7 @@ func barScene(title string, bars []bar, money func(float64) string) *scene {
 	pw := s.Width - labelW - valueW - 16
 	for i, b := range bars {
 		yy := top + float64(i)*barRow
-		s.Texts = append(s.Texts, shapeText{X: labelW - 8, Y: yy + 15, Text: clip(b.Label, maxLabelLen), Anchor: anchorEnd, Fill: colInk})
+		s.Texts = append(s.Texts, shapeText{X: labelW - 8, Y: yy + 15, Text: fitWidth(b.Label, labelW-16, false), Anchor: anchorEnd, Fill: colInk})
 		w := 0.0
 		if hi > 0 {
 			w = math.Abs(b.Value) / hi * pw

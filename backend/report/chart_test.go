@@ -1,9 +1,8 @@
 package report
 
 import (
-	"bytes"
-	"image/png"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,34 +72,30 @@ func TestLineSceneGapsAndBadValues(t *testing.T) {
 			}
 		}
 	}
-	// Broken data must still draw, not hang or panic.
+	// Broken data must still lay out and draw, not hang or panic.
 	bars := barScene("b", []bar{{Label: "nan", Value: math.NaN()}, {Label: "inf", Value: math.Inf(-1)}}, func(float64) string { return "" })
-	if _, err := renderPNG(bars); err != nil {
+	doc := newPDFDoc("t", Data{GeneratedAt: fixedTime})
+	doc.chart(bars)
+	doc.chart(s)
+	if _, err := doc.finish("t"); err != nil {
 		t.Fatal(err)
 	}
 }
 
-func TestRenderPNG(t *testing.T) {
-	d := sampleData(model.ReportComprehensive, 5)
-	v := buildView(d)
-	if len(v.Charts) != 5 {
-		t.Fatalf("%d charts, want daily, providers, services, forecast and allocation", len(v.Charts))
+func TestCharts(t *testing.T) {
+	v := buildView(sampleData(model.ReportComprehensive, 5))
+	if n := len(v.Charts()); n != 5 {
+		t.Fatalf("%d charts, want daily, providers, services, forecast and allocation", n)
 	}
-	for _, s := range v.Charts {
-		b, err := renderPNG(s)
-		if err != nil {
-			t.Fatal(err)
+	for _, s := range v.Charts() {
+		for _, tx := range s.Texts {
+			if w := textWidth(tx.Text, tx.Bold); tx.Anchor == anchorStart && tx.X+w > s.Width+1 {
+				t.Errorf("%s: text %q runs off the chart (%.0f > %.0f)", s.Title, tx.Text, tx.X+w, s.Width)
+			}
 		}
-		img, err := png.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if img.Bounds().Dx() != int(s.Width*pngScale) {
-			t.Errorf("%s: width %d", s.Title, img.Bounds().Dx())
-		}
-		if f := inked(img); f < 0.01 || f > 0.6 {
-			t.Errorf("%s: %.3f of pixels inked, want a drawn chart", s.Title, f)
-		}
+	}
+	if got := fitWidth("a very long service name that cannot fit", 80, false); !strings.HasSuffix(got, "…") || textWidth(got, false) > 80 {
+		t.Errorf("fitWidth = %q", got)
 	}
 }
 
@@ -110,9 +105,9 @@ func TestViewByType(t *testing.T) {
 		services, resources, recRows int
 		forecast, allocation         bool
 	}{
-		{model.ReportComprehensive, 15, 25, 30, true, true},
+		{model.ReportComprehensive, 15, 25, topRecs, true, true},
 		{model.ReportSummary, 8, 0, 0, false, false},
-		{model.ReportRecommendations, 0, 0, 30, false, false},
+		{model.ReportRecommendations, 0, 0, topRecs, false, false},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.typ), func(t *testing.T) {
@@ -123,11 +118,14 @@ func TestViewByType(t *testing.T) {
 			if (v.Forecast != nil) != tt.forecast || (v.Allocation != nil) != tt.allocation {
 				t.Errorf("forecast %v, allocation %v", v.Forecast != nil, v.Allocation != nil)
 			}
-			// High priority first, then by savings.
+			// Largest savings first.
 			for i := 1; i < len(v.RecRows); i++ {
-				if rank(model.Priority(v.RecRows[i-1][0])) > rank(model.Priority(v.RecRows[i][0])) {
-					t.Fatalf("recommendations not sorted by priority at row %d", i)
+				if parseMoney(v.RecRows[i-1][5]) < parseMoney(v.RecRows[i][5]) {
+					t.Fatalf("recommendations not sorted by savings at row %d", i)
 				}
+			}
+			if (v.Exec != nil) != (tt.typ != model.ReportRecommendations) {
+				t.Errorf("executive summary present: %v", v.Exec != nil)
 			}
 			if tt.resources > 0 && v.ResourceRows[0][5] != "$1,009.08" {
 				t.Errorf("top resource cost %q: resources are not sorted by cost", v.ResourceRows[0][5])
@@ -136,19 +134,39 @@ func TestViewByType(t *testing.T) {
 	}
 }
 
-func TestPDFText(t *testing.T) {
-	tests := map[string]string{
-		"plain":          "plain",
-		" line\nbreak\t": "line break",
-		"café €":         "caf\xe9 \x80",
-		"日本":             "??",
+func TestFitting(t *testing.T) {
+	d := newPDFDoc("t", Data{GeneratedAt: fixedTime})
+	id := "/subscriptions/1f0e8a7b-2c3d-4e5f-8a9b-0c1d2e3f4a5b/resourceGroups/rg-prod-weu/providers/Microsoft.Compute/virtualMachines/vm-web-01"
+	got := d.fitMiddle(id, 40, tableSize, false)
+	if !strings.Contains(got, "…") || !strings.HasSuffix(got, "vm-web-01") || !strings.HasPrefix(got, "/subscri") {
+		t.Errorf("fitMiddle = %q: want the start and the resource name kept", got)
 	}
-	for in, want := range tests {
-		if got := pdfText(in); got != want {
-			t.Errorf("pdfText(%q) = %q, want %q", in, got, want)
+	if w := d.width(got, tableSize, false); w > 40 {
+		t.Errorf("fitMiddle result is %.1f mm wide, want at most 40", w)
+	}
+	lines := d.wrap("Amazon Relational Database Service", 30, tableSize, false, 5)
+	for _, l := range lines {
+		if strings.HasSuffix(l, "-") || strings.Contains(l, "Relat ") {
+			t.Errorf("wrap broke a word: %q", lines)
 		}
+	}
+	if len(lines) < 2 || strings.Join(lines, " ") != "Amazon Relational Database Service" {
+		t.Errorf("wrap = %q, want the words whole over lines", lines)
+	}
+	jp := d.wrap("東京リージョンの本番ウェブサーバー群", 15, tableSize, false, 5)
+	if len(jp) < 2 || strings.Join(jp, "") != "東京リージョンの本番ウェブサーバー群" {
+		t.Errorf("Japanese without spaces must break between characters: %q", jp)
+	}
+	if c := clean(" line\nbreak\t"); c != "line break" {
+		t.Errorf("clean = %q", c)
 	}
 	if !strings.Contains(clip("abcdefghij", 5), "…") || clip("abc", 5) != "abc" {
 		t.Errorf("clip")
 	}
+}
+
+// parseMoney reads a formatted amount such as "-$1,234.50".
+func parseMoney(s string) float64 {
+	v, _ := strconv.ParseFloat(strings.NewReplacer("$", "", ",", "").Replace(s), 64)
+	return v
 }

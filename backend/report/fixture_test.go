@@ -11,8 +11,15 @@ import (
 // evilName is billing text an attacker controls: it must show as text.
 const evilName = "<script>alert(1)</script>"
 
-// accentedName is outside ASCII but inside the PDF fonts' code page.
-const accentedName = "café-€-Ærø"
+// Names outside ASCII: Latin with accents, Japanese, Greek and Cyrillic,
+// and an Azure resource id too long for its column.
+const (
+	accentedName = "café-€-Ærø"
+	japaneseName = "東京ウェブサーバー"
+	greekName    = "διακομιστής-αθήνα"
+	cyrillicName = "сервер-москва"
+	longARMID    = "/subscriptions/1f0e8a7b-2c3d-4e5f-8a9b-0c1d2e3f4a5b/resourceGroups/rg-production-westeurope/providers/Microsoft.Compute/virtualMachines/vm-web-frontend-01"
+)
 
 var fixedTime = time.Date(2026, 3, 31, 12, 30, 0, 0, time.UTC)
 
@@ -56,6 +63,9 @@ func sampleData(typ model.ReportType, nRecs int) Data {
 			if k == model.AWS && i == 4 {
 				name = accentedName
 			}
+			if k == model.Azure && i < 4 {
+				name = []string{longARMID, japaneseName, greekName, cyrillicName}[i]
+			}
 			pc.Resources = append(pc.Resources, model.ResourceCost{
 				ResourceID: name, ResourceType: "instance", Service: "Compute", Region: "eu-west-1",
 				Cost: pc.TotalCost / float64(20+i), Tags: map[string]string{"team": "<b>platform</b>"},
@@ -98,5 +108,22 @@ func sampleData(typ model.ReportType, nRecs int) Data {
 		MatchedRules: map[string]float64{"tag:team": 26800, "shared:proportional": 1200},
 		Currency:     "USD",
 	}
-	return Data{Type: typ, GeneratedAt: fixedTime, Analysis: a, Recommendations: recs, Forecast: f, Allocation: alloc}
+	a.Summary.Period = &model.PeriodInfo{Kind: model.PeriodCustom, Granularity: model.GranularityDay, Label: "Custom", Start: "2026-02-14", End: "2026-03-30"}
+	a.Summary.Previous = &model.Comparison{Start: "2025-12-31", End: "2026-02-13", Days: 45, TotalCost: a.Summary.TotalCost * 0.9}
+	done := model.Recommendation{Type: model.RecIdle, ResourceID: "i-done", Provider: model.AWS, PotentialSavings: 50,
+		Lifecycle: &model.Lifecycle{State: model.RecDone, Realized: &model.RealizedSavings{Monthly: 42.5, Currency: "USD"}}}
+	return Data{Type: typ, GeneratedAt: fixedTime, Analysis: a, Recommendations: recs, Forecast: f, Allocation: alloc,
+		Outlook: &Outlook{Label: "Next 30 days", End: "2026-04-29", Days: 30, Forecast: 24000, Interval: [2]float64{21000, 27000}, Projected: 24000},
+		Budgets: []Budget{
+			{Name: "Cloud total", Scope: "all providers", Period: "2026-03", Amount: 30000, Actual: 26000, Projected: 29500, HasForecast: true, Currency: "USD"},
+			{Name: "AWS", Scope: "aws", Period: "2026-Q1", Amount: 50000, Actual: 52000, Projected: 52000, HasForecast: true, Currency: "USD"},
+		},
+		ServiceGroups: []model.CostGroup{
+			{Key: "Compute", Label: "Compute", Cost: 9000, PreviousCost: 7000},
+			{Key: "Storage", Label: "Storage", Cost: 3000, PreviousCost: 3500},
+			{Key: "", Label: "Other", Cost: 900, PreviousCost: 10, Other: 4},
+		},
+		AccountGroups: []model.CostGroup{{Key: "123456789012", Label: "prod (123456789012)", Cost: 12000, PreviousCost: 11000}},
+		Realized:      []model.Recommendation{done},
+	}
 }

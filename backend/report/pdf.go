@@ -2,254 +2,191 @@ package report
 
 import (
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/encoding/charmap"
-
-	"github.com/johnfercher/maroto/v2"
-	"github.com/johnfercher/maroto/v2/pkg/components/col"
-	"github.com/johnfercher/maroto/v2/pkg/components/image"
-	"github.com/johnfercher/maroto/v2/pkg/components/page"
-	"github.com/johnfercher/maroto/v2/pkg/components/row"
-	"github.com/johnfercher/maroto/v2/pkg/components/text"
-	"github.com/johnfercher/maroto/v2/pkg/config"
-	"github.com/johnfercher/maroto/v2/pkg/consts/align"
-	"github.com/johnfercher/maroto/v2/pkg/consts/border"
-	"github.com/johnfercher/maroto/v2/pkg/consts/breakline"
-	"github.com/johnfercher/maroto/v2/pkg/consts/extension"
-	"github.com/johnfercher/maroto/v2/pkg/consts/fontstyle"
-	"github.com/johnfercher/maroto/v2/pkg/consts/pagesize"
-	"github.com/johnfercher/maroto/v2/pkg/core"
-	"github.com/johnfercher/maroto/v2/pkg/props"
+	"github.com/phpdave11/gofpdf"
 )
 
-// pdfFont names the Helvetica core font. maroto re-parses gofpdf's
-// code-page table for every text drawn in a family it spells "helvetica"
-// (seconds for a long table); gofpdf itself ignores the case of the name. So
-// the capitalised spelling, with the text encoded once by pdfText, gives the
-// same output without that cost.
-const pdfFont = "Helvetica"
+// The PDF is drawn with gofpdf directly. maroto (its wrapper, used
+// before) sets each text in one font, so a name mixing Latin and Japanese
+// cannot fall back per character; it has no polygon, dash or transparency
+// primitives for vector charts; and it neither repeats a table's header
+// after a page break nor keeps a heading with what follows. Layout is
+// done here, in millimetres on A4 portrait.
 
-// Page geometry in millimetres (A4 portrait).
-const (
-	pdfMargin     = 12.0
-	pdfPageWidth  = 210.0
-	pdfUsable     = pdfPageWidth - 2*pdfMargin
-	cardsPerRow   = 4
-	pdfGrid       = 24
-	pdfTableFont  = 7.5
-	pdfHeaderFont = 7.5
-)
-
-var (
-	pdfInk      = &props.Color{Red: 0x22, Green: 0x2b, Blue: 0x38}
-	pdfMuted    = &props.Color{Red: 0x6b, Green: 0x72, Blue: 0x80}
-	pdfAccent   = &props.Color{Red: 0x25, Green: 0x63, Blue: 0xeb}
-	pdfHeaderBg = &props.Color{Red: 0xe2, Green: 0xe8, Blue: 0xf0}
-	pdfStripe   = &props.Color{Red: 0xf8, Green: 0xfa, Blue: 0xfc}
-	pdfCardBg   = &props.Color{Red: 0xf1, Green: 0xf5, Blue: 0xf9}
-	pdfLine     = &props.Color{Red: 0xcb, Green: 0xd5, Blue: 0xe1}
-)
-
-// renderPDF lays the view out with maroto: a title page, then summary
-// cards, charts as PNG images and tables whose rows flow onto new pages.
-// Every page carries "Page N of M".
+// renderPDF lays the view out: the executive summary first, then the
+// details, with "Page N of M" on every page.
 func renderPDF(d Data) ([]byte, error) {
 	v := buildView(d)
-	cfg := config.NewBuilder().
-		WithPageSize(pagesize.A4).
-		WithMaxGridSize(pdfGrid).
-		WithLeftMargin(pdfMargin).WithRightMargin(pdfMargin).WithTopMargin(pdfMargin).WithBottomMargin(pdfMargin).
-		WithDefaultFont(&props.Font{Family: pdfFont, Size: 9, Color: pdfInk}).
-		WithPageNumber(props.PageNumber{Family: pdfFont, Pattern: "Page {current} of {total}", Place: props.RightBottom, Size: 8, Color: pdfMuted}).
-		WithTitle(v.Title, true).
-		WithCreator("costpilot", true).
-		WithCreationDate(d.GeneratedAt).
-		WithCompression(true).
-		Build()
-	m := maroto.New(cfg)
+	doc := newPDFDoc(v.Title, d)
+	doc.titleBlock(v)
+	switch {
+	case v.Exec != nil:
+		doc.execSummary(v.Exec)
+		doc.newPage()
+		doc.details(v)
+	default:
+		doc.cards(v.Cards)
+		doc.recommendations(v, false)
+	}
+	return doc.finish(v.Title + " · " + v.Period)
+}
 
-	m.AddPages(page.New().Add(titleRows(v)...))
+// execSummary is the first page: the figures, budgets, top movers and the
+// largest recommendations.
+func (d *pdfDoc) execSummary(x *execView) {
+	d.cards(x.Cards)
+	bt := x.BudgetTable()
+	d.heading("Budgets", d.tableLead(bt))
+	if len(bt.Rows) == 0 {
+		d.paragraph("No budgets are set. Add them in the dashboard's Budgets page or the config file.", bodySize, pdfMuted)
+	} else {
+		d.paragraph("Each budget's spend in its own period up to the report's last day; projected adds the forecast to that period's end.", smallSize, pdfMuted)
+		d.table(bt)
+	}
+	mt := x.MoverTable()
+	d.heading("Top movers", d.tableLead(mt))
+	if len(mt.Rows) == 0 {
+		d.paragraph("No service or account cost more than in the previous period.", bodySize, pdfMuted)
+	} else {
+		d.paragraph("The services and accounts whose cost rose most against the previous period.", smallSize, pdfMuted)
+		d.table(mt)
+	}
+	rt := x.TopRecTable()
+	d.heading("Largest open recommendations", d.tableLead(rt))
+	d.table(rt)
+}
 
-	var rows []core.Row
-	rows = append(rows, heading(v.Title)...)
-	rows = append(rows, cardRows(v.Cards)...)
-	for _, s := range v.Charts {
-		png, err := renderPNG(s)
-		if err != nil {
-			return nil, err
+// details is everything after the executive summary.
+func (d *pdfDoc) details(v *view) {
+	for i, s := range v.CostCharts {
+		if i == 0 {
+			d.heading("Costs", d.chartHeight(s))
 		}
-		rows = append(rows, image.NewFromBytesRow(pdfUsable*s.Height/s.Width, png, extension.Png, props.Rect{Center: true, Percent: 100}))
-		rows = append(rows, spacer(3))
+		d.chart(s)
 	}
 	if v.ShowProviders {
-		rows = append(rows, heading("Providers")...)
-		rows = append(rows, tableRows(v.ProviderTable())...)
+		t := v.ProviderTable()
+		d.heading("Providers", d.tableLead(t))
+		d.table(t)
 	}
 	if v.ShowServices {
-		rows = append(rows, heading("Top services")...)
-		rows = append(rows, tableRows(v.ServiceTable())...)
+		t := v.ServiceTable()
+		d.heading("Top services", d.tableLead(t))
+		d.table(t)
 	}
 	if v.ShowResources {
-		rows = append(rows, heading("Top resources")...)
-		rows = append(rows, tableRows(v.ResourceTable())...)
+		t := v.ResourceTable()
+		d.heading("Top resources", d.tableLead(t))
+		d.table(t)
 	}
 	if v.ShowRecs {
-		rows = append(rows, heading("Recommendations")...)
-		rows = append(rows, paragraph("Potential savings: "+v.RecTotal+" per month."))
-		rows = append(rows, tableRows(v.RecTable())...)
+		d.recommendations(v, true)
 	}
 	if f := v.Forecast; f != nil {
-		rows = append(rows, heading("Forecast")...)
-		cards := append([]card{{"Forecast", f.Total, "next " + f.Period}, {"Confidence interval", f.Interval, f.Model}}, f.Impact...)
-		rows = append(rows, cardRows(cards)...)
-		rows = append(rows, tableRows(f.Table())...)
+		cs := append([]card{{"Forecast", f.Total, "next " + f.Period}, {"Confidence interval", f.Interval, f.Model}}, f.Impact...)
+		d.heading("Forecast", cardHeight)
+		d.cards(cs)
+		if f.Chart != nil {
+			d.chart(f.Chart)
+		}
+		t := f.Table()
+		d.ensure(d.tableLead(t))
+		d.table(t)
 	}
 	if a := v.Allocation; a != nil {
-		rows = append(rows, heading("Cost allocation")...)
-		rows = append(rows, paragraph("Method "+a.Method+" · total "+a.Total+" · shared "+a.Shared+" · unallocated "+a.Unallocated))
-		rows = append(rows, subheading("By department"), spacer(1))
-		rows = append(rows, tableRows(a.DepartmentTable())...)
-		rows = append(rows, subheading("By project"), spacer(1))
-		rows = append(rows, tableRows(a.ProjectTable())...)
-		rows = append(rows, subheading("Matched rules"), spacer(1))
-		rows = append(rows, tableRows(a.MatchedTable())...)
+		d.heading("Cost allocation", 12)
+		d.paragraph("Method "+a.Method+" · total "+a.Total+" · shared "+a.Shared+" · unallocated "+a.Unallocated, bodySize, pdfInk)
+		if a.Chart != nil {
+			d.chart(a.Chart)
+		}
+		for _, t := range []struct {
+			title string
+			t     table
+		}{{"By department", a.DepartmentTable()}, {"By project", a.ProjectTable()}, {"Matched rules", a.MatchedTable()}} {
+			d.subheading(t.title, d.tableLead(t.t))
+			d.table(t.t)
+		}
 	}
-	m.AddPages(page.New().Add(rows...))
-
-	doc, err := m.Generate()
-	if err != nil {
-		return nil, err
-	}
-	return doc.GetBytes(), nil
 }
 
-func titleRows(v *view) []core.Row {
-	big := props.Text{Size: 30, Style: fontstyle.Bold, Color: pdfAccent, Align: align.Left}
-	sub := props.Text{Size: 18, Style: fontstyle.Bold, Align: align.Left}
-	meta := props.Text{Size: 11, Color: pdfMuted, Align: align.Left, Bottom: 2, BreakLineStrategy: breakline.DashStrategy}
-	rows := []core.Row{
-		spacer(70),
-		text.NewRow(16, "costpilot", big),
-		text.NewRow(12, pdfText(strings.TrimPrefix(v.Title, "costpilot ")), sub),
-		spacer(6),
-		row.New(0.6).WithStyle(&props.Cell{BackgroundColor: pdfAccent}),
-		spacer(6),
-		text.NewAutoRow("Period: "+pdfText(v.Period), meta),
-		text.NewAutoRow("Generated: "+pdfText(v.Generated), meta),
+// recommendations is the rollup by type and provider, the chart of the
+// recommendations report, and the largest recommendations.
+func (d *pdfDoc) recommendations(v *view, withHeading bool) {
+	rt := v.RollupTable()
+	if withHeading {
+		// Kept with the savings line, the rollup's title and its first row;
+		// the recommendations report has the savings on its cards instead.
+		d.heading("Recommendations", leading(bodySize)+1.5+subheadingH+d.tableLead(rt))
+		d.paragraph("Potential savings: "+v.RecTotal+" per month.", bodySize, pdfInk)
 	}
-	if v.Providers != "" {
-		rows = append(rows, text.NewAutoRow("Providers: "+pdfText(v.Providers), meta))
+	if len(rt.Rows) > 0 {
+		d.subheading("By type and provider", d.tableLead(rt))
+		d.table(rt)
+	}
+	if v.RecChart != nil {
+		d.chart(v.RecChart)
+	}
+	t := v.RecTable()
+	if len(t.Rows) == 0 {
+		d.paragraph(v.RecNote, smallSize, pdfMuted)
+		return
+	}
+	// The note (how many of how many, where the rest are) goes above the
+	// list, where it is read, and stays with its title and first row.
+	note := d.wrap(v.RecNote, usableW, smallSize, false, maxCellLines)
+	d.subheading("Largest recommendations", float64(len(note))*leading(smallSize)+1.5+d.tableLead(t))
+	d.paragraph(v.RecNote, smallSize, pdfMuted)
+	d.table(t)
+}
+
+// titleBlock heads the first page: what the report is, its period, what
+// it is compared with and what it covers.
+func (d *pdfDoc) titleBlock(v *view) {
+	d.text(marginX, d.y+4, "costpilot", 9, true, pdfAccent)
+	d.y += 6
+	d.text(marginX, d.y+7, v.Title, 20, true, pdfInk)
+	d.y += 11
+	d.text(marginX, d.y+4.5, v.Period, 11, false, pdfInk)
+	d.y += 6.5
+	var meta []string
+	if v.Previous != "" {
+		meta = append(meta, "compared with "+v.Previous)
+	}
+	if v.Scope != "" {
+		meta = append(meta, v.Scope)
+	} else if v.Providers != "" {
+		meta = append(meta, "providers "+v.Providers)
 	}
 	if v.Currency != "" {
-		line := "Amounts in " + pdfText(v.Currency)
+		s := "amounts in " + v.Currency
 		if v.Metric != "" {
-			line += " (" + pdfText(v.Metric) + " cost)"
+			s += " (" + v.Metric + " cost)"
 		}
-		rows = append(rows, text.NewAutoRow(line, meta))
+		meta = append(meta, s)
 	}
-	return rows
+	meta = append(meta, "generated "+v.Generated)
+	for _, line := range d.wrap(strings.Join(meta, " · "), usableW, smallSize, false, 3) {
+		d.text(marginX, d.y+3, line, smallSize, false, pdfMuted)
+		d.y += leading(smallSize)
+	}
+	d.y += 2
+	d.fillRect(marginX, d.y, usableW, 0.6, pdfAccent)
+	d.y += 5
 }
 
-func heading(s string) []core.Row {
-	return []core.Row{
-		spacer(4),
-		text.NewRow(9, pdfText(s), props.Text{Size: 13, Style: fontstyle.Bold, Color: pdfInk}),
-		row.New(0.4).WithStyle(&props.Cell{BackgroundColor: pdfLine}),
-		spacer(2),
-	}
-}
-
-func subheading(s string) core.Row {
-	return text.NewRow(7, pdfText(s), props.Text{Size: 10, Style: fontstyle.Bold, Top: 1.5})
-}
-
-func paragraph(s string) core.Row {
-	return text.NewAutoRow(pdfText(s), props.Text{Size: 9, Bottom: 2})
-}
-
-func spacer(h float64) core.Row { return row.New(h) }
-
-// cardRows lays summary cards out four to a row.
-func cardRows(cs []card) []core.Row {
-	var rows []core.Row
-	for i := 0; i < len(cs); i += cardsPerRow {
-		r := row.New(20)
-		for j := i; j < i+cardsPerRow; j++ {
-			c := col.New(pdfGrid / cardsPerRow)
-			if j < len(cs) {
-				c.Add(
-					text.New(pdfText(strings.ToUpper(cs[j].Label)), props.Text{Size: 7, Color: pdfMuted, Top: 2, Left: 2.5}),
-					text.New(pdfText(cs[j].Value), props.Text{Size: 12, Style: fontstyle.Bold, Top: 6.5, Left: 2.5}),
-					text.New(pdfText(clip(cs[j].Note, 48)), props.Text{Size: 6.5, Color: pdfMuted, Top: 14, Left: 2.5}),
-				).WithStyle(&props.Cell{BackgroundColor: pdfCardBg, BorderType: border.Full, BorderColor: pdfLine, BorderThickness: 0.2})
-			}
-			r.Add(c)
-		}
-		rows = append(rows, r, spacer(3))
-	}
-	return rows
-}
-
-// tableRows makes a header row and one auto-height row per data row, so a
-// long table simply continues on the next page.
-func tableRows(t table) []core.Row {
-	if len(t.Rows) == 0 {
-		return []core.Row{paragraph("No data.")}
-	}
-	cell := func(i int, s string, header bool) core.Col {
-		p := props.Text{Size: pdfTableFont, Top: 1.2, Bottom: 1.2, Left: 1, Right: 1, BreakLineStrategy: breakline.DashStrategy}
-		if header {
-			p.Style = fontstyle.Bold
-			p.Size = pdfHeaderFont
-		}
-		if t.IsNum(i) {
-			p.Align = align.Right
-		}
-		// Prose wraps at spaces; ids and names (ARNs, paths) have none and
-		// must break anywhere.
-		if t.Header[i] == "Description" {
-			p.BreakLineStrategy = breakline.EmptySpaceStrategy
-		}
-		return col.New(t.Sizes[i]).Add(text.New(pdfText(s), p))
-	}
-	hdr := row.New()
-	for i, h := range t.Header {
-		hdr.Add(cell(i, h, true))
-	}
-	rows := []core.Row{hdr.WithStyle(&props.Cell{BackgroundColor: pdfHeaderBg})}
-	for n, r := range t.Rows {
-		rr := row.New()
-		for i := range t.Header {
-			v := ""
-			if i < len(r) {
-				v = r[i]
-			}
-			rr.Add(cell(i, v, false))
-		}
-		if n%2 == 1 {
-			rr.WithStyle(&props.Cell{BackgroundColor: pdfStripe})
-		}
-		rows = append(rows, rr)
-	}
-	return rows
-}
-
-// pdfText flattens control characters (a tag value may hold newlines),
-// trims, and encodes the text in Windows-1252, the encoding of the PDF core
-// fonts; runes outside it become '?'.
-func pdfText(s string) string {
-	s = strings.TrimSpace(s)
-	b := make([]byte, 0, len(s))
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			r = ' '
-		}
-		c, ok := charmap.Windows1252.EncodeRune(r)
-		if !ok {
-			c = '?'
-		}
-		b = append(b, c)
-	}
-	return string(b)
+// newPDFDoc starts the document with its metadata and first page.
+func newPDFDoc(title string, data Data) *pdfDoc {
+	f := gofpdf.New("P", "mm", "A4", "")
+	f.SetMargins(marginX, marginTop, marginX)
+	// Pages are broken here, where headings are kept with what follows
+	// and table headers repeated, not by gofpdf.
+	f.SetAutoPageBreak(false, 0)
+	f.SetTitle(title, true)
+	f.SetCreator("costpilot", true)
+	f.SetCreationDate(data.GeneratedAt)
+	f.SetModificationDate(data.GeneratedAt)
+	f.SetCompression(true)
+	d := &pdfDoc{f: f, loaded: map[string]bool{}}
+	d.newPage()
+	return d
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -18,12 +19,27 @@ import (
 // Data is everything a report can show. Forecast and Allocation are nil
 // when unavailable; sections without data are left out.
 type Data struct {
-	Type            model.ReportType        `json:"type"`
-	GeneratedAt     time.Time               `json:"generated_at"`
-	Analysis        model.CostAnalysis      `json:"analysis"`
+	Type        model.ReportType   `json:"type"`
+	GeneratedAt time.Time          `json:"generated_at"`
+	Scope       Scope              `json:"scope"`
+	Analysis    model.CostAnalysis `json:"analysis"`
+	// Recommendations are the open ones, every one of them (the PDF and
+	// HTML list the largest; the CSV beside them and this file all).
 	Recommendations []model.Recommendation  `json:"recommendations"`
 	Forecast        *model.Forecast         `json:"forecast"`
 	Allocation      *model.AllocationResult `json:"allocation"`
+	// What the executive summary is computed from: the outlook (nil with
+	// a note saying why), budgets as of the period's last day, the period's
+	// costs by service and by account beside the previous period's, and
+	// the done recommendations with their realized savings.
+	Outlook       *Outlook               `json:"outlook,omitempty"`
+	OutlookNote   string                 `json:"outlook_note,omitempty"`
+	Budgets       []Budget               `json:"budgets,omitempty"`
+	ServiceGroups []model.CostGroup      `json:"service_groups,omitempty"`
+	AccountGroups []model.CostGroup      `json:"account_groups,omitempty"`
+	Realized      []model.Recommendation `json:"realized,omitempty"`
+	// Executive is the first page, computed by Write from the above.
+	Executive *Executive `json:"executive_summary,omitempty"`
 }
 
 // fileMode and dirMode keep reports private to the user: billing data is
@@ -38,14 +54,60 @@ const (
 // type are written within the same second.
 const maxNameTries = 100
 
-// Write renders d in format into dir (created if missing) as
+// Written is what Write wrote: the report and the files beside it.
+type Written struct {
+	Path string
+	// Attachments are the files written beside the report: the CSV of
+	// every recommendation when the PDF or HTML lists only the largest.
+	Attachments []string
+}
+
+// Write renders d like WriteFiles and returns the report's path.
+func Write(dir string, d Data, format model.ReportFormat) (string, error) {
+	w, err := WriteFiles(dir, d, format)
+	return w.Path, err
+}
+
+// WriteFiles renders d in format into dir (created if missing) as
 // costpilot-<type>-<UTC timestamp>.<ext> and returns the absolute path. The
 // timestamp is d.GeneratedAt (now when zero). The file appears whole or not
 // at all: it is written to a temporary file in dir, then linked into place
-// without replacing an existing report. An unknown type or format is the
-// caller's mistake (kind Validation); an unwritable dir or a rendering
-// failure is kind Report.
-func Write(dir string, d Data, format model.ReportFormat) (string, error) {
+// without replacing an existing report. When a PDF or HTML report lists
+// only some of the recommendations, every one goes into a CSV beside it,
+// named as the report with -<format>-recommendations.csv for its
+// extension. An
+// unknown type or format is the caller's mistake (kind Validation); an
+// unwritable dir or a rendering failure is kind Report.
+func WriteFiles(dir string, d Data, format model.ReportFormat) (Written, error) {
+	path, err := write(dir, &d, format)
+	if err != nil || format == model.FormatJSON || !listsSome(d) {
+		return Written{Path: path}, err
+	}
+	body, err := recommendationsCSV(d.Recommendations)
+	if err != nil {
+		return Written{}, apperr.Wrap(apperr.Report, err, "cannot write the recommendations CSV: %v", err)
+	}
+	// The report's own name (unique in dir) plus its format: a PDF and an
+	// HTML report of the same second each get their own CSV.
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)) + "-" + string(format) + "-recommendations"
+	csvPath, err := writeAtomic(filepath.Dir(path), base, "csv", body)
+	if err != nil {
+		return Written{}, apperr.Wrap(apperr.Report, err, "cannot write the recommendations CSV to %s: %v", filepath.Dir(path), unwrapPath(err))
+	}
+	return Written{Path: path, Attachments: []string{csvPath}}, nil
+}
+
+// listsSome reports whether the report lists recommendations but not all
+// of them.
+func listsSome(d Data) bool {
+	if d.Type != model.ReportComprehensive && d.Type != model.ReportRecommendations {
+		return false
+	}
+	return len(largestRecs(d.Recommendations, topRecs)) < len(d.Recommendations)
+}
+
+func write(dir string, dp *Data, format model.ReportFormat) (string, error) {
+	d := *dp
 	if err := apperr.OneOf("type", d.Type, model.ReportTypes); err != nil {
 		return "", err
 	}
@@ -53,6 +115,8 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 		d.GeneratedAt = time.Now()
 	}
 	d.GeneratedAt = d.GeneratedAt.UTC()
+	d.Executive = summarize(d)
+	*dp = d
 	var render func(Data) ([]byte, error)
 	switch format {
 	case model.FormatHTML:

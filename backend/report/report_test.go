@@ -24,11 +24,12 @@ var (
 // sections lists headings each report type must and must not contain.
 var sections = map[model.ReportType]struct{ want, absent []string }{
 	model.ReportComprehensive: {
-		want: []string{"Daily cost", "Cost by provider", "Top services", "Top resources", "Recommendations", "Forecast", "Cost allocation", "By department"},
+		want: []string{"Budgets", "Top movers", "Largest open recommendations", "Daily cost", "Cost by provider", "Top services",
+			"Top resources", "By type and provider", "Largest recommendations", "Forecast", "Cost allocation", "By department"},
 	},
 	model.ReportSummary: {
-		want:   []string{"Total cost", "Daily cost", "Cost by provider", "Top services"},
-		absent: []string{"Top resources", "Cost allocation", "Monthly savings"},
+		want:   []string{"Total cost", "Budgets", "Top movers", "Largest open recommendations", "Daily cost", "Cost by provider", "Top services"},
+		absent: []string{"Top resources", "Cost allocation", "By type and provider"},
 	},
 	model.ReportRecommendations: {
 		want:   []string{"Recommendations", "Monthly savings", "Savings by recommendation type"},
@@ -222,7 +223,7 @@ func TestWriteWithoutOptionalData(t *testing.T) {
 			t.Fatalf("%s: %v", f, err)
 		}
 		body, _ := os.ReadFile(path)
-		if f == model.FormatHTML && (strings.Contains(string(body), "Cost allocation") || !strings.Contains(string(body), "No recommendations.")) {
+		if f == model.FormatHTML && (strings.Contains(string(body), "Cost allocation") || !strings.Contains(string(body), "No open recommendations.")) {
 			t.Errorf("empty comprehensive report shows absent sections")
 		}
 	}

@@ -1,22 +1,54 @@
 package report
 
 // table is a header and formatted rows, rendered as an HTML table or a
-// PDF grid.
+// PDF table.
 type table struct {
 	Header []string
 	Rows   []cells
-	// Sizes are the PDF grid widths of the columns (out of pdfGrid).
+	// Sizes are the relative widths of the columns in the PDF.
 	Sizes []int
 }
+
+// colKind is how a column's cells are set.
+type colKind int
+
+const (
+	colText colKind = iota // prose and names: wrapped at spaces
+	colNum                 // amounts and counts: right-aligned, one line
+	colID                  // resource ids: one line, shortened in the middle
+)
 
 // numericHeaders are right-aligned columns.
 var numericHeaders = map[string]bool{
 	"Total cost": true, "Cost": true, "Share": true, "Forecast": true, "Interval": true,
-	"Volatility": true, "Monthly savings": true, "Confidence": true,
+	"Volatility": true, "Monthly savings": true, "Confidence": true, "Amount": true, "Actual": true,
+	"Used": true, "Projected": true, "Previous": true, "Current": true, "Change": true, "Count": true,
+}
+
+// idHeaders hold resource ids (ARNs, Azure and Google Cloud paths): too
+// long to wrap readably, so they are shortened in the middle, where the
+// least telling part of a path is; the JSON report and the CSV keep them
+// whole.
+var idHeaders = map[string]bool{"Resource": true}
+
+// Kind is how column i is set.
+func (t table) Kind(i int) colKind {
+	switch {
+	case i >= len(t.Header):
+		return colText
+	case numericHeaders[t.Header[i]]:
+		return colNum
+	case idHeaders[t.Header[i]]:
+		return colID
+	}
+	return colText
 }
 
 // IsNum reports whether column i holds numbers (right-aligned).
-func (t table) IsNum(i int) bool { return i < len(t.Header) && numericHeaders[t.Header[i]] }
+func (t table) IsNum(i int) bool { return t.Kind(i) == colNum }
+
+// IsID reports whether column i holds resource ids.
+func (t table) IsID(i int) bool { return t.Kind(i) == colID }
 
 // ProviderTable is the per-provider totals table.
 func (v *view) ProviderTable() table {
@@ -25,17 +57,37 @@ func (v *view) ProviderTable() table {
 
 // ServiceTable is the top services table.
 func (v *view) ServiceTable() table {
-	return table{serviceHeader, v.ServiceRows, []int{4, 12, 4, 4}}
+	return table{serviceHeader, v.ServiceRows, []int{3, 13, 4, 3}}
 }
 
 // ResourceTable is the top resources table.
 func (v *view) ResourceTable() table {
-	return table{resourceHeader, v.ResourceRows, []int{2, 8, 3, 3, 4, 4}}
+	return table{resourceHeader, v.ResourceRows, []int{3, 9, 4, 5, 4, 4}}
 }
 
-// RecTable is the recommendations table.
+// RecTable is the list of the largest recommendations.
 func (v *view) RecTable() table {
-	return table{recHeader, v.RecRows, []int{2, 3, 2, 3, 6, 3, 3, 2}}
+	return table{recHeader, v.RecRows, []int{3, 4, 3, 5, 14, 4, 4, 3}}
+}
+
+// RollupTable is the recommendations by type and provider.
+func (v *view) RollupTable() table {
+	return table{rollupHeader, v.RollupRows, []int{6, 4, 3, 5}}
+}
+
+// BudgetTable is the budgets of the executive summary.
+func (e *execView) BudgetTable() table {
+	return table{budgetHeader, e.BudgetRows, []int{5, 5, 3, 4, 4, 3, 4}}
+}
+
+// MoverTable is the top movers of the executive summary.
+func (e *execView) MoverTable() table {
+	return table{moverHeader, e.MoverRows, []int{3, 10, 4, 4, 6}}
+}
+
+// TopRecTable is the largest recommendations of the executive summary.
+func (e *execView) TopRecTable() table {
+	return table{topRecHeader, e.TopRecRows, []int{5, 3, 11, 5}}
 }
 
 // Table is the per-provider forecast table.

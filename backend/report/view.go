@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -26,22 +27,35 @@ type view struct {
 	Type      model.ReportType
 	Generated string
 	Period    string
+	Previous  string // the period compared with, or ""
 	Currency  string
 	Metric    string
 	Providers string
+	Scope     string // the providers and view asked for, or ""
 
+	// Exec is the first page of the comprehensive and summary reports.
+	Exec *execView
+	// Cards are the recommendations report's first-page figures.
 	Cards []card
 
 	ProviderRows []cells
 	ServiceRows  []cells
 	ResourceRows []cells
-	RecRows      []cells
-	RecTotal     string
+
+	// RecRows are the largest recommendations (RecNote says how many of
+	// how many, and where the rest are); RollupRows sum them by type and
+	// provider.
+	RecRows    []cells
+	RollupRows []cells
+	RecTotal   string
+	RecNote    string
 
 	Forecast   *forecastView
 	Allocation *allocationView
 
-	Charts []*scene
+	// CostCharts open the costs section; RecChart the recommendations.
+	CostCharts []*scene
+	RecChart   *scene
 
 	ShowProviders bool
 	ShowServices  bool
@@ -54,15 +68,26 @@ type card struct{ Label, Value, Note string }
 // cells is one table row of formatted values.
 type cells []string
 
+// execView is the executive summary, formatted.
+type execView struct {
+	Cards       []card
+	BudgetRows  []cells
+	MoverRows   []cells
+	TopRecRows  []cells
+	OutlookNote string
+}
+
 type forecastView struct {
 	Total, Interval, Period, Model string
 	Rows                           []cells
 	Impact                         []card
+	Chart                          *scene
 }
 
 type allocationView struct {
 	Method, Total, Unallocated, Shared string
 	Departments, Projects, Matched     []cells
+	Chart                              *scene
 }
 
 // Table headers, shared by HTML and PDF.
@@ -73,6 +98,10 @@ var (
 	recHeader        = []string{"Priority", "Type", "Provider", "Resource", "Description", "Monthly savings", "Confidence", "Effort"}
 	forecastHeader   = []string{"Provider", "Forecast", "Interval", "Trend", "Volatility"}
 	allocationHeader = []string{"Name", "Cost", "Share"}
+	budgetHeader     = []string{"Budget", "Scope", "Period", "Amount", "Actual", "Used", "Projected"}
+	moverHeader      = []string{"Kind", "Name", "Previous", "Current", "Change"}
+	topRecHeader     = []string{"Type", "Provider", "Resource", "Monthly savings"}
+	rollupHeader     = []string{"Type", "Provider", "Count", "Monthly savings"}
 )
 
 type providerTotal struct {
@@ -80,18 +109,33 @@ type providerTotal struct {
 	pc  model.ProviderCosts
 }
 
+// typeTitles name the report types in titles.
+var typeTitles = map[model.ReportType]string{
+	model.ReportComprehensive:   "Comprehensive cost report",
+	model.ReportSummary:         "Cost summary",
+	model.ReportRecommendations: "Recommendations report",
+}
+
 func buildView(d Data) *view {
 	a := d.Analysis
 	cur := a.Summary.Currency
 	money := func(v float64) string { return formatMoney(v, cur) }
 	short := func(v float64) string { return formatShort(v, cur) }
+	title := typeTitles[d.Type]
+	if title == "" {
+		title = string(d.Type) + " report"
+	}
 	v := &view{
-		Title:     "costpilot " + string(d.Type) + " report",
+		Title:     title,
 		Type:      d.Type,
 		Generated: d.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC"),
 		Period:    periodText(a.Summary),
 		Currency:  cur,
 		Metric:    string(a.Summary.Metric),
+		Scope:     scopeText(d.Scope),
+	}
+	if c := a.Summary.Previous; c != nil {
+		v.Previous = c.Start + " to " + c.End
 	}
 	provs := providerTotals(a)
 	var names []string
@@ -100,33 +144,22 @@ func buildView(d Data) *view {
 	}
 	v.Providers = strings.Join(names, ", ")
 	total := a.Summary.TotalCost
-
-	savings := 0.0
-	high := 0
-	for _, r := range d.Recommendations {
-		savings += r.PotentialSavings
-		if r.Priority == model.PriorityHigh {
-			high++
-		}
+	e := d.Executive
+	if e == nil {
+		e = summarize(d)
 	}
 
 	comprehensive := d.Type == model.ReportComprehensive
 	if d.Type != model.ReportRecommendations {
-		v.Cards = append(v.Cards,
-			card{"Total cost", money(total), v.Period},
-			card{"Providers", itoa(len(provs)), v.Providers},
-			card{"Daily average", money(dailyAverage(a)), "over days with data"},
-			card{"Potential savings", money(savings), itoa(len(d.Recommendations)) + " recommendations, per month"},
-		)
-		if d.Forecast != nil {
-			v.Cards = append(v.Cards, card{"Forecast", money(d.Forecast.TotalForecast), "next " + itoa(d.Forecast.ForecastPeriod) + " days"})
-		}
+		v.Exec = execSection(e, a, money)
 		v.ShowProviders = true
 		for _, p := range provs {
 			v.ProviderRows = append(v.ProviderRows, cells{string(p.key), string(p.pc.Source), money(p.pc.TotalCost), formatPercent(share(p.pc.TotalCost, total))})
 		}
-		v.Charts = append(v.Charts, dailyChart(a, provs, short))
-		v.Charts = append(v.Charts, barScene("Cost by provider", providerBars(provs), short))
+		v.CostCharts = append(v.CostCharts, dailyChart(a, provs, short))
+		if len(provs) > 1 {
+			v.CostCharts = append(v.CostCharts, barScene("Cost by provider", providerBars(provs), short))
+		}
 		n := summaryServices
 		if comprehensive {
 			n = topServices
@@ -139,7 +172,9 @@ func buildView(d Data) *view {
 			}
 			v.ServiceRows = append(v.ServiceRows, cells{string(s.provider), s.name, money(s.cost), formatPercent(share(s.cost, total))})
 		}
-		v.Charts = append(v.Charts, barScene("Top services", serviceBars(svc), short))
+		if comprehensive {
+			v.CostCharts = append(v.CostCharts, barScene("Top services", serviceBars(svc), short))
+		}
 	}
 	if comprehensive {
 		v.ShowResources = true
@@ -149,33 +184,177 @@ func buildView(d Data) *view {
 	}
 	if comprehensive || d.Type == model.ReportRecommendations {
 		v.ShowRecs = true
-		v.RecTotal = money(savings)
-		for _, r := range sortedRecs(d.Recommendations) {
+		v.RecTotal = money(e.OpenSavings)
+		top := largestRecs(d.Recommendations, topRecs)
+		for _, r := range top {
 			v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, r.Description,
 				money(r.PotentialSavings), formatPercent(r.Confidence), string(r.ImplementationEffort)})
 		}
+		for _, g := range e.Rollup {
+			v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
+		}
+		v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
 		if d.Type == model.ReportRecommendations {
+			high := 0
+			for _, r := range d.Recommendations {
+				if r.Priority == model.PriorityHigh {
+					high++
+				}
+			}
 			v.Cards = append(v.Cards,
-				card{"Recommendations", itoa(len(d.Recommendations)), itoa(high) + " high priority"},
-				card{"Potential savings", money(savings), "per month"},
-				card{"Annualised", money(savings * 12), "if all are applied"},
+				card{"Open recommendations", itoa(e.OpenCount), itoa(high) + " high priority"},
+				card{"Potential savings", money(e.OpenSavings), "per month"},
+				card{"Annualised", money(e.OpenSavings * 12), "if all are applied"},
+				card{"Realized savings", money(e.RealizedMonthly), "per month, " + itoa(e.RealizedCount) + " done"},
 			)
 			if len(d.Recommendations) > 0 {
-				v.Charts = append(v.Charts, barScene("Savings by recommendation type", recBars(d.Recommendations), short))
+				v.RecChart = barScene("Savings by recommendation type", recBars(d.Recommendations), short)
 			}
 		}
 	}
 	if comprehensive && d.Forecast != nil {
 		v.Forecast = forecastSection(d.Forecast, money)
-		v.Charts = append(v.Charts, forecastChart(a, d.Forecast, short))
+		v.Forecast.Chart = forecastChart(a, d.Forecast, short)
 	}
 	if comprehensive && d.Allocation != nil {
 		v.Allocation = allocationSection(d.Allocation, money)
 		if len(v.Allocation.Departments) > 0 {
-			v.Charts = append(v.Charts, barScene("Cost by department", mapBars(d.Allocation.AllocatedCosts.ByDepartment), short))
+			v.Allocation.Chart = barScene("Cost by department", mapBars(d.Allocation.AllocatedCosts.ByDepartment), short)
 		}
 	}
 	return v
+}
+
+// Charts lists every chart of the view, in reading order.
+func (v *view) Charts() []*scene {
+	out := append([]*scene(nil), v.CostCharts...)
+	if v.RecChart != nil {
+		out = append(out, v.RecChart)
+	}
+	if v.Forecast != nil && v.Forecast.Chart != nil {
+		out = append(out, v.Forecast.Chart)
+	}
+	if v.Allocation != nil && v.Allocation.Chart != nil {
+		out = append(out, v.Allocation.Chart)
+	}
+	return out
+}
+
+// execSection formats the executive summary.
+func execSection(e *Executive, a model.CostAnalysis, money func(float64) string) *execView {
+	x := &execView{OutlookNote: e.OutlookNote}
+	totalNote := "over " + periodDays(a.Summary)
+	change := card{"Change", "n/a", "no previous period to compare"}
+	if p := e.Previous; p != nil {
+		change.Value = signedMoney(e.Change, money)
+		change.Note = "against " + money(p.TotalCost) + ", " + p.Start + " to " + p.End
+		if e.ChangeRatio != nil {
+			change.Value += " (" + signedPercent(*e.ChangeRatio) + ")"
+		}
+	}
+	x.Cards = append(x.Cards, card{"Total cost", money(e.Total), totalNote}, change)
+	if o := e.Outlook; o != nil {
+		note := "forecast " + money(o.Forecast) + " for " + itoa(o.Days) + " days, " + money(o.Interval[0]) + " – " + money(o.Interval[1])
+		if o.ToDateSet {
+			note = money(o.ToDate) + " so far + " + note
+		}
+		x.Cards = append(x.Cards, card{o.Label, money(o.Projected), note})
+	} else {
+		x.Cards = append(x.Cards, card{"Forecast", "n/a", e.OutlookNote})
+	}
+	x.Cards = append(x.Cards,
+		card{"Open savings", money(e.OpenSavings), "per month, " + itoa(e.OpenCount) + " open recommendations"},
+		card{"Realized savings", money(e.RealizedMonthly), "per month, from " + itoa(e.RealizedCount) + " done"},
+		card{"Daily average", money(dailyAverage(a)), "over days with data"},
+	)
+	for _, b := range e.Budgets {
+		used := "n/a"
+		if b.Amount > 0 {
+			used = formatPercent(b.Actual / b.Amount)
+		}
+		proj := money(b.Projected)
+		if !b.HasForecast {
+			proj = "n/a"
+		}
+		x.BudgetRows = append(x.BudgetRows, cells{b.Name, b.Scope, b.Period, money(b.Amount), money(b.Actual), used, proj})
+	}
+	for _, m := range e.Movers {
+		change := signedMoney(m.Change, money)
+		if cents(m.Previous) != 0 {
+			change += " (" + signedPercent(m.Change/m.Previous) + ")"
+		} else {
+			change += " (new)"
+		}
+		x.MoverRows = append(x.MoverRows, cells{m.Kind, m.Name, money(m.Previous), money(m.Cost), change})
+	}
+	for _, r := range e.TopRecommendations {
+		x.TopRecRows = append(x.TopRecRows, cells{string(r.Type), string(r.Provider), r.ResourceID, money(r.PotentialSavings)})
+	}
+	return x
+}
+
+// recNote says which recommendations the list shows and where the rest are.
+func recNote(all, shown, zero int) string {
+	if all == 0 {
+		return "No open recommendations."
+	}
+	if shown == all {
+		return "All " + itoa(all) + " open recommendations, largest savings first."
+	}
+	s := "The " + itoa(shown) + " largest of " + itoa(all) + " open recommendations"
+	if zero > 0 {
+		s += " (" + itoa(zero) + " with no savings left out)"
+	}
+	return s + ". The full list, with full resource ids, is in the CSV file written beside this report (its name ending in -recommendations.csv) and in the JSON report."
+}
+
+func zeroSavings(rs []model.Recommendation) int {
+	n := 0
+	for _, r := range rs {
+		if cents(r.PotentialSavings) <= 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func signedMoney(v float64, money func(float64) string) string {
+	if cents(v) > 0 {
+		return "+" + money(v)
+	}
+	return money(v)
+}
+
+func signedPercent(f float64) string {
+	s := formatPercent(f)
+	if math.Round(f*1000) > 0 {
+		return "+" + s
+	}
+	return s
+}
+
+func scopeText(s Scope) string {
+	var parts []string
+	if len(s.Providers) > 0 {
+		ps := make([]string, len(s.Providers))
+		for i, p := range s.Providers {
+			ps[i] = string(p)
+		}
+		parts = append(parts, "providers "+strings.Join(ps, ", "))
+	}
+	if s.View != "" {
+		parts = append(parts, "saved view "+s.View)
+	}
+	return strings.Join(parts, " · ")
+}
+
+func periodDays(sum model.CostSummary) string {
+	if p := sum.Period; p != nil {
+		a, _ := time.Parse(model.DateLayout, p.Start)
+		b, _ := time.Parse(model.DateLayout, p.End)
+		return itoa(int(b.Sub(a).Hours()/24)+1) + " days"
+	}
+	return "the period"
 }
 
 // itoa formats a count with thousands separators.
@@ -205,9 +384,6 @@ func periodText(sum model.CostSummary) string {
 	out := s + " to " + e
 	if sum.Period != nil && sum.Period.Kind != model.PeriodCustom {
 		out = sum.Period.Label + " (" + out + ")"
-	}
-	if c := sum.Previous; c != nil {
-		out += ", previous " + c.Start + " to " + c.End + ": " + formatMoney(c.TotalCost, sum.Currency)
 	}
 	return out
 }
@@ -404,18 +580,6 @@ func topResourceList(provs []providerTotal, n int) []providerResource {
 }
 
 var priorityRank = map[model.Priority]int{model.PriorityHigh: 0, model.PriorityMedium: 1, model.PriorityLow: 2}
-
-func sortedRecs(rs []model.Recommendation) []model.Recommendation {
-	out := append([]model.Recommendation(nil), rs...)
-	sort.SliceStable(out, func(i, j int) bool {
-		pi, pj := rank(out[i].Priority), rank(out[j].Priority)
-		if pi != pj {
-			return pi < pj
-		}
-		return out[i].PotentialSavings > out[j].PotentialSavings
-	})
-	return out
-}
 
 func rank(p model.Priority) int {
 	if r, ok := priorityRank[p]; ok {

@@ -16,12 +16,10 @@ import (
 	"github.com/costpilot/costpilot/backend/security"
 )
 
-// defaultAllocation is used in comprehensive reports when no rule set is
-// saved: departments from the department tag, else the team tag.
-var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []string{"department", "team"}}
-
-// GenerateReport is POST /api/reports: a report of the last 30
-// days written to the output dir; the result holds its name and path.
+// GenerateReport is POST /api/reports: a report of a period (the last 30
+// days unless the request names one), of every enabled provider or some,
+// written to the output dir; the result holds its name and path, and
+// those of the files written beside it.
 func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (model.ReportResult, error) {
 	if err := s.can(ctx, model.PermChange); err != nil {
 		return model.ReportResult{}, err
@@ -37,63 +35,28 @@ func (s *Service) GenerateReport(ctx context.Context, req model.ReportRequest) (
 	if err != nil {
 		return model.ReportResult{}, err
 	}
-	path, err := s.writeReport(d, req.Format)
+	w, err := s.writeReport(d, req.Format)
 	if err != nil {
 		return model.ReportResult{}, err
 	}
-	return model.ReportResult{ReportPath: filepath.Base(path), Path: path}, nil
+	res := model.ReportResult{ReportPath: filepath.Base(w.Path), Path: w.Path, AttachmentPaths: w.Attachments}
+	for _, p := range w.Attachments {
+		res.Attachments = append(res.Attachments, filepath.Base(p))
+	}
+	return res, nil
 }
 
 // writeReport writes a report into the output dir. The default one, in
 // the data dir, is made private (0700) like the data dir whatever mode an
 // earlier version gave it; a configured output_dir keeps the mode the
 // user gave it.
-func (s *Service) writeReport(d report.Data, f model.ReportFormat) (string, error) {
+func (s *Service) writeReport(d report.Data, f model.ReportFormat) (report.Written, error) {
 	if s.cfg.OutputDir == "" {
 		if err := security.PrivateDir(s.OutputDir()); err != nil {
-			return "", apperr.Wrap(apperr.Report, err, "cannot create the report directory %s", s.OutputDir())
+			return report.Written{}, apperr.Wrap(apperr.Report, err, "cannot create the report directory %s", s.OutputDir())
 		}
 	}
-	return report.Write(s.OutputDir(), d, f)
-}
-
-// reportData gathers what a report of type t shows. recs may be passed in
-// when the caller already has them.
-func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs []model.Recommendation) (report.Data, error) {
-	t := req.Type
-	d := report.Data{Type: t, GeneratedAt: s.now()}
-	a, err := s.Costs(ctx, CostRequest{Period: string(req.Period), View: req.View})
-	if err != nil {
-		return d, err
-	}
-	d.Analysis = a
-	if recs == nil {
-		if recs, err = s.GenerateRecommendations(ctx); err != nil {
-			return d, err
-		}
-	}
-	d.Recommendations = recs
-	if t == model.ReportComprehensive || t == model.ReportSummary {
-		// A forecast needs 28 days of history; a report without one is
-		// still useful, so its absence is logged, not fatal.
-		if fc, err := s.ForecastCosts(ctx, 30, true); err == nil {
-			d.Forecast = &fc
-		} else {
-			s.log.Warn("report without forecast", "err", err)
-		}
-	}
-	if t == model.ReportComprehensive {
-		rules := defaultAllocation
-		if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {
-			rules = sets[0].Rules
-		}
-		if al, err := s.AllocateCosts(ctx, rules); err == nil {
-			d.Allocation = &al
-		} else {
-			s.log.Warn("report without allocation", "err", err)
-		}
-	}
-	return d, nil
+	return report.WriteFiles(s.OutputDir(), d, f)
 }
 
 // ReportFile describes a report in the output dir.
@@ -105,7 +68,9 @@ type ReportFile struct {
 	CreatedAt string `json:"created_at"`
 }
 
-var reportName = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommendations)-[0-9TZ-]+\.(html|pdf|json)$`)
+// reportName matches the files costpilot writes: reports and the
+// recommendations CSV beside a PDF or HTML one.
+var reportName = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommendations)-[0-9TZ-]+(?:\.(html|pdf|json)|-(?:html|pdf)-recommendations\.(csv))$`)
 
 // ListReports lists the reports costpilot wrote, newest first.
 func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
@@ -129,7 +94,8 @@ func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, ReportFile{Name: e.Name(), Type: m[1], Format: m[2], Size: info.Size(),
+		format := m[2] + m[3] // one of them matched
+		out = append(out, ReportFile{Name: e.Name(), Type: m[1], Format: format, Size: info.Size(),
 			CreatedAt: info.ModTime().UTC().Format(time.RFC3339)})
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -238,9 +204,11 @@ func (s *Service) optimize(ctx context.Context, generateReport bool) (model.Opti
 		if err != nil {
 			return res, nil, err
 		}
-		if res.Path, err = s.writeReport(d, model.FormatHTML); err != nil {
+		w, err := s.writeReport(d, model.FormatHTML)
+		if err != nil {
 			return res, nil, err
 		}
+		res.Path = w.Path
 		res.ReportPath = filepath.Base(res.Path)
 	}
 	return res, map[string]any{"analysis": a, "recommendations": recs}, nil

@@ -587,6 +587,80 @@ try {
     await shot('07b-reports-generated');
   });
 
+  await check('a report of a custom range and one provider holds only that range and provider', async () => {
+    if (notImplemented.has('/api/reports')) return;
+    const day = (n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    const [start, end] = [day(20), day(6)];
+    await page.selectOption('select >> nth=0', 'summary');
+    await page.selectOption('select >> nth=1', 'json');
+    await page.selectOption('select >> nth=2', 'custom');
+    await page.locator('[data-testid="report-start"]').fill(start);
+    await page.locator('[data-testid="report-end"]').fill(end);
+    await page.locator('[data-testid="report-providers"]').getByLabel('AWS').check();
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/reports') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const made = await (await answer).json();
+    await page.locator('.notice', { hasText: made.report_path }).waitFor();
+    const rep = await page.evaluate(async (n) => (await fetch(`/api/reports/${n}`, { credentials: 'same-origin' })).json(), made.report_path);
+    const p = rep.analysis.summary.period;
+    assert(p.start === start && p.end === end, `report period ${p.start}..${p.end}, want ${start}..${end}`);
+    // The analysis holds each provider's costs beside its summary.
+    const provs = Object.keys(rep.analysis).filter((k) => k !== 'summary');
+    assert(JSON.stringify(provs) === '["aws"]', `report providers ${provs}`);
+    assert(rep.executive_summary.total === rep.analysis.summary.total_cost, 'the executive summary total differs from the analysis');
+    await page.locator('[data-testid="report-providers"]').getByLabel('AWS').uncheck();
+  });
+
+  await check('the comprehensive HTML report prints with no column narrower than its header\'s longest word', async () => {
+    if (notImplemented.has('/api/reports')) return;
+    await page.selectOption('select >> nth=0', 'comprehensive');
+    await page.selectOption('select >> nth=1', 'html');
+    await page.selectOption('select >> nth=2', 'last_month');
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/reports') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    const made = await (await answer).json();
+    assert(made.report_path.endsWith('.html'), `generated ${made.report_path}`);
+    await page.locator('.notice', { hasText: made.report_path }).waitFor();
+    const html = await page.evaluate(async (n) => (await fetch(`/api/reports/${n}`, { credentials: 'same-origin' })).text(), made.report_path);
+    const doc = await context.newPage();
+    try {
+      // A4 less the report's @page margins (12 mm each side) is 186 mm, 703 CSS px.
+      await doc.setViewportSize({ width: 703, height: 1000 });
+      await doc.emulateMedia({ media: 'print' });
+      await doc.setContent(html, { waitUntil: 'load' });
+      const m = await doc.evaluate(() => {
+        const narrow = [];
+        let columns = 0;
+        for (const th of document.querySelectorAll('th')) {
+          columns++;
+          const cs = getComputedStyle(th);
+          const inner = th.getBoundingClientRect().width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+          for (const word of th.textContent.trim().split(/\s+/)) {
+            const probe = document.createElement('span');
+            probe.style.whiteSpace = 'nowrap';
+            probe.textContent = word;
+            th.appendChild(probe);
+            const w = probe.getBoundingClientRect().width;
+            probe.remove();
+            if (w > inner + 0.5) narrow.push(`${word}: ${w.toFixed(1)}px in ${inner.toFixed(1)}px`);
+          }
+        }
+        const thead = document.querySelector('thead');
+        return { narrow, columns, theadDisplay: thead ? getComputedStyle(thead).display : '', width: document.documentElement.scrollWidth };
+      });
+      assert(m.columns > 20, `only ${m.columns} header cells: the report did not render`);
+      assert(m.narrow.length === 0, `columns narrower than their header's longest word: ${m.narrow.join('; ')}`);
+      assert(m.theadDisplay === 'table-header-group', `thead prints as ${m.theadDisplay}, want table-header-group (repeated on each page)`);
+      assert(m.width <= 704, `the printed page is ${m.width}px wide, wider than A4's 703px`);
+      const pdf = await doc.pdf({ format: 'A4', preferCSSPageSize: true });
+      writeFileSync(join(artifacts, '07c-report-printed.pdf'), pdf);
+      const pages = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+      assert(pages >= 3 && pages <= 16, `the printed comprehensive report has ${pages} pages`);
+    } finally {
+      await doc.close();
+    }
+  });
+
   await check('a recommendation opens, is dismissed with a reason, and the totals drop by its savings', async () => {
     await nav('Recommendations');
     await page.locator('h1', { hasText: 'Recommendations' }).waitFor();

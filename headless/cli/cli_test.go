@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 func run(t *testing.T, args ...string) (int, string, string) {
@@ -388,4 +390,49 @@ func analyzeTotal(t *testing.T, data string, args ...string) float64 {
 		t.Fatal(err)
 	}
 	return a.Summary.TotalCost
+}
+
+// TestReportPeriodAndProviders: report takes a calendar period, a range
+// and providers; it prints the recommendations CSV before the report,
+// whose path is the last line, and refuses a half range with exit 2.
+func TestReportPeriodAndProviders(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	code, out, errs := run(t, "report", "--format", "pdf", "--period", "last_month", "--provider", "aws", "--provider", "gcp", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	if !strings.HasSuffix(last, ".pdf") || !filepath.IsAbs(last) {
+		t.Fatalf("last line %q is not the PDF's path", last)
+	}
+	for _, l := range lines[:len(lines)-1] {
+		if !strings.HasSuffix(l, "-pdf-recommendations.csv") {
+			t.Errorf("line %q before the report is not its CSV", l)
+		}
+		if _, err := os.Stat(l); err != nil {
+			t.Error(err)
+		}
+	}
+	code, out, errs = run(t, "report", "--format", "json", "--start", "2026-01-01", "--end", "2026-01-31", "--provider", "azure", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(strings.TrimSpace(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Analysis model.CostAnalysis `json:"analysis"`
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if p := rep.Analysis.Summary.Period; p == nil || p.Start != "2026-01-01" || p.End != "2026-01-31" || len(rep.Analysis.Providers) != 1 {
+		t.Errorf("report of azure in January: period %+v, %d providers", p, len(rep.Analysis.Providers))
+	}
+	if code, _, errs = run(t, "report", "--start", "2026-01-01", "--data-dir", data); code != 2 || !strings.Contains(errs, "start") {
+		t.Errorf("a start without an end: exit %d, %s", code, errs)
+	}
 }

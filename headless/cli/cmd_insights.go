@@ -383,21 +383,40 @@ costpilot runs). Prints the optimization result (as POST /api/optimize); the rep
 }
 
 func (a *app) reportCmd() *cobra.Command {
-	var typ, format, period, view string
+	var typ, format, period, start, end, view string
+	var providers []string
 	cmd := &cobra.Command{
 		Use:   "report --type comprehensive|summary|recommendations --format html|pdf|json",
 		Short: "Write a report to the output dir and print its path",
-		Long: `Write a report of the last 30 complete days (or --period, or a saved --view) to output_dir
-(default <data dir>/reports) with a timestamped name, and print its absolute path as the last
-line. HTML is one self-contained file; PDF has a title page, summary cards, charts and page
-numbers; JSON holds the same data.`,
+		Long: `Write a report to output_dir (default <data dir>/reports) with a timestamped name, and print
+its absolute path as the last line.
+
+The period is the last 30 complete days unless --period names a calendar one (last_month,
+last_quarter, mtd, qtd, ytd, last_12_months) or --start and --end a range of days; --provider
+narrows it to some providers and --view follows a saved view's period and filters.
+
+PDF and HTML open with an executive summary: the total and its change against the previous
+period of equal length, the forecast to the period's end, budgets against actual spend, the
+services and accounts that rose most, and the open and realized savings. The details follow.
+They list the 25 largest recommendations; when there are more, every one goes into a CSV beside
+the report (named as it, ending -recommendations.csv), printed before the report's path. JSON
+holds all the data and the summary's figures.`,
+		Example: `  costpilot report --type summary --format pdf --period last_month
+  costpilot report --format pdf --start 2026-04-01 --end 2026-06-30 --provider aws --provider gcp`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				res, err := svc.GenerateReport(cmd.Context(), model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format),
-					Period: model.PeriodKind(period), View: view})
+				req := model.ReportRequest{Type: model.ReportType(typ), Format: model.ReportFormat(format),
+					Period: model.PeriodKind(period), Start: start, End: end, View: view}
+				for _, p := range providers {
+					req.Providers = append(req.Providers, model.ProviderKey(p))
+				}
+				res, err := svc.GenerateReport(cmd.Context(), req)
 				if err != nil {
 					return err
+				}
+				for _, p := range res.AttachmentPaths {
+					fmt.Fprintln(a.stdout, p)
 				}
 				fmt.Fprintln(a.stdout, res.Path)
 				return nil
@@ -408,7 +427,10 @@ numbers; JSON holds the same data.`,
 	cmd.Flags().StringVar(&typ, "type", "", "report type: "+oneOf(model.ReportTypes)+" (default "+string(def.Type)+")")
 	cmd.Flags().StringVar(&format, "format", "", "file format: "+oneOf(model.ReportFormats)+" (default "+string(def.Format)+")")
 	cmd.Flags().StringVar(&period, "period", "", "the period of the costs: "+oneOf(model.PeriodKinds)+" (default the last 30 days)")
-	cmd.Flags().StringVar(&view, "view", "", "follow the saved view NAME (its period, grouping and filters)")
+	cmd.Flags().StringVar(&start, "start", "", "first day of a custom period, YYYY-MM-DD (with --end)")
+	cmd.Flags().StringVar(&end, "end", "", "last day of a custom period, YYYY-MM-DD (with --start)")
+	cmd.Flags().StringArrayVar(&providers, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
+	cmd.Flags().StringVar(&view, "view", "", "follow the saved view NAME (its period and filters)")
 	return cmd
 }
 

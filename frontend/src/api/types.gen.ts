@@ -682,12 +682,16 @@ export interface ReportRequest {
   type: ReportType;
   format: ReportFormat;
   period?: PeriodKind;
+  start?: string;
+  end?: string;
+  providers?: ProviderKey[];
   view?: string;
 }
 
 /** Go: model.ReportResult */
 export interface ReportResult {
   report_path: string;
+  attachments?: string[];
 }
 
 /** Go: model.ReportType */

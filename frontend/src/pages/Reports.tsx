@@ -1,7 +1,7 @@
 // Reports: generate a report of a type and format, download it, and list
 // the earlier ones. Off when dashboard.features.export_reports is false.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type ReportFormat, type ReportFile, type ReportRequest, type ReportResult, type ReportType } from '../api/client';
+import { api, toApiError, type ApiError, type ProviderKey, type ReportFormat, type ReportFile, type ReportRequest, type ReportResult, type ReportType } from '../api/client';
 import { DataTable, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatBytes, formatDateTime, titleCase } from '../lib/format';
@@ -24,17 +24,34 @@ export function ReportsPage() {
   const mayChange = can(session, 'change');
   const [type, setType] = useState<ReportType>('comprehensive');
   const [format, setFormat] = useState<ReportFormat>('html');
-  // '' is the last 30 days; a period kind; or "view:NAME" for a saved view.
+  // '' is the last 30 days; a period kind; 'custom' for start and end; or
+  // "view:NAME" for a saved view.
   const [costs, setCosts] = useState('');
+  const [start, setStart] = useState('');
+  const [end, setEnd] = useState('');
+  // No provider ticked means every enabled one.
+  const [providers, setProviders] = useState<ProviderKey[]>([]);
+  const enabled = useApi(() => api.GetProviderStatus(), []);
   const { views } = useViews();
   const [gen, setGen] = useState<{ busy: boolean; result?: ReportResult; error?: ApiError }>({ busy: false });
   const list = useApi(() => api.ListReports(), []);
+  const enabledKeys = Object.keys(enabled.data ?? {}) as ProviderKey[];
+  const custom = costs === 'custom';
+
+  const toggleProvider = (p: ProviderKey, on: boolean) => setProviders((cur) => (on ? [...cur.filter((x) => x !== p), p] : cur.filter((x) => x !== p)));
 
   const generate = async (e: Event) => {
     e.preventDefault();
     setGen({ busy: true });
     try {
-      const of = costs.startsWith('view:') ? { view: costs.slice(5) } : costs ? { period: costs as ReportRequest['period'] } : {};
+      const of: Partial<ReportRequest> = costs.startsWith('view:')
+        ? { view: costs.slice(5) }
+        : custom
+          ? { start, end }
+          : costs
+            ? { period: costs as ReportRequest['period'] }
+            : {};
+      if (providers.length > 0) of.providers = providers;
       const result = await api.GenerateReport({ type, format, ...of });
       setGen({ busy: false, result });
       list.reload();
@@ -69,7 +86,7 @@ export function ReportsPage() {
       <div class="page-head">
         <div>
           <h1 id="rep-title">Reports</h1>
-          <p class="muted">Comprehensive, summary and recommendations reports as HTML, PDF or JSON.</p>
+          <p class="muted">Comprehensive, summary and recommendations reports as HTML, PDF or JSON, for any period and providers. PDF and HTML open with an executive summary.</p>
         </div>
       </div>
 
@@ -111,6 +128,7 @@ export function ReportsPage() {
                     {c.label}
                   </option>
                 ))}
+                <option value="custom">Custom range…</option>
                 {views.map((v) => (
                   <option key={v.id} value={`view:${v.name}`}>
                     View: {v.name}
@@ -118,7 +136,30 @@ export function ReportsPage() {
                 ))}
               </select>
             </label>
-            <button type="submit" class="btn btn-primary" disabled={gen.busy || !mayChange} title={mayChange ? undefined : notAllowed(session, 'change')} data-testid="generate-report">
+            {custom && (
+              <>
+                <label class="field">
+                  <span>From</span>
+                  <input type="date" class="input" data-testid="report-start" value={start} max={end || undefined} required onInput={(ev) => setStart((ev.target as HTMLInputElement).value)} />
+                </label>
+                <label class="field">
+                  <span>To</span>
+                  <input type="date" class="input" data-testid="report-end" value={end} min={start || undefined} required onInput={(ev) => setEnd((ev.target as HTMLInputElement).value)} />
+                </label>
+              </>
+            )}
+            {enabledKeys.length > 1 && (
+              <fieldset class="field" data-testid="report-providers" style={{ border: 0, padding: 0, margin: 0, flexDirection: 'row', flexWrap: 'wrap', alignItems: 'center', gap: '10px' }}>
+                <legend style={{ fontWeight: 600, fontSize: '13px', padding: 0, marginBottom: '4px' }}>Providers</legend>
+                {enabledKeys.map((p) => (
+                  <label key={p}>
+                    <input type="checkbox" checked={providers.includes(p)} onChange={(ev) => toggleProvider(p, (ev.target as HTMLInputElement).checked)} /> {p.toUpperCase()}
+                  </label>
+                ))}
+                <small class="muted">{providers.length === 0 ? 'All enabled' : `${providers.length} of ${enabledKeys.length}`}</small>
+              </fieldset>
+            )}
+            <button type="submit" class="btn btn-primary" disabled={gen.busy || !mayChange || (custom && (!start || !end || start > end))} title={mayChange ? undefined : notAllowed(session, 'change')} data-testid="generate-report">
               {gen.busy ? 'Generating…' : 'Generate'}
             </button>
           </div>
@@ -132,6 +173,15 @@ export function ReportsPage() {
                   Download {generatedName}
                 </a>
               )}
+              {(gen.result.attachments ?? []).map((a) => (
+                <span key={a}>
+                  {' '}
+                  · every recommendation:{' '}
+                  <a href={api.ReportURL(a)} download={a}>
+                    {a}
+                  </a>
+                </span>
+              ))}
             </div>
           )}
         </form>

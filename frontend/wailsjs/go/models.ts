@@ -1281,6 +1281,9 @@ export namespace model {
 	    type: string;
 	    format: string;
 	    period?: string;
+	    start?: string;
+	    end?: string;
+	    providers?: string[];
 	    view?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1292,11 +1295,15 @@ export namespace model {
 	        this.type = source["type"];
 	        this.format = source["format"];
 	        this.period = source["period"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	        this.providers = source["providers"];
 	        this.view = source["view"];
 	    }
 	}
 	export class ReportResult {
 	    report_path: string;
+	    attachments?: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ReportResult(source);
@@ -1305,6 +1312,7 @@ export namespace model {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.report_path = source["report_path"];
+	        this.attachments = source["attachments"];
 	    }
 	}
 	

@@ -1,0 +1,47 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strconv"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// csvHeader is the recommendations CSV's header.
+var csvHeader = []string{"id", "priority", "type", "provider", "resource_id", "resource_type", "description",
+	"monthly_savings", "confidence", "implementation_effort", "state"}
+
+// recommendationsCSV is every recommendation, largest savings first, with
+// full resource ids and exact amounts.
+func recommendationsCSV(rs []model.Recommendation) ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	if err := w.Write(csvHeader); err != nil {
+		return nil, err
+	}
+	for _, r := range bySavings(rs) {
+		state := string(model.RecOpen)
+		if r.Lifecycle != nil {
+			state = string(r.Lifecycle.State)
+		}
+		rec := []string{r.ID, string(r.Priority), string(r.Type), string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceType),
+			csvText(r.Description), strconv.FormatFloat(r.PotentialSavings, 'f', -1, 64), strconv.FormatFloat(r.Confidence, 'f', -1, 64),
+			string(r.ImplementationEffort), state}
+		if err := w.Write(rec); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return b.Bytes(), w.Error()
+}
+
+// csvText defuses billing text a spreadsheet would run as a formula (a
+// resource named "=HYPERLINK(…)"): a leading quote makes it text.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}

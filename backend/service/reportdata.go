@@ -1,0 +1,280 @@
+package service
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/monitor"
+	"github.com/costpilot/costpilot/backend/provider/demo"
+	"github.com/costpilot/costpilot/backend/report"
+)
+
+// defaultAllocation is used in comprehensive reports when no rule set is
+// saved: departments from the department tag, else the team tag.
+var defaultAllocation = model.AllocationRules{Method: "tag_based", Tags: []string{"department", "team"}}
+
+// reportCosts is the cost request of a report: its period (a kind, or
+// start and end), its providers and its saved view. A view's own filters
+// stay, with the providers added to them.
+func (s *Service) reportCosts(ctx context.Context, req model.ReportRequest) (CostRequest, error) {
+	r := CostRequest{Period: string(req.Period), Start: req.Start, End: req.End, View: req.View}
+	if len(req.Providers) == 0 {
+		return r, nil
+	}
+	enabled, err := s.providers("")
+	if err != nil {
+		return r, err
+	}
+	var ps []string
+	for _, p := range req.Providers {
+		if err := apperr.OneOf("providers", p, model.AllProviders); err != nil {
+			return r, err
+		}
+		if !slices.Contains(enabled, p) {
+			return r, apperr.E(apperr.Validation, "provider %s is not enabled", p).WithProvider(string(p)).WithDetail("field", "providers")
+		}
+		ps = append(ps, string(p))
+	}
+	r.Filters = map[string][]string{}
+	if req.View != "" {
+		v, err := s.View(ctx, req.View)
+		if err != nil {
+			return r, err
+		}
+		maps.Copy(r.Filters, v.Spec.Filters)
+	}
+	r.Filters[string(model.DimProvider)] = ps
+	return r, nil
+}
+
+// reportData gathers what a report shows: the period's costs (by service
+// and by account beside the previous period's, for the top movers), the
+// open recommendations, the done ones with their realized savings, the
+// budgets, the outlook to the period's end, and for the comprehensive
+// report the 30-day forecast and the allocation. recs may be passed in
+// when the caller already has them.
+func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs []model.Recommendation) (report.Data, error) {
+	t := req.Type
+	d := report.Data{Type: t, GeneratedAt: s.now(), Scope: report.Scope{Providers: req.Providers, View: req.View}}
+	cr, err := s.reportCosts(ctx, req)
+	if err != nil {
+		return d, err
+	}
+	withSummary := t == model.ReportComprehensive || t == model.ReportSummary
+	if withSummary {
+		cr.GroupBy = string(model.DimService)
+	}
+	a, err := s.Costs(ctx, cr)
+	if err != nil {
+		return d, err
+	}
+	d.Analysis = a
+	if recs == nil {
+		if recs, err = s.GenerateRecommendations(ctx); err != nil {
+			return d, err
+		}
+	}
+	d.Recommendations = inScope(recs, a, d.Scope)
+	done, err := s.Recommendations(ctx, RecommendationFilter{State: string(model.RecDone)})
+	if err != nil {
+		return d, err
+	}
+	d.Realized = inScope(done, a, d.Scope)
+	if withSummary {
+		d.ServiceGroups = a.Summary.Groups
+		cr.GroupBy = string(model.DimSubAccount)
+		acc, err := s.Costs(ctx, cr)
+		if err != nil {
+			return d, err
+		}
+		d.AccountGroups = acc.Summary.Groups
+		if d.Budgets, err = s.reportBudgets(ctx, a); err != nil {
+			return d, err
+		}
+		d.Outlook, d.OutlookNote = s.outlook(ctx, a, d.Scope)
+	}
+	if t == model.ReportComprehensive && !d.Scope.Narrowed() {
+		// A forecast needs 28 days of history; a report without one is
+		// still useful, so its absence is logged, not fatal.
+		if fc, err := s.ForecastCosts(ctx, 30, true); err == nil {
+			d.Forecast = &fc
+		} else {
+			s.log.Warn("report without forecast", "err", err)
+		}
+	}
+	if t == model.ReportComprehensive {
+		rules := defaultAllocation
+		if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {
+			rules = sets[0].Rules
+		}
+		if al, err := s.AllocateCosts(ctx, rules); err == nil {
+			d.Allocation = &al
+		} else {
+			s.log.Warn("report without allocation", "err", err)
+		}
+	}
+	return d, nil
+}
+
+// inScope keeps the recommendations of the providers a narrowed report
+// covers.
+func inScope(recs []model.Recommendation, a model.CostAnalysis, sc report.Scope) []model.Recommendation {
+	if !sc.Narrowed() {
+		return recs
+	}
+	out := []model.Recommendation{}
+	for _, r := range recs {
+		if _, ok := a.Providers[r.Provider]; ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// reportBudgets measures every budget as of the report's last day: a
+// budget period that has ended by then is its whole actual spend; one
+// still running is measured as the Budgets page does, to yesterday with
+// the forecast to its end. Budgets of providers the report leaves out are
+// left out.
+func (s *Service) reportBudgets(ctx context.Context, a model.CostAnalysis) ([]report.Budget, error) {
+	views, err := s.budgets(ctx)
+	if err != nil || len(views) == 0 {
+		return nil, err
+	}
+	info := a.Summary.Period
+	if info == nil {
+		return nil, nil
+	}
+	day, err := time.Parse(model.DateLayout, info.End)
+	if err != nil {
+		return nil, err
+	}
+	realYday := demo.Today(s.now()).AddDate(0, 0, -1)
+	var out []report.Budget
+	for _, v := range views {
+		b := v.Status.Budget
+		if p := b.Scope.Provider; p != "" {
+			if _, ok := a.Providers[p]; !ok {
+				continue
+			}
+		}
+		bp, err := monitor.CurrentPeriod(b.Period, day)
+		if err != nil {
+			return nil, err
+		}
+		yday := bp.End
+		if realYday.Before(yday) {
+			yday = realYday
+		}
+		st, ok, err := s.budgetStatus(ctx, b, day, yday)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		line := report.Budget{Name: b.Name, Scope: budgetScope(b.Scope), Period: st.Period, Amount: b.Amount,
+			Actual: st.Actual, Projected: st.Projected, HasForecast: st.HasForecast, Currency: st.Currency}
+		if !yday.Before(bp.End) {
+			// The budget's period is over: its projection is its actual.
+			line.Projected, line.HasForecast = st.Actual, true
+		}
+		out = append(out, line)
+	}
+	return out, nil
+}
+
+// budgetScope describes what a budget counts.
+func budgetScope(sc config.BudgetScope) string {
+	var parts []string
+	if sc.Provider != "" {
+		parts = append(parts, string(sc.Provider))
+	}
+	if sc.Account != "" {
+		parts = append(parts, "account "+sc.Account)
+	}
+	if sc.Service != "" {
+		parts = append(parts, "service "+sc.Service)
+	}
+	if sc.Tag != "" {
+		parts = append(parts, "tag "+sc.Tag)
+	}
+	if len(parts) == 0 {
+		return "all providers"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// outlook forecasts to the end of the report's period: for a period to
+// date (month, quarter, year, or a custom range cut at today) the spend
+// so far plus the forecast of its remaining days; for rolling days the
+// next 30 days. A complete calendar period needs none, and a report
+// narrowed to providers or a view gets none, as the forecast covers every
+// provider; the note says which.
+func (s *Service) outlook(ctx context.Context, a model.CostAnalysis, sc report.Scope) (*report.Outlook, string) {
+	info := a.Summary.Period
+	if info == nil {
+		return nil, "No forecast: the period is unknown."
+	}
+	if sc.Narrowed() {
+		return nil, "The forecast covers every provider, so a report narrowed to providers or a view shows none."
+	}
+	last, err := time.Parse(model.DateLayout, info.End)
+	if err != nil {
+		return nil, "No forecast: the period is unknown."
+	}
+	o := &report.Outlook{ToDateSet: true, ToDate: a.Summary.TotalCost}
+	var end time.Time
+	switch info.Kind {
+	case model.PeriodMonthToDate:
+		end = time.Date(last.Year(), last.Month()+1, 0, 0, 0, 0, 0, time.UTC)
+	case model.PeriodQuarterToDate:
+		qm := last.Month() - (last.Month()-1)%3
+		end = time.Date(last.Year(), qm+3, 0, 0, 0, 0, 0, time.UTC)
+	case model.PeriodYearToDate:
+		end = time.Date(last.Year(), 12, 31, 0, 0, 0, 0, time.UTC)
+	case model.PeriodCustom:
+		if !info.Cut {
+			return nil, "The period is complete: no forecast."
+		}
+		if end, err = time.Parse(model.DateLayout, info.RequestedEnd); err != nil {
+			return nil, "No forecast: the period's end is unknown."
+		}
+	case model.PeriodDays:
+		o = &report.Outlook{}
+		end = last.AddDate(0, 0, DefaultDays)
+	default:
+		return nil, "The period is complete: no forecast."
+	}
+	o.Days = int(end.Sub(last).Hours() / 24)
+	if o.Days < 1 {
+		return nil, "The period is complete: no forecast."
+	}
+	o.Days = min(o.Days, MaxDays)
+	o.End = last.AddDate(0, 0, o.Days).Format(model.DateLayout)
+	o.Label = "Forecast to " + o.End
+	if !o.ToDateSet {
+		o.Label = "Next " + strconv.Itoa(o.Days) + " days"
+	}
+	fc, err := s.ForecastCosts(ctx, o.Days, false)
+	if err != nil {
+		// Too little history is the usual reason and is worth saying; any
+		// other failure is logged, not shown in a document sent around.
+		s.log.Warn("report without outlook", "err", err)
+		msg := "the forecast failed"
+		if e, ok := apperr.As(err); ok && e.Kind == apperr.Validation {
+			msg = e.Message
+		}
+		return nil, "No forecast: " + msg + "."
+	}
+	o.Forecast, o.Interval = fc.TotalForecast, fc.ConfidenceInterval
+	o.Projected = o.ToDate + o.Forecast
+	return o, ""
+}
