@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -241,5 +242,47 @@ oci: {enabled: true, source: demo, region: us-ashburn-1}
 	rr, err := s.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: rep.URI})
 	if err != nil || len(rr.Contents) != 1 || !json.Valid([]byte(rr.Contents[0].Text)) {
 		t.Fatalf("report %s: %v", rep.URI, err)
+	}
+}
+
+// TestMCPProcess: a desktop assistant starts costpilot mcp as a process
+// and speaks to it over its real standard input and output, as the SDK's
+// CommandTransport does; the session ends when the client closes it.
+func TestMCPProcess(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	cmd := exec.Command(os.Args[0], "mcp", "--data-dir", data)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	s, err := c.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Total float64 `json:"total"`
+	}
+	call(t, s, "analyze_costs", map[string]any{"days": 30}, &got)
+	code, out, errs := run(t, "analyze", "--days", "30", "-o", "json", "--data-dir", data)
+	if code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errs)
+	}
+	var a struct {
+		Summary struct {
+			Total float64 `json:"total_cost"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &a); err != nil {
+		t.Fatal(err)
+	}
+	if got.Total != a.Summary.Total || got.Total == 0 {
+		t.Fatalf("analyze_costs %v, analyze -o json %v", got.Total, a.Summary.Total)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("closing the session: %v", err)
+	}
+	if cmd.ProcessState == nil || !cmd.ProcessState.Success() {
+		t.Fatalf("costpilot mcp ended with %v", cmd.ProcessState)
 	}
 }
