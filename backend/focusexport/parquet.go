@@ -20,7 +20,7 @@ const rowsPerGroup = 50_000
 // UTC timestamps in milliseconds, JSON columns as JSON; every column
 // optional (null where the history has no value).
 type ParquetWriter struct {
-	w     *parquet.Writer
+	w     *parquet.GenericWriter[any]
 	rec   []string
 	row   parquet.Row
 	names map[string]string
@@ -58,7 +58,7 @@ func NewParquet(w io.Writer, names map[string]string) (*ParquetWriter, error) {
 			return nil, fmt.Errorf("focusexport: Parquet column %d is %s, not %s", i, f.Name(), Columns[i].Name)
 		}
 	}
-	pw := parquet.NewWriter(w, s, parquet.MaxRowsPerRowGroup(rowsPerGroup), parquet.Compression(&zstd.Codec{}),
+	pw := parquet.NewGenericWriter[any](w, s, parquet.MaxRowsPerRowGroup(rowsPerGroup), parquet.Compression(&zstd.Codec{}),
 		parquet.CreatedBy("costpilot", "", ""))
 	return &ParquetWriter{w: pw, rec: make([]string, len(Columns)), row: make(parquet.Row, len(Columns)), names: names}, nil
 }

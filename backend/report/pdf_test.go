@@ -124,15 +124,6 @@ func pdfTextPages(t *testing.T, path string, n int) []string {
 	return out
 }
 
-func pageOf(pages []string, s string) int {
-	for i, p := range pages {
-		if strings.Contains(p, s) {
-			return i
-		}
-	}
-	return -1
-}
-
 // inkFraction is the share of pixels that are clearly not white.
 func inkFraction(t *testing.T, path string) float64 {
 	t.Helper()

@@ -415,7 +415,6 @@ func (d *pdfDoc) wrap(s string, w, size float64, bold bool, maxLines int) []stri
 		}
 		if line != "" {
 			lines = append(lines, line)
-			line = ""
 		}
 		for d.width(word, size, bold) > w {
 			head, rest := d.splitAt(word, w, size, bold)

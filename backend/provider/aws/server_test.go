@@ -351,7 +351,7 @@ func (f *fakeAWS) commitments(w http.ResponseWriter, op string, body []byte) {
 	page := 0
 	for _, k := range []string{"NextPageToken", "NextToken"} {
 		if tok, ok := in[k].(string); ok {
-			fmt.Sscan(tok, &page)
+			_, _ = fmt.Sscan(tok, &page) // no token: the first page
 		}
 	}
 	if op != "GetReservationCoverage" {

@@ -96,7 +96,7 @@ func (f *fakeARM) reservationOrders(w http.ResponseWriter, r *http.Request) {
 		pages = f.res.orders
 	}
 	page := 0
-	fmt.Sscan(r.URL.Query().Get("page"), &page)
+	_, _ = fmt.Sscan(r.URL.Query().Get("page"), &page) // none: the first page
 	out := map[string]any{"value": []any{}}
 	if page < len(pages) {
 		var value []any
@@ -161,7 +161,7 @@ func (f *fakeARM) reservationSummaries(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	page := 0
-	fmt.Sscan(q.Get("page"), &page)
+	_, _ = fmt.Sscan(q.Get("page"), &page) // none: the first page
 	out := map[string]any{"value": []any{}}
 	if lo := 2 * page; lo < len(rows) {
 		out["value"] = rows[lo:min(lo+2, len(rows))]
