@@ -46,7 +46,7 @@ func TestHeadline(t *testing.T) {
 func TestMailBytesRoundTrip(t *testing.T) {
 	pdf := append([]byte("%PDF-1.7\n"), bytes.Repeat([]byte{0, 1, 2, 0xff}, 100)...)
 	m := Mail{From: "costpilot@example.com", To: []string{"a@example.com", "b@example.com"}, Subject: "costpilot report é: May 2026",
-		Body: "Line one.\nA line of more than seventy-six characters, which quoted-printable has to wrap softly somewhere.\n",
+		Body:      "Line one.\nA line of more than seventy-six characters, which quoted-printable has to wrap softly somewhere.\n",
 		MessageID: "x.1@example.com", Date: time.Date(2026, 6, 1, 6, 0, 0, 0, time.UTC),
 		Attachment: Attachment{Name: "costpilot-summary-20260601T060000Z.pdf", ContentType: "application/pdf", Data: pdf}}
 	raw, err := m.Bytes()
