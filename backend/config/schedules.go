@@ -53,8 +53,8 @@ type Schedule struct {
 
 // SMTPConfig is reports.smtp: the server scheduled reports are mailed
 // through. The password is never in the file: it comes from
-// COSTPILOT_SMTP_PASSWORD (or the file COSTPILOT_SMTP_PASSWORD_FILE
-// names), else from the credential store.
+// COSTPILOT_SMTP_PASSWORD, or the file COSTPILOT_SMTP_PASSWORD_FILE names
+// (a container or systemd secret), read at each send.
 type SMTPConfig struct {
 	Host     string `yaml:"host"`
 	Port     int    `yaml:"port"`
@@ -229,7 +229,7 @@ func validateReports(c *Config, add func(field, format string, args ...any)) {
 	m := c.Reports.SMTP
 	const p = "reports.smtp."
 	if m.Password != "" {
-		add(p+"password", "must not be in the configuration file: set %s (or %s_FILE), or store it in the credential store", SMTPPasswordEnv, SMTPPasswordEnv)
+		add(p+"password", "must not be in the configuration file: set %s or %s_FILE", SMTPPasswordEnv, SMTPPasswordEnv)
 	}
 	if m.Host != "" {
 		if strings.ContainsAny(m.Host, " /:@") && !strings.HasPrefix(m.Host, "[") {
