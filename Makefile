@@ -44,6 +44,7 @@ MAILPIT_VERSION := v1.27.11
 MAILPIT := $(shell $(GO) env GOPATH)/bin/mailpit
 
 deps-mailpit:
+	@command -v mailpit >/dev/null || [ -x "$(MAILPIT)" ] || GOFLAGS= $(GO) install github.com/axllent/mailpit@$(MAILPIT_VERSION)
 
 deps-test: deps-mailpit
 	@missing=""; \
