@@ -7,7 +7,7 @@ BIN := bin/costpilot
 DESKTOP_BIN := bin/costpilot-desktop
 APT := $(shell command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get; })
 
-.PHONY: all build desktop frontend run test test-go test-frontend test-e2e test-desktop lint deps-frontend deps-test deps-desktop clean
+.PHONY: all build desktop frontend run test test-go test-frontend test-e2e test-desktop lint deps-frontend deps-test deps-mailpit deps-desktop clean
 
 all: build
 
@@ -38,7 +38,15 @@ run:
 	@bash scripts/run.sh
 
 # ---- test --------------------------------------------------------------
-deps-test:
+# Mailpit is the SMTP server the scheduled-report tests deliver to
+# (internal/mailpit); the tests fail without it.
+MAILPIT_VERSION := v1.27.11
+MAILPIT := $(shell $(GO) env GOPATH)/bin/mailpit
+
+deps-mailpit:
+	@command -v mailpit >/dev/null || [ -x "$(MAILPIT)" ] || GOFLAGS= $(GO) install github.com/axllent/mailpit@$(MAILPIT_VERSION)
+
+deps-test: deps-mailpit
 	@missing=""; \
 	  command -v chromium >/dev/null || missing="$$missing chromium"; \
 	  command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
@@ -47,7 +55,7 @@ deps-test:
 test: deps-test test-frontend test-go lint test-e2e test-desktop
 	@echo "make test: all suites passed"
 
-test-go:
+test-go: deps-mailpit
 	@bad=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './frontend/node_modules/*')); \
 	  if [ -n "$$bad" ]; then echo "gofmt needed:"; echo "$$bad"; exit 1; fi
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }

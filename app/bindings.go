@@ -275,6 +275,23 @@ func (b *Bindings) DeleteBudget(id int64) (bool, error) {
 	return do(b, callTimeout, func(ctx context.Context) (bool, error) { return true, b.svc.DeleteBudget(ctx, id, desktopActor()) })
 }
 
+// ListSchedules is GET /api/schedules.
+func (b *Bindings) ListSchedules() ([]service.ScheduleView, error) {
+	return do(b, callTimeout, b.svc.Schedules)
+}
+
+// SaveSchedule is POST /api/schedules (id 0) and PUT /api/schedules/{id}.
+func (b *Bindings) SaveSchedule(id int64, sc config.Schedule) (service.ScheduleView, error) {
+	return do(b, callTimeout, func(ctx context.Context) (service.ScheduleView, error) {
+		return b.svc.SaveSchedule(ctx, id, sc, desktopActor())
+	})
+}
+
+// DeleteSchedule is DELETE /api/schedules/{id}.
+func (b *Bindings) DeleteSchedule(id int64) (bool, error) {
+	return do(b, callTimeout, func(ctx context.Context) (bool, error) { return true, b.svc.DeleteSchedule(ctx, id, desktopActor()) })
+}
+
 // ListAnomalies is GET /api/anomalies.
 func (b *Bindings) ListAnomalies() (service.AnomalyList, error) {
 	return do(b, callTimeout, b.svc.Anomalies)

@@ -85,6 +85,9 @@ var (
 		"DecideAnomaly":           {Method: "POST", Path: "/api/anomalies/{id}/decision"},
 		"SaveBudget":              {Method: "POST", Path: "/api/budgets"},
 		"DeleteBudget":            {Method: "DELETE", Path: "/api/budgets/{id}"},
+		"ListSchedules":           {Method: "GET", Path: "/api/schedules"},
+		"SaveSchedule":            {Method: "POST", Path: "/api/schedules"},
+		"DeleteSchedule":          {Method: "DELETE", Path: "/api/schedules/{id}"},
 		"ForecastCosts":           {Method: "GET", Path: "/api/forecast"},
 		"OptimizeAll":             {Method: "POST", Path: "/api/optimize"},
 		"GenerateReport":          {Method: "POST", Path: "/api/reports"},
@@ -125,6 +128,7 @@ var (
 		{Method: "POST", Path: "/api/import"}:           "the desktop imports through ImportFilesDialog and its asset server",
 		{Method: "PUT", Path: "/api/budgets/{id}"}:      "the desktop's SaveBudget both creates (id 0) and changes a budget",
 		{Method: "GET", Path: "/api/export/focus"}:      "a streamed file for other tools; on the desktop's machine `costpilot export` writes the same file",
+		{Method: "PUT", Path: "/api/schedules/{id}"}:    "the desktop's SaveSchedule both creates (id 0) and changes a schedule",
 		// Administration is for the shared dashboard: the desktop has one
 		// local user, an admin by OS access to its data dir, and no logins
 		// or tokens of its own; `costpilot user`, `token` and `audit`

@@ -29,6 +29,7 @@ var bindingPerm = map[string]model.Permission{
 	"ListBudgets": model.PermRead, "ListAnomalies": model.PermRead, "GetAnomaly": model.PermRead,
 	"ListViews": model.PermRead, "TagValues": model.PermRead, "Commitments": model.PermRead,
 	"SaveBudget": model.PermChange, "DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,
+	"ListSchedules": model.PermRead, "SaveSchedule": model.PermAdmin, "DeleteSchedule": model.PermAdmin,
 	"SaveView": model.PermChange, "ReplaceView": model.PermChange, "DeleteView": model.PermChange,
 	"GetSession": "", "DesktopInfo": "", "FirstRender": "", "CheckHealth": "",
 }

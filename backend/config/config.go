@@ -26,6 +26,7 @@ type Config struct {
 	Alerts       AlertsConfig       `yaml:"alerts"`
 	Import       ImportConfig       `yaml:"import"`
 	MCP          MCPConfig          `yaml:"mcp"`
+	Reports      ReportsConfig      `yaml:"reports"`
 	// Accounts names billing accounts, sub-accounts, subscriptions,
 	// projects and compartments by id; it wins over the names in exports.
 	Accounts map[string]string `yaml:"accounts"`
@@ -111,6 +112,9 @@ type DashboardConfig struct {
 	MaxBodyBytes   int64           `yaml:"max_body_bytes"`
 	MaxUploadBytes int64           `yaml:"max_upload_bytes"`
 	ReadTimeout    int             `yaml:"read_timeout"`
+	// PublicURL is where people reach the dashboard (https://costs.example.com),
+	// for links in messages sent from it; empty when it has no such address.
+	PublicURL string `yaml:"public_url"`
 }
 
 // AuthConfig is dashboard.auth.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -62,6 +63,7 @@ func base() *Config {
 	c.Forecast.Interval = 0.95
 	c.Currency.Base = "USD"
 	c.Alerts.Thresholds = []float64{80, 100}
+	c.Reports.SMTP = SMTPConfig{Port: 587, Security: SMTPStartTLS}
 	return c
 }
 
@@ -319,6 +321,12 @@ func (c *Config) Validate() Errors {
 		add("import.max_daily_lines", "must be at least 1, got %d", c.Import.MaxDailyLines)
 	}
 	validateOIDC(d.Auth, add)
+	if u := d.PublicURL; u != "" {
+		if pu, err := url.Parse(u); err != nil || pu.Host == "" || (pu.Scheme != "https" && pu.Scheme != "http") || pu.User != nil {
+			add("dashboard.public_url", "must be an absolute http(s) URL without credentials, got %q", u)
+		}
+	}
+	validateReports(c, add)
 	if d.Security.SSLEnabled {
 		if d.Security.SSLCert == "" {
 			add("dashboard.security.ssl_cert", "is required when dashboard.security.ssl_enabled is true")

@@ -60,6 +60,29 @@ alerts:
   thresholds: [80, 100]      # percent of budget, actual and forecast
   webhook_url: ""            # Slack-compatible; used when notifications is on
 
+# Reports made and delivered on a schedule (due at an hour, UTC), by email
+# and/or as a message with the headline numbers to alerts.webhook_url.
+# The dashboard and the desktop app deliver them while they run; each
+# schedule and period is delivered once, and a failure is retried.
+# reports:
+#   schedules:
+#     - name: monthly-summary
+#       frequency: monthly   # daily, weekly (weekday: monday..sunday) or monthly (day: 1..28)
+#       day: 1
+#       hour: 6              # UTC
+#       type: summary        # comprehensive, summary or recommendations
+#       format: pdf          # html, pdf or json
+#       period: last_month   # days (30), mtd, last_month, qtd, last_quarter, ytd, last_12_months
+#       recipients: [finops@example.com]
+#       webhook: false
+#   smtp:
+#     host: smtp.example.com
+#     port: 587
+#     security: starttls     # starttls, tls (port 465) or none (loopback only)
+#     from: costpilot@example.com
+#     username: costpilot    # password: COSTPILOT_SMTP_PASSWORD, or the credential store
+#     ca_file: ""            # PEM of a private CA to trust
+
 dashboard:
   enabled: true
   host: 0.0.0.0
@@ -96,6 +119,7 @@ dashboard:
   rate_limit:
     enabled: true
   read_timeout: 10           # seconds a request body may take (an upload: between reads)
+  # public_url: https://costs.example.com   # links in scheduled report messages
 
 import:
   max_resources: 100000      # distinct resources and charges per import (~2 KB of memory each)

@@ -31,14 +31,20 @@ type Webhook struct {
 
 // ErrPermanent marks a failure retrying cannot fix (a 4xx answer other
 // than 408 and 429: a wrong URL or a revoked hook).
-var ErrPermanent = errors.New("monitor: webhook refused the alert")
+var ErrPermanent = errors.New("monitor: webhook refused the message")
 
-// Send posts one alert, retrying network errors, 408, 429 and 5xx answers.
-// It returns nil once the receiver answered 2xx.
+// Send posts one alert (Post of its SlackMessage).
 func (w *Webhook) Send(ctx context.Context, a model.Alert) error {
-	body, err := json.Marshal(SlackMessage(a))
+	return w.Post(ctx, SlackMessage(a))
+}
+
+// Post sends msg as JSON, retrying network errors, 408, 429 and 5xx
+// answers. It returns nil once the receiver answered 2xx. Alerts and
+// scheduled reports both go out through it, under the same rules.
+func (w *Webhook) Post(ctx context.Context, msg any) error {
+	body, err := json.Marshal(msg)
 	if err != nil {
-		return fmt.Errorf("monitor: encode alert: %w", err)
+		return fmt.Errorf("monitor: encode webhook message: %w", err)
 	}
 	attempts := w.Attempts
 	if attempts <= 0 {
@@ -116,6 +122,10 @@ func retryAfter(h string) time.Duration {
 	}
 	return 0
 }
+
+// Escape applies Slack's mrkdwn escaping of &, < and > to text that is
+// not a link.
+func Escape(s string) string { return escape(s) }
 
 // SlackMessage is the JSON an alert is posted as: text for notifications
 // and clients without blocks, and blocks with the message and a context

@@ -17,8 +17,9 @@ const (
 // RunBackground does the periodic work of a long-running front door until
 // ctx ends: it syncs live (api) providers at start and every six hours,
 // sends new alerts to the webhook every 15 minutes when notifications are
-// on, and flushes the request counters every minute. Failures are logged;
-// they never stop the loop.
+// on, delivers the scheduled reports that are due (and retries failed
+// ones) every minute, and flushes the request counters every minute.
+// Failures are logged; they never stop the loop.
 func (s *Service) RunBackground(ctx context.Context) {
 	// The schedule acts for the Service itself, not for whoever started it.
 	ctx = WithPrincipal(ctx, systemPrincipal)
@@ -43,9 +44,17 @@ func (s *Service) RunBackground(ctx context.Context) {
 			s.log.Warn("alert delivery failed", "err", err, "failed", len(res.Failed))
 		}
 	}
+	deliver := func() {
+		if res, err := s.DeliverSchedules(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("scheduled reports: cannot deliver", "err", err, "delivered", len(res.Delivered))
+		}
+	}
 	syncLive()
 	sendAlerts()
+	deliver()
 	flush := time.NewTicker(metricsFlushEvery)
+	reports := time.NewTicker(schedulesEvery)
+	defer reports.Stop()
 	alerts := time.NewTicker(alertsEvery)
 	syncT := time.NewTicker(liveSyncEvery)
 	defer flush.Stop()
@@ -64,6 +73,8 @@ func (s *Service) RunBackground(ctx context.Context) {
 			}
 		case <-alerts.C:
 			sendAlerts()
+		case <-reports.C:
+			deliver()
 		case <-syncT.C:
 			syncLive()
 			sendAlerts()

@@ -27,13 +27,14 @@ var serviceAccess = map[string]model.Permission{
 	"ReportFilePath": model.PermRead, "GetInfo": model.PermRead,
 	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "ExportFOCUS": model.PermRead, "Views": model.PermRead,
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
-	"Commitments": model.PermRead,
+	"Commitments": model.PermRead, "Schedules": model.PermRead,
 	// Changes: editors and admins.
 	"ImportFiles": model.PermChange, "Import": model.PermChange, "Sync": model.PermChange,
 	"SaveRuleSet": model.PermChange, "SetRecommendationState": model.PermChange,
 	"SaveView": model.PermChange, "DeleteView": model.PermChange, "SaveBudget": model.PermChange,
 	"DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,
 	"GenerateReport": model.PermChange, "OptimizeAll": model.PermChange, "SendAlerts": model.PermChange,
+	"DeliverSchedules": model.PermChange,
 	// Administration: admins.
 	"AddUser": model.PermAdmin, "SetUserPassword": model.PermAdmin, "Users": model.PermAdmin,
 	"UpdateUser": model.PermAdmin, "DeleteUser": model.PermAdmin, "CreateToken": model.PermAdmin,
@@ -41,6 +42,7 @@ var serviceAccess = map[string]model.Permission{
 	"SetCredential": model.PermAdmin, "DeleteCredential": model.PermAdmin, "CredentialFields": model.PermAdmin,
 	"CredentialStoreStatus": model.PermAdmin, "UnlockCredentials": model.PermAdmin,
 	"ValidateCredentials": model.PermAdmin, "DeleteResults": model.PermAdmin, "ClearCache": model.PermAdmin,
+	"SaveSchedule": model.PermAdmin, "DeleteSchedule": model.PermAdmin,
 }
 
 // serviceOpen are the methods taking a context that need no caller, and

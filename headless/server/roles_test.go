@@ -82,6 +82,8 @@ var matrixBody = map[string]string{
 	"POST /api/tokens":                     `{}`,
 	"POST /api/credentials/validate":       ``,
 	"POST /api/import":                     ``,
+	"POST /api/schedules":                  `{"name":""}`,
+	"PUT /api/schedules/{id}":              `{"name":""}`,
 }
 
 // TestRoleMatrix is the HTTP side of the role matrix: every route of the

@@ -53,14 +53,14 @@ func apiConfig() apiSpec {
 			t[model.AllocationResult](), t[store.RuleSet](), t[model.PerformanceMetrics](),
 			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
-			t[service.RecommendationDetail](), t[service.BudgetView](),
+			t[service.RecommendationDetail](), t[service.BudgetView](), t[service.ScheduleView](),
 			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
 			// Administration (web only).
 			t[store.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
-			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](),
+			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](), t[config.Schedule](),
 			t[service.AnomalyDecisionRequest](), t[service.CommitmentRequest](),
 			t[service.NewUser](), t[service.UserChange](), t[service.TokenRequest](),
 			// Errors, and the reason a live provider failed (details.reason).

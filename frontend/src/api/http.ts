@@ -134,6 +134,11 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     DeleteBudget: async (id) => {
       await call('DELETE', `/api/budgets/${id}`);
     },
+    ListSchedules: () => list('/api/schedules'),
+    SaveSchedule: (id, sc) => (id ? call('PUT', `/api/schedules/${id}`, sc) : post('/api/schedules', sc)),
+    DeleteSchedule: async (id) => {
+      await call('DELETE', `/api/schedules/${id}`);
+    },
     ImportFile: (file) => {
       const form = new FormData();
       form.append('file', file, file.name);

@@ -36,6 +36,8 @@ import type {
   Run,
   RuleSet,
   SavedView,
+  Schedule,
+  ScheduleView,
   Session,
   StateChange,
   ViewSpec,
@@ -73,6 +75,11 @@ export interface Transport {
   /** SaveBudget creates (id 0) or changes a budget. */
   SaveBudget(id: number, b: Budget): Promise<BudgetView>;
   DeleteBudget(id: number): Promise<void>;
+  /** ListSchedules is every report schedule with how its deliveries stand. */
+  ListSchedules(): Promise<ScheduleView[]>;
+  /** SaveSchedule creates (id 0) or changes a report schedule (admins). */
+  SaveSchedule(id: number, s: Schedule): Promise<ScheduleView>;
+  DeleteSchedule(id: number): Promise<void>;
   Commitments(q: CommitmentRequest): Promise<CommitmentReport>;
   ListAnomalies(): Promise<AnomalyList>;
   GetAnomaly(id: string): Promise<AnomalyDetail>;

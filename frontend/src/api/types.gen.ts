@@ -303,6 +303,20 @@ export interface DailyPoint {
   cost: number;
 }
 
+/** Go: service.DeliveryView */
+export interface DeliveryView {
+  due_at: string;
+  channel: string;
+  state: string;
+  attempts: number;
+  finished_at?: string;
+  next_retry?: string;
+  to?: string;
+  report?: string;
+  period?: string;
+  error?: string;
+}
+
 /** Go: model.Dimension */
 export const DimensionValues = ['provider', 'billing_account', 'sub_account', 'service', 'service_category', 'region', 'resource', 'charge_category', 'account'] as const;
 export type Dimension = (typeof DimensionValues)[number] | `tag:${string}`;
@@ -384,6 +398,10 @@ export interface ForecastPoint {
   lower: number;
   upper: number;
 }
+
+/** Go: config.Frequency */
+export const FrequencyValues = ['daily', 'weekly', 'monthly'] as const;
+export type Frequency = (typeof FrequencyValues)[number];
 
 /** Go: model.Granularity */
 export const GranularityValues = ['day', 'week', 'month'] as const;
@@ -748,6 +766,34 @@ export interface SavedView {
   created_by: string;
   created_at: string;
   updated_at: string;
+}
+
+/** Go: config.Schedule */
+export interface Schedule {
+  name: string;
+  frequency: Frequency;
+  weekday?: string;
+  day?: number;
+  hour: number;
+  type: ReportType;
+  format: ReportFormat;
+  period: PeriodKind;
+  recipients: string[] | null;
+  webhook: boolean;
+}
+
+/** Go: service.ScheduleView */
+export interface ScheduleView {
+  id: number;
+  source: string;
+  schedule: Schedule;
+  changed_by?: string;
+  changed_at?: string;
+  next_due: string;
+  last_delivered?: DeliveryView;
+  last_error?: string;
+  next_retry?: string;
+  deliveries: DeliveryView[] | null;
 }
 
 /** Go: app.Session */

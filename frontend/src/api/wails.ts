@@ -15,6 +15,7 @@ import type {
   CommitmentReport,
   AnomalyView,
   BudgetView,
+  ScheduleView,
   AllocationRules,
   Alert,
   CostAnalysis,
@@ -137,6 +138,11 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     SaveBudget: (id, budget) => call<BudgetView>(() => b.SaveBudget(id, budget as Parameters<Bindings['SaveBudget']>[1])),
     DeleteBudget: async (id) => {
       await call<boolean>(() => b.DeleteBudget(id));
+    },
+    ListSchedules: async () => (await call<ScheduleView[] | null>(() => b.ListSchedules())) ?? [],
+    SaveSchedule: (id, sc) => call<ScheduleView>(() => b.SaveSchedule(id, sc as Parameters<Bindings['SaveSchedule']>[1])),
+    DeleteSchedule: async (id) => {
+      await call<boolean>(() => b.DeleteSchedule(id));
     },
     GetRecommendation: (id) => call<RecommendationDetail>(() => b.GetRecommendation(id)),
     SetRecommendationState: (id, change) =>

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type ProviderKey, type ReportFormat, type ReportFile, type ReportRequest, type ReportResult, type ReportType } from '../api/client';
 import { DataTable, type Column } from '../components/DataTable';
+import { Schedules } from '../components/Schedules';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatBytes, formatDateTime, titleCase } from '../lib/format';
 import { can, notAllowed, useSession } from '../lib/session';
@@ -197,6 +198,7 @@ export function ReportsPage() {
           <DataTable columns={columns} rows={list.data} rowKey={(r) => r.name} caption="Earlier reports" initialSort={{ key: 'created_at', dir: 'desc' }} testId="reports-table" />
         )}
       </article>
+      <Schedules />
     </section>
   );
 }

@@ -1,12 +1,14 @@
 // Status: provider connections and credential validity, performance
-// metrics, health checks, alerts and recent pipeline runs. Each section
-// loads on its own so one missing capability never blanks the page.
+// metrics, health checks, alerts, scheduled report deliveries and recent
+// pipeline runs. Each section loads on its own so one missing capability
+// never blanks the page.
 import { useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run } from '../api/client';
 import { ImportSummary } from '../components/ImportSummary';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
 import { can, notAllowed, useSession } from '../lib/session';
+import { delivered, health as scheduleHealth, when } from '../lib/schedules';
 import { useApi } from '../lib/useApi';
 
 /** providerRows prefers the detailed status and falls back to the boolean map. */
@@ -51,6 +53,7 @@ export function StatusPage() {
   const health = useApi(() => api.CheckHealth(), []);
   const alerts = useApi(() => api.GetAlerts(), []);
   const runs = useApi(() => api.ListRuns(), []);
+  const schedules = useApi(() => api.ListSchedules(), []);
   const [creds, setCreds] = useState<{ busy: boolean; result?: CredentialChecks; error?: ApiError }>({ busy: false });
 
   const validate = async () => {
@@ -232,6 +235,52 @@ export function StatusPage() {
             </ul>
           )}
         </Section>
+
+      <Section title="Scheduled reports" id="schedules">
+        {!schedules.data && schedules.loading && <Loading />}
+        {!schedules.data && schedules.error && <ErrorState error={schedules.error} onRetry={schedules.reload} what="Scheduled reports" />}
+        {schedules.data && schedules.data.length === 0 && <Empty title="No scheduled reports">Schedules are made on the Reports page or in reports.schedules of the config file.</Empty>}
+        {schedules.data && schedules.data.length > 0 && (
+          <div class="table-scroll">
+            <table data-testid="schedule-status">
+              <caption class="sr-only">Scheduled report deliveries</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Schedule</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Next due</th>
+                  <th scope="col">Last delivered</th>
+                  <th scope="col">Last error</th>
+                  <th scope="col">Next retry</th>
+                </tr>
+              </thead>
+              <tbody>
+                {schedules.data.map((v) => {
+                  const h = scheduleHealth(v);
+                  return (
+                    <tr key={`${v.source}:${v.id}:${v.schedule.name}`}>
+                      <td>
+                        <strong>{v.schedule.name}</strong>
+                        <span class="muted small block">
+                          {when(v.schedule)}
+                          {v.source === 'config' && ' · from config'}
+                        </span>
+                      </td>
+                      <td>
+                        <Pill ok={h.ok} label={h.label} />
+                      </td>
+                      <td>{formatDateTime(v.next_due)}</td>
+                      <td>{delivered(v.last_delivered)}</td>
+                      <td data-testid="schedule-error">{v.last_error ? <span class="small">{v.last_error}</span> : '—'}</td>
+                      <td>{v.next_retry ? formatDateTime(v.next_retry) : '—'}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Section>
 
       <Section title="Import billing data" id="import">
         <form class="form-row" onSubmit={upload}>

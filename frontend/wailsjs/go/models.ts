@@ -216,6 +216,36 @@ export namespace config {
 	        this.notifications = source["notifications"];
 	    }
 	}
+	export class Schedule {
+	    name: string;
+	    frequency: string;
+	    weekday?: string;
+	    day?: number;
+	    hour: number;
+	    type: string;
+	    format: string;
+	    period: string;
+	    recipients: string[];
+	    webhook: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Schedule(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.frequency = source["frequency"];
+	        this.weekday = source["weekday"];
+	        this.day = source["day"];
+	        this.hour = source["hour"];
+	        this.type = source["type"];
+	        this.format = source["format"];
+	        this.period = source["period"];
+	        this.recipients = source["recipients"];
+	        this.webhook = source["webhook"];
+	    }
+	}
 
 }
 
@@ -1700,6 +1730,36 @@ export namespace service {
 	        this.end = source["end"];
 	    }
 	}
+	export class DeliveryView {
+	    due_at: string;
+	    channel: string;
+	    state: string;
+	    attempts: number;
+	    finished_at?: string;
+	    next_retry?: string;
+	    to?: string;
+	    report?: string;
+	    period?: string;
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DeliveryView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.due_at = source["due_at"];
+	        this.channel = source["channel"];
+	        this.state = source["state"];
+	        this.attempts = source["attempts"];
+	        this.finished_at = source["finished_at"];
+	        this.next_retry = source["next_retry"];
+	        this.to = source["to"];
+	        this.report = source["report"];
+	        this.period = source["period"];
+	        this.error = source["error"];
+	    }
+	}
 	export class ImportTotals {
 	    currency: string;
 	    billed: number;
@@ -1939,6 +1999,54 @@ export namespace service {
 	    }
 	}
 	
+	export class ScheduleView {
+	    id: number;
+	    source: string;
+	    schedule: config.Schedule;
+	    changed_by?: string;
+	    changed_at?: string;
+	    next_due: string;
+	    last_delivered?: DeliveryView;
+	    last_error?: string;
+	    next_retry?: string;
+	    deliveries: DeliveryView[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ScheduleView(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.source = source["source"];
+	        this.schedule = this.convertValues(source["schedule"], config.Schedule);
+	        this.changed_by = source["changed_by"];
+	        this.changed_at = source["changed_at"];
+	        this.next_due = source["next_due"];
+	        this.last_delivered = this.convertValues(source["last_delivered"], DeliveryView);
+	        this.last_error = source["last_error"];
+	        this.next_retry = source["next_retry"];
+	        this.deliveries = this.convertValues(source["deliveries"], DeliveryView);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class StateChange {
 	    state: string;
 	    reason?: string;

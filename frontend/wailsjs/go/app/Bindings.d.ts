@@ -24,6 +24,8 @@ export function DeleteBudget(arg1:number):Promise<boolean>;
 
 export function DeleteCredential(arg1:string,arg2:string):Promise<void>;
 
+export function DeleteSchedule(arg1:number):Promise<boolean>;
+
 export function DeleteView(arg1:string):Promise<void>;
 
 export function DesktopInfo():Promise<app.Info>;
@@ -64,6 +66,8 @@ export function ListReports():Promise<Array<service.ReportFile>>;
 
 export function ListRuns():Promise<Array<store.Run>>;
 
+export function ListSchedules():Promise<Array<service.ScheduleView>>;
+
 export function ListViews():Promise<Array<model.SavedView>>;
 
 export function OptimizeAll():Promise<model.OptimizationResult>;
@@ -75,6 +79,8 @@ export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promi
 export function SaveBudget(arg1:number,arg2:config.Budget):Promise<service.BudgetView>;
 
 export function SaveReportAs(arg1:string):Promise<string>;
+
+export function SaveSchedule(arg1:number,arg2:config.Schedule):Promise<service.ScheduleView>;
 
 export function SaveView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
 

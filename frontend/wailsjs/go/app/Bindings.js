@@ -38,6 +38,10 @@ export function DeleteCredential(arg1, arg2) {
   return window['go']['app']['Bindings']['DeleteCredential'](arg1, arg2);
 }
 
+export function DeleteSchedule(arg1) {
+  return window['go']['app']['Bindings']['DeleteSchedule'](arg1);
+}
+
 export function DeleteView(arg1) {
   return window['go']['app']['Bindings']['DeleteView'](arg1);
 }
@@ -118,6 +122,10 @@ export function ListRuns() {
   return window['go']['app']['Bindings']['ListRuns']();
 }
 
+export function ListSchedules() {
+  return window['go']['app']['Bindings']['ListSchedules']();
+}
+
 export function ListViews() {
   return window['go']['app']['Bindings']['ListViews']();
 }
@@ -140,6 +148,10 @@ export function SaveBudget(arg1, arg2) {
 
 export function SaveReportAs(arg1) {
   return window['go']['app']['Bindings']['SaveReportAs'](arg1);
+}
+
+export function SaveSchedule(arg1, arg2) {
+  return window['go']['app']['Bindings']['SaveSchedule'](arg1, arg2);
 }
 
 export function SaveView(arg1, arg2) {
