@@ -20,12 +20,28 @@ var catalogue = map[model.ProviderKey][]model.CredentialField{
 		{Name: "credentials_json", Label: "Service account key (JSON)", Secret: true, Multiline: true,
 			Help: "The key file of a service account with BigQuery read access to the billing export and Compute viewer."},
 	},
+	SMTP: {
+		{Name: SMTPPassword, Label: "Mail server password", Secret: true,
+			Help: "The password of reports.smtp.username, for scheduled reports; COSTPILOT_SMTP_PASSWORD wins over it."},
+	},
 	model.OCI: {
 		{Name: "private_key", Label: "API signing key (PEM)", Secret: true, Multiline: true,
 			Help: "The private key whose fingerprint is oci.fingerprint in the configuration."},
 		{Name: "private_key_passphrase", Label: "Key passphrase", Secret: true, Optional: true},
 	},
 }
+
+// SMTP and SMTPPassword name the mail server's password (model.SMTP).
+const (
+	SMTP         = model.SMTP
+	SMTPPassword = model.SMTPPassword
+)
+
+// Owners are whose credentials the store keeps: the clouds, then SMTP.
+var Owners = append(append([]model.ProviderKey(nil), model.AllProviders...), SMTP)
+
+// owner reports whether p keeps credentials here.
+func owner(p model.ProviderKey) bool { return p.Valid() || p == SMTP }
 
 // Fields returns the credential fields provider p can use, with Set false.
 func Fields(p model.ProviderKey) []model.CredentialField {

@@ -229,7 +229,7 @@ func (s *Store) Delete(p model.ProviderKey, name string) error {
 
 // Fields lists provider p's credential fields and which are stored.
 func (s *Store) Fields(p model.ProviderKey) ([]model.CredentialField, error) {
-	if !p.Valid() {
+	if !owner(p) {
 		return nil, errProvider(p)
 	}
 	keys, err := s.keys()
@@ -330,7 +330,7 @@ func verify(ring keyring.Keyring) error {
 }
 
 func known(p model.ProviderKey, name string) (model.CredentialField, error) {
-	if !p.Valid() {
+	if !owner(p) {
 		return model.CredentialField{}, errProvider(p)
 	}
 	f, ok := field(p, name)
@@ -346,5 +346,5 @@ func known(p model.ProviderKey, name string) (model.CredentialField, error) {
 }
 
 func errProvider(p model.ProviderKey) error {
-	return apperr.OneOf("provider", p, model.AllProviders)
+	return apperr.OneOf("provider", p, Owners)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/99designs/keyring"
@@ -196,5 +197,25 @@ func TestCatalogueMatchesConnectors(t *testing.T) {
 				t.Errorf("%s field %+v", p, f)
 			}
 		}
+	}
+}
+
+// TestSMTPPassword: the mail server's password of scheduled reports is
+// kept beside the clouds' credentials, listed as a field, and read back;
+// a made-up owner is refused naming the ones there are.
+func TestSMTPPassword(t *testing.T) {
+	s := openFile(t, t.TempDir(), "correct horse battery staple")
+	if err := s.Set(SMTP, SMTPPassword, "mail-secret"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(SMTP, SMTPPassword); err != nil || got != "mail-secret" {
+		t.Fatalf("Get = %q, %v", got, err)
+	}
+	fs, err := s.Fields(SMTP)
+	if err != nil || len(fs) != 1 || !fs[0].Set || !fs[0].Secret {
+		t.Fatalf("fields %+v, %v", fs, err)
+	}
+	if err := s.Set("imap", "password", "x"); err == nil || !strings.Contains(err.Error(), "smtp") {
+		t.Fatalf("an unknown owner: %v", err)
 	}
 }

@@ -44,6 +44,14 @@ func (k ProviderKey) Name() string {
 	return string(k)
 }
 
+// SMTP owns the credentials of the mail server scheduled reports go
+// through (reports.smtp): the credential store keeps them beside the
+// clouds', though it is no cloud. SMTPPassword is its one field.
+const (
+	SMTP         ProviderKey = "smtp"
+	SMTPPassword             = "password"
+)
+
 // Valid reports whether k is one of the four supported keys.
 func (k ProviderKey) Valid() bool { return slices.Contains(AllProviders, k) }
 

@@ -412,7 +412,7 @@ func (s *Service) mail(ctx context.Context, sc config.Schedule, due time.Time, m
 	}
 	mailer := &schedule.Mailer{Host: c.Host, Port: c.Port, Security: c.Security, Username: c.Username}
 	if c.Username != "" {
-		pw, err := smtpPassword()
+		pw, err := s.smtpPassword()
 		if err != nil {
 			return err
 		}
@@ -441,9 +441,10 @@ func (s *Service) mail(ctx context.Context, sc config.Schedule, due time.Time, m
 }
 
 // smtpPassword reads the SMTP password from COSTPILOT_SMTP_PASSWORD or the
-// file COSTPILOT_SMTP_PASSWORD_FILE names, at each send, so a changed
-// secret needs no restart. It is never logged, stored or returned.
-func smtpPassword() (string, error) {
+// file COSTPILOT_SMTP_PASSWORD_FILE names, else from the credential store
+// (the desktop's OS keyring), at each send, so a changed secret needs no
+// restart. It is never logged, stored or returned.
+func (s *Service) smtpPassword() (string, error) {
 	if v := os.Getenv(config.SMTPPasswordEnv); v != "" {
 		return v, nil
 	}
@@ -454,7 +455,14 @@ func smtpPassword() (string, error) {
 		}
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}
-	return "", apperr.E(apperr.Configuration, "reports.smtp.username is set but no password is: set %s or %s_FILE", config.SMTPPasswordEnv, config.SMTPPasswordEnv)
+	v, err := s.creds.Get(model.SMTP, model.SMTPPassword)
+	if err != nil {
+		return "", err
+	}
+	if v != "" {
+		return v, nil
+	}
+	return "", apperr.E(apperr.Configuration, "reports.smtp.username is set but no password is: set %s or %s_FILE, or store it in the desktop app's credentials", config.SMTPPasswordEnv, config.SMTPPasswordEnv)
 }
 
 // errorText is an OS error's reason without the path it repeats.

@@ -381,3 +381,41 @@ func TestSaveScheduleValidation(t *testing.T) {
 		t.Fatalf("audit log %v", events)
 	}
 }
+
+// keyringCreds stands for the desktop's credential store.
+type keyringCreds map[string]string
+
+func (k keyringCreds) Get(p model.ProviderKey, field string) (string, error) {
+	return k[string(p)+"."+field], nil
+}
+
+// TestScheduledReportPasswordFromKeyring: without COSTPILOT_SMTP_PASSWORD
+// the mail server's password comes from the credential store (the
+// desktop's keyring); with neither, the failure says where to put it.
+func TestScheduledReportPasswordFromKeyring(t *testing.T) {
+	s, now, mp, _ := mailService(t, monthly)
+	t.Setenv(config.SMTPPasswordEnv, "")
+	deliverNow(t, s) // first seen
+	setClock(now, testNow.Add(61*time.Minute))
+	run := deliverNow(t, s)
+	if len(run.Failed) == 0 || len(mp.Messages()) != 0 {
+		t.Fatalf("delivered without a password: %+v", run)
+	}
+	if v := scheduleView(t, s, monthly.Name); !strings.Contains(v.LastError, "credentials") || strings.Contains(v.LastError, smtpTestPassword) {
+		t.Fatalf("last error %q", v.LastError)
+	}
+	s.creds = keyringCreds{"smtp.password": smtpTestPassword}
+	v := scheduleView(t, s, monthly.Name)
+	if v.NextRetry == "" {
+		t.Fatalf("no retry after the failure: %+v", v)
+	}
+	retry, err := time.Parse(time.RFC3339, v.NextRetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setClock(now, retry.Add(time.Second))
+	run = deliverNow(t, s)
+	if msgs := mp.Messages(); len(msgs) != 1 || len(run.Failed) != 0 {
+		t.Fatalf("with the keyring's password: %d messages, run %+v", len(msgs), run)
+	}
+}

@@ -661,6 +661,35 @@ try {
     }
   });
 
+  await check('a monthly report schedule is made on the Reports page and shown on Status with its next delivery', async () => {
+    await nav('Reports');
+    await page.locator('[data-testid="schedule-new"]').click();
+    const form = page.locator('[data-testid="schedule-form"]');
+    await form.waitFor();
+    await page.fill('[data-testid="schedule-name"]', 'Monthly to finance');
+    await page.selectOption('[data-testid="schedule-frequency"]', 'monthly');
+    await page.fill('[data-testid="schedule-recipients"]', 'finance@example.com, cfo@example.com');
+    await page.locator('[data-testid="schedule-save"]').click();
+    await page.locator('[data-testid="schedules-table"]', { hasText: 'Monthly to finance' }).waitFor();
+    const list = await page.evaluate(async () => {
+      const r = await fetch('/api/schedules', { credentials: 'same-origin' });
+      if (!r.ok) throw new Error(`GET /api/schedules: HTTP ${r.status}`);
+      return r.json();
+    });
+    const v = list.find((x) => x.schedule.name === 'Monthly to finance');
+    assert(v, `the API lists ${list.map((x) => x.schedule.name).join(', ')}`);
+    assert(v.schedule.frequency === 'monthly' && v.schedule.recipients.join(',') === 'finance@example.com,cfo@example.com', `saved ${JSON.stringify(v.schedule)}`);
+    assert(v.next_due && !v.last_error, `next due ${v.next_due}, error ${v.last_error}`);
+    await nav('Status');
+    const row = page.locator('[data-testid="schedule-status"] tbody tr', { hasText: 'Monthly to finance' });
+    await row.waitFor();
+    const due = new Date(v.next_due).toISOString();
+    const shown = await row.locator('td').nth(2).innerText();
+    const wantDue = `${new Date(due).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })} ${due.slice(11, 16)} UTC`;
+    assert(shown.trim() === wantDue, `Status shows next due "${shown}", the API ${v.next_due} (${wantDue})`);
+    await shot('12-schedules-status');
+  });
+
   await check('a recommendation opens, is dismissed with a reason, and the totals drop by its savings', async () => {
     await nav('Recommendations');
     await page.locator('h1', { hasText: 'Recommendations' }).waitFor();

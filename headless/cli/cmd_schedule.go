@@ -20,8 +20,8 @@ func (a *app) scheduleCmd() *cobra.Command {
 		Use:   "schedule",
 		Short: "List, set, delete and run scheduled reports",
 		Long: `Scheduled reports are made at an hour (UTC) every day, week or month and delivered by email
-through reports.smtp (the password from COSTPILOT_SMTP_PASSWORD or COSTPILOT_SMTP_PASSWORD_FILE)
-and/or to alerts.webhook_url as a message with the headline numbers. Each schedule and period is
+through reports.smtp (the password from COSTPILOT_SMTP_PASSWORD or COSTPILOT_SMTP_PASSWORD_FILE,
+or the desktop app's credential store) and/or to alerts.webhook_url as a message with the headline numbers. Each schedule and period is
 delivered once, whichever process gets there first; a failure is retried with backoff. The
 dashboard and the desktop app deliver them while they run; "schedule run" does it once (from cron,
 for example). Schedules in the config file are listed beside those made here, in the dashboard or

@@ -14,6 +14,10 @@ import {
   type ProviderKey,
 } from '../api/client';
 import { PROVIDERS } from '../api/types';
+
+/** Owner is whose credentials the store keeps: a cloud, or the mail server of scheduled reports. */
+type Owner = ProviderKey | 'smtp';
+const OWNERS: Owner[] = [...PROVIDERS, 'smtp'];
 import { bindingError } from '../api/wails';
 import { providerName } from '../lib/format';
 
@@ -121,7 +125,7 @@ function FieldRow({ field, disabled, onChange }: { field: Field; disabled: boole
 /** CredentialsDialog is the modal for every provider's credentials. */
 export function CredentialsDialog({ onClose }: { onClose: () => void }) {
   const [status, setStatus] = useState<StoreStatus | null>(null);
-  const [fields, setFields] = useState<Partial<Record<ProviderKey, Field[]>>>({});
+  const [fields, setFields] = useState<Partial<Record<Owner, Field[]>>>({});
   const [message, setMessage] = useState<{ text: string; error?: ApiError } | null>(null);
   const [checks, setChecks] = useState<{ busy: boolean; result?: CredentialChecks }>({ busy: false });
 
@@ -129,8 +133,8 @@ export function CredentialsDialog({ onClose }: { onClose: () => void }) {
     try {
       const st = (await B.CredentialStoreStatus()) as StoreStatus;
       setStatus(st);
-      const all: Partial<Record<ProviderKey, Field[]>> = {};
-      for (const p of PROVIDERS) all[p] = ((await B.CredentialFields(p)) ?? []) as Field[];
+      const all: Partial<Record<Owner, Field[]>> = {};
+      for (const p of OWNERS) all[p] = ((await B.CredentialFields(p)) ?? []) as Field[];
       setFields(all);
     } catch (err) {
       setMessage({ text: '', error: bindingError(err) });
@@ -187,6 +191,12 @@ export function CredentialsDialog({ onClose }: { onClose: () => void }) {
             )}
           </fieldset>
         ))}
+        <fieldset data-testid="cred-smtp">
+          <legend>Report email (reports.smtp)</legend>
+          {(fields.smtp ?? []).map((f) => (
+            <FieldRow key={f.name} field={f} disabled={locked} onChange={changed} />
+          ))}
+        </fieldset>
         <p>
           <button type="button" class="btn btn-primary" onClick={test} disabled={checks.busy}>
             {checks.busy ? 'Testing…' : 'Test connections'}
