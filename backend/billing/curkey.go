@@ -10,9 +10,9 @@ import (
 // TagMap holding the legacy resource_tags_* columns by key.
 type CURKey struct {
 	Payer, Account, ProductCode, ProductName, Region, ResourceID string
-	ProductFamily, LineItemType, Currency                          string
-	Tags                                                           []byte
-	TagMap                                                         map[string]string
+	ProductFamily, LineItemType, Currency                        string
+	Tags                                                         []byte
+	TagMap                                                       map[string]string
 }
 
 // CURLine describes a CUR line key as the file import does (one rule for
