@@ -54,3 +54,33 @@ func TimePriced(unit string) bool { return timePriced([]byte(unit)) }
 // EligibleUsage reports whether on-demand usage of a line could have been
 // covered by a commitment discount (see eligibleKey).
 func EligibleUsage(c *model.CostLine) bool { return eligibleKey(c) }
+
+// FOCUSKey is the identity of a FOCUS line at daily grain, as an
+// aggregating query returns it; Tags is the Tags column's JSON text.
+type FOCUSKey struct {
+	BillingAccount, SubAccount, Service, ServiceCategory, Region string
+	ResourceID, ResourceType, ChargeCategory, Currency           string
+	Tags                                                         []byte
+}
+
+// FOCUSLine describes a FOCUS line key of provider p as the file import
+// does; the amounts and the day are left to the caller.
+func FOCUSLine(p model.ProviderKey, k FOCUSKey) (model.CostLine, error) {
+	c := model.CostLine{
+		Provider: p, BillingAccount: k.BillingAccount, SubAccount: k.SubAccount, Service: k.Service,
+		ServiceCategory: k.ServiceCategory, Region: k.Region, ResourceID: k.ResourceID, ResourceType: k.ResourceType,
+		ChargeCategory: k.ChargeCategory, Currency: currency([]byte(k.Currency)),
+	}
+	tags, err := parseTags(k.Tags)
+	if err != nil {
+		return c, badField("Tags", "invalid tags: %v", err)
+	}
+	c.Tags = tags
+	if c.ServiceCategory == "" {
+		c.ServiceCategory = serviceCategory(p, c.Service)
+	}
+	if c.ChargeCategory == "" {
+		c.ChargeCategory = "Usage"
+	}
+	return c, nil
+}
