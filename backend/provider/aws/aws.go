@@ -263,4 +263,6 @@ func (p *Provider) SDKConfig(ctx context.Context) (aws.Config, error) { return p
 
 // Fail turns an SDK error of the call named what into the ProviderError
 // the connector returns, with details.reason; for the Athena connector.
-func (p *Provider) Fail(ctx context.Context, what string, err error) error { return p.fail(ctx, what, err) }
+func (p *Provider) Fail(ctx context.Context, what string, err error) error {
+	return p.fail(ctx, what, err)
+}
