@@ -345,3 +345,20 @@ func TestNewValidates(t *testing.T) {
 		})
 	}
 }
+
+// TestCommitmentsNotReported: until commitments are read through Athena,
+// the connector says so, and its batches carry none.
+func TestCommitmentsNotReported(t *testing.T) {
+	_, srv := newFakeAthena(t, fixture, testDB, testTable)
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	if p.CommitmentsNote() == "" {
+		t.Fatal("no reason given for the missing commitments")
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Commitments) != 0 || b.CommitmentsNote != "" {
+		t.Errorf("commitments %v, note %q", b.Commitments, b.CommitmentsNote)
+	}
+}

@@ -7,12 +7,16 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// CommitmentsNote implements provider.CommitmentSource.
-func (p *Provider) CommitmentsNote() string {
-	return "commitment discounts are not read from Athena yet"
-}
+// notRead is why this connector gives no commitment discounts yet.
+const notRead = "the aws athena source does not read commitment discounts yet; import the same CUR or FOCUS export as a file (costpilot import) to see them"
 
-// commitments returns the commitment facts of the days [from, to].
-func (p *Provider) commitments(ctx context.Context, t *tableInfo, from, to time.Time) ([]model.CommitmentFact, string, error) {
-	return nil, p.CommitmentsNote(), nil
+// CommitmentsNote implements provider.CommitmentSource: commitments are
+// not read through Athena yet, so every period says so.
+func (p *Provider) CommitmentsNote() string { return notRead }
+
+// commitments returns the commitment facts of the days [from, to]: none
+// yet. The batch's own note stays empty: nothing failed, and the
+// connector's note already says why.
+func (p *Provider) commitments(context.Context, *tableInfo, time.Time, time.Time) ([]model.CommitmentFact, string, error) {
+	return nil, "", nil
 }
