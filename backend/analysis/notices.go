@@ -35,7 +35,7 @@ func Notices(keys []model.ProviderKey, extents map[model.ProviderKey]Extent, fir
 		switch {
 		case e.Last == "":
 			what := "imported data"
-			if e.Source == model.SourceAPI {
+			if e.Source.Live() {
 				what = "synced data"
 			}
 			out = append(out, model.Notice{Kind: model.NoticeNoData, Providers: []model.ProviderKey{k},

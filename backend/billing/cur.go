@@ -1,6 +1,7 @@
 package billing
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/model"
@@ -259,35 +260,24 @@ func (m *curMapper) packTags(rec [][]byte) []byte {
 
 func (m *curMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	d := &l.dims
-	p := model.AWS
-	if m.forced != "" {
-		p = m.forced
-	}
-	c := model.CostLine{
-		Provider: p, BillingAccount: str(d[0]), SubAccount: str(d[1]), Region: str(d[4]),
-		ResourceID: str(d[5]), Currency: currency(d[9]), ChargeCategory: curChargeCategory(string(d[7])),
-	}
-	if c.BillingAccount == "" {
-		c.BillingAccount = c.SubAccount
-	}
-	code := str(d[2])
-	c.Service = str(d[3])
-	if c.Service == "" {
-		c.Service = code
-	}
-	c.ServiceCategory = serviceCategory(model.AWS, code, c.Service)
-	c.ResourceType = arnType(c.ResourceID)
-	if c.ResourceType == "" {
-		c.ResourceType = str(d[6])
-	}
+	k := CURKey{Payer: str(d[0]), Account: str(d[1]), ProductCode: str(d[2]), ProductName: str(d[3]),
+		Region: str(d[4]), ResourceID: str(d[5]), ProductFamily: str(d[6]), LineItemType: string(d[7]), Currency: string(d[9])}
 	if m.tagsCol >= 0 {
-		t, err := parseTags(d[8])
-		if err != nil {
-			return c, badField("resource_tags", "invalid tags: %v", err)
+		k.Tags = d[8]
+		if k.Tags == nil {
+			k.Tags = []byte{}
 		}
-		c.Tags = stripUserPrefix(t)
 	} else {
-		c.Tags = unpackTags(d[8], m.tagKeys)
+		k.TagMap = unpackTags(d[8], m.tagKeys)
+	}
+	c, err := CURLine(k)
+	if m.forced != "" {
+		c.Provider = m.forced
+	}
+	if err != nil {
+		var fe *fieldError
+		errors.As(err, &fe)
+		return c, fe
 	}
 	return c, nil
 }

@@ -1,6 +1,8 @@
 package billing
 
 import (
+	"errors"
+
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -177,20 +179,13 @@ func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 		return model.CostLine{}, badField(m.providerName,
 			"provider %q is not aws, azure, gcp or oci (force one with --provider)", clip(d[0]))
 	}
-	tags, err := parseTags(d[11])
-	if err != nil {
-		return model.CostLine{}, badField("Tags", "invalid tags: %v", err)
-	}
-	c := model.CostLine{
-		Provider: p, BillingAccount: str(d[3]), SubAccount: str(d[4]), Service: str(d[5]),
+	c, err := FOCUSLine(p, FOCUSKey{BillingAccount: str(d[3]), SubAccount: str(d[4]), Service: str(d[5]),
 		ServiceCategory: str(d[6]), Region: str(d[7]), ResourceID: str(d[8]), ResourceType: str(d[9]),
-		ChargeCategory: str(d[10]), Tags: tags, Currency: currency(d[12]),
-	}
-	if c.ServiceCategory == "" {
-		c.ServiceCategory = serviceCategory(p, c.Service)
-	}
-	if c.ChargeCategory == "" {
-		c.ChargeCategory = "Usage"
+		ChargeCategory: str(d[10]), Currency: string(d[12]), Tags: d[11]})
+	if err != nil {
+		var fe *fieldError
+		errors.As(err, &fe)
+		return model.CostLine{}, fe
 	}
 	return c, nil
 }

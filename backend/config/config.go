@@ -61,6 +61,34 @@ type AWSConfig struct {
 	SecretAccessKey string   `yaml:"secret_access_key"`
 	Regions         []string `yaml:"regions"`
 	Endpoint        string   `yaml:"endpoint"`
+	// Athena is where the Cost and Usage Report is queried when source is
+	// athena.
+	Athena AthenaConfig `yaml:"athena"`
+}
+
+// Athena table formats (aws.athena.format).
+const (
+	AthenaCUR2   = "cur2"   // CUR 2.0 from Data Exports, partitioned by billing_period
+	AthenaFOCUS  = "focus"  // FOCUS 1.0 from Data Exports, partitioned by billing_period
+	AthenaLegacy = "legacy" // legacy CUR's Athena integration, partitioned by year and month
+)
+
+// AthenaFormats lists the aws.athena.format values.
+var AthenaFormats = []string{AthenaCUR2, AthenaFOCUS, AthenaLegacy}
+
+// AthenaConfig is aws.athena: the Glue/Athena table of an AWS billing
+// export and how to query it.
+type AthenaConfig struct {
+	Database  string `yaml:"database"`
+	Table     string `yaml:"table"`
+	Workgroup string `yaml:"workgroup"` // default "primary"
+	// OutputLocation is the s3:// prefix query results are written to;
+	// empty: the workgroup's own.
+	OutputLocation string `yaml:"output_location"`
+	Catalog        string `yaml:"catalog"` // default AwsDataCatalog
+	Format         string `yaml:"format"`  // cur2 (default), focus or legacy
+	// Endpoint overrides the Athena endpoint (a proxy or a test server).
+	Endpoint string `yaml:"endpoint"`
 }
 
 // AzureConfig is the azure section.

@@ -33,6 +33,12 @@ func TestParseAndValidate(t *testing.T) {
 		{name: "every error at once", yaml: "aws:\n  enabled: true\nazure:\n  enabled: true\n  source: api\noptimization:\n  cpu_utilization_threshold: 2\n",
 			fields: []string{"aws.region", "azure.subscription_id", "optimization.cpu_utilization_threshold"}},
 		{name: "bad source", yaml: "gcp:\n  enabled: true\n  source: cloud\n", fields: []string{"gcp.source"}},
+		{name: "aws athena", yaml: "aws:\n  enabled: true\n  region: us-east-1\n  source: athena\n  athena:\n    database: cur\n    table: data\n    workgroup: finops\n    output_location: s3://results/\n    format: focus\n"},
+		{name: "aws athena needs its table", yaml: "aws:\n  enabled: true\n  region: us-east-1\n  source: athena\n",
+			fields: []string{"aws.athena.database", "aws.athena.table"}},
+		{name: "aws athena bad values", yaml: "aws:\n  enabled: true\n  region: us-east-1\n  source: athena\n  athena:\n    database: cur\n    table: 'x\"; drop'\n    format: cur3\n    output_location: /tmp\n",
+			fields: []string{"aws.athena.table", "aws.athena.format", "aws.athena.output_location"}},
+		{name: "athena is aws only", yaml: "gcp:\n  enabled: true\n  source: athena\n", fields: []string{"gcp.source"}},
 		{name: "export without paths shows what was imported", yaml: "oci:\n  enabled: true\n  source: export\n"},
 
 		{name: "bad budget", yaml: "budgets:\n  - name: x\n    amount: 0\n    period: weekly\n", fields: []string{"budgets[0].amount", "budgets[0].period"}},

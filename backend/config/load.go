@@ -247,6 +247,10 @@ func (es Errors) Err() error {
 		WithDetail("fields", fields)
 }
 
+// athenaName is a Glue catalog, database or table name; it is quoted into
+// the SQL, so nothing else is allowed.
+var athenaName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,255}$`)
+
 // Validate checks every field and returns all problems found.
 func (c *Config) Validate() Errors {
 	var es Errors
@@ -262,8 +266,36 @@ func (c *Config) Validate() Errors {
 		// export needs no export_paths: with none, the provider shows
 		// what `costpilot import` stored.
 		case model.SourceDemo, model.SourceAPI, model.SourceExport:
+		case model.SourceAthena:
+			if k != model.AWS {
+				add(string(k)+".source", "athena is an aws source only; %s takes demo, api or export", k)
+			}
 		default:
-			add(string(k)+".source", "must be demo, api or export, not %q", cm.Source)
+			if k == model.AWS {
+				add("aws.source", "must be demo, api, athena or export, not %q", cm.Source)
+			} else {
+				add(string(k)+".source", "must be demo, api or export, not %q", cm.Source)
+			}
+		}
+	}
+	if c.AWS.Enabled && c.AWS.Source == model.SourceAthena {
+		a := c.AWS.Athena
+		if a.Database == "" {
+			add("aws.athena.database", "is required when aws.source is athena (the Glue database of the export's table)")
+		}
+		if a.Table == "" {
+			add("aws.athena.table", "is required when aws.source is athena (the export's table)")
+		}
+		for _, f := range []struct{ name, v string }{{"database", a.Database}, {"table", a.Table}, {"catalog", a.Catalog}} {
+			if f.v != "" && !athenaName.MatchString(f.v) {
+				add("aws.athena."+f.name, "must be a Glue name (letters, digits, _ and -), not %q", f.v)
+			}
+		}
+		if a.Format != "" && !slices.Contains(AthenaFormats, a.Format) {
+			add("aws.athena.format", "must be %s, not %q", strings.Join(AthenaFormats, ", "), a.Format)
+		}
+		if a.OutputLocation != "" && !strings.HasPrefix(a.OutputLocation, "s3://") {
+			add("aws.athena.output_location", "must be an s3:// location, not %q", a.OutputLocation)
 		}
 	}
 	if c.AWS.Enabled && c.AWS.Region == "" {

@@ -16,6 +16,12 @@ aws:
   account_id: ""
   # profile: default         # api: an AWS profile; AWS_PROFILE etc. also work
   # export_paths: ["/data/cur/*.csv.gz"]
+  # athena:                  # source: athena, the CUR 2.0 table queried in Athena
+  #   database: cur_exports
+  #   table: cur2
+  #   workgroup: primary
+  #   output_location: s3://my-athena-results/costpilot/
+  #   format: cur2           # cur2, focus or legacy
 azure:
   enabled: true
   source: demo

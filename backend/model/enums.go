@@ -63,7 +63,14 @@ const (
 	SourceDemo   SourceKind = "demo"
 	SourceAPI    SourceKind = "api"
 	SourceExport SourceKind = "export"
+	// SourceAthena is AWS's Cost and Usage Report (or FOCUS export) queried
+	// where it lives, through Amazon Athena: live, like api.
+	SourceAthena SourceKind = "athena"
 )
+
+// Live reports whether the source's history is synced from a cloud API
+// (api, athena) rather than simulated or imported from files.
+func (s SourceKind) Live() bool { return s == SourceAPI || s == SourceAthena }
 
 // CostMetric selects which cost column an analysis sums.
 type CostMetric string

@@ -25,7 +25,7 @@ func (s *Service) RunBackground(ctx context.Context) {
 	ctx = WithPrincipal(ctx, systemPrincipal)
 	var live []model.ProviderKey
 	for _, k := range s.cfg.EnabledProviders() {
-		if s.cfg.Provider(k).Source == model.SourceAPI {
+		if s.cfg.Provider(k).Source.Live() {
 			live = append(live, k)
 		}
 	}

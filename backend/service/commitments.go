@@ -59,7 +59,7 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 	ps := commitments.Providers{Sources: sc.Sources, Unreported: map[model.ProviderKey]string{}, CoverageUnknown: map[model.ProviderKey]string{}}
 	failed := map[model.ProviderKey]string{}
 	for k, src := range sc.Sources {
-		if src != model.SourceAPI {
+		if !src.Live() {
 			continue
 		}
 		why, last, noPrice := s.liveCommitments(k)
@@ -123,7 +123,7 @@ func (s *Service) liveCommitments(k model.ProviderKey) (why, last, noPrice strin
 // discounts (or forgets it when it carries them), and returns it as the
 // sync's warning.
 func (s *Service) noteCommitments(k model.ProviderKey, b model.Batch) string {
-	if b.Source != model.SourceAPI {
+	if !b.Source.Live() {
 		return ""
 	}
 	_ = s.cache.Put(CommitmentNotesBucket, string(k), []byte(b.CommitmentsNote), commitmentNoteTTL)

@@ -111,7 +111,7 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 	if err != nil {
 		return res, apperr.Wrap(apperr.Provider, err, "%s: %v", k, err).WithProvider(string(k))
 	}
-	if src == model.SourceAPI {
+	if src.Live() {
 		// Live answers are cached for performance.cache.ttl: Cost Explorer
 		// charges per request and Azure allows a few queries a minute.
 		p = live.Cached(p, s.cache, s.cacheTTL())

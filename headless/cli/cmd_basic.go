@@ -20,7 +20,7 @@ func (a *app) initCmd() *cobra.Command {
 		Short: "Write a commented configuration file",
 		Long: `Write a commented configuration file to --config (or the default path,
 $XDG_CONFIG_HOME/costpilot/config.yaml). It enables all four providers on the demo source;
-edit it to switch a provider to api or export. An existing file is kept unless --force.`,
+edit it to switch a provider to api or export (aws also athena). An existing file is kept unless --force.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			path, err := service.InitConfig(a.g.configPath, force)

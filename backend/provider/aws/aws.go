@@ -255,3 +255,14 @@ type credentialError struct{ err error }
 // Error and Unwrap make credentialError an error around its cause.
 func (e *credentialError) Error() string { return fmt.Sprintf("resolve credentials: %v", e.err) }
 func (e *credentialError) Unwrap() error { return e.err }
+
+// SDKConfig is the SDK configuration every call of the connector uses
+// (credentials, region, retries, endpoint): another AWS connector (the
+// Athena one) shares it, so credentials resolve in one way.
+func (p *Provider) SDKConfig(ctx context.Context) (aws.Config, error) { return p.config(ctx) }
+
+// Fail turns an SDK error of the call named what into the ProviderError
+// the connector returns, with details.reason; for the Athena connector.
+func (p *Provider) Fail(ctx context.Context, what string, err error) error {
+	return p.fail(ctx, what, err)
+}

@@ -32,6 +32,7 @@ var (
 	}
 	notFoundCodes = map[string]bool{
 		"DataUnavailableException": true, "BillExpirationException": true,
+		"EntityNotFoundException": true, "ResourceNotFoundException": true,
 	}
 )
 

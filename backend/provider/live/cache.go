@@ -22,7 +22,7 @@ const ResponsesBucket = "provider_responses"
 // cloud. Demo and export providers are returned unwrapped, as is everything
 // when c is nil or ttl is not positive.
 func Cached(p provider.Provider, c *cache.Cache, ttl time.Duration) provider.Provider {
-	if c == nil || ttl <= 0 || p.Source() != model.SourceAPI {
+	if c == nil || ttl <= 0 || !p.Source().Live() {
 		return p
 	}
 	return &cached{Provider: p, c: c, ttl: ttl}

@@ -32,6 +32,31 @@ func TestRegister(t *testing.T) {
 	}
 }
 
+// TestRegisterAthena: AWS source athena builds the Athena connector, a
+// live source whose answers are cached like api's.
+func TestRegisterAthena(t *testing.T) {
+	r := provider.NewRegistry()
+	Register(r)
+	cfg := &config.Config{}
+	cfg.AWS.Common = config.Common{Enabled: true, Source: model.SourceAthena}
+	cfg.AWS.Region = "us-east-1"
+	cfg.AWS.Athena = config.AthenaConfig{Database: "cur", Table: "data"}
+	p, err := r.Build(cfg, model.AWS, provider.NoCredentials{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Source() != model.SourceAthena || !p.Source().Live() {
+		t.Errorf("built %s/%s", p.Key(), p.Source())
+	}
+	if _, ok := p.(provider.CommitmentSource); !ok {
+		t.Error("the Athena connector does not say whether it reads commitments")
+	}
+	cfg.Azure.Common = config.Common{Enabled: true, Source: model.SourceAthena}
+	if _, err := r.Build(cfg, model.Azure, nil); err == nil {
+		t.Error("azure built with source athena")
+	}
+}
+
 // TestFactoryConfigErrors: a section missing what its API needs fails at
 // build time with a ConfigurationError naming the field.
 func TestFactoryConfigErrors(t *testing.T) {
@@ -43,6 +68,10 @@ func TestFactoryConfigErrors(t *testing.T) {
 		cfg  func(c *config.Config)
 	}{
 		{"aws without region", model.AWS, func(c *config.Config) { c.AWS.Source = model.SourceAPI }},
+		{"aws athena without table", model.AWS, func(c *config.Config) {
+			c.AWS.Source, c.AWS.Region = model.SourceAthena, "us-east-1"
+			c.AWS.Athena.Database = "cur"
+		}},
 		{"gcp without billing table", model.GCP, func(c *config.Config) {
 			c.GCP.Source = model.SourceAPI
 			c.GCP.ProjectID = "acme"

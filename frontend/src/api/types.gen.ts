@@ -808,7 +808,7 @@ export interface Session {
 }
 
 /** Go: model.SourceKind */
-export const SourceKindValues = ['demo', 'api', 'export'] as const;
+export const SourceKindValues = ['demo', 'api', 'export', 'athena'] as const;
 export type SourceKind = (typeof SourceKindValues)[number];
 
 /** Go: service.StateChange */

@@ -1,0 +1,364 @@
+package athena
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/billing"
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
+)
+
+// The fixture testdata/cur2.csv is a synthetic CUR 2.0 export (CUR 2.0
+// column names; two billing periods, 2024-03 and 2024-04 to the 20th) with
+// usage, reserved instance and savings plan rows, their fees, upfront
+// fees, tax and a credit, tags as JSON and some rows without a public
+// price.
+const fixture = "testdata/cur2.csv"
+
+const (
+	testDB    = "cur_db"
+	testTable = "cur2_export"
+)
+
+// syncBuffer is a log sink safe for the provider's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func testConfig(endpoint string) config.AWSConfig {
+	c := config.AWSConfig{Region: "us-east-1", AccessKeyID: "AKIDATHENATEST", SecretAccessKey: "athena-test-secret"}
+	c.Enabled, c.Source = true, model.SourceAthena
+	c.Athena = config.AthenaConfig{Database: testDB, Table: testTable, Workgroup: "finops",
+		OutputLocation: "s3://costpilot-athena-results/", Endpoint: endpoint}
+	return c
+}
+
+func newTestProvider(t *testing.T, cfg config.AWSConfig, opts ...Option) (*Provider, *syncBuffer) {
+	t.Helper()
+	log := &syncBuffer{}
+	opts = append([]Option{WithRetry(4, time.Millisecond), WithPolling(time.Millisecond, 10*time.Second),
+		WithLogger(slog.New(slog.NewTextHandler(log, nil)))}, opts...)
+	p, err := New(cfg, nil, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, log
+}
+
+// dayService keys the totals the acceptance compares.
+type dayService struct{ day, service string }
+
+type sums struct{ billed, effective, list model.Nanos }
+
+// importTotals parses the fixture with the file importer and sums its
+// lines of the days [from, to] by day and service, and by the whole line
+// identity.
+func importTotals(t *testing.T, from, to string) (map[dayService]sums, map[string]sums) {
+	t.Helper()
+	res, err := billing.ParseFile(context.Background(), fixture, billing.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Close()
+	if len(res.Batches) != 1 || res.Batches[0].Provider != model.AWS {
+		t.Fatalf("import: %d batches", len(res.Batches))
+	}
+	b := res.Batches[0]
+	byDS, byKey := map[dayService]sums{}, map[string]sums{}
+	err = b.Facts.Each(func(f model.Fact) error {
+		day := f.Day.String()
+		if day < from || day > to {
+			return nil
+		}
+		l := b.Facts.Keys[f.Key]
+		add(byDS, dayService{day, l.Service}, f.Billed, f.Effective, f.List)
+		add(byKey, lineKey(day, &l), f.Billed, f.Effective, f.List)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return byDS, byKey
+}
+
+func add[K comparable](m map[K]sums, k K, b, e, l model.Nanos) {
+	s := m[k]
+	s.billed += b
+	s.effective += e
+	s.list += l
+	m[k] = s
+}
+
+func lineKey(day string, l *model.CostLine) string {
+	var tags []string
+	for k, v := range l.Tags {
+		tags = append(tags, k+"="+v)
+	}
+	sort.Strings(tags)
+	return strings.Join([]string{day, l.BillingAccount, l.SubAccount, l.Service, l.ServiceCategory, l.Region,
+		l.ResourceID, l.ResourceType, l.ChargeCategory, l.Currency, strings.Join(tags, ",")}, "|")
+}
+
+// within1e6 compares two sums to a millionth of the currency (1,000 nanos).
+func within1e6(a, b sums) bool {
+	d := func(x, y model.Nanos) bool { return max(x-y, y-x) <= 1000 }
+	return d(a.billed, b.billed) && d(a.effective, b.effective) && d(a.list, b.list)
+}
+
+func compare[K comparable](t *testing.T, what string, want, got map[K]sums) {
+	t.Helper()
+	if len(want) == 0 {
+		t.Fatalf("%s: the importer found nothing to compare", what)
+	}
+	for k, w := range want {
+		if g, ok := got[k]; !ok || !within1e6(w, g) {
+			t.Errorf("%s %v: import %+v, athena %+v (found %v)", what, k, w, g, ok)
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok && (g.billed != 0 || g.effective != 0 || g.list != 0) {
+			t.Errorf("%s %v: athena has %+v, the import nothing", what, k, g)
+		}
+	}
+}
+
+func syncedTotals(b model.Batch) (map[dayService]sums, map[string]sums) {
+	byDS, byKey := map[dayService]sums{}, map[string]sums{}
+	for i := range b.Lines {
+		l := &b.Lines[i]
+		add(byDS, dayService{l.Day, l.Service}, l.Billed, l.Effective, l.List)
+		add(byKey, lineKey(l.Day, l), l.Billed, l.Effective, l.List)
+	}
+	return byDS, byKey
+}
+
+// TestFetchCostsEqualsImport is the acceptance: the query Athena runs over
+// the CUR 2.0 table gives, per day and service (and per whole line), the
+// file importer's billed, effective and list totals of the same file.
+func TestFetchCostsEqualsImport(t *testing.T) {
+	f, srv := newFakeAthena(t, fixture, testDB, testTable)
+	f.pageSize = 97 // several pages
+	p, log := newTestProvider(t, testConfig(srv.URL))
+	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-04-30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Provider != model.AWS || b.Source != model.SourceAthena || b.From != "2024-03-01" || b.To != "2024-04-30" {
+		t.Errorf("batch header %+v", b)
+	}
+	wantDS, wantKey := importTotals(t, "2024-03-01", "2024-04-30")
+	gotDS, gotKey := syncedTotals(b)
+	compare(t, "day/service", wantDS, gotDS)
+	compare(t, "line", wantKey, gotKey)
+
+	if len(b.Lines) <= 97 || f.count("GetQueryResults") < 2 {
+		t.Errorf("%d lines in %d result pages: paging not exercised", len(b.Lines), f.count("GetQueryResults"))
+	}
+	if n := f.count("GetQueryExecution"); n < 3 {
+		t.Errorf("%d status checks: the query went through QUEUED, RUNNING, SUCCEEDED", n)
+	}
+	q := f.started[0]
+	if !strings.Contains(q.sql, `"billing_period" IN (?, ?)`) || strings.Join(q.params[:2], ",") != "'2024-03','2024-04'" {
+		t.Errorf("no partition pruning on billing_period: %s %v", q.sql, q.params)
+	}
+	if q.workgroup != "finops" || q.catalog != DefaultCatalog || q.database != testDB || q.output != "s3://costpilot-athena-results/" {
+		t.Errorf("execution context %+v", q)
+	}
+	if b.AccountNames["123456789012"] != "shop-prod" || b.AccountNames["999988887777"] != "Acme payer" {
+		t.Errorf("account names %v", b.AccountNames)
+	}
+	if s := log.String(); !strings.Contains(s, "bytes_scanned=") || !strings.Contains(s, "estimated_cost_usd=") {
+		t.Errorf("the bytes scanned are not logged: %s", s)
+	}
+}
+
+// TestFetchCostsWindow: a sync window reads only its billing periods and
+// days, with the importer's totals for them.
+func TestFetchCostsWindow(t *testing.T) {
+	f, srv := newFakeAthena(t, fixture, testDB, testTable)
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	b, err := p.FetchCosts(context.Background(), "2024-04-10", "2024-04-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range b.Lines {
+		if l.Day < "2024-04-10" || l.Day > "2024-04-12" {
+			t.Fatalf("line of %s outside the window", l.Day)
+		}
+	}
+	want, _ := importTotals(t, "2024-04-10", "2024-04-12")
+	got, _ := syncedTotals(b)
+	compare(t, "day/service", want, got)
+	if q := f.started[0]; !strings.Contains(q.sql, `"billing_period" IN (?)`) || q.params[0] != "'2024-04'" {
+		t.Errorf("partitions %s %v", q.sql, q.params)
+	}
+}
+
+func failure(t *testing.T, err error) model.ProviderFailure {
+	t.Helper()
+	var e *apperr.Error
+	if !errors.As(err, &e) || e.Kind != apperr.Provider {
+		t.Fatalf("want a ProviderError, got %v", err)
+	}
+	r, _ := e.Details[model.FailureDetail].(model.ProviderFailure)
+	return r
+}
+
+func TestThrottling(t *testing.T) {
+	t.Run("retried", func(t *testing.T) {
+		f, srv := newFakeAthena(t, fixture, testDB, testTable)
+		f.throttle = 2
+		p, _ := newTestProvider(t, testConfig(srv.URL))
+		if _, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02"); err != nil {
+			t.Fatal(err)
+		}
+		if n := f.count("StartQueryExecution"); n != 3 {
+			t.Errorf("%d StartQueryExecution calls, want 2 throttled and 1 accepted", n)
+		}
+	})
+	t.Run("gives up", func(t *testing.T) {
+		f, srv := newFakeAthena(t, fixture, testDB, testTable)
+		f.throttle = 100
+		p, _ := newTestProvider(t, testConfig(srv.URL), WithRetry(3, time.Millisecond))
+		_, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02")
+		if r := failure(t, err); r != model.FailureThrottled {
+			t.Errorf("reason %q, want throttled (%v)", r, err)
+		}
+		if n := f.count("StartQueryExecution"); n != 3 {
+			t.Errorf("%d attempts, want 3", n)
+		}
+	})
+}
+
+// TestFailedQuery: a table whose Glue schema names a column its data
+// lacks makes the query fail; the error says so without the SQL.
+func TestFailedQuery(t *testing.T) {
+	f, srv := newFakeAthena(t, fixture, testDB, testTable)
+	f.ghost = []string{"product_region"} // named by the region expression
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	_, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02")
+	if r := failure(t, err); r != model.FailureRequest {
+		t.Errorf("reason %q (%v)", r, err)
+	}
+	var e *apperr.Error
+	errors.As(err, &e)
+	if e.Details["code"] != "FAILED 1006" || strings.Contains(err.Error(), "SELECT") || !strings.Contains(err.Error(), "product_region") {
+		t.Errorf("failure %v %v", err, e.Details)
+	}
+}
+
+// TestStopped: a query still running at the timeout, or when the caller
+// gives up, is stopped in Athena.
+func TestStopped(t *testing.T) {
+	t.Run("timeout", func(t *testing.T) {
+		f, srv := newFakeAthena(t, fixture, testDB, testTable)
+		f.hang = true
+		p, _ := newTestProvider(t, testConfig(srv.URL), WithPolling(time.Millisecond, 200*time.Millisecond))
+		_, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02")
+		if r := failure(t, err); r != model.FailureUnreachable || !strings.Contains(err.Error(), "stopped") {
+			t.Errorf("reason %q: %v", r, err)
+		}
+		if len(f.stopped) != 1 || f.stopped[0] != "q-1" {
+			t.Errorf("stopped %v, want q-1", f.stopped)
+		}
+	})
+	t.Run("cancelled", func(t *testing.T) {
+		f, srv := newFakeAthena(t, fixture, testDB, testTable)
+		f.hang = true
+		p, _ := newTestProvider(t, testConfig(srv.URL))
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		_, err := p.FetchCosts(ctx, "2024-03-01", "2024-03-02")
+		if r := failure(t, err); r != model.FailureCancelled {
+			t.Errorf("reason %q: %v", r, err)
+		}
+		if len(f.stopped) != 1 {
+			t.Errorf("stopped %v", f.stopped)
+		}
+	})
+}
+
+func TestCheck(t *testing.T) {
+	f, srv := newFakeAthena(t, fixture, testDB, testTable)
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	if err := p.Check(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	q := f.lastStarted()
+	if !strings.HasSuffix(q.sql, "LIMIT 0") || !strings.Contains(q.sql, `"billing_period" IN (?)`) {
+		t.Errorf("check query %s", q.sql)
+	}
+	cfg := testConfig(srv.URL)
+	cfg.Athena.Table = "nope"
+	p, _ = newTestProvider(t, cfg)
+	if r := failure(t, p.Check(context.Background())); r != model.FailureRequest {
+		t.Errorf("missing table: reason %q", r)
+	}
+	cfg = testConfig(srv.URL)
+	cfg.Athena.Format = config.AthenaFOCUS
+	p, _ = newTestProvider(t, cfg)
+	if err := p.Check(context.Background()); apperr.KindOf(err) != apperr.Configuration {
+		t.Errorf("a CUR table read as FOCUS: %v", err)
+	}
+}
+
+func TestNewValidates(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*config.AWSConfig)
+	}{
+		{"no database", func(c *config.AWSConfig) { c.Athena.Database = "" }},
+		{"no table", func(c *config.AWSConfig) { c.Athena.Table = "" }},
+		{"quote in table", func(c *config.AWSConfig) { c.Athena.Table = `x"; DROP` }},
+		{"unknown format", func(c *config.AWSConfig) { c.Athena.Format = "cur3" }},
+		{"no region", func(c *config.AWSConfig) { c.Region = "" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := testConfig("http://127.0.0.1:1")
+			tt.edit(&c)
+			if _, err := New(c, nil); apperr.KindOf(err) != apperr.Configuration {
+				t.Errorf("got %v, want a configuration error", err)
+			}
+		})
+	}
+}
+
+// TestCommitmentsNotReported: until commitments are read through Athena,
+// the connector says so, and its batches carry none.
+func TestCommitmentsNotReported(t *testing.T) {
+	_, srv := newFakeAthena(t, fixture, testDB, testTable)
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	if p.CommitmentsNote() == "" {
+		t.Fatal("no reason given for the missing commitments")
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-01")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Commitments) != 0 || b.CommitmentsNote != "" {
+		t.Errorf("commitments %v, note %q", b.Commitments, b.CommitmentsNote)
+	}
+}

@@ -1,0 +1,559 @@
+package athena
+
+import (
+	"database/sql"
+	"database/sql/driver"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"modernc.org/sqlite"
+)
+
+// fakeAthena speaks Athena's JSON 1.1 protocol (X-Amz-Target
+// AmazonAthena.<Operation>) and runs the SQL it receives on SQLite, over a
+// table loaded from a billing export CSV, so tests check the query and
+// not a canned answer. A query executes when it starts; GetQueryExecution
+// then shows it QUEUED, RUNNING and SUCCEEDED (or FAILED with SQLite's
+// error), and GetQueryResults pages the rows with NextToken, the header
+// row first, as Athena does.
+//
+// Bridges between the two SQL dialects, the only ones: SQLite has no MAP
+// type, so a map column holds its JSON text, CAST(<map> AS JSON) is
+// rewritten to the column itself, and json_format is a registered function
+// that prints JSON text canonically (keys sorted), as Trino's cast of a
+// map to JSON does.
+type fakeAthena struct {
+	t        *testing.T
+	db       *sql.DB
+	database string // the schema the table is attached as
+	table    string
+	types    map[string]string // Glue types by column
+	order    []string          // column order
+	parts    []string          // partition keys
+
+	mu       sync.Mutex
+	calls    map[string]int
+	queries  map[string]*execution
+	started  []startedQuery
+	stopped  []string
+	throttle int // StartQueryExecution calls still to answer TooManyRequestsException
+	hang     bool
+	pageSize int
+	// ghost columns are in the table's metadata but not in its data (a
+	// Glue schema out of step with the files): queries naming them fail.
+	ghost []string
+}
+
+type startedQuery struct {
+	sql       string
+	params    []string
+	database  string
+	catalog   string
+	workgroup string
+	output    string
+}
+
+type execution struct {
+	polls   int
+	cols    []string
+	types   []string
+	rows    [][]*string
+	err     string
+	stopped bool
+	scanned int64
+}
+
+var registerOnce sync.Once
+
+// newFakeAthena loads the CSV at path as the table database.table,
+// partitioned by billing_period (from bill_billing_period_start_date) as
+// Data Exports partition it.
+func newFakeAthena(t *testing.T, path, database, table string) (*fakeAthena, *httptest.Server) {
+	t.Helper()
+	registerOnce.Do(func() {
+		err := sqlite.RegisterDeterministicScalarFunction("json_format", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+			s, ok := args[0].(string)
+			if !ok {
+				return nil, nil
+			}
+			var v any
+			if err := json.Unmarshal([]byte(s), &v); err != nil {
+				return nil, fmt.Errorf("json_format: %w", err)
+			}
+			b, err := json.Marshal(v)
+			return string(b), err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+	dir := t.TempDir()
+	db, err := sql.Open("sqlite", filepath.Join(dir, "main.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1) // the attached schema lives on one connection
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(`ATTACH DATABASE ? AS "`+database+`"`, filepath.Join(dir, "export.db")); err != nil {
+		t.Fatal(err)
+	}
+	f := &fakeAthena{t: t, db: db, database: database, table: table, types: map[string]string{},
+		calls: map[string]int{}, queries: map[string]*execution{}, pageSize: 1000}
+	f.load(path)
+	srv := httptest.NewServer(http.HandlerFunc(f.serve))
+	t.Cleanup(srv.Close)
+	return f, srv
+}
+
+// glueType is the type a CUR 2.0 table gives a column.
+func glueType(c string) string {
+	switch {
+	case c == "resource_tags" || c == "product" || c == "cost_category" || c == "discount" || c == "tags":
+		return "map<string,string>"
+	case strings.HasSuffix(c, "_date") || strings.HasSuffix(c, "_time") || strings.HasPrefix(c, "chargeperiod") || strings.HasPrefix(c, "billingperiod"):
+		return "timestamp"
+	case strings.Contains(c, "cost") || strings.Contains(c, "fee") || strings.Contains(c, "units") || strings.Contains(c, "quantity") ||
+		strings.Contains(c, "commitment") || strings.HasSuffix(c, "_rate") || strings.HasSuffix(c, "_amount"):
+		return "double"
+	}
+	return "string"
+}
+
+// sqliteType declares a column so SQLite keeps it as Athena would: text,
+// numbers as REAL, maps as JSON text.
+func sqliteType(glue string) string {
+	switch {
+	case glue == "double":
+		return "DOUBLE"
+	case strings.HasPrefix(glue, "map"):
+		return "TEXT" // JSON text
+	}
+	return "varchar"
+}
+
+func (f *fakeAthena) load(path string) {
+	t := f.t
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	head, err := r.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defs []string
+	periodFrom := -1
+	for i, c := range head {
+		c = strings.ToLower(c)
+		head[i] = c
+		f.types[c] = glueType(c)
+		f.order = append(f.order, c)
+		defs = append(defs, `"`+c+`" `+sqliteType(f.types[c]))
+		if c == "bill_billing_period_start_date" || c == "billingperiodstart" {
+			periodFrom = i
+		}
+	}
+	if periodFrom >= 0 {
+		f.types["billing_period"] = "string"
+		f.parts = []string{"billing_period"}
+		defs = append(defs, `"billing_period" varchar`)
+	}
+	name := `"` + f.database + `"."` + f.table + `"`
+	if _, err := f.db.Exec(`CREATE TABLE ` + name + ` (` + strings.Join(defs, ", ") + `)`); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := f.db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(head)
+	if periodFrom >= 0 {
+		n++
+	}
+	marks := strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+	ins, err := tx.Prepare(`INSERT INTO ` + name + ` VALUES (` + marks + `)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := make([]any, 0, n)
+		for i, v := range rec {
+			switch {
+			case v == "":
+				args = append(args, nil) // Parquet has nulls where the CSV is empty
+			case f.types[head[i]] == "double":
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatalf("%s: %v", head[i], err)
+				}
+				args = append(args, x)
+			default:
+				args = append(args, v)
+			}
+		}
+		if periodFrom >= 0 {
+			args = append(args, rec[periodFrom][:7])
+		}
+		if _, err := ins.Exec(args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (f *fakeAthena) count(op string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.calls[op]
+}
+
+func (f *fakeAthena) lastStarted() startedQuery {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.started) == 0 {
+		return startedQuery{}
+	}
+	return f.started[len(f.started)-1]
+}
+
+func (f *fakeAthena) serve(w http.ResponseWriter, r *http.Request) {
+	target := r.Header.Get("X-Amz-Target")
+	op, ok := strings.CutPrefix(target, "AmazonAthena.")
+	if r.Method != http.MethodPost || !ok || !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-amz-json-1.1") {
+		f.fail(w, 400, "UnknownOperationException", "unexpected request "+r.Method+" "+target)
+		return
+	}
+	if !strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ") {
+		f.fail(w, 400, "MissingAuthenticationTokenException", "request is not signed")
+		return
+	}
+	var in map[string]any
+	if err := json.NewDecoder(r.Body).Decode(&in); err != nil {
+		f.fail(w, 400, "SerializationException", err.Error())
+		return
+	}
+	f.mu.Lock()
+	f.calls[op]++
+	f.mu.Unlock()
+	switch op {
+	case "GetTableMetadata":
+		f.tableMetadata(w, in)
+	case "StartQueryExecution":
+		f.start(w, in)
+	case "GetQueryExecution":
+		f.execution(w, in)
+	case "GetQueryResults":
+		f.results(w, in)
+	case "StopQueryExecution":
+		f.stop(w, in)
+	default:
+		f.fail(w, 400, "UnknownOperationException", op)
+	}
+}
+
+func (f *fakeAthena) fail(w http.ResponseWriter, status int, code, msg string) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	w.Header().Set("X-Amzn-ErrorType", code)
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]any{"__type": code, "Message": msg})
+}
+
+func (f *fakeAthena) reply(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func str(in map[string]any, k string) string { s, _ := in[k].(string); return s }
+
+func (f *fakeAthena) tableMetadata(w http.ResponseWriter, in map[string]any) {
+	if str(in, "DatabaseName") != f.database || str(in, "TableName") != f.table {
+		f.fail(w, 400, "MetadataException", "Table not found")
+		return
+	}
+	var cols, parts []map[string]string
+	for _, c := range append(append([]string(nil), f.order...), f.ghost...) {
+		typ := f.types[c]
+		if typ == "" {
+			typ = glueType(c)
+		}
+		cols = append(cols, map[string]string{"Name": c, "Type": typ})
+	}
+	for _, c := range f.parts {
+		parts = append(parts, map[string]string{"Name": c, "Type": f.types[c]})
+	}
+	f.reply(w, map[string]any{"TableMetadata": map[string]any{
+		"Name": f.table, "TableType": "EXTERNAL_TABLE", "Columns": cols, "PartitionKeys": parts,
+		"CreateTime": 1.7e9,
+	}})
+}
+
+// castJSON is the one rewrite from Trino's SQL to SQLite's (see fakeAthena).
+var castJSON = regexp.MustCompile(`CAST\(("[a-z_]+") AS JSON\)`)
+
+func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
+	f.mu.Lock()
+	if f.throttle > 0 {
+		f.throttle--
+		f.mu.Unlock()
+		f.fail(w, 400, "TooManyRequestsException", "Rate exceeded")
+		return
+	}
+	f.mu.Unlock()
+	q := startedQuery{sql: str(in, "QueryString"), workgroup: str(in, "WorkGroup")}
+	if c, ok := in["QueryExecutionContext"].(map[string]any); ok {
+		q.database, q.catalog = str(c, "Database"), str(c, "Catalog")
+	}
+	if c, ok := in["ResultConfiguration"].(map[string]any); ok {
+		q.output = str(c, "OutputLocation")
+	}
+	var args []any
+	if ps, ok := in["ExecutionParameters"].([]any); ok {
+		for _, p := range ps {
+			s, _ := p.(string)
+			q.params = append(q.params, s)
+			// Execution parameters are SQL literals.
+			if strings.HasPrefix(s, "'") && strings.HasSuffix(s, "'") && len(s) >= 2 {
+				args = append(args, strings.ReplaceAll(s[1:len(s)-1], "''", "'"))
+			} else if n, err := strconv.ParseFloat(s, 64); err == nil {
+				args = append(args, n)
+			} else {
+				f.fail(w, 400, "InvalidRequestException", "unreadable execution parameter "+s)
+				return
+			}
+		}
+	}
+	if q.sql == "" || q.workgroup == "" {
+		f.fail(w, 400, "InvalidRequestException", "QueryString and WorkGroup are required here")
+		return
+	}
+	ex := f.resolve(q.sql)
+	if ex == nil {
+		ex = f.exec(castJSON.ReplaceAllString(q.sql, "$1"), args)
+	}
+	f.mu.Lock()
+	f.started = append(f.started, q)
+	id := fmt.Sprintf("q-%d", len(f.started))
+	f.queries[id] = ex
+	f.mu.Unlock()
+	f.reply(w, map[string]any{"QueryExecutionId": id})
+}
+
+var (
+	quoted  = regexp.MustCompile(`"([^"]*)"`)
+	aliases = regexp.MustCompile(`AS "([^"]*)"`)
+)
+
+// resolve fails a query naming a column the data lacks, as Trino does.
+// SQLite would take an unknown "name" for a string, so it is checked
+// here.
+func (f *fakeAthena) resolve(q string) *execution {
+	known := map[string]bool{f.database: true, f.table: true}
+	for _, c := range f.order {
+		known[c] = true
+	}
+	for _, c := range f.parts {
+		known[c] = true
+	}
+	for _, m := range aliases.FindAllStringSubmatch(q, -1) {
+		known[m[1]] = true
+	}
+	for _, m := range quoted.FindAllStringSubmatch(q, -1) {
+		if !known[m[1]] {
+			return &execution{err: "COLUMN_NOT_FOUND: line 1:8: Column '" + m[1] + "' cannot be resolved"}
+		}
+	}
+	return nil
+}
+
+// exec runs the query; its rows come back as Athena's VarCharValues.
+func (f *fakeAthena) exec(q string, args []any) *execution {
+	ex := &execution{}
+	var total int64
+	_ = f.db.QueryRow(`SELECT COUNT(*) FROM "` + f.database + `"."` + f.table + `"`).Scan(&total)
+	ex.scanned = total * 400 // a stand-in for the columns read
+	rows, err := f.db.Query(q, args...)
+	if err != nil {
+		ex.err = err.Error()
+		return ex
+	}
+	defer rows.Close()
+	ex.cols, _ = rows.Columns()
+	ex.types = make([]string, len(ex.cols))
+	for i := range ex.types {
+		ex.types[i] = "varchar"
+	}
+	for rows.Next() {
+		vals := make([]any, len(ex.cols))
+		ptrs := make([]any, len(vals))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			ex.err = err.Error()
+			return ex
+		}
+		row := make([]*string, len(vals))
+		for i, v := range vals {
+			var s string
+			switch x := v.(type) {
+			case nil:
+				continue
+			case float64:
+				s = strconv.FormatFloat(x, 'f', -1, 64)
+				ex.types[i] = "decimal"
+			case int64:
+				s = strconv.FormatInt(x, 10)
+				ex.types[i] = "decimal"
+			case []byte:
+				s = string(x)
+			default:
+				s = fmt.Sprint(x)
+			}
+			row[i] = &s
+		}
+		ex.rows = append(ex.rows, row)
+	}
+	if err := rows.Err(); err != nil {
+		ex.err = err.Error()
+	}
+	return ex
+}
+
+func (f *fakeAthena) lookup(w http.ResponseWriter, in map[string]any) (string, *execution) {
+	id := str(in, "QueryExecutionId")
+	f.mu.Lock()
+	ex := f.queries[id]
+	f.mu.Unlock()
+	if ex == nil {
+		f.fail(w, 400, "InvalidRequestException", "QueryExecution "+id+" was not found")
+	}
+	return id, ex
+}
+
+func (f *fakeAthena) execution(w http.ResponseWriter, in map[string]any) {
+	id, ex := f.lookup(w, in)
+	if ex == nil {
+		return
+	}
+	f.mu.Lock()
+	ex.polls++
+	state := "QUEUED"
+	switch {
+	case ex.stopped:
+		state = "CANCELLED"
+	case ex.polls == 1:
+	case ex.polls == 2 || f.hang:
+		state = "RUNNING"
+	case ex.err != "":
+		state = "FAILED"
+	default:
+		state = "SUCCEEDED"
+	}
+	f.mu.Unlock()
+	status := map[string]any{"State": state, "SubmissionDateTime": float64(time.Now().Unix())}
+	if state == "FAILED" {
+		status["StateChangeReason"] = ex.err
+		status["AthenaError"] = map[string]any{"ErrorCategory": 2, "ErrorType": 1006, "Retryable": false, "ErrorMessage": ex.err}
+	}
+	stats := map[string]any{"EngineExecutionTimeInMillis": 1200, "TotalExecutionTimeInMillis": 1500}
+	if state == "SUCCEEDED" || state == "FAILED" {
+		stats["DataScannedInBytes"] = ex.scanned
+		status["CompletionDateTime"] = float64(time.Now().Unix())
+	}
+	f.reply(w, map[string]any{"QueryExecution": map[string]any{
+		"QueryExecutionId": id, "StatementType": "DML", "Status": status, "Statistics": stats,
+		"WorkGroup": f.lastStarted().workgroup,
+	}})
+}
+
+func (f *fakeAthena) results(w http.ResponseWriter, in map[string]any) {
+	_, ex := f.lookup(w, in)
+	if ex == nil {
+		return
+	}
+	f.mu.Lock()
+	done := ex.polls >= 3 && ex.err == "" && !ex.stopped && !f.hang
+	size := f.pageSize
+	f.mu.Unlock()
+	if !done {
+		f.fail(w, 400, "InvalidRequestException", "Query has not yet finished. Current state: RUNNING")
+		return
+	}
+	if m, ok := in["MaxResults"].(float64); ok && int(m) < size {
+		size = int(m)
+	}
+	// Row 0 is the header; tokens are offsets into header+rows.
+	off := 0
+	if tok := str(in, "NextToken"); tok != "" {
+		var err error
+		if off, err = strconv.Atoi(tok); err != nil {
+			f.fail(w, 400, "InvalidRequestException", "bad NextToken")
+			return
+		}
+	}
+	all := len(ex.rows) + 1
+	end := min(off+size, all)
+	var rows []map[string]any
+	for i := off; i < end; i++ {
+		var data []map[string]any
+		if i == 0 {
+			for _, c := range ex.cols {
+				data = append(data, map[string]any{"VarCharValue": c})
+			}
+		} else {
+			for _, v := range ex.rows[i-1] {
+				if v == nil {
+					data = append(data, map[string]any{})
+				} else {
+					data = append(data, map[string]any{"VarCharValue": *v})
+				}
+			}
+		}
+		rows = append(rows, map[string]any{"Data": data})
+	}
+	var info []map[string]any
+	for i, c := range ex.cols {
+		info = append(info, map[string]any{"CatalogName": "hive", "SchemaName": "", "TableName": "", "Name": c, "Label": c,
+			"Type": ex.types[i], "Precision": 38, "Scale": 10, "Nullable": "UNKNOWN", "CaseSensitive": ex.types[i] == "varchar"})
+	}
+	out := map[string]any{"UpdateCount": 0, "ResultSet": map[string]any{"Rows": rows, "ResultSetMetadata": map[string]any{"ColumnInfo": info}}}
+	if end < all {
+		out["NextToken"] = strconv.Itoa(end)
+	}
+	f.reply(w, out)
+}
+
+func (f *fakeAthena) stop(w http.ResponseWriter, in map[string]any) {
+	id, ex := f.lookup(w, in)
+	if ex == nil {
+		return
+	}
+	f.mu.Lock()
+	ex.stopped = true
+	f.stopped = append(f.stopped, id)
+	f.mu.Unlock()
+	f.reply(w, map[string]any{})
+}
