@@ -233,7 +233,7 @@ func (t *tools) analyze(ctx context.Context, _ *mcp.CallToolRequest, in CostInpu
 // RecInput is list_recommendations' arguments.
 type RecInput struct {
 	State    string `json:"state,omitempty" jsonschema:"open (default), dismissed, snoozed, done or all"`
-	Type     string `json:"type,omitempty" jsonschema:"rightsizing, idle_resource, autoscaling, cost_allocation or commitment"`
+	Type     string `json:"type,omitempty" jsonschema:"rightsizing, idle, autoscaling, cost_allocation or commitment"`
 	Provider string `json:"provider,omitempty" jsonschema:"aws, azure, gcp or oci"`
 	Priority string `json:"priority,omitempty" jsonschema:"high, medium or low"`
 	Top      int    `json:"top,omitempty" jsonschema:"how many to list (default 10, at most 50)"`
@@ -277,18 +277,23 @@ func (t *tools) recommendations(ctx context.Context, _ *mcp.CallToolRequest, in 
 			out.Rest.Cost += r.PotentialSavings
 			continue
 		}
-		state := string(model.RecOpen)
-		if r.Lifecycle != nil {
-			state = string(r.Lifecycle.State)
-		}
-		out.Items = append(out.Items, Rec{ID: r.ID, Type: string(r.Type), Provider: string(r.Provider), ResourceID: r.ResourceID,
-			Description: r.Description, MonthlySavings: r.PotentialSavings, Priority: string(r.Priority), State: state})
+		out.Items = append(out.Items, recOf(r))
 	}
 	out.MonthlySavings = round2(out.MonthlySavings)
 	if out.Rest != nil {
 		out.Rest.Cost = round2(out.Rest.Cost)
 	}
 	return nil, out, nil
+}
+
+// recOf is a recommendation, briefly.
+func recOf(r model.Recommendation) Rec {
+	state := string(model.RecOpen)
+	if r.Lifecycle != nil {
+		state = string(r.Lifecycle.State)
+	}
+	return Rec{ID: r.ID, Type: string(r.Type), Provider: string(r.Provider), ResourceID: r.ResourceID,
+		Description: r.Description, MonthlySavings: r.PotentialSavings, Priority: string(r.Priority), State: state}
 }
 
 // errText makes a tool's refusal a sentence for the model.

@@ -182,12 +182,7 @@ func (t *tools) setState(ctx context.Context, _ *mcp.CallToolRequest, in StateIn
 	if err != nil {
 		return nil, Rec{}, err
 	}
-	state := string(model.RecOpen)
-	if r.Lifecycle != nil {
-		state = string(r.Lifecycle.State)
-	}
-	return nil, Rec{ID: r.ID, Type: string(r.Type), Provider: string(r.Provider), ResourceID: r.ResourceID, Description: r.Description,
-		MonthlySavings: r.PotentialSavings, Priority: string(r.Priority), State: state}, nil
+	return nil, recOf(r), nil
 }
 
 // ReportInput is generate_report's arguments.

@@ -328,17 +328,9 @@ func (p *Provider) reservationCosts(ctx context.Context, raw *arm.Client, qc *ar
 
 // reservationRows reads the query table by column name.
 func reservationRows(props *armcostmanagement.QueryProperties, add func(id string, day model.DayNum, charge, currency string, cost model.Nanos) error) error {
-	col := map[string]int{}
-	for i, c := range props.Columns {
-		if c != nil && c.Name != nil {
-			col[strings.ToLower(*c.Name)] = i
-		}
-	}
-	costIdx, ok := col["cost"]
-	if !ok {
-		if costIdx, ok = col["pretaxcost"]; !ok {
-			return badTable("no Cost column in the reservation query")
-		}
+	col, costIdx, err := queryColumns(props, "the reservation query")
+	if err != nil {
+		return err
 	}
 	dayIdx, ok1 := col["usagedate"]
 	idIdx, ok2 := col[strings.ToLower(reservationCostDimension)]

@@ -145,20 +145,31 @@ func (p *Provider) nextPage(ctx context.Context, c *arm.Client, link string, def
 	return out.Properties, nil
 }
 
-// mergeRows reads the table by column name (the order is not promised).
-func mergeRows(sub string, typ armcostmanagement.ExportType, props *armcostmanagement.QueryProperties,
-	lines map[costKey]*model.CostLine, order *[]costKey) error {
+// queryColumns indexes a query table's columns by lower-case name (their
+// order is not promised) and finds its cost column (Cost, or PreTaxCost in
+// older API versions).
+func queryColumns(props *armcostmanagement.QueryProperties, what string) (map[string]int, int, error) {
 	col := map[string]int{}
 	for i, c := range props.Columns {
 		if c != nil && c.Name != nil {
 			col[strings.ToLower(*c.Name)] = i
 		}
 	}
-	costIdx, ok := col["cost"]
-	if !ok {
-		if costIdx, ok = col["pretaxcost"]; !ok {
-			return badTable("no Cost column")
-		}
+	if i, ok := col["cost"]; ok {
+		return col, i, nil
+	}
+	if i, ok := col["pretaxcost"]; ok {
+		return col, i, nil
+	}
+	return nil, 0, badTable("no Cost column in " + what)
+}
+
+// mergeRows reads the table by column name (the order is not promised).
+func mergeRows(sub string, typ armcostmanagement.ExportType, props *armcostmanagement.QueryProperties,
+	lines map[costKey]*model.CostLine, order *[]costKey) error {
+	col, costIdx, err := queryColumns(props, "the cost query")
+	if err != nil {
+		return err
 	}
 	dayIdx, ok := col["usagedate"]
 	if !ok {
