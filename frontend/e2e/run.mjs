@@ -397,7 +397,11 @@ try {
 
   // Where a bar of a series, or its legend item, is drawn in the chart's
   // canvas, in page coordinates (the chart instance is on its element).
-  const chartPoint = (series, legend) =>
+  const chartPoint = async (series, legend) => {
+    await page.locator('.chart.pickable').first().waitFor();
+    return chartPointNow(series, legend);
+  };
+  const chartPointNow = (series, legend) =>
     page.evaluate(
       ({ series, legend }) => {
         const el = document.querySelector('.chart.pickable');
@@ -661,33 +665,27 @@ try {
     }
   });
 
-  await check('a monthly report schedule is made on the Reports page and shown on Status with its next delivery', async () => {
+  await check('a report schedule with recipients but no mail server is refused in the form, naming reports.smtp', async () => {
     await nav('Reports');
     await page.locator('[data-testid="schedule-new"]').click();
-    const form = page.locator('[data-testid="schedule-form"]');
-    await form.waitFor();
+    await page.locator('[data-testid="schedule-form"]').waitFor();
     await page.fill('[data-testid="schedule-name"]', 'Monthly to finance');
-    await page.selectOption('[data-testid="schedule-frequency"]', 'monthly');
-    await page.fill('[data-testid="schedule-recipients"]', 'finance@example.com, cfo@example.com');
-    await page.locator('[data-testid="schedule-save"]').click();
-    await page.locator('[data-testid="schedules-table"]', { hasText: 'Monthly to finance' }).waitFor();
-    const list = await page.evaluate(async () => {
-      const r = await fetch('/api/schedules', { credentials: 'same-origin' });
-      if (!r.ok) throw new Error(`GET /api/schedules: HTTP ${r.status}`);
-      return r.json();
-    });
-    const v = list.find((x) => x.schedule.name === 'Monthly to finance');
-    assert(v, `the API lists ${list.map((x) => x.schedule.name).join(', ')}`);
-    assert(v.schedule.frequency === 'monthly' && v.schedule.recipients.join(',') === 'finance@example.com,cfo@example.com', `saved ${JSON.stringify(v.schedule)}`);
-    assert(v.next_due && !v.last_error, `next due ${v.next_due}, error ${v.last_error}`);
-    await nav('Status');
-    const row = page.locator('[data-testid="schedule-status"] tbody tr', { hasText: 'Monthly to finance' });
-    await row.waitFor();
-    const due = new Date(v.next_due).toISOString();
-    const shown = await row.locator('td').nth(2).innerText();
-    const wantDue = `${new Date(due).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })} ${due.slice(11, 16)} UTC`;
-    assert(shown.trim() === wantDue, `Status shows next due "${shown}", the API ${v.next_due} (${wantDue})`);
-    await shot('12-schedules-status');
+    await page.fill('[data-testid="schedule-recipients"]', 'finance@example.com');
+    const consoleBefore = consoleProblems.length;
+    const [res] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/schedules') && r.request().method() === 'POST'),
+      page.locator('[data-testid="schedule-save"]').click(),
+    ]);
+    assert(res.status() === 400, `POST /api/schedules: HTTP ${res.status()}`);
+    const shown = await page.locator('[data-testid="schedule-form"]').innerText();
+    assert(shown.includes('reports.smtp'), `the form says: ${shown}`);
+    const list = await page.evaluate(async () => (await fetch('/api/schedules', { credentials: 'same-origin' })).json());
+    assert(list.length === 0, `a refused schedule was stored: ${JSON.stringify(list)}`);
+    // The browser logs the refused request (HTTP 400) as a console error:
+    // that one is expected here, any other is not.
+    const logged = consoleProblems.splice(consoleBefore);
+    assert(logged.every((m) => /status of 400/.test(m.text)), `console: ${logged.map((m) => m.text).join(' | ')}`);
+    await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
   await check('a recommendation opens, is dismissed with a reason, and the totals drop by its savings', async () => {
@@ -1029,6 +1027,10 @@ try {
         '      groups_claim: groups',
         '      roles: {finops-admins: admin, staff: editor}',
         '      default_role: viewer',
+        // A mail server, so admins can make report schedules with
+        // recipients; nothing listens there and none falls due meanwhile.
+        'reports:',
+        '  smtp: {host: 127.0.0.1, port: 2, security: none, from: costpilot@example.com}',
         '',
       ].join('\n'),
     );
@@ -1097,6 +1099,36 @@ try {
           await ssoShot('13-sso-overview-admin');
         }
       });
+      if (user === 'alice') {
+        await check('SSO: alice (admin) makes a monthly report schedule on the Reports page and Status shows its next delivery', async () => {
+          const snav = (name) => sp.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+          await snav('Reports');
+          await sp.locator('[data-testid="schedule-new"]').click();
+          await sp.locator('[data-testid="schedule-form"]').waitFor();
+          await sp.fill('[data-testid="schedule-name"]', 'Monthly to finance');
+          await sp.selectOption('[data-testid="schedule-frequency"]', 'monthly');
+          await sp.fill('[data-testid="schedule-recipients"]', 'finance@example.com, cfo@example.com');
+          await sp.locator('[data-testid="schedule-save"]').click();
+          await sp.locator('[data-testid="schedules-table"]', { hasText: 'Monthly to finance' }).waitFor();
+          const list = await sp.evaluate(async () => {
+            const r = await fetch('/api/schedules', { credentials: 'same-origin' });
+            if (!r.ok) throw new Error(`GET /api/schedules: HTTP ${r.status}`);
+            return r.json();
+          });
+          const v = list.find((x) => x.schedule.name === 'Monthly to finance');
+          assert(v, `the API lists ${list.map((x) => x.schedule.name).join(', ')}`);
+          assert(v.schedule.frequency === 'monthly' && v.schedule.recipients.join(',') === 'finance@example.com,cfo@example.com', `saved ${JSON.stringify(v.schedule)}`);
+          assert(v.next_due && !v.last_error, `next due ${v.next_due}, error ${v.last_error}`);
+          await snav('Status');
+          const row = sp.locator('[data-testid="schedule-status"] tbody tr', { hasText: 'Monthly to finance' });
+          await row.waitFor();
+          const due = new Date(v.next_due).toISOString();
+          const wantDue = `${new Date(due).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' })} ${due.slice(11, 16)} UTC`;
+          const shown = (await row.locator('td').nth(2).innerText()).trim();
+          assert(shown === wantDue, `Status shows next due "${shown}", the API ${v.next_due} (${wantDue})`);
+          await ssoShot('14-schedules-status');
+        });
+      }
       await check(`SSO: logout ends ${user}'s session here and at the provider`, async () => {
         const before = endSessionVisits.length;
         await Promise.all([sp.waitForURL(atOrigin(ssoBase, '/login')), sp.locator('[data-testid="logout"]').click()]);
