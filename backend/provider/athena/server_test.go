@@ -54,6 +54,9 @@ type fakeAthena struct {
 	// ghost columns are in the table's metadata but not in its data (a
 	// Glue schema out of step with the files): queries naming them fail.
 	ghost []string
+	// failOn makes a query whose text contains it fail as Athena fails a
+	// query the caller may not run.
+	failOn string
 }
 
 type startedQuery struct {
@@ -350,6 +353,9 @@ func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
 		return
 	}
 	ex := f.resolve(q.sql)
+	if f.failOn != "" && strings.Contains(q.sql, f.failOn) {
+		ex = &execution{err: "Access denied when writing output to url: s3://costpilot-athena-results/"}
+	}
 	if ex == nil {
 		ex = f.exec(castJSON.ReplaceAllString(q.sql, "$1"), args)
 	}
