@@ -366,7 +366,7 @@ func importCommitments(t *testing.T, path, from, to string) []model.CommitmentFa
 }
 
 type commitID struct {
-	day                                model.DayNum
+	day                             model.DayNum
 	account, id, typ, cat, currency string
 }
 
