@@ -76,9 +76,9 @@ type sums struct{ billed, effective, list model.Nanos }
 // importTotals parses the fixture with the file importer and sums its
 // lines of the days [from, to] by day and service, and by the whole line
 // identity.
-func importTotals(t *testing.T, from, to string) (map[dayService]sums, map[string]sums) {
+func importTotals(t *testing.T, path, from, to string) (map[dayService]sums, map[string]sums) {
 	t.Helper()
-	res, err := billing.ParseFile(context.Background(), fixture, billing.Options{})
+	res, err := billing.ParseFile(context.Background(), path, billing.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestFetchCostsEqualsImport(t *testing.T) {
 	if b.Provider != model.AWS || b.Source != model.SourceAthena || b.From != "2024-03-01" || b.To != "2024-04-30" {
 		t.Errorf("batch header %+v", b)
 	}
-	wantDS, wantKey := importTotals(t, "2024-03-01", "2024-04-30")
+	wantDS, wantKey := importTotals(t, fixture, "2024-03-01", "2024-04-30")
 	gotDS, gotKey := syncedTotals(b)
 	compare(t, "day/service", wantDS, gotDS)
 	compare(t, "line", wantKey, gotKey)
@@ -209,7 +209,7 @@ func TestFetchCostsWindow(t *testing.T) {
 			t.Fatalf("line of %s outside the window", l.Day)
 		}
 	}
-	want, _ := importTotals(t, "2024-04-10", "2024-04-12")
+	want, _ := importTotals(t, fixture, "2024-04-10", "2024-04-12")
 	got, _ := syncedTotals(b)
 	compare(t, "day/service", want, got)
 	if q := f.started[0]; !strings.Contains(q.sql, `"billing_period" IN (?)`) || q.params[0] != "'2024-04'" {
@@ -523,5 +523,111 @@ func TestCommitmentQueryFails(t *testing.T) {
 	}
 	if len(b.Lines) == 0 || len(b.Commitments) != 0 || !strings.Contains(b.CommitmentsNote, "Access denied") {
 		t.Errorf("%d lines, %d commitments, note %q", len(b.Lines), len(b.Commitments), b.CommitmentsNote)
+	}
+}
+
+// Fixtures of the other formats: testdata/focus-1.0.csv is a synthetic
+// FOCUS 1.0 export as AWS Data Exports writes it (FOCUS columns and AWS's
+// x_ columns; tags as a JSON map; some rows without a region id, an
+// effective or a list cost); testdata/legacy-cur.csv a synthetic legacy
+// CUR as delivered to S3 (category/Column names, tags as
+// resourceTags/user:* columns), which the test server loads as CUR's
+// Athena integration does (line_item_unblended_cost…, partitioned by year
+// and month). Both span two billing periods, 2024-03-27 to 2024-04-05.
+const (
+	focusFixture  = "testdata/focus-1.0.csv"
+	legacyFixture = "testdata/legacy-cur.csv"
+)
+
+// TestOtherFormatsEqualImport: the FOCUS and the legacy CUR queries give,
+// per day and service (and per whole line), the file importer's totals of
+// the same file, reading only the window's partitions.
+func TestOtherFormatsEqualImport(t *testing.T) {
+	tests := []struct {
+		name, path, format, table string
+		partition                 string
+		params                    string
+	}{
+		{"focus", focusFixture, config.AthenaFOCUS, "focus_export", `"billing_period" IN (?, ?)`, "'2024-03','2024-04'"},
+		{"legacy", legacyFixture, config.AthenaLegacy, "cur_legacy", `("year" = ? AND "month" = ?) OR ("year" = ? AND "month" = ?)`,
+			"'2024','3','2024','4'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, srv := newFakeAthena(t, tt.path, testDB, tt.table)
+			f.pageSize = 50
+			cfg := testConfig(srv.URL)
+			cfg.Athena.Table, cfg.Athena.Format = tt.table, tt.format
+			p, _ := newTestProvider(t, cfg)
+			for _, w := range [][2]string{{"2024-03-27", "2024-04-05"}, {"2024-03-31", "2024-04-01"}} {
+				b, err := p.FetchCosts(context.Background(), w[0], w[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantDS, wantKey := importTotals(t, tt.path, w[0], w[1])
+				gotDS, gotKey := syncedTotals(b)
+				compare(t, "day/service", wantDS, gotDS)
+				compare(t, "line", wantKey, gotKey)
+			}
+			q := f.started[0]
+			if !strings.Contains(q.sql, tt.partition) || strings.Join(q.params[:strings.Count(tt.params, ",")+1], ",") != tt.params {
+				t.Errorf("partitions: %s %v", q.sql, q.params)
+			}
+			if err := p.Check(context.Background()); err != nil {
+				t.Errorf("check: %v", err)
+			}
+		})
+	}
+}
+
+// TestFOCUSCommitmentsNotReported: a FOCUS table's commitments are not
+// read; the connector says why, and its batches carry none.
+func TestFOCUSCommitmentsNotReported(t *testing.T) {
+	f, srv := newFakeAthena(t, focusFixture, testDB, "focus_export")
+	cfg := testConfig(srv.URL)
+	cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
+	p, _ := newTestProvider(t, cfg)
+	if !strings.Contains(p.CommitmentsNote(), "FOCUS") {
+		t.Errorf("note %q", p.CommitmentsNote())
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Commitments) != 0 || b.CommitmentsNote != "" || f.count("StartQueryExecution") != 1 {
+		t.Errorf("commitments %v, note %q, %d queries", b.Commitments, b.CommitmentsNote, f.count("StartQueryExecution"))
+	}
+}
+
+// TestLegacyCommitmentsEqualImport: over legacy CUR's Athena table, the
+// commitment facts are the importer's for the same file.
+func TestLegacyCommitmentsEqualImport(t *testing.T) {
+	_, srv := newFakeAthena(t, legacyFixture, testDB, "cur_legacy")
+	cfg := testConfig(srv.URL)
+	cfg.Athena.Table, cfg.Athena.Format = "cur_legacy", config.AthenaLegacy
+	p, _ := newTestProvider(t, cfg)
+	if p.CommitmentsNote() != "" {
+		t.Fatalf("note %q", p.CommitmentsNote())
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := byCommitment(importCommitments(t, legacyFixture, "2024-03-27", "2024-04-05"))
+	got := byCommitment(b.Commitments)
+	kinds := map[string]int{}
+	for k, w := range want {
+		kinds[k.typ]++
+		if g, ok := got[k]; !ok || !sameFact(w, g) {
+			t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+		}
+	}
+	if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
+		t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok && !zeroFact(g) {
+			t.Errorf("%v: athena has %+v, the import nothing", k, g)
+		}
 	}
 }
