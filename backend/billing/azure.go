@@ -155,7 +155,7 @@ func (m *azureMapper) commitment(rec [][]byte, l *rawLine) {
 
 var (
 	azureRIType = []byte("Reservation")
-	azureSPType = []byte(typeSavingsPlan)
+	azureSPType = []byte(TypeSavingsPlan)
 )
 
 // firstCell is the first non-null of a record's cells at idx.

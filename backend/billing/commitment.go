@@ -51,12 +51,19 @@ type commitRow struct {
 	onDemand exact
 }
 
-// Commitment types and categories the exports without such labels get.
+// Commitment types and categories the exports without such labels get
+// (exported for the connectors that read the same exports where they
+// live, so both name them alike).
 const (
-	typeReservedInstance = "Reserved Instance"
-	typeSavingsPlan      = "Savings Plan"
-	categoryUsage        = "Usage"
-	categorySpend        = "Spend"
+	// TypeReservedInstance is an AWS reservation's type.
+	TypeReservedInstance = "Reserved Instance"
+	// TypeSavingsPlan is a savings plan's type.
+	TypeSavingsPlan = "Savings Plan"
+	// CategoryUsage is FOCUS's CommitmentDiscountCategory of a
+	// commitment to a quantity of usage.
+	CategoryUsage = "Usage"
+	// CategorySpend is that of a commitment to an amount spent.
+	CategorySpend = "Spend"
 )
 
 // timePriced reports whether a pricing unit is a unit of time (Hrs, Hours,

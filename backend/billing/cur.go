@@ -237,10 +237,10 @@ func (m *curMapper) commitment(rec [][]byte, typ []byte, l *rawLine) *fieldError
 }
 
 var (
-	riType   = []byte(typeReservedInstance)
-	spType   = []byte(typeSavingsPlan)
-	usageCat = []byte(categoryUsage)
-	spendCat = []byte(categorySpend)
+	riType   = []byte(TypeReservedInstance)
+	spType   = []byte(TypeSavingsPlan)
+	usageCat = []byte(CategoryUsage)
+	spendCat = []byte(CategorySpend)
 )
 
 // packTags packs the non-empty tag columns as index=value pairs; describe

@@ -13,6 +13,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/billing"
+	"github.com/costpilot/costpilot/backend/commitments"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -75,9 +76,9 @@ type sums struct{ billed, effective, list model.Nanos }
 // importTotals parses the fixture with the file importer and sums its
 // lines of the days [from, to] by day and service, and by the whole line
 // identity.
-func importTotals(t *testing.T, from, to string) (map[dayService]sums, map[string]sums) {
+func importTotals(t *testing.T, path, from, to string) (map[dayService]sums, map[string]sums) {
 	t.Helper()
-	res, err := billing.ParseFile(context.Background(), fixture, billing.Options{})
+	res, err := billing.ParseFile(context.Background(), path, billing.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestFetchCostsEqualsImport(t *testing.T) {
 	if b.Provider != model.AWS || b.Source != model.SourceAthena || b.From != "2024-03-01" || b.To != "2024-04-30" {
 		t.Errorf("batch header %+v", b)
 	}
-	wantDS, wantKey := importTotals(t, "2024-03-01", "2024-04-30")
+	wantDS, wantKey := importTotals(t, fixture, "2024-03-01", "2024-04-30")
 	gotDS, gotKey := syncedTotals(b)
 	compare(t, "day/service", wantDS, gotDS)
 	compare(t, "line", wantKey, gotKey)
@@ -208,7 +209,7 @@ func TestFetchCostsWindow(t *testing.T) {
 			t.Fatalf("line of %s outside the window", l.Day)
 		}
 	}
-	want, _ := importTotals(t, "2024-04-10", "2024-04-12")
+	want, _ := importTotals(t, fixture, "2024-04-10", "2024-04-12")
 	got, _ := syncedTotals(b)
 	compare(t, "day/service", want, got)
 	if q := f.started[0]; !strings.Contains(q.sql, `"billing_period" IN (?)`) || q.params[0] != "'2024-04'" {
@@ -234,8 +235,8 @@ func TestThrottling(t *testing.T) {
 		if _, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02"); err != nil {
 			t.Fatal(err)
 		}
-		if n := f.count("StartQueryExecution"); n != 3 {
-			t.Errorf("%d StartQueryExecution calls, want 2 throttled and 1 accepted", n)
+		if n := f.count("StartQueryExecution"); n != 4 {
+			t.Errorf("%d StartQueryExecution calls, want 2 throttled, then the cost and the commitment query", n)
 		}
 	})
 	t.Run("gives up", func(t *testing.T) {
@@ -346,19 +347,287 @@ func TestNewValidates(t *testing.T) {
 	}
 }
 
-// TestCommitmentsNotReported: until commitments are read through Athena,
-// the connector says so, and its batches carry none.
-func TestCommitmentsNotReported(t *testing.T) {
-	_, srv := newFakeAthena(t, fixture, testDB, testTable)
-	p, _ := newTestProvider(t, testConfig(srv.URL))
-	if p.CommitmentsNote() == "" {
-		t.Fatal("no reason given for the missing commitments")
-	}
-	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-01")
+// importCommitments is the file importer's commitment facts of the
+// fixture's days [from, to].
+func importCommitments(t *testing.T, path, from, to string) []model.CommitmentFact {
+	t.Helper()
+	res, err := billing.ParseFile(context.Background(), path, billing.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Commitments) != 0 || b.CommitmentsNote != "" {
-		t.Errorf("commitments %v, note %q", b.Commitments, b.CommitmentsNote)
+	defer res.Close()
+	var out []model.CommitmentFact
+	for _, f := range res.Batches[0].Commitments {
+		if d := f.Day.String(); d >= from && d <= to {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+type commitID struct {
+	day                             model.DayNum
+	account, id, typ, cat, currency string
+}
+
+func byCommitment(fs []model.CommitmentFact) map[commitID]model.CommitmentFact {
+	m := map[commitID]model.CommitmentFact{}
+	for _, f := range fs {
+		m[commitID{f.Day, f.Account, f.ID, f.Type, f.Category, f.Currency}] = f
+	}
+	return m
+}
+
+// sameFact compares two facts' measures to a millionth (1,000 nanos) and
+// their end of term exactly.
+func sameFact(a, b model.CommitmentFact) bool {
+	d := func(x, y model.Nanos) bool { return max(x-y, y-x) <= 1000 }
+	return d(a.CoveredList, b.CoveredList) && d(a.CoveredCost, b.CoveredCost) && d(a.Used, b.Used) &&
+		d(a.Unused, b.Unused) && d(a.OnDemand, b.OnDemand) && d(a.Units, b.Units) &&
+		d(a.UnusedUnits, b.UnusedUnits) && a.End == b.End
+}
+
+func zeroFact(f model.CommitmentFact) bool {
+	return f.CoveredList == 0 && f.CoveredCost == 0 && f.Used == 0 && f.Unused == 0 && f.OnDemand == 0 &&
+		f.Units == 0 && f.UnusedUnits == 0
+}
+
+// report is the commitments report of facts as one source's.
+func report(fs []model.CommitmentFact, src model.SourceKind) model.CommitmentReport {
+	days := map[string]map[model.DayNum]bool{}
+	sum := map[string]*commitments.Total{}
+	var order []string
+	for _, f := range fs {
+		k := f.ID + "|" + f.Type + "|" + f.Currency
+		t := sum[k]
+		if t == nil {
+			t = &commitments.Total{Provider: model.AWS, Source: src,
+				CommitmentFact: model.CommitmentFact{ID: f.ID, Type: f.Type, Category: f.Category, Currency: f.Currency}}
+			sum[k], days[k] = t, map[model.DayNum]bool{}
+			order = append(order, k)
+		}
+		t.CoveredList += f.CoveredList
+		t.CoveredCost += f.CoveredCost
+		t.Used += f.Used
+		t.Unused += f.Unused
+		t.OnDemand += f.OnDemand
+		t.Units += f.Units
+		t.UnusedUnits += f.UnusedUnits
+		t.End = max(t.End, f.End)
+		t.Day = max(t.Day, f.Day)
+		days[k][f.Day] = true
+	}
+	var totals []commitments.Total
+	for _, k := range order {
+		sum[k].Days = len(days[k])
+		totals = append(totals, *sum[k])
+	}
+	period := model.Period{Start: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2024, 4, 30, 0, 0, 0, 0, time.UTC)}
+	today, _ := model.ParseDayNum("2024-05-01")
+	return commitments.Report(totals, commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{model.AWS: src}},
+		func(n model.Nanos, _ string) float64 { return n.Float64() }, "USD", period, today)
+}
+
+// TestCommitmentsEqualImport is the acceptance of the commitment query:
+// over the CUR 2.0 table, the facts per commitment, account and day (and
+// the eligible usage paid on demand) are the file importer's for the same
+// file to a millionth, and so are the report's coverage and utilization.
+func TestCommitmentsEqualImport(t *testing.T) {
+	f, srv := newFakeAthena(t, fixture, testDB, testTable)
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	if note := p.CommitmentsNote(); note != "" {
+		t.Fatalf("a CUR 2.0 table's commitments are read, yet the connector says %q", note)
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-04-30")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.CommitmentsNote != "" {
+		t.Fatalf("batch note %q", b.CommitmentsNote)
+	}
+	want := byCommitment(importCommitments(t, fixture, "2024-03-01", "2024-04-30"))
+	got := byCommitment(b.Commitments)
+	kinds := map[string]int{}
+	for k, w := range want {
+		kinds[k.typ]++
+		if g, ok := got[k]; !ok || !sameFact(w, g) {
+			t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+		}
+	}
+	if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
+		t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
+	}
+	days := map[model.DayNum]bool{}
+	for k, g := range got {
+		days[k.day] = true
+		if _, ok := want[k]; !ok && !zeroFact(g) {
+			t.Errorf("%v: athena has %+v, the import nothing", k, g)
+		}
+	}
+	if len(days) != 51 { // 2024-03-01 to 2024-04-20
+		t.Errorf("facts on %d days, want one at least on each of the 51", len(days))
+	}
+	if q := f.lastStarted(); !strings.Contains(q.sql, "'RIFee'") || !strings.Contains(q.sql, `"billing_period" IN (?, ?)`) {
+		t.Errorf("commitment query %s", q.sql)
+	}
+
+	wantRep, gotRep := report(importCommitments(t, fixture, "2024-03-01", "2024-04-30"), model.SourceExport),
+		report(b.Commitments, model.SourceAthena)
+	if len(wantRep.Providers) != len(gotRep.Providers) || len(wantRep.Providers) < 3 {
+		t.Fatalf("report rows: import %+v, athena %+v", wantRep.Providers, gotRep.Providers)
+	}
+	ratio := func(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || max(*a-*b, *b-*a) <= 1e-6) }
+	for i, w := range wantRep.Providers {
+		g := gotRep.Providers[i]
+		if w.Type != g.Type || w.Coverage == nil || w.Utilization == nil || !ratio(w.Coverage, g.Coverage) ||
+			!ratio(w.Utilization, g.Utilization) || max(w.UnusedCost-g.UnusedCost, g.UnusedCost-w.UnusedCost) > 1e-6 {
+			t.Errorf("report row %q: import %+v, athena %+v", w.Type, w, g)
+		}
+	}
+}
+
+// TestCommitmentsWindow: a sync window's facts are those of its days.
+func TestCommitmentsWindow(t *testing.T) {
+	_, srv := newFakeAthena(t, fixture, testDB, testTable)
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	b, err := p.FetchCosts(context.Background(), "2024-04-10", "2024-04-12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := byCommitment(importCommitments(t, fixture, "2024-04-10", "2024-04-12"))
+	got := byCommitment(b.Commitments)
+	if len(want) == 0 {
+		t.Fatal("no facts to compare")
+	}
+	for k, w := range want {
+		if g, ok := got[k]; !ok || !sameFact(w, g) {
+			t.Errorf("%v: import %+v, athena %+v", k, w, g)
+		}
+	}
+	for k := range got {
+		if d := k.day.String(); d < "2024-04-10" || d > "2024-04-12" {
+			t.Errorf("fact of %s outside the window", d)
+		}
+	}
+}
+
+// TestCommitmentQueryFails: the costs stand, and the batch says why its
+// commitments are missing.
+func TestCommitmentQueryFails(t *testing.T) {
+	f, srv := newFakeAthena(t, fixture, testDB, testTable)
+	f.failOn = "reservation_total_reserved_units" // named by the commitment query only
+	p, _ := newTestProvider(t, testConfig(srv.URL))
+	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Lines) == 0 || len(b.Commitments) != 0 || !strings.Contains(b.CommitmentsNote, "Access denied") {
+		t.Errorf("%d lines, %d commitments, note %q", len(b.Lines), len(b.Commitments), b.CommitmentsNote)
+	}
+}
+
+// Fixtures of the other formats: testdata/focus-1.0.csv is a synthetic
+// FOCUS 1.0 export as AWS Data Exports writes it (FOCUS columns and AWS's
+// x_ columns; tags as a JSON map; some rows without a region id, an
+// effective or a list cost); testdata/legacy-cur.csv a synthetic legacy
+// CUR as delivered to S3 (category/Column names, tags as
+// resourceTags/user:* columns), which the test server loads as CUR's
+// Athena integration does (line_item_unblended_cost…, partitioned by year
+// and month). Both span two billing periods, 2024-03-27 to 2024-04-05.
+const (
+	focusFixture  = "testdata/focus-1.0.csv"
+	legacyFixture = "testdata/legacy-cur.csv"
+)
+
+// TestOtherFormatsEqualImport: the FOCUS and the legacy CUR queries give,
+// per day and service (and per whole line), the file importer's totals of
+// the same file, reading only the window's partitions.
+func TestOtherFormatsEqualImport(t *testing.T) {
+	tests := []struct {
+		name, path, format, table string
+		partition                 string
+		params                    string
+	}{
+		{"focus", focusFixture, config.AthenaFOCUS, "focus_export", `"billing_period" IN (?, ?)`, "'2024-03','2024-04'"},
+		{"legacy", legacyFixture, config.AthenaLegacy, "cur_legacy", `("year" = ? AND "month" = ?) OR ("year" = ? AND "month" = ?)`,
+			"'2024','3','2024','4'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, srv := newFakeAthena(t, tt.path, testDB, tt.table)
+			f.pageSize = 50
+			cfg := testConfig(srv.URL)
+			cfg.Athena.Table, cfg.Athena.Format = tt.table, tt.format
+			p, _ := newTestProvider(t, cfg)
+			for _, w := range [][2]string{{"2024-03-27", "2024-04-05"}, {"2024-03-31", "2024-04-01"}} {
+				b, err := p.FetchCosts(context.Background(), w[0], w[1])
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantDS, wantKey := importTotals(t, tt.path, w[0], w[1])
+				gotDS, gotKey := syncedTotals(b)
+				compare(t, "day/service", wantDS, gotDS)
+				compare(t, "line", wantKey, gotKey)
+			}
+			q := f.started[0]
+			if !strings.Contains(q.sql, tt.partition) || strings.Join(q.params[:strings.Count(tt.params, ",")+1], ",") != tt.params {
+				t.Errorf("partitions: %s %v", q.sql, q.params)
+			}
+			if err := p.Check(context.Background()); err != nil {
+				t.Errorf("check: %v", err)
+			}
+		})
+	}
+}
+
+// TestFOCUSCommitmentsNotReported: a FOCUS table's commitments are not
+// read; the connector says why, and its batches carry none.
+func TestFOCUSCommitmentsNotReported(t *testing.T) {
+	f, srv := newFakeAthena(t, focusFixture, testDB, "focus_export")
+	cfg := testConfig(srv.URL)
+	cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
+	p, _ := newTestProvider(t, cfg)
+	if !strings.Contains(p.CommitmentsNote(), "FOCUS") {
+		t.Errorf("note %q", p.CommitmentsNote())
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Commitments) != 0 || b.CommitmentsNote != "" || f.count("StartQueryExecution") != 1 {
+		t.Errorf("commitments %v, note %q, %d queries", b.Commitments, b.CommitmentsNote, f.count("StartQueryExecution"))
+	}
+}
+
+// TestLegacyCommitmentsEqualImport: over legacy CUR's Athena table, the
+// commitment facts are the importer's for the same file.
+func TestLegacyCommitmentsEqualImport(t *testing.T) {
+	_, srv := newFakeAthena(t, legacyFixture, testDB, "cur_legacy")
+	cfg := testConfig(srv.URL)
+	cfg.Athena.Table, cfg.Athena.Format = "cur_legacy", config.AthenaLegacy
+	p, _ := newTestProvider(t, cfg)
+	if p.CommitmentsNote() != "" {
+		t.Fatalf("note %q", p.CommitmentsNote())
+	}
+	b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := byCommitment(importCommitments(t, legacyFixture, "2024-03-27", "2024-04-05"))
+	got := byCommitment(b.Commitments)
+	kinds := map[string]int{}
+	for k, w := range want {
+		kinds[k.typ]++
+		if g, ok := got[k]; !ok || !sameFact(w, g) {
+			t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+		}
+	}
+	if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
+		t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok && !zeroFact(g) {
+			t.Errorf("%v: athena has %+v, the import nothing", k, g)
+		}
 	}
 }

@@ -2,21 +2,241 @@ package athena
 
 import (
 	"context"
+	"sort"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/billing"
+	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
-// notRead is why this connector gives no commitment discounts yet.
-const notRead = "the aws athena source does not read commitment discounts yet; import the same CUR or FOCUS export as a file (costpilot import) to see them"
+// focusNotRead is why a FOCUS table gives no commitment discounts here.
+const focusNotRead = "the aws athena source reads commitment discounts from a CUR 2.0 or legacy CUR table, not from a FOCUS table " +
+	"(its commitment columns are not mapped here yet); point aws.athena at the CUR 2.0 export of the same account, " +
+	"or import the FOCUS export as a file (costpilot import)"
 
-// CommitmentsNote implements provider.CommitmentSource: commitments are
-// not read through Athena yet, so every period says so.
-func (p *Provider) CommitmentsNote() string { return notRead }
+// noCommitColumns is the batch note of a CUR table without reservation
+// and savings plan columns: as the file import, it then reports none.
+const noCommitColumns = "the Athena table has no reservation or savings plan columns (reservation_reservation_a_r_n, " +
+	"savings_plan_savings_plan_a_r_n), so it says nothing of commitment discounts"
 
-// commitments returns the commitment facts of the days [from, to]: none
-// yet. The batch's own note stays empty: nothing failed, and the
-// connector's note already says why.
-func (p *Provider) commitments(context.Context, *tableInfo, time.Time, time.Time) ([]model.CommitmentFact, string, error) {
-	return nil, "", nil
+// CommitmentsNote implements provider.CommitmentSource: a CUR table's
+// batches carry its commitment discounts; a FOCUS table's do not, and
+// every period says why.
+func (p *Provider) CommitmentsNote() string {
+	if p.cfg.Format == config.AthenaFOCUS {
+		return focusNotRead
+	}
+	return ""
+}
+
+// The line item types the commitment measures read (the file import's,
+// see billing's CUR mapper): on-demand usage, usage a reservation or a
+// savings plan covered, and their recurring fees.
+const commitTypes = `'Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage', 'RIFee', 'SavingsPlanRecurringFee'`
+
+// Result columns of the commitment query: the grouping columns, then the
+// sums.
+var commitCols = []string{"day", "payer", "account", "currency", "line_type", "product_code", "product_name", "unit", "id",
+	"end_day", "list", "effective", "billed", "upfront", "units", "unused_units", "used_commitment"}
+
+const commitGroups = 9
+
+// commitmentQuery sums the rows of the days [from, to] that the
+// commitment measures read, per day, account, currency, line item type
+// and commitment; on-demand usage also per service and pricing unit.
+// Whether usage is eligible for a commitment (its service is compute or
+// a database, its price one of time) is a Go rule of the file import,
+// which SQL cannot state (the service categories are a table in Go):
+// the query groups by the columns the rule reads and commitmentFacts
+// applies it to each group. The amounts are the cost query's (effective
+// and list as curEffective and curList).
+func commitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) query {
+	typ := t.col(curType)
+	ri := `(` + typ + ` IN ('DiscountedUsage', 'RIFee'))`
+	sp := `(` + typ + ` IN ('SavingsPlanCoveredUsage', 'SavingsPlanRecurringFee'))`
+	exprs := []string{
+		dayOf(t.col(curStart)),
+		t.text("bill_payer_account_id"),
+		t.text("line_item_usage_account_id"),
+		t.text("line_item_currency_code"),
+		t.text(curType),
+		t.text("line_item_product_code"),
+		t.text("product_product_name"),
+		`CASE WHEN ` + typ + ` = 'Usage' THEN ` + t.text("pricing_unit") + ` ELSE '' END`,
+		`CASE WHEN ` + ri + ` THEN ` + t.text("reservation_reservation_a_r_n") +
+			` WHEN ` + sp + ` THEN ` + t.text("savings_plan_savings_plan_a_r_n") + ` ELSE '' END`,
+		`MAX(CASE WHEN ` + ri + ` THEN ` + dayOf(t.col("reservation_end_time")) +
+			` WHEN ` + sp + ` THEN ` + dayOf(t.col("savings_plan_end_time")) + ` END)`,
+		`SUM(` + curList(t) + `)`,
+		`SUM(` + curEffective(t) + `)`,
+		`SUM(` + t.amount(curUnblended) + `)`,
+		`SUM(` + t.amount("reservation_amortized_upfront_fee_for_billing_period") + `)`,
+		`SUM(` + t.amount("reservation_total_reserved_units") + `)`,
+		`SUM(` + t.amount("reservation_unused_quantity") + `)`,
+		`SUM(` + t.amount("savings_plan_used_commitment") + `)`,
+	}
+	w, params := where(cfg.Format, t, curStart, from, to)
+	w += "\n  AND " + typ + ` IN (` + commitTypes + `)`
+	return query{sql: selectSQL(exprs, commitCols, ref(cfg), w, commitGroups), params: params, cols: commitCols}
+}
+
+// commitments returns the commitment facts of the days [from, to], with
+// one eligible-usage fact (zero or not) for each day, account and
+// currency of lines (the days the batch covers). The query is optional:
+// when it fails the costs still stand, so the failure comes back as the
+// batch's note (cancellation excepted).
+func (p *Provider) commitments(ctx context.Context, t *tableInfo, from, to time.Time, lines []model.CostLine) ([]model.CommitmentFact, string, error) {
+	if p.cfg.Format == config.AthenaFOCUS {
+		return nil, "", nil // CommitmentsNote says why
+	}
+	if !t.has("reservation_reservation_a_r_n") && !t.has("savings_plan_savings_plan_a_r_n") {
+		return nil, noCommitColumns, nil
+	}
+	q := commitmentQuery(p.cfg, t, from, to)
+	var rows []commitRow
+	_, err := p.run(ctx, "commitment query", q.sql, q.params, q.cols, func(r []string) error {
+		row, err := readCommitRow(r)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row)
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, "", err
+		}
+		return nil, provider.CommitmentsFailed(err, ""), nil
+	}
+	facts, err := commitmentFacts(rows, lines)
+	if err != nil {
+		return nil, "", err
+	}
+	return facts, "", nil
+}
+
+// commitRow is one row of commitmentQuery.
+type commitRow struct {
+	key                                     billing.CURKey
+	day, unit, id, end                      string
+	list, effective, billed, upfront, units model.Nanos
+	unusedUnits, usedCommitment             model.Nanos
+}
+
+func readCommitRow(r []string) (commitRow, error) {
+	row := commitRow{
+		key: billing.CURKey{Payer: trim(r[1]), Account: trim(r[2]), Currency: r[3], LineItemType: r[4],
+			ProductCode: trim(r[5]), ProductName: trim(r[6])},
+		day: r[0], unit: r[7], id: r[8], end: r[9],
+	}
+	if _, err := time.Parse(model.DateLayout, row.day); err != nil {
+		return row, badRow("commitment query", "unreadable day "+clip(row.day))
+	}
+	for i, dst := range []*model.Nanos{&row.list, &row.effective, &row.billed, &row.upfront, &row.units,
+		&row.unusedUnits, &row.usedCommitment} {
+		v, err := nanos(r[10+i])
+		if err != nil {
+			return row, badRow("commitment query", err.Error())
+		}
+		*dst = v
+	}
+	return row, nil
+}
+
+// factKey identifies one commitment fact.
+type factKey struct {
+	account, currency, id string
+	day                   model.DayNum
+}
+
+// commitmentFacts turns the query's rows into the facts the file import
+// gives for the same rows (see billing's CUR mapper): on-demand usage is
+// eligible when its price is one of time and its line is compute or
+// database usage; covered usage gives its list and effective cost;
+// a reservation fee its used and unused amortized fee and reserved
+// units, a savings plan fee its used commitment and the rest.
+func commitmentFacts(rows []commitRow, lines []model.CostLine) ([]model.CommitmentFact, error) {
+	facts := map[factKey]*model.CommitmentFact{}
+	get := func(k factKey, typ, cat string) *model.CommitmentFact {
+		f := facts[k]
+		if f == nil {
+			f = &model.CommitmentFact{Account: k.account, Day: k.day, ID: k.id, Type: typ, Category: cat, Currency: k.currency}
+			facts[k] = f
+		}
+		return f
+	}
+	for _, r := range rows {
+		l, err := billing.CURLine(r.key)
+		if err != nil {
+			return nil, badRow("commitment query", err.Error())
+		}
+		day, _ := model.ParseDayNum(r.day)
+		k := factKey{account: l.BillingAccount, currency: l.Currency, day: day}
+		if r.key.LineItemType == "Usage" {
+			if billing.TimePriced(r.unit) && billing.EligibleUsage(&l) {
+				get(k, "", "").OnDemand += r.list
+			}
+			continue
+		}
+		if k.id = r.id; k.id == "" {
+			continue // a commitment row without its id cannot be told apart
+		}
+		var f *model.CommitmentFact
+		switch r.key.LineItemType {
+		case "DiscountedUsage":
+			f = get(k, billing.TypeReservedInstance, billing.CategoryUsage)
+			f.CoveredList += r.list
+			f.CoveredCost += r.effective
+		case "SavingsPlanCoveredUsage":
+			f = get(k, billing.TypeSavingsPlan, billing.CategorySpend)
+			f.CoveredList += r.list
+			f.CoveredCost += r.effective
+		case "RIFee":
+			// Purchased: the amortized upfront fee and the recurring fee;
+			// unused: their unused parts (the row's effective cost).
+			f = get(k, billing.TypeReservedInstance, billing.CategoryUsage)
+			f.Unused += r.effective
+			f.Used += r.upfront + r.billed - r.effective
+			f.Units += r.units
+			f.UnusedUnits += r.unusedUnits
+		case "SavingsPlanRecurringFee":
+			f = get(k, billing.TypeSavingsPlan, billing.CategorySpend)
+			f.Used += r.usedCommitment
+			f.Unused += r.effective
+		default:
+			continue
+		}
+		if end, ok := model.ParseDayNum(r.end); ok && end > f.End {
+			f.End = end
+		}
+	}
+	// One eligible-usage fact a day, account and currency with costs, so
+	// a day without eligible usage reads as none rather than unknown.
+	for i := range lines {
+		day, ok := model.ParseDayNum(lines[i].Day)
+		if !ok {
+			continue
+		}
+		get(factKey{account: lines[i].BillingAccount, currency: lines[i].Currency, day: day}, "", "")
+	}
+	out := make([]model.CommitmentFact, 0, len(facts))
+	for _, f := range facts {
+		out = append(out, *f)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Day != b.Day {
+			return a.Day < b.Day
+		}
+		if a.Account != b.Account {
+			return a.Account < b.Account
+		}
+		if a.ID != b.ID {
+			return a.ID < b.ID
+		}
+		return a.Currency < b.Currency
+	})
+	return out, nil
 }

@@ -58,7 +58,7 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	if len(names) > 0 {
 		b.AccountNames = names
 	}
-	b.Commitments, b.CommitmentsNote, err = p.commitments(ctx, table, f, t)
+	b.Commitments, b.CommitmentsNote, err = p.commitments(ctx, table, f, t, b.Lines)
 	if err != nil {
 		return model.Batch{}, err
 	}

@@ -54,6 +54,9 @@ type fakeAthena struct {
 	// ghost columns are in the table's metadata but not in its data (a
 	// Glue schema out of step with the files): queries naming them fail.
 	ghost []string
+	// failOn makes a query whose text contains it fail as Athena fails a
+	// query the caller may not run.
+	failOn string
 }
 
 type startedQuery struct {
@@ -78,8 +81,10 @@ type execution struct {
 var registerOnce sync.Once
 
 // newFakeAthena loads the CSV at path as the table database.table,
-// partitioned by billing_period (from bill_billing_period_start_date) as
-// Data Exports partition it.
+// partitioned by billing_period (from the billing period's start) as Data
+// Exports partition it. A legacy CUR file (category/Column names) is
+// loaded as its Athena integration reads it: columns renamed by
+// athenaName, partitioned by year and month.
 func newFakeAthena(t *testing.T, path, database, table string) (*fakeAthena, *httptest.Server) {
 	t.Helper()
 	registerOnce.Do(func() {
@@ -117,10 +122,33 @@ func newFakeAthena(t *testing.T, path, database, table string) (*fakeAthena, *ht
 	return f, srv
 }
 
+// athenaName is the column name legacy CUR's Athena integration gives a
+// report column: "lineItem/UnblendedCost" is line_item_unblended_cost,
+// "reservation/ReservationARN" reservation_reservation_a_r_n and
+// "resourceTags/user:team" resource_tags_user_team.
+func athenaName(c string) string {
+	var b strings.Builder
+	for i, r := range c {
+		switch {
+		case r == '/' || r == ':':
+			b.WriteByte('_')
+		case r >= 'A' && r <= 'Z':
+			if i > 0 && c[i-1] != '/' && c[i-1] != ':' {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // glueType is the type a CUR 2.0 table gives a column.
 func glueType(c string) string {
 	switch {
-	case c == "resource_tags" || c == "product" || c == "cost_category" || c == "discount" || c == "tags":
+	case c == "resource_tags" || c == "product" || c == "cost_category" || c == "discount" || c == "tags" ||
+		c == "x_costcategories" || c == "x_discounts":
 		return "map<string,string>"
 	case strings.HasSuffix(c, "_date") || strings.HasSuffix(c, "_time") || strings.HasPrefix(c, "chargeperiod") || strings.HasPrefix(c, "billingperiod"):
 		return "timestamp"
@@ -157,7 +185,11 @@ func (f *fakeAthena) load(path string) {
 	}
 	var defs []string
 	periodFrom := -1
+	legacy := strings.Contains(head[0], "/")
 	for i, c := range head {
+		if legacy {
+			c = athenaName(c)
+		}
 		c = strings.ToLower(c)
 		head[i] = c
 		f.types[c] = glueType(c)
@@ -168,9 +200,16 @@ func (f *fakeAthena) load(path string) {
 		}
 	}
 	if periodFrom >= 0 {
-		f.types["billing_period"] = "string"
+		// Data Exports partition by billing_period=YYYY-MM, legacy CUR's
+		// Athena integration by year=YYYY/month=M.
 		f.parts = []string{"billing_period"}
-		defs = append(defs, `"billing_period" varchar`)
+		if legacy {
+			f.parts = []string{"year", "month"}
+		}
+		for _, c := range f.parts {
+			f.types[c] = "string"
+			defs = append(defs, `"`+c+`" varchar`)
+		}
 	}
 	name := `"` + f.database + `"."` + f.table + `"`
 	if _, err := f.db.Exec(`CREATE TABLE ` + name + ` (` + strings.Join(defs, ", ") + `)`); err != nil {
@@ -180,10 +219,7 @@ func (f *fakeAthena) load(path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := len(head)
-	if periodFrom >= 0 {
-		n++
-	}
+	n := len(head) + len(f.parts)
 	marks := strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 	ins, err := tx.Prepare(`INSERT INTO ` + name + ` VALUES (` + marks + `)`)
 	if err != nil {
@@ -213,7 +249,15 @@ func (f *fakeAthena) load(path string) {
 			}
 		}
 		if periodFrom >= 0 {
-			args = append(args, rec[periodFrom][:7])
+			start, err := time.Parse(time.RFC3339, rec[periodFrom])
+			if err != nil {
+				t.Fatalf("%s: %v", head[periodFrom], err)
+			}
+			if legacy {
+				args = append(args, strconv.Itoa(start.Year()), strconv.Itoa(int(start.Month())))
+			} else {
+				args = append(args, start.Format("2006-01"))
+			}
 		}
 		if _, err := ins.Exec(args...); err != nil {
 			t.Fatal(err)
@@ -350,6 +394,9 @@ func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
 		return
 	}
 	ex := f.resolve(q.sql)
+	if f.failOn != "" && strings.Contains(q.sql, f.failOn) {
+		ex = &execution{err: "Access denied when writing output to url: s3://costpilot-athena-results/"}
+	}
 	if ex == nil {
 		ex = f.exec(castJSON.ReplaceAllString(q.sql, "$1"), args)
 	}
