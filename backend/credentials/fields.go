@@ -33,8 +33,8 @@ var catalogue = map[model.ProviderKey][]model.CredentialField{
 
 // SMTP and SMTPPassword name the mail server's password (model.SMTP).
 const (
-	SMTP         = model.SMTP
-	SMTPPassword = model.SMTPPassword
+	SMTP         model.ProviderKey = model.SMTP
+	SMTPPassword                   = model.SMTPPassword
 )
 
 // Owners are whose credentials the store keeps: the clouds, then SMTP.

@@ -46,10 +46,12 @@ func (k ProviderKey) Name() string {
 
 // SMTP owns the credentials of the mail server scheduled reports go
 // through (reports.smtp): the credential store keeps them beside the
-// clouds', though it is no cloud. SMTPPassword is its one field.
+// clouds', under this name, though it is no cloud (so it is no
+// ProviderKey constant, which would make it one of the providers).
+// SMTPPassword is its one field.
 const (
-	SMTP         ProviderKey = "smtp"
-	SMTPPassword             = "password"
+	SMTP         = "smtp"
+	SMTPPassword = "password"
 )
 
 // Valid reports whether k is one of the four supported keys.

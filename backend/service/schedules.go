@@ -455,7 +455,7 @@ func (s *Service) smtpPassword() (string, error) {
 		}
 		return strings.TrimRight(string(b), "\r\n"), nil
 	}
-	v, err := s.creds.Get(model.SMTP, model.SMTPPassword)
+	v, err := s.creds.Get(model.ProviderKey(model.SMTP), model.SMTPPassword)
 	if err != nil {
 		return "", err
 	}

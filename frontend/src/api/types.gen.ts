@@ -614,7 +614,7 @@ export interface ProviderForecast {
 }
 
 /** Go: model.ProviderKey */
-export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci', 'smtp'] as const;
+export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci'] as const;
 export type ProviderKey = (typeof ProviderKeyValues)[number];
 
 /** Go: model.ProviderStatus */
