@@ -130,34 +130,28 @@ func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
 }
 
 // commitment fills l.commit from a FOCUS row (the measures are defined in
-// the README): usage a commitment discount covered (status Used, or none
-// given), the unused part of one (status Unused), or usage paid on demand.
-// Purchases are left out: their cost reaches usage and unused rows
-// amortized. FOCUS 1.1+ gives the quantity of a row (consumed by a Used
-// row, left by an Unused one): when its unit is time (hours), the
-// commitment's units are their sum and its unused units the Unused rows',
-// so utilization can be in hours.
+// the README, and FOCUSCommitRole says what each kind of row gives).
+// FOCUS 1.1+ gives the quantity of a row (consumed by a Used row, left by
+// an Unused one): when its unit is time (hours), the commitment's units
+// are their sum and its unused units the Unused rows', so utilization can
+// be in hours.
 func (m *focusMapper) commitment(rec [][]byte, l *rawLine) *fieldError {
 	c := &l.commit
-	charge := cell(rec, m.charge)
-	if charge != nil && !equalFoldAny(charge, "Usage") {
-		return nil
-	}
 	id := cell(rec, m.cdID)
-	if id == nil {
-		if timePriced(cell(rec, m.pricingUnit)) {
-			c.kind = commitCandidate
-		}
+	role := focusCommitRole(cell(rec, m.charge), id, cell(rec, m.cdStatus), cell(rec, m.pricingUnit))
+	switch role {
+	case FOCUSCommitNone:
 		return nil
-	}
-	c.id, c.typ, c.cat = id, cell(rec, m.cdType), cell(rec, m.cdCat)
-	unused := equalFoldAny(cell(rec, m.cdStatus), "Unused")
-	if unused {
+	case FOCUSCommitOnDemand:
+		c.kind = commitCandidate
+		return nil
+	case FOCUSCommitUnused:
 		c.kind, c.unused = commitFee, l.effective
-	} else {
+	default:
 		c.kind = commitCovered
 		c.coveredList, c.coveredCost, c.used = l.list, l.effective, l.effective
 	}
+	c.id, c.typ, c.cat = id, cell(rec, m.cdType), cell(rec, m.cdCat)
 	if m.cdQty < 0 || !timePriced(cell(rec, m.cdUnit)) {
 		return nil
 	}
@@ -166,10 +160,62 @@ func (m *focusMapper) commitment(rec [][]byte, l *rawLine) *fieldError {
 		return fe
 	}
 	c.units = q
-	if unused {
+	if role == FOCUSCommitUnused {
 		c.unused2 = q
 	}
 	return nil
+}
+
+// FOCUSCommitRole is what a FOCUS usage row is to the commitment
+// measures; exported for the connectors that aggregate a FOCUS table
+// where it lives, so both read a row alike.
+type FOCUSCommitRole uint8
+
+const (
+	// FOCUSCommitNone rows are not read: charges other than usage (a
+	// purchase's cost reaches the usage and unused rows amortized), and
+	// usage paid on demand that is not priced by time.
+	FOCUSCommitNone FOCUSCommitRole = iota
+	// FOCUSCommitOnDemand is usage paid on demand and priced by time: its
+	// ListCost is eligible usage when its line is compute or database
+	// usage (EligibleUsage).
+	FOCUSCommitOnDemand
+	// FOCUSCommitUsed is usage a commitment covered (status Used, or none
+	// given): ListCost is its on-demand equivalent, EffectiveCost its cost
+	// and the commitment used; the quantity counts as units.
+	FOCUSCommitUsed
+	// FOCUSCommitUnused is the unused part of a commitment (status
+	// Unused): EffectiveCost is unused; the quantity counts as units and
+	// unused units.
+	FOCUSCommitUnused
+)
+
+// FOCUSCommitment classifies a FOCUS row by its ChargeCategory,
+// CommitmentDiscountId, CommitmentDiscountStatus and PricingUnit ("" for
+// a null).
+func FOCUSCommitment(charge, id, status, pricingUnit string) FOCUSCommitRole {
+	return focusCommitRole([]byte(charge), []byte(id), []byte(status), []byte(pricingUnit))
+}
+
+// FOCUSCommitUnits reports whether the CommitmentDiscountQuantity of rows
+// with this CommitmentDiscountUnit counts as the commitment's units: only
+// a unit of time does (see timePriced).
+func FOCUSCommitUnits(unit string) bool { return timePriced([]byte(unit)) }
+
+func focusCommitRole(charge, id, status, pricingUnit []byte) FOCUSCommitRole {
+	if !isNull(charge) && !equalFoldAny(charge, "Usage") {
+		return FOCUSCommitNone
+	}
+	if isNull(id) {
+		if timePriced(pricingUnit) {
+			return FOCUSCommitOnDemand
+		}
+		return FOCUSCommitNone
+	}
+	if equalFoldAny(status, "Unused") {
+		return FOCUSCommitUnused
+	}
+	return FOCUSCommitUsed
 }
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {

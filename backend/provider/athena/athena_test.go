@@ -580,22 +580,123 @@ func TestOtherFormatsEqualImport(t *testing.T) {
 	}
 }
 
-// TestFOCUSCommitmentsNotReported: a FOCUS table's commitments are not
-// read; the connector says why, and its batches carry none.
-func TestFOCUSCommitmentsNotReported(t *testing.T) {
+// focus11Fixture is testdata/focus-1.0.csv as a FOCUS 1.1 export writes
+// it: the same rows with CommitmentDiscountQuantity and
+// CommitmentDiscountUnit (hours of the reservation, dollars of the savings
+// plan) and ServiceSubcategory.
+const focus11Fixture = "testdata/focus-1.1.csv"
+
+// TestFOCUSCommitmentsEqualImport is the acceptance of the commitment
+// query over a FOCUS table (1.0, and 1.1 with commitment quantities): the
+// facts per commitment, account and day (and the eligible usage paid on
+// demand) are the file importer's for the same file to a millionth, and
+// so are the report's coverage and utilization; a window's facts are
+// those of its days.
+func TestFOCUSCommitmentsEqualImport(t *testing.T) {
+	tests := []struct {
+		name, path string
+		hours      bool // the reservation's facts have units (hours)
+	}{
+		{"focus 1.0", focusFixture, false},
+		{"focus 1.1", focus11Fixture, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, srv := newFakeAthena(t, tt.path, testDB, "focus_export")
+			cfg := testConfig(srv.URL)
+			cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
+			p, _ := newTestProvider(t, cfg)
+			if note := p.CommitmentsNote(); note != "" {
+				t.Fatalf("a FOCUS table's commitments are read, yet the connector says %q", note)
+			}
+			b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 {
+				t.Fatalf("batch note %q, %d queries", b.CommitmentsNote, f.count("StartQueryExecution"))
+			}
+			if q := f.lastStarted(); !strings.Contains(q.sql, `"commitmentdiscountid"`) || !strings.Contains(q.sql, `"billing_period" IN (?, ?)`) {
+				t.Errorf("commitment query %s", q.sql)
+			}
+			imported := importCommitments(t, tt.path, "2024-03-27", "2024-04-05")
+			want, got := byCommitment(imported), byCommitment(b.Commitments)
+			kinds := map[string]int{}
+			var units, unusedUnits model.Nanos
+			for k, w := range want {
+				kinds[k.typ]++
+				units += w.Units
+				unusedUnits += w.UnusedUnits
+				if g, ok := got[k]; !ok || !sameFact(w, g) {
+					t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+				}
+			}
+			if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
+				t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
+			}
+			if tt.hours != (units > 0 && unusedUnits > 0) {
+				t.Errorf("units %v, unused units %v: FOCUS 1.1's hours read only from 1.1", units, unusedUnits)
+			}
+			days := map[model.DayNum]bool{}
+			for k, g := range got {
+				days[k.day] = true
+				if _, ok := want[k]; !ok && !zeroFact(g) {
+					t.Errorf("%v: athena has %+v, the import nothing", k, g)
+				}
+			}
+			if len(days) != 10 {
+				t.Errorf("facts on %d days, want one at least on each of the 10", len(days))
+			}
+
+			wantRep, gotRep := report(imported, model.SourceExport), report(b.Commitments, model.SourceAthena)
+			if len(wantRep.Providers) != len(gotRep.Providers) || len(wantRep.Providers) < 3 {
+				t.Fatalf("report rows: import %+v, athena %+v", wantRep.Providers, gotRep.Providers)
+			}
+			ratio := func(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || max(*a-*b, *b-*a) <= 1e-6) }
+			for i, w := range wantRep.Providers {
+				g := gotRep.Providers[i]
+				if w.Type != g.Type || w.Coverage == nil || w.Utilization == nil || !ratio(w.Coverage, g.Coverage) ||
+					!ratio(w.Utilization, g.Utilization) || max(w.UnusedCost-g.UnusedCost, g.UnusedCost-w.UnusedCost) > 1e-6 {
+					t.Errorf("report row %q: import %+v, athena %+v", w.Type, w, g)
+				}
+			}
+
+			b, err = p.FetchCosts(context.Background(), "2024-03-31", "2024-04-01")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, got = byCommitment(importCommitments(t, tt.path, "2024-03-31", "2024-04-01")), byCommitment(b.Commitments)
+			for k, w := range want {
+				if g, ok := got[k]; !ok || !sameFact(w, g) {
+					t.Errorf("window %v: import %+v, athena %+v", k, w, g)
+				}
+			}
+			for k, g := range got {
+				if d := k.day.String(); d < "2024-03-31" || d > "2024-04-01" || (want[k] == model.CommitmentFact{} && !zeroFact(g)) {
+					t.Errorf("window: fact %v %+v", k, g)
+				}
+			}
+		})
+	}
+}
+
+// TestFOCUSWithoutCommitmentColumns: a FOCUS table without
+// CommitmentDiscountId gives its costs, no commitments, and the batch says
+// why.
+func TestFOCUSWithoutCommitmentColumns(t *testing.T) {
 	f, srv := newFakeAthena(t, focusFixture, testDB, "focus_export")
+	f.hideColumns("commitmentdiscountid")
 	cfg := testConfig(srv.URL)
 	cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
 	p, _ := newTestProvider(t, cfg)
-	if !strings.Contains(p.CommitmentsNote(), "FOCUS") {
-		t.Errorf("note %q", p.CommitmentsNote())
-	}
 	b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Commitments) != 0 || b.CommitmentsNote != "" || f.count("StartQueryExecution") != 1 {
-		t.Errorf("commitments %v, note %q, %d queries", b.Commitments, b.CommitmentsNote, f.count("StartQueryExecution"))
+	if len(b.Lines) == 0 || len(b.Commitments) != 0 || !strings.Contains(b.CommitmentsNote, "CommitmentDiscountId") ||
+		f.count("StartQueryExecution") != 1 {
+		t.Errorf("%d lines, commitments %v, note %q, %d queries", len(b.Lines), b.Commitments, b.CommitmentsNote,
+			f.count("StartQueryExecution"))
 	}
 }
 

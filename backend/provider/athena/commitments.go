@@ -11,25 +11,14 @@ import (
 	"github.com/costpilot/costpilot/backend/provider"
 )
 
-// focusNotRead is why a FOCUS table gives no commitment discounts here.
-const focusNotRead = "the aws athena source reads commitment discounts from a CUR 2.0 or legacy CUR table, not from a FOCUS table " +
-	"(its commitment columns are not mapped here yet); point aws.athena at the CUR 2.0 export of the same account, " +
-	"or import the FOCUS export as a file (costpilot import)"
-
 // noCommitColumns is the batch note of a CUR table without reservation
 // and savings plan columns: as the file import, it then reports none.
 const noCommitColumns = "the Athena table has no reservation or savings plan columns (reservation_reservation_a_r_n, " +
 	"savings_plan_savings_plan_a_r_n), so it says nothing of commitment discounts"
 
-// CommitmentsNote implements provider.CommitmentSource: a CUR table's
-// batches carry its commitment discounts; a FOCUS table's do not, and
-// every period says why.
-func (p *Provider) CommitmentsNote() string {
-	if p.cfg.Format == config.AthenaFOCUS {
-		return focusNotRead
-	}
-	return ""
-}
+// CommitmentsNote implements provider.CommitmentSource: every format's
+// batches carry its commitment discounts.
+func (p *Provider) CommitmentsNote() string { return "" }
 
 // The line item types the commitment measures read (the file import's,
 // see billing's CUR mapper): on-demand usage, usage a reservation or a
@@ -49,7 +38,7 @@ const commitGroups = 9
 // Whether usage is eligible for a commitment (its service is compute or
 // a database, its price one of time) is a Go rule of the file import,
 // which SQL cannot state (the service categories are a table in Go):
-// the query groups by the columns the rule reads and commitmentFacts
+// the query groups by the columns the rule reads and addCURCommitRow
 // applies it to each group. The amounts are the cost query's (effective
 // and list as curEffective and curList).
 func commitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) query {
@@ -88,33 +77,30 @@ func commitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) 
 // when it fails the costs still stand, so the failure comes back as the
 // batch's note (cancellation excepted).
 func (p *Provider) commitments(ctx context.Context, t *tableInfo, from, to time.Time, lines []model.CostLine) ([]model.CommitmentFact, string, error) {
+	var (
+		q   query
+		add func(factSet, []string) error
+	)
 	if p.cfg.Format == config.AthenaFOCUS {
-		return nil, "", nil // CommitmentsNote says why
-	}
-	if !t.has("reservation_reservation_a_r_n") && !t.has("savings_plan_savings_plan_a_r_n") {
-		return nil, noCommitColumns, nil
-	}
-	q := commitmentQuery(p.cfg, t, from, to)
-	var rows []commitRow
-	_, err := p.run(ctx, "commitment query", q.sql, q.params, q.cols, func(r []string) error {
-		row, err := readCommitRow(r)
-		if err != nil {
-			return err
+		if !t.has(focusCommitID) {
+			return nil, noFOCUSCommitColumns, nil
 		}
-		rows = append(rows, row)
-		return nil
-	})
+		q, add = focusCommitmentQuery(p.cfg, t, from, to), addFOCUSCommitRow
+	} else {
+		if !t.has("reservation_reservation_a_r_n") && !t.has("savings_plan_savings_plan_a_r_n") {
+			return nil, noCommitColumns, nil
+		}
+		q, add = commitmentQuery(p.cfg, t, from, to), addCURCommitRow
+	}
+	facts := factSet{}
+	_, err := p.run(ctx, "commitment query", q.sql, q.params, q.cols, func(r []string) error { return add(facts, r) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, "", err
 		}
 		return nil, provider.CommitmentsFailed(err, ""), nil
 	}
-	facts, err := commitmentFacts(rows, lines)
-	if err != nil {
-		return nil, "", err
-	}
-	return facts, "", nil
+	return facts.list(lines), "", nil
 }
 
 // commitRow is one row of commitmentQuery.
@@ -151,78 +137,31 @@ type factKey struct {
 	day                   model.DayNum
 }
 
-// commitmentFacts turns the query's rows into the facts the file import
-// gives for the same rows (see billing's CUR mapper): on-demand usage is
-// eligible when its price is one of time and its line is compute or
-// database usage; covered usage gives its list and effective cost;
-// a reservation fee its used and unused amortized fee and reserved
-// units, a savings plan fee its used commitment and the rest.
-func commitmentFacts(rows []commitRow, lines []model.CostLine) ([]model.CommitmentFact, error) {
-	facts := map[factKey]*model.CommitmentFact{}
-	get := func(k factKey, typ, cat string) *model.CommitmentFact {
-		f := facts[k]
-		if f == nil {
-			f = &model.CommitmentFact{Account: k.account, Day: k.day, ID: k.id, Type: typ, Category: cat, Currency: k.currency}
-			facts[k] = f
-		}
-		return f
+// factSet sums the facts of a commitment query's rows.
+type factSet map[factKey]*model.CommitmentFact
+
+func (s factSet) get(k factKey, typ, cat string) *model.CommitmentFact {
+	f := s[k]
+	if f == nil {
+		f = &model.CommitmentFact{Account: k.account, Day: k.day, ID: k.id, Type: typ, Category: cat, Currency: k.currency}
+		s[k] = f
 	}
-	for _, r := range rows {
-		l, err := billing.CURLine(r.key)
-		if err != nil {
-			return nil, badRow("commitment query", err.Error())
-		}
-		day, _ := model.ParseDayNum(r.day)
-		k := factKey{account: l.BillingAccount, currency: l.Currency, day: day}
-		if r.key.LineItemType == "Usage" {
-			if billing.TimePriced(r.unit) && billing.EligibleUsage(&l) {
-				get(k, "", "").OnDemand += r.list
-			}
-			continue
-		}
-		if k.id = r.id; k.id == "" {
-			continue // a commitment row without its id cannot be told apart
-		}
-		var f *model.CommitmentFact
-		switch r.key.LineItemType {
-		case "DiscountedUsage":
-			f = get(k, billing.TypeReservedInstance, billing.CategoryUsage)
-			f.CoveredList += r.list
-			f.CoveredCost += r.effective
-		case "SavingsPlanCoveredUsage":
-			f = get(k, billing.TypeSavingsPlan, billing.CategorySpend)
-			f.CoveredList += r.list
-			f.CoveredCost += r.effective
-		case "RIFee":
-			// Purchased: the amortized upfront fee and the recurring fee;
-			// unused: their unused parts (the row's effective cost).
-			f = get(k, billing.TypeReservedInstance, billing.CategoryUsage)
-			f.Unused += r.effective
-			f.Used += r.upfront + r.billed - r.effective
-			f.Units += r.units
-			f.UnusedUnits += r.unusedUnits
-		case "SavingsPlanRecurringFee":
-			f = get(k, billing.TypeSavingsPlan, billing.CategorySpend)
-			f.Used += r.usedCommitment
-			f.Unused += r.effective
-		default:
-			continue
-		}
-		if end, ok := model.ParseDayNum(r.end); ok && end > f.End {
-			f.End = end
-		}
-	}
-	// One eligible-usage fact a day, account and currency with costs, so
-	// a day without eligible usage reads as none rather than unknown.
+	return f
+}
+
+// list is the facts in a stable order, with one eligible-usage fact a
+// day, account and currency of lines, so a day without eligible usage
+// reads as none rather than unknown.
+func (s factSet) list(lines []model.CostLine) []model.CommitmentFact {
 	for i := range lines {
 		day, ok := model.ParseDayNum(lines[i].Day)
 		if !ok {
 			continue
 		}
-		get(factKey{account: lines[i].BillingAccount, currency: lines[i].Currency, day: day}, "", "")
+		s.get(factKey{account: lines[i].BillingAccount, currency: lines[i].Currency, day: day}, "", "")
 	}
-	out := make([]model.CommitmentFact, 0, len(facts))
-	for _, f := range facts {
+	out := make([]model.CommitmentFact, 0, len(s))
+	for _, f := range s {
 		out = append(out, *f)
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -238,5 +177,62 @@ func commitmentFacts(rows []commitRow, lines []model.CostLine) ([]model.Commitme
 		}
 		return a.Currency < b.Currency
 	})
-	return out, nil
+	return out
+}
+
+// addCURCommitRow adds one row of commitmentQuery as the file import reads
+// the same rows (see billing's CUR mapper): on-demand usage is eligible
+// when its price is one of time and its line is compute or database
+// usage; covered usage gives its list and effective cost; a reservation
+// fee its used and unused amortized fee and reserved units, a savings
+// plan fee its used commitment and the rest.
+func addCURCommitRow(facts factSet, raw []string) error {
+	r, err := readCommitRow(raw)
+	if err != nil {
+		return err
+	}
+	l, err := billing.CURLine(r.key)
+	if err != nil {
+		return badRow("commitment query", err.Error())
+	}
+	day, _ := model.ParseDayNum(r.day)
+	k := factKey{account: l.BillingAccount, currency: l.Currency, day: day}
+	if r.key.LineItemType == "Usage" {
+		if billing.TimePriced(r.unit) && billing.EligibleUsage(&l) {
+			facts.get(k, "", "").OnDemand += r.list
+		}
+		return nil
+	}
+	if k.id = r.id; k.id == "" {
+		return nil // a commitment row without its id cannot be told apart
+	}
+	var f *model.CommitmentFact
+	switch r.key.LineItemType {
+	case "DiscountedUsage":
+		f = facts.get(k, billing.TypeReservedInstance, billing.CategoryUsage)
+		f.CoveredList += r.list
+		f.CoveredCost += r.effective
+	case "SavingsPlanCoveredUsage":
+		f = facts.get(k, billing.TypeSavingsPlan, billing.CategorySpend)
+		f.CoveredList += r.list
+		f.CoveredCost += r.effective
+	case "RIFee":
+		// Purchased: the amortized upfront fee and the recurring fee;
+		// unused: their unused parts (the row's effective cost).
+		f = facts.get(k, billing.TypeReservedInstance, billing.CategoryUsage)
+		f.Unused += r.effective
+		f.Used += r.upfront + r.billed - r.effective
+		f.Units += r.units
+		f.UnusedUnits += r.unusedUnits
+	case "SavingsPlanRecurringFee":
+		f = facts.get(k, billing.TypeSavingsPlan, billing.CategorySpend)
+		f.Used += r.usedCommitment
+		f.Unused += r.effective
+	default:
+		return nil
+	}
+	if end, ok := model.ParseDayNum(r.end); ok && end > f.End {
+		f.End = end
+	}
+	return nil
 }

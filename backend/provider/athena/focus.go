@@ -77,3 +77,90 @@ func focusLine(r []string) (model.CostLine, [2][2]string, error) {
 	}
 	return l, [2][2]string{{l.BillingAccount, r[14]}, {l.SubAccount, r[15]}}, nil
 }
+
+// focusCommitID is the column a FOCUS table needs for commitments.
+const focusCommitID = "commitmentdiscountid"
+
+// noFOCUSCommitColumns is the batch note of a FOCUS table without it: as
+// the file import, it then reports none.
+const noFOCUSCommitColumns = "the Athena table has no CommitmentDiscountId column, so it says nothing of commitment discounts"
+
+// Result columns of focusCommitmentQuery: the grouping columns, then the
+// sums.
+var focusCommitCols = []string{"day", "billing_account", "currency", "charge_category", "service", "service_category",
+	"pricing_unit", "id", "type", "category", "status", "unit", "list", "effective", "quantity"}
+
+const focusCommitGroups = 12
+
+// focusCommitmentQuery sums the rows of the days [from, to] per day,
+// billing account, currency and every column the file import's FOCUS
+// commitment rule reads (billing.FOCUSCommitment: charge category,
+// commitment, status, pricing unit; the service and its category for
+// eligibility; the quantity's unit), so addFOCUSCommitRow applies the
+// rule to each group as the import does to each row. The amounts are the
+// cost query's.
+func focusCommitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) query {
+	exprs := []string{
+		dayOf(t.col(focusStart)),
+		t.text("billingaccountid"), t.text("billingcurrency"), t.text("chargecategory"),
+		t.text("servicename"), t.text("servicecategory"), t.text("pricingunit"),
+		t.text(focusCommitID), t.text("commitmentdiscounttype"), t.text("commitmentdiscountcategory"),
+		t.text("commitmentdiscountstatus"), t.text("commitmentdiscountunit"),
+		`SUM(` + orBilled(t, "listcost") + `)`,
+		`SUM(` + orBilled(t, "effectivecost") + `)`,
+		`SUM(` + t.amount("commitmentdiscountquantity") + `)`,
+	}
+	w, params := where(cfg.Format, t, focusStart, from, to)
+	return query{sql: selectSQL(exprs, focusCommitCols, ref(cfg), w, focusCommitGroups), params: params, cols: focusCommitCols}
+}
+
+// addFOCUSCommitRow adds one row of focusCommitmentQuery: on-demand usage
+// priced by time is eligible when its line is compute or database usage;
+// covered usage gives its list and effective cost (the commitment used),
+// an unused row its effective cost; a quantity in hours gives the units.
+func addFOCUSCommitRow(facts factSet, r []string) error {
+	day, ok := model.ParseDayNum(r[0])
+	if !ok {
+		return badRow("commitment query", "unreadable day "+clip(r[0]))
+	}
+	var list, effective, qty model.Nanos
+	for i, dst := range []*model.Nanos{&list, &effective, &qty} {
+		v, err := nanos(r[12+i])
+		if err != nil {
+			return badRow("commitment query", err.Error())
+		}
+		*dst = v
+	}
+	role := billing.FOCUSCommitment(r[3], r[7], r[10], r[6])
+	if role == billing.FOCUSCommitNone {
+		return nil
+	}
+	l, err := billing.FOCUSLine(model.AWS, billing.FOCUSKey{BillingAccount: trim(r[1]), Currency: r[2],
+		ChargeCategory: trim(r[3]), Service: trim(r[4]), ServiceCategory: trim(r[5])})
+	if err != nil {
+		return badRow("commitment query", err.Error())
+	}
+	k := factKey{account: l.BillingAccount, currency: l.Currency, day: day}
+	if role == billing.FOCUSCommitOnDemand {
+		if billing.EligibleUsage(&l) {
+			facts.get(k, "", "").OnDemand += list
+		}
+		return nil
+	}
+	k.id = r[7]
+	f := facts.get(k, r[8], r[9])
+	if role == billing.FOCUSCommitUnused {
+		f.Unused += effective
+	} else {
+		f.CoveredList += list
+		f.CoveredCost += effective
+		f.Used += effective
+	}
+	if billing.FOCUSCommitUnits(r[11]) {
+		f.Units += qty
+		if role == billing.FOCUSCommitUnused {
+			f.UnusedUnits += qty
+		}
+	}
+	return nil
+}

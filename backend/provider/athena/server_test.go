@@ -144,12 +144,15 @@ func athenaName(c string) string {
 	return b.String()
 }
 
-// glueType is the type a CUR 2.0 table gives a column.
+// glueType is the type a Data Exports table (CUR 2.0 or FOCUS) gives a
+// column.
 func glueType(c string) string {
 	switch {
 	case c == "resource_tags" || c == "product" || c == "cost_category" || c == "discount" || c == "tags" ||
 		c == "x_costcategories" || c == "x_discounts":
 		return "map<string,string>"
+	case strings.HasPrefix(c, "commitmentdiscount") && c != "commitmentdiscountquantity":
+		return "string" // FOCUS's CommitmentDiscountId, …Type, …Unit: not amounts
 	case strings.HasSuffix(c, "_date") || strings.HasSuffix(c, "_time") || strings.HasPrefix(c, "chargeperiod") || strings.HasPrefix(c, "billingperiod"):
 		return "timestamp"
 	case strings.Contains(c, "cost") || strings.Contains(c, "fee") || strings.Contains(c, "units") || strings.Contains(c, "quantity") ||
@@ -265,6 +268,19 @@ func (f *fakeAthena) load(path string) {
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// hideColumns makes the table one without cols: its metadata does not
+// list them, and a query naming them fails.
+func (f *fakeAthena) hideColumns(cols ...string) {
+	for _, c := range cols {
+		for i, o := range f.order {
+			if o == c {
+				f.order = append(f.order[:i], f.order[i+1:]...)
+				break
+			}
+		}
 	}
 }
 
