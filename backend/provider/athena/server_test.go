@@ -228,6 +228,7 @@ func (f *fakeAthena) load(path string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer ins.Close()
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
