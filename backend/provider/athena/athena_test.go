@@ -447,23 +447,7 @@ func TestCommitmentsEqualImport(t *testing.T) {
 	}
 	want := byCommitment(importCommitments(t, fixture, "2024-03-01", "2024-04-30"))
 	got := byCommitment(b.Commitments)
-	kinds := map[string]int{}
-	for k, w := range want {
-		kinds[k.typ]++
-		if g, ok := got[k]; !ok || !sameFact(w, g) {
-			t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
-		}
-	}
-	if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
-		t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
-	}
-	days := map[model.DayNum]bool{}
-	for k, g := range got {
-		days[k.day] = true
-		if _, ok := want[k]; !ok && !zeroFact(g) {
-			t.Errorf("%v: athena has %+v, the import nothing", k, g)
-		}
-	}
+	days := sameCommitments(t, want, got)
 	if len(days) != 51 { // 2024-03-01 to 2024-04-20
 		t.Errorf("facts on %d days, want one at least on each of the 51", len(days))
 	}
@@ -714,8 +698,15 @@ func TestLegacyCommitmentsEqualImport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := byCommitment(importCommitments(t, legacyFixture, "2024-03-27", "2024-04-05"))
-	got := byCommitment(b.Commitments)
+	sameCommitments(t, byCommitment(importCommitments(t, legacyFixture, "2024-03-27", "2024-04-05")), byCommitment(b.Commitments))
+}
+
+// sameCommitments checks that the connector's commitment facts are the
+// importer's (extra ones only where all is zero: the connector gives an
+// eligible-usage fact on every day with costs), that the fixture has each
+// kind of fact, and returns the days the connector's facts cover.
+func sameCommitments(t *testing.T, want, got map[commitID]model.CommitmentFact) map[model.DayNum]bool {
+	t.Helper()
 	kinds := map[string]int{}
 	for k, w := range want {
 		kinds[k.typ]++
@@ -726,9 +717,12 @@ func TestLegacyCommitmentsEqualImport(t *testing.T) {
 	if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
 		t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
 	}
+	days := map[model.DayNum]bool{}
 	for k, g := range got {
+		days[k.day] = true
 		if _, ok := want[k]; !ok && !zeroFact(g) {
 			t.Errorf("%v: athena has %+v, the import nothing", k, g)
 		}
 	}
+	return days
 }
