@@ -218,11 +218,7 @@ func (t *tools) analyze(ctx context.Context, _ *mcp.CallToolRequest, in CostInpu
 				ChangePct: change(g.Cost, g.PreviousCost)})
 			continue
 		}
-		if out.Rest == nil {
-			out.Rest = &Rest{}
-		}
-		out.Rest.Count += max(g.Other, 1)
-		out.Rest.Cost += g.Cost
+		addRest(&out.Rest, max(g.Other, 1), g.Cost)
 	}
 	for _, no := range s.Notices {
 		out.Notices = append(out.Notices, no.Message)
@@ -270,11 +266,7 @@ func (t *tools) recommendations(ctx context.Context, _ *mcp.CallToolRequest, in 
 	for i, r := range recs {
 		out.MonthlySavings += r.PotentialSavings
 		if i >= n {
-			if out.Rest == nil {
-				out.Rest = &Rest{}
-			}
-			out.Rest.Count++
-			out.Rest.Cost += r.PotentialSavings
+			addRest(&out.Rest, 1, r.PotentialSavings)
 			continue
 		}
 		out.Items = append(out.Items, recOf(r))
@@ -284,6 +276,15 @@ func (t *tools) recommendations(ctx context.Context, _ *mcp.CallToolRequest, in 
 		out.Rest.Cost = round2(out.Rest.Cost)
 	}
 	return nil, out, nil
+}
+
+// addRest counts items a list leaves out into *r, made on the first.
+func addRest(r **Rest, count int, cost float64) {
+	if *r == nil {
+		*r = &Rest{}
+	}
+	(*r).Count += count
+	(*r).Cost += cost
 }
 
 // recOf is a recommendation, briefly.

@@ -220,9 +220,9 @@ func topGroups(gs []Group, n int) ([]Group, *Rest) {
 	if len(gs) <= n {
 		return gs, nil
 	}
-	rest := &Rest{Count: len(gs) - n}
+	var rest *Rest
 	for _, g := range gs[n:] {
-		rest.Cost += g.Cost
+		addRest(&rest, 1, g.Cost)
 	}
 	rest.Cost = round2(rest.Cost)
 	return gs[:n], rest

@@ -69,7 +69,7 @@ type AWSConfig struct {
 // Athena table formats (aws.athena.format).
 const (
 	AthenaCUR2   = "cur2"   // CUR 2.0 from Data Exports, partitioned by billing_period
-	AthenaFOCUS  = "focus"  // FOCUS 1.0 from Data Exports, partitioned by billing_period
+	AthenaFOCUS  = "focus"  // FOCUS 1.0 or 1.1 from Data Exports, partitioned by billing_period
 	AthenaLegacy = "legacy" // legacy CUR's Athena integration, partitioned by year and month
 )
 

@@ -83,8 +83,14 @@ func (s *Store) SaveBudget(ctx context.Context, b StoredBudget, audit AuditEvent
 
 // DeleteBudget removes a stored budget.
 func (s *Store) DeleteBudget(ctx context.Context, id int64, audit AuditEvent) error {
-	err := s.historyTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM budgets WHERE id = ?`, id)
+	return deleteAudited(ctx, s.historyTx, "budgets", "budget", id, audit)
+}
+
+// deleteAudited removes row id of table in one transaction (run) with its
+// audit event; ErrNotFound when there is none.
+func deleteAudited(ctx context.Context, run func(context.Context, func(*sql.Tx) error) error, table, what string, id int64, audit AuditEvent) error {
+	err := run(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -94,7 +100,7 @@ func (s *Store) DeleteBudget(ctx context.Context, id int64, audit AuditEvent) er
 		return addAudit(ctx, tx, audit)
 	})
 	if err != nil && !errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("store: delete budget: %w", err)
+		return fmt.Errorf("store: delete %s: %w", what, err)
 	}
 	return err
 }

@@ -97,20 +97,7 @@ func (s *Store) SaveReportSchedule(ctx context.Context, r StoredSchedule, audit 
 // stay: made again under the same name, it does not deliver an occurrence
 // twice.
 func (s *Store) DeleteReportSchedule(ctx context.Context, id int64, audit AuditEvent) error {
-	err := s.tx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM report_schedules WHERE id = ?`, id)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
-		}
-		return addAudit(ctx, tx, audit)
-	})
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("store: delete schedule: %w", err)
-	}
-	return err
+	return deleteAudited(ctx, s.tx, "report_schedules", "schedule", id, audit)
 }
 
 // ScheduleFirstSeen returns when the schedule named name was first seen,

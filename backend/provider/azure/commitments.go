@@ -340,14 +340,7 @@ func reservationRows(props *armcostmanagement.QueryProperties, add func(id strin
 	}
 	curIdx, hasCur := col["currency"]
 	for _, row := range props.Rows {
-		if len(row) != len(props.Columns) {
-			return badTable("a row has the wrong number of cells")
-		}
-		cost, ok := row[costIdx].(float64)
-		if !ok {
-			return badTable("a Cost cell is not a number")
-		}
-		day, err := usageDate(row[dayIdx])
+		cost, day, err := costAndDay(row, len(props.Columns), costIdx, dayIdx)
 		if err != nil {
 			return err
 		}

@@ -164,6 +164,19 @@ func queryColumns(props *armcostmanagement.QueryProperties, what string) (map[st
 	return nil, 0, badTable("no Cost column in " + what)
 }
 
+// costAndDay reads a query row's cost and day, checking its width.
+func costAndDay(row []any, width, costIdx, dayIdx int) (float64, string, error) {
+	if len(row) != width {
+		return 0, "", badTable("a row has the wrong number of cells")
+	}
+	cost, ok := row[costIdx].(float64)
+	if !ok {
+		return 0, "", badTable("a Cost cell is not a number")
+	}
+	day, err := usageDate(row[dayIdx])
+	return cost, day, err
+}
+
 // mergeRows reads the table by column name (the order is not promised).
 func mergeRows(sub string, typ armcostmanagement.ExportType, props *armcostmanagement.QueryProperties,
 	lines map[costKey]*model.CostLine, order *[]costKey) error {
@@ -179,14 +192,7 @@ func mergeRows(sub string, typ armcostmanagement.ExportType, props *armcostmanag
 	resIdx, hasRes := col["resourceid"]
 	curIdx, hasCur := col["currency"]
 	for _, row := range props.Rows {
-		if len(row) != len(props.Columns) {
-			return badTable("a row has the wrong number of cells")
-		}
-		cost, ok := row[costIdx].(float64)
-		if !ok {
-			return badTable("a Cost cell is not a number")
-		}
-		day, err := usageDate(row[dayIdx])
+		cost, day, err := costAndDay(row, len(props.Columns), costIdx, dayIdx)
 		if err != nil {
 			return err
 		}
