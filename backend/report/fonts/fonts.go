@@ -7,6 +7,7 @@
 package fonts
 
 import (
+	"bytes"
 	_ "embed"
 	"sync"
 
@@ -45,8 +46,14 @@ func (f Face) Name() string {
 	return "NotoSans"
 }
 
-// Data is the face's TrueType file.
+// Data is a copy of the face's TrueType file: the PDF writer pads the
+// font's tables by appending to slices of the bytes it is given, which
+// writes into the shared embedded file while another report reads it.
 func (f Face) Data() []byte {
+	return bytes.Clone(f.embedded())
+}
+
+func (f Face) embedded() []byte {
 	switch f {
 	case Bold:
 		return notoBold
@@ -76,7 +83,7 @@ var (
 
 func load(f Face) *metrics {
 	once[f].Do(func() {
-		ft, err := sfnt.Parse(f.Data())
+		ft, err := sfnt.Parse(f.embedded())
 		if err != nil {
 			// The files are embedded and tested: this cannot happen at run time.
 			panic("fonts: parse " + f.Name() + ": " + err.Error())

@@ -1,6 +1,7 @@
 package fonts
 
 import (
+	"bytes"
 	"testing"
 	"time"
 )
@@ -64,5 +65,17 @@ func TestLoadTime(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("reading the metrics took %s", d)
+	}
+}
+
+// The PDF writer appends padding to slices of the font it is given; a
+// shared slice would let one report write into the bytes another reads.
+func TestDataIsACopy(t *testing.T) {
+	for f := Face(0); f < numFaces; f++ {
+		a := f.Data()
+		a[0] ^= 0xff
+		if b := f.Data(); bytes.Equal(a[:1], b[:1]) || &a[0] == &b[0] {
+			t.Errorf("%s: Data shares its bytes between callers", f.Name())
+		}
 	}
 }
