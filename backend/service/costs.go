@@ -218,10 +218,10 @@ func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.Co
 		return err
 	}
 	groups := analysis.Groups(q.GroupBy, cur, before, conv, labels)
-	// Monthly series of a dimension svc_day lacks come from key_month; a
-	// daily one would read every fact of the top groups.
+	// Monthly series are read by month: for most groupings a month costs
+	// one key_month row per line key instead of its facts.
 	groupDays := s.store.GroupDaySums
-	if info.Granularity == model.GranularityMonth && !store.SvcDimension(q.GroupBy) {
+	if info.Granularity == model.GranularityMonth {
 		groupDays = s.store.GroupMonthSums
 	}
 	gdays, err := groupDays(ctx, sc, q.Metric, q.GroupBy, analysis.SeriesKeys(groups))

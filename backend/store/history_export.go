@@ -23,8 +23,8 @@ func (s *Store) EachDailyLine(ctx context.Context, sc Scope, fn func(l *model.Co
 		src  model.SourceKind
 	}
 	keys := map[int64]*key{}
-	q := `SELECT k.id, ` + keyDims + `, k.source FROM line_keys k ` + keyJoins + ` WHERE ` + p.keyWhere
-	err = s.query(ctx, q, p.keyArgs, func(rows *sql.Rows) error {
+	q := `SELECT k.id, ` + keyDims + `, k.source FROM line_keys k ` + keyJoins + ` WHERE ` + p.where
+	err = s.query(ctx, q, p.args, func(rows *sql.Rows) error {
 		var id int64
 		k := &key{}
 		if err := scanKeyDims(rows, &id, &k.line, &k.src); err != nil {
@@ -39,11 +39,11 @@ func (s *Store) EachDailyLine(ctx context.Context, sc Scope, fn func(l *model.Co
 	if len(keys) == 0 {
 		return nil
 	}
-	nc, na := p.nearCond()
+	nc, na := p.nearCond("f")
 	q = `SELECT f.key, f.day, f.billed, f.effective, f.list FROM facts f
-		WHERE f.key IN (SELECT k.id FROM line_keys k WHERE ` + p.keyWhere + `) AND f.day BETWEEN ? AND ?` + nc + `
+		WHERE f.key IN (SELECT k.id FROM line_keys k WHERE ` + p.where + `) AND f.day BETWEEN ? AND ?` + nc + `
 		ORDER BY f.key, f.day`
-	args := append(append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to)), na...)
+	args := append(append(append([]any(nil), p.args...), int64(p.from), int64(p.to)), na...)
 	var l model.CostLine
 	return s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var id int64

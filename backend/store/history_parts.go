@@ -196,7 +196,7 @@ func (w *historyWriter) recompute(ctx context.Context, p model.ProviderKey, src 
 			fmt.Fprintf(&bc, " WHEN %d THEN %d", sp.id, boolInt(wb))
 			fmt.Fprintf(&ec, " WHEN %d THEN %d", sp.id, boolInt(we))
 		}
-		q := `SELECT pf.key, k.svc_key, pf.day,
+		q := `SELECT pf.key, k.svc_key, k.grp_key, pf.day,
 				SUM(pf.billed * CASE pf.part` + bc.String() + ` END),
 				SUM(pf.effective * CASE pf.part` + ec.String() + ` END),
 				SUM(pf.list * CASE pf.part` + bc.String() + ` END),
@@ -234,7 +234,7 @@ func (w *historyWriter) collect(ctx context.Context, q string, args []any) ([]id
 		var f idFact
 		var d int64
 		var fb, fe, fl int64
-		if err := rows.Scan(&f.key, &f.skey, &d, &f.s.billed, &f.s.effective, &f.s.list, &fb, &fe, &fl); err != nil {
+		if err := rows.Scan(&f.key, &f.skey, &f.gkey, &d, &f.s.billed, &f.s.effective, &f.s.list, &fb, &fe, &fl); err != nil {
 			return nil, fmt.Errorf("sum parts: %w", err)
 		}
 		f.day = model.DayNum(d)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -15,7 +16,8 @@ import (
 
 // The property: whatever was written, in whatever batches, every read
 // answers what a brute-force sum over the surviving daily lines answers.
-// The reads go through the rollups (svc_day, key_month) and the facts;
+// The reads go through the rollups (svc_day, grp_day, key_month) and the
+// facts;
 // the brute force keeps the lines in a map and applies the same replace
 // rule by hand.
 
@@ -164,12 +166,41 @@ func (bf *bruteForce) selected(sc Scope) []model.CostLine {
 		if sc.Keys != nil && !sc.Keys(l) {
 			continue
 		}
+		if !bfFilters(l, sc.Filters) {
+			continue
+		}
 		if sc.NearList > 0 && !(l.List <= 0 || float64(l.Effective) >= sc.NearList*float64(l.List)) {
 			continue
 		}
 		out = append(out, l)
 	}
 	return out
+}
+
+// bfValue is a line's value in a dimension, as the brute force sees it:
+// its field, or its tag's value ("" for none).
+func bfValue(l model.CostLine, d model.Dimension) string {
+	if k, ok := d.TagKey(); ok {
+		return l.Tags[k]
+	}
+	return map[model.Dimension]string{
+		model.DimProvider: string(l.Provider), model.DimBillingAccount: l.BillingAccount,
+		model.DimSubAccount: l.SubAccount, model.DimService: l.Service, model.DimServiceCategory: l.ServiceCategory,
+		model.DimRegion: l.Region, model.DimResource: l.ResourceID, model.DimChargeCategory: l.ChargeCategory,
+	}[d]
+}
+
+func bfFilters(l model.CostLine, fs []model.Filter) bool {
+	for _, f := range fs {
+		v := bfValue(l, f.Dim)
+		if v == "" {
+			v = model.NoValue
+		}
+		if !slices.Contains(f.Values, v) {
+			return false
+		}
+	}
+	return true
 }
 
 func metricOf(l model.CostLine, m model.CostMetric) model.Nanos {
@@ -263,7 +294,7 @@ func randomScope(r *rand.Rand, base model.DayNum) Scope {
 		}
 		sc.From, sc.To = from.String(), to.String()
 	}
-	switch r.IntN(7) {
+	switch r.IntN(10) {
 	case 0:
 		sc.Account = []string{"a1", "s2", "zz"}[r.IntN(3)]
 	case 1:
@@ -275,6 +306,16 @@ func randomScope(r *rand.Rand, base model.DayNum) Scope {
 		sc.NearList = 0.98
 	case 4:
 		sc.Service, sc.TagKey, sc.TagValue = "VM", "env", "prod"
+	// Filters on the dimensions of grp_day, alone and with one that only
+	// the facts hold.
+	case 5:
+		sc.Filters = []model.Filter{{Dim: model.DimRegion, Values: []string{"eu"}}}
+	case 6:
+		sc.Filters = []model.Filter{{Dim: model.DimSubAccount, Values: []string{model.NoValue, "s1"}},
+			{Dim: model.DimChargeCategory, Values: []string{"Usage", "Tax"}}}
+	case 7:
+		sc.Filters = []model.Filter{{Dim: model.DimServiceCategory, Values: []string{"Compute"}},
+			{Dim: model.TagDimension("team"), Values: []string{"web", model.NoValue}}}
 	}
 	return sc
 }
@@ -405,6 +446,8 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 		t.Fatalf("%s: currencies %v, want %v", what, curs, wc)
 	}
 
+	checkGroups(t, s, sc, sel, m, what)
+
 	lines, err := s.Lines(ctx, sc)
 	if err != nil {
 		t.Fatal(err)
@@ -424,6 +467,59 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 		}
 		if !reflect.DeepEqual(l, w) {
 			t.Fatalf("%s: line\n got %+v\nwant %+v", what, l, w)
+		}
+	}
+}
+
+// checkGroups: the sums, daily sums and monthly sums of every value of
+// each dimension, each read from the rollup that holds it.
+func checkGroups(t *testing.T, s *Store, sc Scope, sel []model.CostLine, m model.CostMetric, what string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, d := range append(slices.Clone(model.Dimensions), model.TagDimension("team")) {
+		want, wantDay, wantMonth := map[string]model.Nanos{}, map[string]model.Nanos{}, map[string]model.Nanos{}
+		values := map[string]bool{}
+		for _, l := range sel {
+			v, amt := bfValue(l, d), metricOf(l, m)
+			key := string(l.Provider) + "|" + l.Currency + "|" + v
+			want[key] += amt
+			wantDay[key+"|"+l.Day] += amt
+			day, _ := model.ParseDayNum(l.Day)
+			month := day.Month().First().String()
+			if sc.From > month {
+				month = sc.From
+			}
+			wantMonth[key+"|"+month] += amt
+			if v == "" {
+				v = model.NoValue
+			}
+			values[v] = true
+		}
+		sums, err := s.GroupSums(ctx, sc, m, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]model.Nanos{}
+		for _, v := range sums {
+			got[string(v.Provider)+"|"+v.Currency+"|"+v.Value] += v.Amount
+		}
+		same(t, what+": group sums by "+string(d), got, want)
+		vals := slices.Sorted(maps.Keys(values))
+		for name, read := range map[string]func(context.Context, Scope, model.CostMetric, model.Dimension, []string) ([]GroupDaySum, error){
+			"day": s.GroupDaySums, "month": s.GroupMonthSums} {
+			rows, err := read(ctx, sc, m, d, vals)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]model.Nanos{}
+			for _, v := range rows {
+				got[string(v.Provider)+"|"+v.Currency+"|"+v.Value+"|"+v.Day] += v.Amount
+			}
+			w := wantDay
+			if name == "month" {
+				w = wantMonth
+			}
+			same(t, what+": group "+name+" sums by "+string(d), got, w)
 		}
 	}
 }

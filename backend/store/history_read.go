@@ -42,16 +42,55 @@ var (
 
 // plan is how a Scope is answered: which tables, with which conditions.
 // Reads use the smallest table that holds what they need: svc_day when
-// only providers, sources and services are filtered; else the line keys,
-// summing key_month for whole months and facts for the days around them.
+// only providers, sources and services are filtered, grp_day when no
+// resource or tag is; else the line keys, summing key_month for whole
+// months and facts for the days around them.
 type plan struct {
 	from, to model.DayNum
-	svc      bool   // svc_keys/svc_day answer it
-	keyWhere string // condition on line_keys k
-	keyArgs  []any
-	svcWhere string // condition on svc_keys k
-	svcArgs  []any
+	level    level  // the coarsest rollup that answers it
+	where    string // condition on the keys k of that level or any finer one
+	args     []any
 	nearList float64
+}
+
+// level is a table of daily sums and its keys, finest first: the facts of
+// the line keys, grp_day of grp_keys, svc_day of svc_keys. Each key table
+// has the columns of the coarser ones under the same names, so a plan's
+// condition reads at its level and every finer one.
+type level int
+
+const (
+	levelKey level = iota
+	levelGrp
+	levelSvc
+)
+
+// tables names a level's key table, its daily table and the daily table's
+// key column.
+func (l level) tables() (keys, days, col string) {
+	switch l {
+	case levelSvc:
+		return "svc_keys", "svc_day", "skey"
+	case levelGrp:
+		return "grp_keys", "grp_day", "gkey"
+	}
+	return "line_keys", "facts", "key"
+}
+
+// days is the FROM clause of a daily read at level l, or at the plan's
+// level when that is finer: keys k joined to their daily sums d in the
+// plan's days (and near list price, for facts), with its arguments. The
+// caller adds " WHERE " + p.where with p.args.
+func (p *plan) days(l level) (string, []any) {
+	keys, days, col := min(l, p.level).tables()
+	q := ` FROM ` + keys + ` k JOIN ` + days + ` d ON d.` + col + ` = k.id AND d.day BETWEEN ? AND ?`
+	args := []any{int64(p.from), int64(p.to)}
+	if days == "facts" {
+		nc, na := p.nearCond("d")
+		q += nc
+		args = append(args, na...)
+	}
+	return q, args
 }
 
 func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
@@ -85,49 +124,46 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 		or = []string{"0"}
 	}
 	src := "(" + strings.Join(or, " OR ") + ")"
-	p.svcWhere, p.svcArgs = src, append([]any(nil), srcArgs...)
-	p.keyWhere, p.keyArgs = src, append([]any(nil), srcArgs...)
+	p.where, p.args, p.level = src, srcArgs, levelSvc
 	if sc.Service != "" {
-		const c = " AND k.service = (SELECT id FROM strs WHERE s = ?)"
-		p.svcWhere += c
-		p.svcArgs = append(p.svcArgs, sc.Service)
-		p.keyWhere += c
-		p.keyArgs = append(p.keyArgs, sc.Service)
+		p.where += " AND k.service = (SELECT id FROM strs WHERE s = ?)"
+		p.args = append(p.args, sc.Service)
 	}
 	if sc.Account != "" {
-		p.keyWhere += " AND (k.billing_account = (SELECT id FROM strs WHERE s = ?) OR k.sub_account = (SELECT id FROM strs WHERE s = ?))"
-		p.keyArgs = append(p.keyArgs, sc.Account, sc.Account)
+		p.where += " AND (k.billing_account = (SELECT id FROM strs WHERE s = ?) OR k.sub_account = (SELECT id FROM strs WHERE s = ?))"
+		p.args = append(p.args, sc.Account, sc.Account)
+		p.level = levelGrp
 	}
 	filters := sc.Filters
 	if sc.TagKey != "" {
 		filters = append(filters[:len(filters):len(filters)], model.Filter{Dim: model.TagDimension(sc.TagKey), Values: []string{sc.TagValue}})
 	}
-	svcOnly := true
 	for _, f := range filters {
-		svcCond, err := s.addFilter(ctx, p, f)
-		if err != nil {
+		if err := s.addFilter(ctx, p, f); err != nil {
 			return nil, err
 		}
-		svcOnly = svcOnly && svcCond
 	}
 	if sc.Keys != nil {
 		ids, err := s.acceptedKeys(ctx, p, sc.Keys)
 		if err != nil {
 			return nil, err
 		}
-		p.keyWhere += " AND k.id IN (SELECT value FROM json_each(?))"
-		p.keyArgs = append(p.keyArgs, ids)
+		p.where += " AND k.id IN (SELECT value FROM json_each(?))"
+		p.args = append(p.args, ids)
+		p.level = levelKey
 	}
-	p.svc = sc.Account == "" && svcOnly && sc.Keys == nil && sc.NearList <= 0
+	if sc.NearList > 0 {
+		p.level = levelKey
+	}
 	return p, nil
 }
 
 // acceptedKeys runs keep over the line keys of a plan and returns the ids
 // it accepts as a JSON array.
 func (s *Store) acceptedKeys(ctx context.Context, p *plan, keep func(model.CostLine) bool) (string, error) {
-	q := `SELECT k.id, ` + keyDims + ` FROM line_keys k ` + keyJoins + ` WHERE ` + p.keyWhere
+	q := `SELECT k.id, ` + keyDims + ` FROM line_keys k ` + keyJoins + ` WHERE ` + p.where
 	var ids []int64
-	err := s.query(ctx, q, p.keyArgs, func(rows *sql.Rows) error {
+	err := s.query(ctx, q, p.args, func(rows *sql.Rows) error {
 		var id int64
 		var l model.CostLine
 		if err := scanKeyDims(rows, &id, &l); err != nil {
@@ -171,12 +207,12 @@ func scanKeyDims(rows *sql.Rows, id *int64, l *model.CostLine, extra ...any) err
 	return nil
 }
 
-// nearCond is the condition on facts f of Scope.NearList.
-func (p *plan) nearCond() (string, []any) {
+// nearCond is the condition of Scope.NearList on the facts named alias.
+func (p *plan) nearCond(alias string) (string, []any) {
 	if p.nearList <= 0 {
 		return "", nil
 	}
-	return ` AND (f.list <= 0 OR f.effective >= ? * f.list)`, []any{p.nearList}
+	return ` AND (` + alias + `.list <= 0 OR ` + alias + `.effective >= ? * ` + alias + `.list)`, []any{p.nearList}
 }
 
 // keySums is SQL for the sums of each line key of the plan over its days,
@@ -187,15 +223,15 @@ func (p *plan) nearCond() (string, []any) {
 // rows that straddle a bound are summed from facts. A plan that filters
 // facts (NearList) reads facts only.
 func (p *plan) keySums() (string, []any) {
-	keysel := `SELECT k.id FROM line_keys k WHERE ` + p.keyWhere
+	keysel := `SELECT k.id FROM line_keys k WHERE ` + p.where
 	var parts []string
 	var args []any
 	add := func(q string, a ...any) {
 		parts = append(parts, q)
-		args = append(append(args, p.keyArgs...), a...)
+		args = append(append(args, p.args...), a...)
 	}
 	if p.nearList > 0 {
-		nc, na := p.nearCond()
+		nc, na := p.nearCond("f")
 		add(`SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld FROM facts f
 			WHERE f.key IN (`+keysel+`) AND f.day BETWEEN ? AND ?`+nc, append([]any{int64(p.from), int64(p.to)}, na...)...)
 	} else {
@@ -290,12 +326,12 @@ func (s *Store) ServiceSums(ctx context.Context, sc Scope, m model.CostMetric) (
 	}
 	var q string
 	var args []any
-	if p.svc {
-		q = `SELECT k.provider, cu.s, sv.s, SUM(` + metricColumn(m, "d") + `)
-			FROM svc_keys k JOIN svc_day d ON d.skey = k.id AND d.day BETWEEN ? AND ?
+	if p.level == levelSvc {
+		from, fa := p.days(levelSvc)
+		q = `SELECT k.provider, cu.s, sv.s, SUM(` + metricColumn(m, "d") + `)` + from + `
 			JOIN strs cu ON cu.id = k.currency JOIN strs sv ON sv.id = k.service
-			WHERE ` + p.svcWhere + ` GROUP BY k.provider, k.currency, k.service`
-		args = append([]any{int64(p.from), int64(p.to)}, p.svcArgs...)
+			WHERE ` + p.where + ` GROUP BY k.provider, k.currency, k.service`
+		args = append(fa, p.args...)
 	} else {
 		ks, ksArgs := p.keySums()
 		q = `WITH ks AS (` + ks + `) SELECT k.provider, cu.s, sv.s, SUM(` + sumColumn(m) + `)
@@ -316,32 +352,18 @@ func (s *Store) ServiceSums(ctx context.Context, sc Scope, m model.CostMetric) (
 }
 
 // daySumsSQL is the per-day query of a plan, grouped by the provider,
-// currency and the extra dimension given (a column of k, or "").
-func (p *plan) daySumsSQL(m model.CostMetric, extra string) (string, []any) {
-	sel, group := "", ""
+// currency and the extra dimension given (a column of k, or ""), read at
+// level l or finer.
+func (p *plan) daySumsSQL(m model.CostMetric, extra string, l level) (string, []any) {
+	sel, join, group := "", "", ""
 	if extra != "" {
-		sel, group = ", x.s", ", k."+extra
+		sel, join, group = ", x.s", ` JOIN strs x ON x.id = k.`+extra, ", k."+extra
 	}
-	if p.svc {
-		q := `SELECT k.provider, cu.s` + sel + `, d.day, SUM(` + metricColumn(m, "d") + `)
-			FROM svc_keys k JOIN svc_day d ON d.skey = k.id AND d.day BETWEEN ? AND ?
-			JOIN strs cu ON cu.id = k.currency`
-		if extra != "" {
-			q += ` JOIN strs x ON x.id = k.` + extra
-		}
-		q += ` WHERE ` + p.svcWhere + ` GROUP BY k.provider, k.currency` + group + `, d.day ORDER BY d.day`
-		return q, append([]any{int64(p.from), int64(p.to)}, p.svcArgs...)
-	}
-	q := `SELECT k.provider, cu.s` + sel + `, f.day, SUM(` + metricColumn(m, "f") + `)
-		FROM line_keys k JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?`
-	nc, args := p.nearCond()
-	q += nc + ` JOIN strs cu ON cu.id = k.currency`
-	args = append([]any{int64(p.from), int64(p.to)}, args...)
-	if extra != "" {
-		q += ` JOIN strs x ON x.id = k.` + extra
-	}
-	q += ` WHERE ` + p.keyWhere + ` GROUP BY k.provider, k.currency` + group + `, f.day ORDER BY f.day`
-	return q, append(args, p.keyArgs...)
+	from, args := p.days(l)
+	q := `SELECT k.provider, cu.s` + sel + `, d.day, SUM(` + metricColumn(m, "d") + `)` + from + `
+		JOIN strs cu ON cu.id = k.currency` + join + `
+		WHERE ` + p.where + ` GROUP BY k.provider, k.currency` + group + `, d.day ORDER BY d.day`
+	return q, append(args, p.args...)
 }
 
 // DaySums sums metric by provider, day and currency, in day order.
@@ -350,7 +372,7 @@ func (s *Store) DaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]Da
 	if err != nil {
 		return nil, err
 	}
-	q, args := p.daySumsSQL(m, "")
+	q, args := p.daySumsSQL(m, "", levelSvc)
 	var out []DaySum
 	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var v DaySum
@@ -370,7 +392,7 @@ func (s *Store) DaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]Da
 // spike.
 func (s *Store) ServiceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ServiceDaySum, error) {
 	var out []ServiceDaySum
-	err := s.dimDaySums(ctx, sc, m, "service", false, func(sum Sum, v, day string) {
+	err := s.dimDaySums(ctx, sc, m, model.DimService, func(sum Sum, v, day string) {
 		out = append(out, ServiceDaySum{Sum: sum, Service: v, Day: day})
 	})
 	return out, err
@@ -388,24 +410,24 @@ type ResourceDaySum struct {
 // a service, a short span) before asking.
 func (s *Store) ResourceDaySums(ctx context.Context, sc Scope, m model.CostMetric) ([]ResourceDaySum, error) {
 	var out []ResourceDaySum
-	err := s.dimDaySums(ctx, sc, m, "resource_id", true, func(sum Sum, v, day string) {
+	err := s.dimDaySums(ctx, sc, m, model.DimResource, func(sum Sum, v, day string) {
 		out = append(out, ResourceDaySum{Sum: sum, ResourceID: v, Day: day})
 	})
 	return out, err
 }
 
-// dimDaySums sums metric by provider, currency, one dimension column and
-// day, in day order; facts forces the facts path (the service rollup
-// holds only its own dimensions).
-func (s *Store) dimDaySums(ctx context.Context, sc Scope, m model.CostMetric, col string, facts bool, add func(sum Sum, v, day string)) error {
+// dimDaySums sums metric by provider, currency, one fixed dimension and
+// day, in day order, from the coarsest rollup that holds the dimension.
+func (s *Store) dimDaySums(ctx context.Context, sc Scope, m model.CostMetric, d model.Dimension, add func(sum Sum, v, day string)) error {
 	p, err := s.plan(ctx, sc)
 	if err != nil {
 		return err
 	}
-	if facts {
-		p.svc = false
+	col, l, ok := dimColumn(d)
+	if !ok {
+		return fmt.Errorf("store: no dimension %q", d)
 	}
-	q, args := p.daySumsSQL(m, col)
+	q, args := p.daySumsSQL(m, col, l)
 	return s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var sum Sum
 		var v string
@@ -636,18 +658,11 @@ func (s *Store) Currencies(ctx context.Context, sc Scope) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var q string
-	var args []any
-	if p.svc {
-		q = `SELECT DISTINCT cu.s FROM svc_keys k JOIN strs cu ON cu.id = k.currency WHERE ` + p.svcWhere + `
-			AND EXISTS (SELECT 1 FROM svc_day d WHERE d.skey = k.id AND d.day BETWEEN ? AND ?) ORDER BY 1`
-		args = append(append([]any(nil), p.svcArgs...), int64(p.from), int64(p.to))
-	} else {
-		near, na := p.nearCond()
-		args = append(append(append([]any(nil), p.keyArgs...), int64(p.from), int64(p.to)), na...)
-		q = `SELECT DISTINCT cu.s FROM line_keys k JOIN strs cu ON cu.id = k.currency WHERE ` + p.keyWhere + `
-			AND EXISTS (SELECT 1 FROM facts f WHERE f.key = k.id AND f.day BETWEEN ? AND ?` + near + `) ORDER BY 1`
-	}
+	keys, days, col := p.level.tables()
+	near, na := p.nearCond("d")
+	args := append(append(append([]any(nil), p.args...), int64(p.from), int64(p.to)), na...)
+	q := `SELECT DISTINCT cu.s FROM ` + keys + ` k JOIN strs cu ON cu.id = k.currency WHERE ` + p.where + `
+		AND EXISTS (SELECT 1 FROM ` + days + ` d WHERE d.` + col + ` = k.id AND d.day BETWEEN ? AND ?` + near + `) ORDER BY 1`
 	var out []string
 	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var c string
@@ -722,13 +737,16 @@ func (s *Store) SetSyncError(ctx context.Context, p model.ProviderKey, src model
 func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src model.SourceKind) error {
 	const keys = `(SELECT id FROM line_keys WHERE provider = ? AND source = ?)`
 	const skeys = `(SELECT id FROM svc_keys WHERE provider = ? AND source = ?)`
+	const gkeys = `(SELECT id FROM grp_keys WHERE provider = ? AND source = ?)`
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		for _, q := range []string{
 			`DELETE FROM facts WHERE key IN ` + keys,
 			`DELETE FROM key_month WHERE key IN ` + keys,
 			`DELETE FROM svc_day WHERE skey IN ` + skeys,
+			`DELETE FROM grp_day WHERE gkey IN ` + gkeys,
 			`DELETE FROM line_keys WHERE provider = ? AND source = ?`,
 			`DELETE FROM svc_keys WHERE provider = ? AND source = ?`,
+			`DELETE FROM grp_keys WHERE provider = ? AND source = ?`,
 			`DELETE FROM sync_state WHERE provider = ? AND source = ?`,
 			`DELETE FROM commit_facts WHERE provider = ? AND source = ?`,
 		} {

@@ -49,7 +49,7 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, batches ...model.B
 	var changes []SpanChange
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
-			svc: map[svcKey]int64{}, measuring: measure}
+			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, measuring: measure}
 		for _, b := range batches {
 			if err := w.replace(ctx, b); err != nil {
 				return err
@@ -111,6 +111,7 @@ type historyWriter struct {
 	strs map[string]int64
 	tags map[string]int64
 	svc  map[svcKey]int64
+	grp  map[grpKey]int64
 
 	measuring bool
 	known     []CurrencySums   // the last batch's sums after, when the write knew them
@@ -123,10 +124,18 @@ type svcKey struct {
 	account, service, curren int64
 }
 
-// skeyDay is a row of the service rollup.
-type skeyDay struct {
-	skey int64
-	day  model.DayNum
+// grpKey is a line key without its resource and tags: the key of the
+// group rollup.
+type grpKey struct {
+	provider, source                                string
+	account, sub, service, category, region, charge int64
+	curren                                          int64
+}
+
+// rollDay is a row of a daily rollup (svc_day or grp_day).
+type rollDay struct {
+	key int64
+	day model.DayNum
 }
 
 type sums struct{ billed, effective, list int64 }
@@ -160,16 +169,17 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 	for _, a := range b.Accounts {
 		inScope[a] = true
 	}
-	// Global ids of the batch's keys and their service rollup keys.
+	// Global ids of the batch's keys and their rollup keys.
 	ids := make([]int64, len(facts.Keys))
 	skeys := make([]int64, len(facts.Keys))
+	gkeys := make([]int64, len(facts.Keys))
 	for i := range facts.Keys {
 		k := &facts.Keys[i]
 		if len(inScope) > 0 && !inScope[k.BillingAccount] {
 			return fmt.Errorf("batch line of account %q outside the batch's accounts", k.BillingAccount)
 		}
 		var err error
-		if ids[i], skeys[i], err = w.lineKey(ctx, b, k); err != nil {
+		if ids[i], skeys[i], gkeys[i], err = w.lineKey(ctx, b, k); err != nil {
 			return err
 		}
 	}
@@ -187,7 +197,7 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 				return fmt.Errorf("facts out of key and day order")
 			}
 			lastKey, lastDay = f.Key, f.Day
-			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], day: f.Day, index: f.Key,
+			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], gkey: gkeys[f.Key], day: f.Day, index: f.Key,
 				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, frac: f.Frac})
 		})
 	}
@@ -242,17 +252,17 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 	return nil
 }
 
-// idFact is one fact with the global ids of its line key and service key.
+// idFact is one fact with the global ids of its line key and rollup keys.
 type idFact struct {
-	key, skey int64
-	day       model.DayNum
-	s         sums
-	frac      [3]int64 // model.Fact.Frac
-	index     int32    // the key's index in the batch (Facts.Keys); recomputed facts have none
+	key, skey, gkey int64
+	day             model.DayNum
+	s               sums
+	frac            [3]int64 // model.Fact.Frac
+	index           int32    // the key's index in the batch (Facts.Keys); recomputed facts have none
 }
 
 // write replaces the facts of the keys in scope over [from, to] by those
-// each yields (in key then day order) and keeps both rollups.
+// each yields (in key then day order) and keeps the rollups.
 func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any, from, to model.DayNum, each func(func(idFact) error) error) error {
 	fm, tm := from.Month(), to.Month()
 	if err := w.clear(ctx, scope, scopeArgs, from, to, fm, tm); err != nil {
@@ -262,7 +272,7 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	// Full months are summed here from the new facts alone; the months the
 	// span only partly covers also hold older facts and are summed in SQL.
 	full := func(m model.Month) bool { return m.First() >= from && m.Last() <= to }
-	svcDay := map[skeyDay]*sums{}
+	svcDay, grpDay := map[rollDay]*sums{}, map[rollDay]*sums{}
 	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list)", 5)
 	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day)", 8)
 	var cur struct {
@@ -283,13 +293,8 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		if err := factIns.add(ctx, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list); err != nil {
 			return err
 		}
-		sd := skeyDay{f.skey, f.day}
-		a := svcDay[sd]
-		if a == nil {
-			a = &sums{}
-			svcDay[sd] = a
-		}
-		a.plus(f.s)
+		addDay(svcDay, rollDay{f.skey, f.day}, f.s)
+		addDay(grpDay, rollDay{f.gkey, f.day}, f.s)
 		m := f.day.Month()
 		if !cur.hasMonth || cur.key != f.key || cur.month != m {
 			if err := flushMonth(); err != nil {
@@ -314,22 +319,10 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	if err != nil {
 		return err
 	}
-	svcIns := newBulk(w.tx, "svc_day(skey, day, billed, effective, list)", 5)
-	for _, sd := range slices.SortedFunc(func(yield func(skeyDay) bool) {
-		for k := range svcDay {
-			if !yield(k) {
-				return
-			}
-		}
-	}, func(a, b skeyDay) int {
-		return cmp.Or(cmp.Compare(a.skey, b.skey), cmp.Compare(a.day, b.day))
-	}) {
-		a := svcDay[sd]
-		if err := svcIns.add(ctx, sd.skey, int64(sd.day), a.billed, a.effective, a.list); err != nil {
-			return err
-		}
+	if err := w.insertDays(ctx, "svc_day(skey, day, billed, effective, list)", svcDay); err != nil {
+		return err
 	}
-	if err := svcIns.flush(ctx); err != nil {
+	if err := w.insertDays(ctx, "grp_day(gkey, day, billed, effective, list)", grpDay); err != nil {
 		return err
 	}
 	edges := []model.Month{fm}
@@ -354,6 +347,30 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	return nil
 }
 
+func addDay(m map[rollDay]*sums, k rollDay, s sums) {
+	a := m[k]
+	if a == nil {
+		a = &sums{}
+		m[k] = a
+	}
+	a.plus(s)
+}
+
+// insertDays writes a daily rollup's rows in key and day order (the
+// table's primary key order, which SQLite inserts fastest).
+func (w *historyWriter) insertDays(ctx context.Context, table string, days map[rollDay]*sums) error {
+	ins := newBulk(w.tx, table, 5)
+	for _, k := range slices.SortedFunc(maps.Keys(days), func(a, b rollDay) int {
+		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.day, b.day))
+	}) {
+		a := days[k]
+		if err := ins.add(ctx, k.key, int64(k.day), a.billed, a.effective, a.list); err != nil {
+			return err
+		}
+	}
+	return ins.flush(ctx)
+}
+
 // scopeKeys is the SQL selecting the ids of the line keys a batch
 // replaces: its provider and source, and its accounts when it names some.
 func (w *historyWriter) scopeKeys(ctx context.Context, p model.ProviderKey, src model.SourceKind, accounts []string) (string, []any, error) {
@@ -374,7 +391,7 @@ func (w *historyWriter) scopeKeys(ctx context.Context, p model.ProviderKey, src 
 	return q, args, nil
 }
 
-// clear deletes what a batch replaces from the facts and both rollups.
+// clear deletes what a batch replaces from the facts and the rollups.
 func (w *historyWriter) clear(ctx context.Context, scope string, args []any, from, to model.DayNum, fm, tm model.Month) error {
 	q := `DELETE FROM facts WHERE key IN (` + scope + `) AND day BETWEEN ? AND ?`
 	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
@@ -388,6 +405,11 @@ func (w *historyWriter) clear(ctx context.Context, scope string, args []any, fro
 	q = `DELETE FROM svc_day WHERE skey IN (` + svcScope + `) AND day BETWEEN ? AND ?`
 	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
 		return fmt.Errorf("delete service days: %w", err)
+	}
+	grpScope := strings.Replace(scope, "SELECT id FROM line_keys", "SELECT id FROM grp_keys", 1)
+	q = `DELETE FROM grp_day WHERE gkey IN (` + grpScope + `) AND day BETWEEN ? AND ?`
+	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
+		return fmt.Errorf("delete group days: %w", err)
 	}
 	return nil
 }
@@ -406,9 +428,9 @@ func (w *historyWriter) sumMonth(ctx context.Context, scope string, args []any, 
 	return nil
 }
 
-// lineKey interns one key's strings, tag set and service key, and returns
-// the ids of its line key and service key.
-func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.CostLine) (int64, int64, error) {
+// lineKey interns one key's strings, tag set and rollup keys, and returns
+// the ids of its line key, service key and group key.
+func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.CostLine) (id, skey, gkey int64, err error) {
 	cat := k.ChargeCategory
 	if cat == "" {
 		cat = "Usage"
@@ -420,15 +442,13 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 	var d [9]int64
 	for i, v := range []string{k.BillingAccount, k.SubAccount, k.Service, k.ServiceCategory, k.Region,
 		k.ResourceID, k.ResourceType, cat, cur} {
-		id, err := w.str(ctx, v)
-		if err != nil {
-			return 0, 0, err
+		if d[i], err = w.str(ctx, v); err != nil {
+			return 0, 0, 0, err
 		}
-		d[i] = id
 	}
 	tagID, err := w.tagSet(ctx, k.Tags)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	sk := svcKey{string(b.Provider), string(b.Source), d[0], d[2], d[8]}
 	skey, ok := w.svc[sk]
@@ -436,20 +456,31 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 		const q = `INSERT INTO svc_keys(provider, source, billing_account, service, currency) VALUES (?,?,?,?,?)
 			ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
 		if err := w.tx.QueryRowContext(ctx, q, sk.provider, sk.source, sk.account, sk.service, sk.curren).Scan(&skey); err != nil {
-			return 0, 0, fmt.Errorf("service key: %w", err)
+			return 0, 0, 0, fmt.Errorf("service key: %w", err)
 		}
 		w.svc[sk] = skey
 	}
-	const q = `INSERT INTO line_keys(provider, source, billing_account, sub_account, service, service_category,
-			region, resource_id, resource_type, charge_category, tag_set, currency, svc_key)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)
-		ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
-	var id int64
-	if err := w.tx.QueryRowContext(ctx, q, string(b.Provider), string(b.Source), d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
-		tagID, d[8], skey).Scan(&id); err != nil {
-		return 0, 0, fmt.Errorf("line key: %w", err)
+	gk := grpKey{sk.provider, sk.source, d[0], d[1], d[2], d[3], d[4], d[7], d[8]}
+	gkey, ok = w.grp[gk]
+	if !ok {
+		const q = `INSERT INTO grp_keys(provider, source, billing_account, sub_account, service, service_category,
+				region, charge_category, currency) VALUES (?,?,?,?,?,?,?,?,?)
+			ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
+		if err := w.tx.QueryRowContext(ctx, q, gk.provider, gk.source, gk.account, gk.sub, gk.service, gk.category,
+			gk.region, gk.charge, gk.curren).Scan(&gkey); err != nil {
+			return 0, 0, 0, fmt.Errorf("group key: %w", err)
+		}
+		w.grp[gk] = gkey
 	}
-	return id, skey, nil
+	const q = `INSERT INTO line_keys(provider, source, billing_account, sub_account, service, service_category,
+			region, resource_id, resource_type, charge_category, tag_set, currency, svc_key, grp_key)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+		ON CONFLICT DO UPDATE SET grp_key = excluded.grp_key RETURNING id`
+	if err := w.tx.QueryRowContext(ctx, q, string(b.Provider), string(b.Source), d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
+		tagID, d[8], skey, gkey).Scan(&id); err != nil {
+		return 0, 0, 0, fmt.Errorf("line key: %w", err)
+	}
+	return id, skey, gkey, nil
 }
 
 // str interns a dimension string.
