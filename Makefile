@@ -65,6 +65,9 @@ test-go: deps-mailpit
 	@# product's binary; the race detector inflates memory, so it is checked
 	@# once more without it.
 	$(GO) test -count=1 -run 'TestDashboardLoginBurstMemoryAndShutdown' ./headless/cli/
+	@# The history's property tests run on one goroutine; under the race
+	@# detector they check one seed each, here every seed.
+	$(GO) test -count=1 -run 'TestHistoryProperty' ./backend/store/
 
 test-frontend: deps-frontend
 	cd frontend && npm run typecheck && npm run build && npm test

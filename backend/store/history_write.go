@@ -1,7 +1,6 @@
 package store
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -130,12 +129,6 @@ type grpKey struct {
 	provider, source                                string
 	account, sub, service, category, region, charge int64
 	curren                                          int64
-}
-
-// rollDay is a row of a daily rollup (svc_day or grp_day).
-type rollDay struct {
-	key int64
-	day model.DayNum
 }
 
 type sums struct{ billed, effective, list int64 }
@@ -272,7 +265,8 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	// Full months are summed here from the new facts alone; the months the
 	// span only partly covers also hold older facts and are summed in SQL.
 	full := func(m model.Month) bool { return m.First() >= from && m.Last() <= to }
-	svcDay, grpDay := map[rollDay]*sums{}, map[rollDay]*sums{}
+	svcDay := newDayRollup(w.tx, "svc_day(skey, day, billed, effective, list)")
+	grpDay := newDayRollup(w.tx, "grp_day(gkey, day, billed, effective, list)")
 	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list)", 5)
 	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day)", 8)
 	var cur struct {
@@ -293,8 +287,12 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		if err := factIns.add(ctx, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list); err != nil {
 			return err
 		}
-		addDay(svcDay, rollDay{f.skey, f.day}, f.s)
-		addDay(grpDay, rollDay{f.gkey, f.day}, f.s)
+		if err := svcDay.add(ctx, f.skey, f.day, f.s); err != nil {
+			return err
+		}
+		if err := grpDay.add(ctx, f.gkey, f.day, f.s); err != nil {
+			return err
+		}
 		m := f.day.Month()
 		if !cur.hasMonth || cur.key != f.key || cur.month != m {
 			if err := flushMonth(); err != nil {
@@ -319,10 +317,10 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	if err != nil {
 		return err
 	}
-	if err := w.insertDays(ctx, "svc_day(skey, day, billed, effective, list)", svcDay); err != nil {
+	if err := svcDay.flush(ctx); err != nil {
 		return err
 	}
-	if err := w.insertDays(ctx, "grp_day(gkey, day, billed, effective, list)", grpDay); err != nil {
+	if err := grpDay.flush(ctx); err != nil {
 		return err
 	}
 	edges := []model.Month{fm}
@@ -345,30 +343,6 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		return fmt.Errorf("key bounds: %w", err)
 	}
 	return nil
-}
-
-func addDay(m map[rollDay]*sums, k rollDay, s sums) {
-	a := m[k]
-	if a == nil {
-		a = &sums{}
-		m[k] = a
-	}
-	a.plus(s)
-}
-
-// insertDays writes a daily rollup's rows in key and day order (the
-// table's primary key order, which SQLite inserts fastest).
-func (w *historyWriter) insertDays(ctx context.Context, table string, days map[rollDay]*sums) error {
-	ins := newBulk(w.tx, table, 5)
-	for _, k := range slices.SortedFunc(maps.Keys(days), func(a, b rollDay) int {
-		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.day, b.day))
-	}) {
-		a := days[k]
-		if err := ins.add(ctx, k.key, int64(k.day), a.billed, a.effective, a.list); err != nil {
-			return err
-		}
-	}
-	return ins.flush(ctx)
 }
 
 // scopeKeys is the SQL selecting the ids of the line keys a batch
@@ -533,11 +507,12 @@ func touchSyncState(ctx context.Context, tx *sql.Tx, b model.Batch) error {
 // bulk inserts rows many at a time: one statement per rowsPerStmt rows
 // costs far less than a statement per row.
 type bulk struct {
-	tx    *sql.Tx
-	table string
-	cols  int
-	args  []any
-	stmt  *sql.Stmt
+	tx     *sql.Tx
+	table  string
+	suffix string // after the rows: an upsert clause
+	cols   int
+	args   []any
+	stmt   *sql.Stmt
 }
 
 const rowsPerStmt = 256
@@ -582,5 +557,5 @@ func (b *bulk) flush(ctx context.Context) error {
 
 func (b *bulk) sql(rows int) string {
 	row := "(" + strings.TrimSuffix(strings.Repeat("?,", b.cols), ",") + ")"
-	return "INSERT INTO " + b.table + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", rows), ",")
+	return "INSERT INTO " + b.table + " VALUES " + strings.TrimSuffix(strings.Repeat(row+",", rows), ",") + b.suffix
 }

@@ -79,7 +79,7 @@ func TestMigrateHistoryFromVersion3(t *testing.T) {
 	for q := range 60 {
 		sc := randomScope(r, base)
 		m := []model.CostMetric{model.MetricBilled, model.MetricEffective, model.MetricList}[r.IntN(3)]
-		checkScope(t, s, bf, sc, m, "after migration: query "+string(rune('0'+q%10)))
+		checkScope(t, s, bf, sc, m, q, "after migration: query "+string(rune('0'+q%10)))
 	}
 	checkStats(t, s, bf)
 	// The migrated history takes new writes like any other.
@@ -88,5 +88,5 @@ func TestMigrateHistoryFromVersion3(t *testing.T) {
 		t.Fatal(err)
 	}
 	bf.replace(b)
-	checkScope(t, s, bf, Scope{Sources: map[model.ProviderKey]model.SourceKind{b.Provider: b.Source}}, model.MetricBilled, "after a new write")
+	checkScope(t, s, bf, Scope{Sources: map[model.ProviderKey]model.SourceKind{b.Provider: b.Source}}, model.MetricBilled, 0, "after a new write")
 }
