@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -382,6 +384,9 @@ func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, 
 	if len(values) == 0 {
 		return nil, nil
 	}
+	if key, ok := d.TagKey(); ok {
+		return s.tagDaySums(ctx, sc, m, key, values)
+	}
 	sc.Filters = append(sc.Filters[:len(sc.Filters):len(sc.Filters)], model.Filter{Dim: d, Values: values})
 	p, g, err := s.groupPlan(ctx, sc, d)
 	if err != nil {
@@ -392,6 +397,65 @@ func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, 
 		JOIN strs cu ON cu.id = k.currency
 		WHERE ` + p.where + ` GROUP BY k.provider, k.currency, k.` + g.col + `, d.day`
 	return s.groupRows(ctx, g, q, append(args, p.args...), dayBucket)
+}
+
+// tagDaySums is GroupDaySums of a tag key: a query per value, over the
+// facts of the tag sets that have it, grouped by day only. Grouped by tag
+// set in one query, a fleet whose resources carry thousands of distinct
+// tag sets returned a row per set a day. Values that match the same tag
+// sets (spellings that differ in case) are one group, named by the first.
+func (s *Store) tagDaySums(ctx context.Context, sc Scope, m model.CostMetric, key string, values []string) ([]GroupDaySum, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	sets, err := s.tagSets(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ids := slices.Sorted(maps.Keys(sets))
+	done := map[string]bool{}
+	var out []GroupDaySum
+	for _, v := range values {
+		var match []int64
+		for _, id := range ids {
+			if model.TagMatches(sets[id], key, []string{v}) {
+				match = append(match, id)
+			}
+		}
+		b, err := json.Marshal(match)
+		if err != nil {
+			return nil, err
+		}
+		if len(match) == 0 || done[string(b)] {
+			continue
+		}
+		done[string(b)] = true
+		name := v
+		if v == model.NoValue {
+			name = ""
+		}
+		from, args := p.days(levelKey)
+		q := `SELECT k.provider, cu.s, d.day, SUM(` + metricColumn(m, "d") + `)` + from + `
+			JOIN strs cu ON cu.id = k.currency
+			WHERE ` + p.where + ` AND k.tag_set IN (SELECT value FROM json_each(?))
+			GROUP BY k.provider, k.currency, d.day`
+		args = append(append(args, p.args...), string(b))
+		err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+			v := GroupDaySum{GroupSum: GroupSum{Value: name}}
+			var day int64
+			if err := rows.Scan(&v.Provider, &v.Currency, &day, &v.Amount); err != nil {
+				return err
+			}
+			v.Day = dayBucket(day)
+			out = append(out, v)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // TagValues lists the tag keys of the lines in scope with the values each

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -124,5 +125,34 @@ func TestServiceDaySums(t *testing.T) {
 		if want[g.Day+"/"+g.Service] != g.Amount.Float64() || g.Provider != model.AWS {
 			t.Fatalf("%+v", g)
 		}
+	}
+}
+
+// TestTagDaySumsMergeSpellings: a tag's values that differ in case are one
+// group of the daily series, counted once however many spellings are asked.
+func TestTagDaySumsMergeSpellings(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	b := model.Batch{Provider: model.AWS, Source: model.SourceExport, From: "2026-06-01", To: "2026-06-02", Lines: []model.CostLine{
+		line("2026-06-01", "a", "EC2", "i-1", "1", map[string]string{"team": "Data"}),
+		line("2026-06-01", "a", "EC2", "i-2", "2", map[string]string{"Team": "data "}),
+		line("2026-06-02", "a", "EC2", "i-3", "4", map[string]string{"team": "web"}),
+		line("2026-06-02", "a", "EC2", "i-4", "8", nil),
+	}}
+	if err := s.ReplaceHistory(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	sc := Scope{Sources: map[model.ProviderKey]model.SourceKind{model.AWS: model.SourceExport}}
+	got, err := s.GroupDaySums(ctx, sc, model.MetricBilled, model.TagDimension("team"), []string{"data", "Data", model.NoValue, "absent"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]string{}
+	for _, g := range got {
+		sums[g.Value+"/"+g.Day] = g.Amount.String()
+	}
+	want := map[string]string{"data/2026-06-01": "3.000000000", "/2026-06-02": "8.000000000"}
+	if !reflect.DeepEqual(sums, want) {
+		t.Errorf("got %v, want %v", sums, want)
 	}
 }
