@@ -397,8 +397,24 @@ try {
 
   // Where a bar of a series, or its legend item, is drawn in the chart's
   // canvas, in page coordinates (the chart instance is on its element).
+  // The chart element is in the page a moment before its effect sets up the
+  // instance (and a new view may mount a new one): wait for the instance
+  // to draw what is asked, then locate it (its own error if it never does).
   const chartPoint = async (series, legend) => {
     await page.locator('.chart.pickable').first().waitFor();
+    await page
+      .waitForFunction(
+        ({ series, legend }) => {
+          const c = document.querySelector('.chart.pickable')?.echart;
+          if (!c) return false;
+          if (legend) return c.getZr().storage.getDisplayList(true).some((d) => d.style && d.style.text === series);
+          const opt = c.getOption();
+          return !!opt && Array.isArray(opt.series) && opt.series.some((s) => s.name === series);
+        },
+        { series, legend },
+        { timeout: 10000 },
+      )
+      .catch(() => {});
     return chartPointNow(series, legend);
   };
   const chartPointNow = (series, legend) =>
