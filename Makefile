@@ -68,6 +68,9 @@ test-go: deps-mailpit
 	@# The history's property tests run on one goroutine; under the race
 	@# detector they check one seed each, here every seed.
 	$(GO) test -count=1 -run 'TestHistoryProperty' ./backend/store/
+	@# Processes starting at once on one data dir: under the race detector a
+	@# few trials, here all of them (50 on a fresh dir, every old version).
+	$(GO) test -count=1 -run 'TestConcurrentOpen|TestTeamStartsAtOnceOnAnyDataDir' ./backend/store/ ./headless/cli/
 
 test-frontend: deps-frontend
 	cd frontend && npm run typecheck && npm run build && npm test

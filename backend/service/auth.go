@@ -30,6 +30,10 @@ const (
 	AuditUserDisable  = "user_disable"
 	AuditUserEnable   = "user_enable"
 	AuditLoginRefused = "login_refused_disabled"
+	AuditRuleSetSave  = "rule_set_save"
+	AuditViewSave     = "view_save"
+	AuditViewDelete   = "view_delete"
+	AuditImport       = "import"
 )
 
 // LoginRequest is one login attempt. Previous is the session cookie the
@@ -106,19 +110,32 @@ func (s *Service) CheckSecretKey() error {
 	return err
 }
 
-// audit appends an event; the username and address are bounded, since a
-// failed login's username is whatever the caller sent.
-func (s *Service) audit(ctx context.Context, event, username, addr string, details map[string]any) {
-	e := store.AuditEvent{Event: event, Username: Bounded(username, maxAuditLen), ClientAddr: Bounded(addr, maxAuditLen), Details: details}
-	if err := s.store.AddAudit(ctx, e, s.now()); err != nil {
-		// An audit failure must not hide the outcome from the user; it is logged.
-		s.log.Error("cannot write the audit log", "event", event, "err", err)
+// auditEvent is an audit line of event, now; the username and address
+// are bounded, since a failed login's username is whatever the caller
+// sent. A state change hands it to the store, which writes both in one
+// transaction.
+func (s *Service) auditEvent(event, username, addr string, details map[string]any) store.AuditEvent {
+	if details == nil {
+		details = map[string]any{}
 	}
+	return store.AuditEvent{Time: s.now().UTC().Format(time.RFC3339), Event: event, Username: Bounded(username, maxAuditLen),
+		ClientAddr: Bounded(addr, maxAuditLen), Details: details}
 }
 
-// auditBy appends an event done by p: the log names p and p's address.
-func (s *Service) auditBy(ctx context.Context, p Principal, event string, details map[string]any) {
-	s.audit(ctx, event, p.Name(), p.ClientAddr, details)
+// auditBy is the audit line of event done by p: it names p and p's address.
+func (s *Service) auditBy(p Principal, event string, details map[string]any) store.AuditEvent {
+	return s.auditEvent(event, p.Name(), p.ClientAddr, details)
+}
+
+// audit appends an event that changes nothing else (a refused login). It
+// fails the call when it cannot be written: nothing goes unaudited.
+func (s *Service) audit(ctx context.Context, event, username, addr string, details map[string]any) error {
+	e := s.auditEvent(event, username, addr, details)
+	if err := s.store.AddAudit(ctx, e, s.now()); err != nil {
+		s.log.Error("cannot write the audit log", "event", event, "err", err)
+		return err
+	}
+	return nil
 }
 
 // HasUsers reports whether any dashboard user exists.
@@ -179,14 +196,13 @@ func (s *Service) AddUser(ctx context.Context, nu NewUser) (store.User, error) {
 	if err != nil {
 		return store.User{}, err
 	}
-	u, err := s.store.CreateUser(ctx, nu.Username, h, nu.Role)
+	u, err := s.store.CreateUser(ctx, nu.Username, h, nu.Role, s.auditBy(p, AuditUserAdd, map[string]any{"user": nu.Username, "role": string(nu.Role)}))
 	if errors.Is(err, store.ErrDuplicate) {
 		return store.User{}, apperr.E(apperr.Validation, "user %s already exists", nu.Username).WithDetail("field", "username")
 	}
 	if err != nil {
 		return store.User{}, err
 	}
-	s.auditBy(ctx, p, AuditUserAdd, map[string]any{"user": u.Username, "role": string(u.Role)})
 	return u, nil
 }
 
@@ -211,11 +227,7 @@ func (s *Service) SetUserPassword(ctx context.Context, username, password string
 	if err != nil {
 		return err
 	}
-	if err := s.store.SetPassword(ctx, u.ID, h); err != nil {
-		return err
-	}
-	s.auditBy(ctx, p, AuditUserPassword, map[string]any{"user": u.Username})
-	return nil
+	return s.store.SetPassword(ctx, u.ID, h, s.auditBy(p, AuditUserPassword, map[string]any{"user": u.Username}))
 }
 
 // Users lists the dashboard users (without hashes). Admin only.
@@ -265,20 +277,20 @@ func (s *Service) UpdateUser(ctx context.Context, username string, c UserChange)
 		}
 	}
 	if c.Role != nil && *c.Role != u.Role {
-		if err := lastAdmin(s.store.SetUserRole(ctx, u.ID, *c.Role)); err != nil {
+		ev := s.auditBy(p, AuditUserRole, map[string]any{"user": u.Username, "from": string(u.Role), "to": string(*c.Role)})
+		if err := lastAdmin(s.store.SetUserRole(ctx, u.ID, *c.Role, ev)); err != nil {
 			return store.User{}, err
 		}
-		s.auditBy(ctx, p, AuditUserRole, map[string]any{"user": u.Username, "from": string(u.Role), "to": string(*c.Role)})
 	}
 	if c.Disabled != nil && *c.Disabled != u.Disabled {
-		if err := lastAdmin(s.store.SetUserDisabled(ctx, u.ID, *c.Disabled, s.now())); err != nil {
+		kind := AuditUserEnable
+		if *c.Disabled {
+			kind = AuditUserDisable
+		}
+		ev := s.auditBy(p, kind, map[string]any{"user": u.Username})
+		if err := lastAdmin(s.store.SetUserDisabled(ctx, u.ID, *c.Disabled, s.now(), ev)); err != nil {
 			return store.User{}, err
 		}
-		ev := AuditUserEnable
-		if *c.Disabled {
-			ev = AuditUserDisable
-		}
-		s.auditBy(ctx, p, ev, map[string]any{"user": u.Username})
 	}
 	return s.userByName(ctx, username)
 }
@@ -303,11 +315,7 @@ func (s *Service) DeleteUser(ctx context.Context, username string) error {
 	if err != nil {
 		return err
 	}
-	if err := lastAdmin(s.store.DeleteUser(ctx, u.ID)); err != nil {
-		return err
-	}
-	s.auditBy(ctx, p, AuditUserDelete, map[string]any{"user": u.Username})
-	return nil
+	return lastAdmin(s.store.DeleteUser(ctx, u.ID, s.auditBy(p, AuditUserDelete, map[string]any{"user": u.Username})))
 }
 
 func (s *Service) userByName(ctx context.Context, username string) (store.User, error) {
@@ -370,7 +378,9 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error
 		return LoginResult{}, err
 	}
 	if l.LockedUntil.After(now) {
-		s.audit(ctx, AuditLoginLocked, r.Username, r.ClientAddr, nil)
+		if err := s.audit(ctx, AuditLoginLocked, r.Username, r.ClientAddr, nil); err != nil {
+			return LoginResult{}, err
+		}
 		return LoginResult{}, retryAfter(l.LockedUntil, now)
 	}
 	keys, err := s.keys()
@@ -400,49 +410,41 @@ func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error
 		}
 	}
 	if !ok {
-		s.audit(ctx, AuditLoginFailure, r.Username, r.ClientAddr, nil)
+		if err := s.audit(ctx, AuditLoginFailure, r.Username, r.ClientAddr, nil); err != nil {
+			return LoginResult{}, err
+		}
 		return LoginResult{}, errBadLogin()
 	}
 	if u.Disabled {
 		// Said only to whoever knows the password.
-		s.audit(ctx, AuditLoginRefused, u.Username, r.ClientAddr, nil)
-		return LoginResult{}, errDisabled()
-	}
-	for _, sub := range subjects {
-		if err := s.store.ClearLoginFailures(ctx, sub.Scope, sub.Subject); err != nil {
+		if err := s.audit(ctx, AuditLoginRefused, u.Username, r.ClientAddr, nil); err != nil {
 			return LoginResult{}, err
 		}
+		return LoginResult{}, errDisabled()
 	}
-	res, err := s.newSession(ctx, keys, u, r.ClientAddr, r.Previous)
-	if err != nil {
-		return LoginResult{}, err
-	}
-	s.audit(ctx, AuditLoginSuccess, u.Username, r.ClientAddr, nil)
-	return res, nil
+	return s.newSession(ctx, keys, u, r.Previous, subjects, s.auditEvent(AuditLoginSuccess, u.Username, r.ClientAddr, nil))
 }
 
 // newSession ends the browser's previous session, if any, so the id
-// rotates at every login, and creates a new one for u. Local and single
-// sign-on logins end here alike.
-func (s *Service) newSession(ctx context.Context, keys *security.Keys, u store.User, addr, previous string) (LoginResult, error) {
+// rotates at every login, creates a new one for u, forgets the login
+// failures of clear and writes the login's audit event, all in one
+// transaction. Local and single sign-on logins end here alike.
+func (s *Service) newSession(ctx context.Context, keys *security.Keys, u store.User, previous string, clear []store.ThrottleSubject, ev store.AuditEvent) (LoginResult, error) {
 	now := s.now()
+	st := store.SessionStart{Clear: clear, Audit: ev}
 	if previous != "" {
 		if id, err := keys.Unsign(previous); err == nil {
-			if err := s.store.DeleteSession(ctx, security.HashToken(id)); err != nil {
-				return LoginResult{}, err
-			}
+			st.Previous = security.HashToken(id)
 		}
-	}
-	if _, err := s.store.DeleteExpiredSessions(ctx, now); err != nil {
-		return LoginResult{}, err
 	}
 	id, err := security.RandomString(32)
 	if err != nil {
 		return LoginResult{}, err
 	}
 	timeout := time.Duration(s.cfg.Dashboard.Auth.SessionTimeout) * time.Second
-	se := store.Session{IDHash: security.HashToken(id), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(timeout), ClientAddr: addr}
-	if err := s.store.CreateSession(ctx, se); err != nil {
+	se := store.Session{IDHash: security.HashToken(id), UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(timeout), ClientAddr: ev.ClientAddr}
+	st.Session = se
+	if err := s.store.StartSession(ctx, st, now); err != nil {
 		return LoginResult{}, err
 	}
 	return LoginResult{Username: u.Username, Role: u.Role, Session: keys.Sign(id), ExpiresAt: se.ExpiresAt, MaxAge: int(timeout.Seconds())}, nil
@@ -495,10 +497,9 @@ func (s *Service) Logout(ctx context.Context, cookie, clientAddr string) (string
 	if err != nil {
 		return "", nil // nothing to end
 	}
-	if err := s.store.DeleteSession(ctx, p.SessionID); err != nil {
+	if err := s.store.EndSession(ctx, p.SessionID, s.auditEvent(AuditLogout, p.Username, clientAddr, nil)); err != nil {
 		return "", err
 	}
-	s.audit(ctx, AuditLogout, p.Username, clientAddr, nil)
 	if !p.sso {
 		return "", nil
 	}
@@ -585,11 +586,10 @@ func (s *Service) CreateToken(ctx context.Context, r TokenRequest) (NewToken, er
 	if p.Kind == PrincipalSession {
 		nt.CreatorID = p.UserID
 	}
-	t, err := s.store.CreateToken(ctx, nt, s.now())
+	t, err := s.store.CreateToken(ctx, nt, s.now(), s.auditBy(p, AuditTokenCreate, map[string]any{"name": name, "role": string(r.Role)}))
 	if err != nil {
 		return NewToken{}, err
 	}
-	s.auditBy(ctx, p, AuditTokenCreate, map[string]any{"token_id": t.ID, "name": name, "role": string(t.Role)})
 	return NewToken{APIToken: t, Token: tok}, nil
 }
 
@@ -609,15 +609,11 @@ func (s *Service) RevokeToken(ctx context.Context, id int64) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.RevokeToken(ctx, id, s.now())
+	err = s.store.RevokeToken(ctx, id, s.now(), s.auditBy(p, AuditTokenRevoke, map[string]any{"token_id": id}))
 	if errors.Is(err, store.ErrNotFound) {
 		return apperr.E(apperr.NotFound, "no API token with id %d", id).WithDetail("field", "id")
 	}
-	if err != nil {
-		return err
-	}
-	s.auditBy(ctx, p, AuditTokenRevoke, map[string]any{"token_id": id})
-	return nil
+	return err
 }
 
 // Audit log bounds: GET /api/audit?limit=.

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
@@ -34,34 +35,37 @@ func (s *Service) credentialStore() (CredentialStore, error) {
 // keyring. The value is never logged, stored in the database or returned;
 // the audit log records only which field changed.
 func (s *Service) SetCredential(ctx context.Context, p model.ProviderKey, field, value string) error {
-	if err := s.can(ctx, model.PermAdmin); err != nil {
+	return s.credentialChange(ctx, "credential_set", map[string]any{"provider": string(p), "field": field},
+		func(cs CredentialStore) error { return cs.Set(p, field, value) })
+}
+
+// credentialChange audits, then makes, a change to the keyring. The
+// keyring is outside the database, so the two cannot share a transaction:
+// the event is written first (a change that cannot be audited is not
+// made), and a change that then fails gets a second event saying so.
+func (s *Service) credentialChange(ctx context.Context, event string, details map[string]any, change func(CredentialStore) error) error {
+	pr, err := s.require(ctx, model.PermAdmin)
+	if err != nil {
 		return err
 	}
 	cs, err := s.credentialStore()
 	if err != nil {
 		return err
 	}
-	if err := cs.Set(p, field, value); err != nil {
+	if err := s.audit(ctx, event, pr.Name(), pr.ClientAddr, details); err != nil {
 		return err
 	}
-	s.audit(ctx, "credential_set", "", "", map[string]any{"provider": string(p), "field": field})
+	if err := change(cs); err != nil {
+		details["error"] = Bounded(err.Error(), maxAuditLen)
+		return errors.Join(err, s.audit(ctx, event+"_failed", pr.Name(), pr.ClientAddr, details))
+	}
 	return nil
 }
 
 // DeleteCredential removes one credential field of provider p.
 func (s *Service) DeleteCredential(ctx context.Context, p model.ProviderKey, field string) error {
-	if err := s.can(ctx, model.PermAdmin); err != nil {
-		return err
-	}
-	cs, err := s.credentialStore()
-	if err != nil {
-		return err
-	}
-	if err := cs.Delete(p, field); err != nil {
-		return err
-	}
-	s.audit(ctx, "credential_delete", "", "", map[string]any{"provider": string(p), "field": field})
-	return nil
+	return s.credentialChange(ctx, "credential_delete", map[string]any{"provider": string(p), "field": field},
+		func(cs CredentialStore) error { return cs.Delete(p, field) })
 }
 
 // CredentialFields lists the credential fields provider p can use and
@@ -93,16 +97,6 @@ func (s *Service) CredentialStoreStatus(ctx context.Context) (model.CredentialSt
 // UnlockCredentials gives the encrypted-file keyring its passphrase, typed
 // in the window; it is kept in memory only.
 func (s *Service) UnlockCredentials(ctx context.Context, passphrase string) error {
-	if err := s.can(ctx, model.PermAdmin); err != nil {
-		return err
-	}
-	cs, err := s.credentialStore()
-	if err != nil {
-		return err
-	}
-	if err := cs.Unlock(passphrase); err != nil {
-		return err
-	}
-	s.audit(ctx, "credential_store_unlock", "", "", nil)
-	return nil
+	return s.credentialChange(ctx, "credential_store_unlock", map[string]any{},
+		func(cs CredentialStore) error { return cs.Unlock(passphrase) })
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // ImportOptions tune an import.
@@ -295,17 +296,24 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 	if o.Progress != nil && !dry {
 		o.Progress(ImportProgress{Phase: ImportWriting})
 	}
+	provs := make([]string, len(f.Providers))
+	for i, p := range f.Providers {
+		provs[i] = string(p)
+	}
 	start := time.Now()
-	changes, err := s.store.ApplyHistory(ctx, dry, fr.Batches...)
+	var changes []store.SpanChange
+	var err error
+	if dry {
+		changes, err = s.store.ApplyHistory(ctx, true, fr.Batches...)
+	} else {
+		p, _ := PrincipalFrom(ctx)
+		changes, err = s.store.ImportHistory(ctx, store.ImportLog{Path: fr.Path, Format: fr.Format, Rows: fr.Rows,
+			Providers: strings.Join(provs, ","), First: f.From, Last: f.To, AccountNames: fr.AccountNames,
+			Audit: s.auditBy(p, AuditImport, map[string]any{"file": fr.Path, "format": fr.Format, "rows": fr.Rows,
+				"providers": provs, "from": f.From, "to": f.To})}, fr.Batches...)
+	}
 	if err != nil {
 		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)
-	}
-	if !dry {
-		for p, names := range fr.AccountNames {
-			if err := s.store.SetAccountNames(ctx, p, names); err != nil {
-				return f, err
-			}
-		}
 	}
 	f.Replaces = []ImportSpan{}
 	for i, c := range changes {
@@ -327,13 +335,6 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 	}
 	if dry {
 		return f, nil
-	}
-	provs := make([]string, len(f.Providers))
-	for i, p := range f.Providers {
-		provs[i] = string(p)
-	}
-	if err := s.store.RecordImport(ctx, fr.Path, fr.Format, fr.Rows, strings.Join(provs, ","), f.From, f.To); err != nil {
-		s.log.Warn("import log not written", "err", err)
 	}
 	_ = s.cache.DeleteBucket(ResultsBucket)
 	s.log.Info("imported", "file", fr.Path, "format", fr.Format, "rows", fr.Rows, "providers", provs, "from", f.From, "to", f.To,

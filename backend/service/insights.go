@@ -403,7 +403,8 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 
 // SaveRuleSet stores a named allocation rule set after validating it.
 func (s *Service) SaveRuleSet(ctx context.Context, name string, rules model.AllocationRules) (store.RuleSet, error) {
-	if err := s.can(ctx, model.PermChange); err != nil {
+	p, err := s.require(ctx, model.PermChange)
+	if err != nil {
 		return store.RuleSet{}, err
 	}
 	if name == "" {
@@ -415,7 +416,7 @@ func (s *Service) SaveRuleSet(ctx context.Context, name string, rules model.Allo
 	if err := allocate.Validate(rules); err != nil {
 		return store.RuleSet{}, err
 	}
-	return s.store.SaveRuleSet(ctx, name, rules)
+	return s.store.SaveRuleSet(ctx, name, rules, s.auditBy(p, AuditRuleSetSave, map[string]any{"name": name, "method": rules.Method}))
 }
 
 // RuleSets lists the saved allocation rule sets.

@@ -212,7 +212,7 @@ func TestTokensFollowTheirCreator(t *testing.T) {
 func TestSingleSignOnUsersRoleComesFromTheProvider(t *testing.T) {
 	s, _ := clockService(t)
 	ctx := adminCtx()
-	if _, _, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: "https://id.example.com", Subject: "1", Username: "sam", Role: model.RoleViewer}); err != nil {
+	if _, _, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: "https://id.example.com", Subject: "1", Username: "sam", Role: model.RoleViewer}, store.AuditEvent{Event: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	editor := model.RoleEditor

@@ -84,6 +84,9 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(umaskChildEnv); dir != "" {
 		os.Exit(privateFilesChild(dir)) // files_test.go
 	}
+	if dir := os.Getenv(crashChildEnv); dir != "" {
+		os.Exit(auditCrashChild(dir, os.Getenv(crashChangeEnv))) // audit_atomic_test.go
+	}
 	code := m.Run()
 	if p, err := demoTemplate(); err == nil {
 		os.RemoveAll(filepath.Dir(p))

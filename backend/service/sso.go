@@ -22,6 +22,7 @@ const ReasonUserDisabled = "user_disabled"
 // Audit events of single sign-on.
 const (
 	AuditSSOLogin   = "sso_login_success"
+	AuditSSOUser    = "sso_user_provision" // a user created or changed by a login
 	AuditSSORefused = "sso_login_refused"
 )
 
@@ -138,7 +139,9 @@ func (s *Service) FinishSSO(ctx context.Context, cb SSOCallback) (LoginResult, e
 		if d["reason"] == "" {
 			d["error"] = err.Error()
 		}
-		s.audit(ctx, AuditSSORefused, who, cb.ClientAddr, d)
+		if aerr := s.audit(ctx, AuditSSORefused, who, cb.ClientAddr, d); aerr != nil {
+			return LoginResult{}, aerr
+		}
 		return LoginResult{}, err
 	}
 	return res, nil
@@ -180,7 +183,8 @@ func (s *Service) finishSSO(ctx context.Context, c *sso.Client, keys *security.K
 	if err != nil {
 		return LoginResult{}, who, err
 	}
-	u, created, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: id.Issuer, Subject: id.Subject, Username: who, Role: role})
+	u, created, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: id.Issuer, Subject: id.Subject, Username: who, Role: role},
+		s.auditEvent(AuditSSOUser, who, cb.ClientAddr, map[string]any{"issuer": id.Issuer, "role": string(role)}))
 	if errors.Is(err, store.ErrDuplicate) {
 		return LoginResult{}, who, apperr.E(apperr.Security, "the dashboard already has a user called %s (a local one, or one of another identity provider): an administrator must delete it (costpilot user delete) before %s can sign in with single sign-on", who, who).
 			WithDetail("reason", sso.ReasonUsernameTaken)
@@ -193,11 +197,11 @@ func (s *Service) finishSSO(ctx context.Context, c *sso.Client, keys *security.K
 		return LoginResult{}, who, apperr.E(apperr.Security, "%s is disabled on this dashboard: ask an administrator", who).
 			WithDetail("reason", ReasonUserDisabled)
 	}
-	res, err := s.newSession(ctx, keys, u, cb.ClientAddr, cb.Previous)
+	ev := s.auditEvent(AuditSSOLogin, u.Username, cb.ClientAddr, map[string]any{"issuer": id.Issuer, "role": string(role), "created": created})
+	res, err := s.newSession(ctx, keys, u, cb.Previous, nil, ev)
 	if err != nil {
 		return LoginResult{}, who, err
 	}
-	s.audit(ctx, AuditSSOLogin, u.Username, cb.ClientAddr, map[string]any{"issuer": id.Issuer, "role": string(role), "created": created})
 	return res, who, nil
 }
 

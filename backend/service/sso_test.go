@@ -105,7 +105,10 @@ func TestFinishSSOAuditAndUsers(t *testing.T) {
 		e := events[i]
 		got = append(got, e.Event+" "+e.Username+" "+stringOf(e.Details["reason"])+stringOf(e.Details["role"]))
 	}
+	// The first login creates the user (its own event, in the user's
+	// transaction); the second changes nothing about the user.
 	want := []string{
+		"sso_user_provision alice@example.com admin",
 		"sso_login_success alice@example.com admin",
 		"sso_login_success alice@example.com admin",
 		"sso_login_refused eve@elsewhere.test domain_not_allowed",

@@ -39,7 +39,8 @@ func (s *Service) View(ctx context.Context, name string) (model.SavedView, error
 // replace is set (PUT); creating a name that exists is a ValidationError.
 // by is who saves it, for the record.
 func (s *Service) SaveView(ctx context.Context, name string, spec model.ViewSpec, by string, replace bool) (model.SavedView, error) {
-	if err := s.can(ctx, model.PermChange); err != nil {
+	p, err := s.require(ctx, model.PermChange)
+	if err != nil {
 		return model.SavedView{}, err
 	}
 	name = strings.TrimSpace(name)
@@ -54,7 +55,7 @@ func (s *Service) SaveView(ctx context.Context, name string, spec model.ViewSpec
 			return model.SavedView{}, err
 		}
 	}
-	v, err := s.store.SaveView(ctx, name, spec, by, replace)
+	v, err := s.store.SaveView(ctx, name, spec, by, replace, s.auditBy(p, AuditViewSave, map[string]any{"name": name, "replace": replace}))
 	if errors.Is(err, store.ErrDuplicate) {
 		return v, apperr.E(apperr.Validation, "a view called %q exists already: pick another name or replace it", name).WithDetail("field", "name")
 	}
@@ -63,10 +64,12 @@ func (s *Service) SaveView(ctx context.Context, name string, spec model.ViewSpec
 
 // DeleteView removes the saved view called name.
 func (s *Service) DeleteView(ctx context.Context, name string) error {
-	if err := s.can(ctx, model.PermChange); err != nil {
+	p, err := s.require(ctx, model.PermChange)
+	if err != nil {
 		return err
 	}
-	err := s.store.DeleteView(ctx, strings.TrimSpace(name))
+	name = strings.TrimSpace(name)
+	err = s.store.DeleteView(ctx, name, s.auditBy(p, AuditViewDelete, map[string]any{"name": name}))
 	if errors.Is(err, store.ErrNotFound) {
 		return apperr.E(apperr.NotFound, "there is no saved view called %q", name).WithDetail("field", "view")
 	}

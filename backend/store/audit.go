@@ -49,6 +49,15 @@ func addAudit(ctx context.Context, db execer, e AuditEvent) error {
 	return nil
 }
 
+// withDetail sets a detail of an audit event, making its map if needed.
+func withDetail(d map[string]any, k string, v any) map[string]any {
+	if d == nil {
+		d = map[string]any{}
+	}
+	d[k] = v
+	return d
+}
+
 const auditSQL = `SELECT id, time, event, username, client_addr, details FROM audit_log ORDER BY id DESC LIMIT ?`
 
 // AuditEvents returns the newest events first.

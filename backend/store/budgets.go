@@ -83,14 +83,15 @@ func (s *Store) SaveBudget(ctx context.Context, b StoredBudget, audit AuditEvent
 
 // DeleteBudget removes a stored budget.
 func (s *Store) DeleteBudget(ctx context.Context, id int64, audit AuditEvent) error {
-	return deleteAudited(ctx, s.historyTx, "budgets", "budget", id, audit)
+	return deleteAudited(ctx, s.historyTx, "budgets", "budget", "id", id, audit)
 }
 
-// deleteAudited removes row id of table in one transaction (run) with its
-// audit event; ErrNotFound when there is none.
-func deleteAudited(ctx context.Context, run func(context.Context, func(*sql.Tx) error) error, table, what string, id int64, audit AuditEvent) error {
+// deleteAudited removes the row of table whose column key is value, in
+// one transaction (run) with its audit event; ErrNotFound when there is
+// none.
+func deleteAudited(ctx context.Context, run func(context.Context, func(*sql.Tx) error) error, table, what, key string, value any, audit AuditEvent) error {
 	err := run(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE id = ?`, id)
+		res, err := tx.ExecContext(ctx, `DELETE FROM `+table+` WHERE `+key+` = ?`, value)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ import (
 // to what is stored instead and replaces only the part it restates. The
 // rollups are kept in the same transaction.
 func (s *Store) ReplaceHistory(ctx context.Context, batches ...model.Batch) error {
-	_, err := s.apply(ctx, false, false, batches...)
+	_, err := s.apply(ctx, false, false, nil, batches...)
 	return err
 }
 
@@ -41,10 +41,28 @@ var errDryRun = errors.New("dry run")
 // rewrote with the sums before and after. With dry, it computes the same
 // and keeps nothing: the transaction is rolled back.
 func (s *Store) ApplyHistory(ctx context.Context, dry bool, batches ...model.Batch) ([]SpanChange, error) {
-	return s.apply(ctx, dry, true, batches...)
+	return s.apply(ctx, dry, true, nil, batches...)
 }
 
-func (s *Store) apply(ctx context.Context, dry, measure bool, batches ...model.Batch) ([]SpanChange, error) {
+// ImportLog is what an imported file leaves beside its history: a line
+// of the imports log, the account names it gave and its audit event.
+type ImportLog struct {
+	Path, Format string
+	Rows         int64
+	Providers    string // comma-separated
+	First, Last  string
+	AccountNames map[model.ProviderKey]map[string]string
+	Audit        AuditEvent
+}
+
+// ImportHistory is ApplyHistory for an imported file: the history, the
+// account names, the imports log and the audit event land in one
+// transaction, or nothing does.
+func (s *Store) ImportHistory(ctx context.Context, log ImportLog, batches ...model.Batch) ([]SpanChange, error) {
+	return s.apply(ctx, false, true, &log, batches...)
+}
+
+func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, batches ...model.Batch) ([]SpanChange, error) {
 	var changes []SpanChange
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
@@ -63,6 +81,9 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, batches ...model.B
 		changes = w.changes
 		if dry {
 			return errDryRun
+		}
+		if log != nil {
+			return writeImportLog(ctx, tx, *log)
 		}
 		return nil
 	})

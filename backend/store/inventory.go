@@ -21,7 +21,11 @@ func (s *Store) ReplaceInventory(ctx context.Context, src model.SourceKind, inv 
 		if _, err := tx.ExecContext(ctx, `DELETE FROM utilization WHERE provider = ? AND source = ?`, inv.Provider, src); err != nil {
 			return err
 		}
-		insR, err := tx.PrepareContext(ctx, `INSERT INTO resources(provider, source, resource_id, data, updated_at) VALUES (?,?,?,?,?)`)
+		// A resource listed twice (cloud APIs do that across pages) is
+		// stored once, as last listed, rather than failing the whole
+		// inventory.
+		insR, err := tx.PrepareContext(ctx, `INSERT INTO resources(provider, source, resource_id, data, updated_at) VALUES (?,?,?,?,?)
+			ON CONFLICT(provider, source, resource_id) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at`)
 		if err != nil {
 			return err
 		}

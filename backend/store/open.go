@@ -5,14 +5,11 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
 	"net/url"
 	"path/filepath"
-	"sort"
-	"strconv"
-	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -24,9 +21,6 @@ var ErrNotFound = errors.New("store: not found")
 
 // FileName is the database file inside the data dir.
 const FileName = "costpilot.db"
-
-//go:embed migrations/*.sql
-var migrations embed.FS
 
 // Store is the SQLite database. Writes go through one connection (SQLite
 // allows one writer); reads use a small pool that WAL lets run alongside.
@@ -66,10 +60,14 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	return s, nil
 }
 
+// busyTimeout is how long a statement waits for another connection's
+// lock before SQLite answers busy.
+var busyTimeout = 10 * time.Second
+
 func dsn(path string, writer bool) string {
 	q := url.Values{}
 	// busy_timeout first so the pragmas after it wait instead of failing.
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
 	q.Add("_pragma", "journal_mode(WAL)")
 	q.Add("_pragma", "foreign_keys(ON)")
 	q.Add("_pragma", "synchronous(NORMAL)")
@@ -90,48 +88,6 @@ func (s *Store) Path() string { return s.path }
 // Close closes the pools and the versions reader.
 func (s *Store) Close() error {
 	return errors.Join(s.versions.close(), s.r.Close(), s.w.Close())
-}
-
-// migrate applies the embedded migrations newer than PRAGMA user_version,
-// each in its own transaction. Forward-only.
-func (s *Store) migrate(ctx context.Context) error {
-	entries, err := migrations.ReadDir("migrations")
-	if err != nil {
-		return fmt.Errorf("store: read migrations: %w", err)
-	}
-	names := make([]string, 0, len(entries))
-	for _, e := range entries {
-		names = append(names, e.Name())
-	}
-	sort.Strings(names)
-	var current int
-	if err := s.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&current); err != nil {
-		return fmt.Errorf("store: read schema version: %w", err)
-	}
-	for _, name := range names {
-		v, err := strconv.Atoi(strings.SplitN(name, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("store: migration %s: bad name", name)
-		}
-		if v <= current {
-			continue
-		}
-		body, err := migrations.ReadFile("migrations/" + name)
-		if err != nil {
-			return fmt.Errorf("store: read migration %s: %w", name, err)
-		}
-		err = s.tx(ctx, func(tx *sql.Tx) error {
-			if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-				return err
-			}
-			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v))
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("store: migration %s: %w", name, err)
-		}
-	}
-	return nil
 }
 
 // SchemaVersion returns PRAGMA user_version.

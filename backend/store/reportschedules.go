@@ -97,7 +97,7 @@ func (s *Store) SaveReportSchedule(ctx context.Context, r StoredSchedule, audit 
 // stay: made again under the same name, it does not deliver an occurrence
 // twice.
 func (s *Store) DeleteReportSchedule(ctx context.Context, id int64, audit AuditEvent) error {
-	return deleteAudited(ctx, s.tx, "report_schedules", "schedule", id, audit)
+	return deleteAudited(ctx, s.tx, "report_schedules", "schedule", "id", id, audit)
 }
 
 // ScheduleFirstSeen returns when the schedule named name was first seen,

@@ -16,11 +16,11 @@ func TestLastEnabledAdmin(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	now := time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
-	root, err := s.CreateUser(ctx, "root", "hash", model.RoleAdmin)
+	root, err := s.CreateUser(ctx, "root", "hash", model.RoleAdmin, AuditEvent{Event: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	viewer, err := s.CreateUser(ctx, "val", "hash", model.RoleViewer)
+	viewer, err := s.CreateUser(ctx, "val", "hash", model.RoleViewer, AuditEvent{Event: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,9 +28,9 @@ func TestLastEnabledAdmin(t *testing.T) {
 		name string
 		fn   func() error
 	}{
-		{"delete", func() error { return s.DeleteUser(ctx, root.ID) }},
-		{"demote", func() error { return s.SetUserRole(ctx, root.ID, model.RoleEditor) }},
-		{"disable", func() error { return s.SetUserDisabled(ctx, root.ID, true, now) }},
+		{"delete", func() error { return s.DeleteUser(ctx, root.ID, AuditEvent{Event: "test"}) }},
+		{"demote", func() error { return s.SetUserRole(ctx, root.ID, model.RoleEditor, AuditEvent{Event: "test"}) }},
+		{"disable", func() error { return s.SetUserDisabled(ctx, root.ID, true, now, AuditEvent{Event: "test"}) }},
 	}
 	for _, tt := range refused {
 		if err := tt.fn(); !errors.Is(err, ErrLastAdmin) {
@@ -40,20 +40,20 @@ func TestLastEnabledAdmin(t *testing.T) {
 	if u, err := s.UserByName(ctx, "root"); err != nil || u.Role != model.RoleAdmin || u.Disabled {
 		t.Fatalf("a refused change was kept: %+v %v", u, err)
 	}
-	if err := s.DeleteUser(ctx, viewer.ID); err != nil {
+	if err := s.DeleteUser(ctx, viewer.ID, AuditEvent{Event: "test"}); err != nil {
 		t.Fatalf("delete a viewer: %v", err)
 	}
-	if err := s.SetUserRole(ctx, 9999, model.RoleViewer); !errors.Is(err, ErrNotFound) {
+	if err := s.SetUserRole(ctx, 9999, model.RoleViewer, AuditEvent{Event: "test"}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown user: %v", err)
 	}
-	second, err := s.CreateUser(ctx, "second", "hash", model.RoleAdmin)
+	second, err := s.CreateUser(ctx, "second", "hash", model.RoleAdmin, AuditEvent{Event: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetUserDisabled(ctx, root.ID, true, now); err != nil {
+	if err := s.SetUserDisabled(ctx, root.ID, true, now, AuditEvent{Event: "test"}); err != nil {
 		t.Fatalf("disable one of two admins: %v", err)
 	}
-	if err := s.SetUserRole(ctx, second.ID, model.RoleViewer); !errors.Is(err, ErrLastAdmin) {
+	if err := s.SetUserRole(ctx, second.ID, model.RoleViewer, AuditEvent{Event: "test"}); !errors.Is(err, ErrLastAdmin) {
 		t.Fatalf("demote the only enabled admin: %v", err)
 	}
 }
@@ -64,21 +64,21 @@ func TestDisableEndsSessionsAndCapsTokens(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
 	now := time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
-	if _, err := s.CreateUser(ctx, "root", "hash", model.RoleAdmin); err != nil {
+	if _, err := s.CreateUser(ctx, "root", "hash", model.RoleAdmin, AuditEvent{Event: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	ed, err := s.CreateUser(ctx, "ed", "hash", model.RoleEditor)
+	ed, err := s.CreateUser(ctx, "ed", "hash", model.RoleEditor, AuditEvent{Event: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := s.CreateSession(ctx, Session{IDHash: "h", UserID: ed.ID, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	tok, err := s.CreateToken(ctx, NewAPIToken{Name: "ci", Hash: "th", Role: model.RoleViewer, CreatorID: ed.ID, CreatedBy: "ed"}, now)
+	tok, err := s.CreateToken(ctx, NewAPIToken{Name: "ci", Hash: "th", Role: model.RoleViewer, CreatorID: ed.ID, CreatedBy: "ed"}, now, AuditEvent{Event: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetUserDisabled(ctx, ed.ID, true, now); err != nil {
+	if err := s.SetUserDisabled(ctx, ed.ID, true, now, AuditEvent{Event: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.SessionByHash(ctx, "h"); !errors.Is(err, ErrNotFound) {
@@ -89,7 +89,7 @@ func TestDisableEndsSessionsAndCapsTokens(t *testing.T) {
 		got.Role != model.RoleViewer || got.CreatedBy != "ed" {
 		t.Fatalf("token of a disabled creator: %+v %+v %v", got, got.Creator, err)
 	}
-	if err := s.DeleteUser(ctx, ed.ID); err != nil {
+	if err := s.DeleteUser(ctx, ed.ID, AuditEvent{Event: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.TokenByHash(ctx, "th")

@@ -19,17 +19,24 @@ type RuleSet struct {
 	UpdatedAt string                `json:"updated_at"`
 }
 
-// SaveRuleSet creates or replaces the rule set called name.
-func (s *Store) SaveRuleSet(ctx context.Context, name string, rules model.AllocationRules) (RuleSet, error) {
+// SaveRuleSet creates or replaces the rule set called name, with its
+// audit event in the same transaction.
+func (s *Store) SaveRuleSet(ctx context.Context, name string, rules model.AllocationRules, audit AuditEvent) (RuleSet, error) {
 	b, err := json.Marshal(rules)
 	if err != nil {
 		return RuleSet{}, fmt.Errorf("store: encode rules: %w", err)
 	}
 	now := time.Now().UTC().Format(time.RFC3339)
 	var rs RuleSet
-	err = s.w.QueryRowContext(ctx, `INSERT INTO allocation_rules(name, rules, created_at, updated_at) VALUES (?,?,?,?)
-		ON CONFLICT(name) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
-		RETURNING id, created_at, updated_at`, name, string(b), now, now).Scan(&rs.ID, &rs.CreatedAt, &rs.UpdatedAt)
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `INSERT INTO allocation_rules(name, rules, created_at, updated_at) VALUES (?,?,?,?)
+			ON CONFLICT(name) DO UPDATE SET rules = excluded.rules, updated_at = excluded.updated_at
+			RETURNING id, created_at, updated_at`, name, string(b), now, now).Scan(&rs.ID, &rs.CreatedAt, &rs.UpdatedAt)
+		if err != nil {
+			return err
+		}
+		return addAudit(ctx, tx, audit)
+	})
 	if err != nil {
 		return RuleSet{}, fmt.Errorf("store: save rules: %w", err)
 	}

@@ -98,12 +98,18 @@ func (s *Store) DeleteResults(ctx context.Context) (int64, error) {
 	return n, nil
 }
 
-// RecordImport logs an imported file.
-func (s *Store) RecordImport(ctx context.Context, path, format string, rows int64, providers, first, last string) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO imports(path, format, rows, providers, first_day, last_day, imported_at) VALUES (?,?,?,?,?,?,?)`,
-		path, format, rows, providers, first, last, time.Now().UTC().Format(time.RFC3339))
+// writeImportLog writes an import's account names, its line in the
+// imports log and its audit event in the import's transaction.
+func writeImportLog(ctx context.Context, tx *sql.Tx, l ImportLog) error {
+	for p, names := range l.AccountNames {
+		if err := setAccountNames(ctx, tx, p, names); err != nil {
+			return err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO imports(path, format, rows, providers, first_day, last_day, imported_at) VALUES (?,?,?,?,?,?,?)`,
+		l.Path, l.Format, l.Rows, l.Providers, l.First, l.Last, time.Now().UTC().Format(time.RFC3339))
 	if err != nil {
 		return fmt.Errorf("store: record import: %w", err)
 	}
-	return nil
+	return addAudit(ctx, tx, l.Audit)
 }

@@ -33,6 +33,61 @@ func (s *Store) CreateSession(ctx context.Context, se Session) error {
 	return nil
 }
 
+// SessionStart is a login: its new session, the session the browser still
+// had (ended, so the id rotates), the login failures it forgets and its
+// audit event.
+type SessionStart struct {
+	Session  Session
+	Previous string // id hash; "" for none
+	Clear    []ThrottleSubject
+	Audit    AuditEvent
+}
+
+// StartSession ends the previous and the expired sessions, stores the new
+// one, forgets the failures and writes the audit event, in one
+// transaction: a login is all of it or none.
+func (s *Store) StartSession(ctx context.Context, st SessionStart, now time.Time) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if st.Previous != "" {
+			if _, err := tx.ExecContext(ctx, deleteSessionSQL, st.Previous); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, deleteExpiredSessionsSQL, now.Unix()); err != nil {
+			return err
+		}
+		se := st.Session
+		if _, err := tx.ExecContext(ctx, insertSessionSQL, se.IDHash, se.UserID, se.CreatedAt.Unix(), se.ExpiresAt.Unix(), se.ClientAddr); err != nil {
+			return err
+		}
+		for _, c := range st.Clear {
+			if _, err := tx.ExecContext(ctx, clearFailuresSQL, c.Scope, c.Subject); err != nil {
+				return err
+			}
+		}
+		return addAudit(ctx, tx, st.Audit)
+	})
+	if err != nil {
+		return fmt.Errorf("store: start session: %w", err)
+	}
+	return nil
+}
+
+// EndSession removes a session at logout with its audit event, in one
+// transaction.
+func (s *Store) EndSession(ctx context.Context, idHash string, audit AuditEvent) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, deleteSessionSQL, idHash); err != nil {
+			return err
+		}
+		return addAudit(ctx, tx, audit)
+	})
+	if err != nil {
+		return fmt.Errorf("store: end session: %w", err)
+	}
+	return nil
+}
+
 const sessionSQL = `SELECT s.id_hash, s.user_id, u.username, u.role, u.sso_issuer, s.created_at, s.expires_at, s.client_addr
 	FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id_hash = ? AND u.disabled_at = 0`
 

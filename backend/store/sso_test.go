@@ -14,7 +14,7 @@ import (
 func TestUpsertSSOUser(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)
-	local, err := s.CreateUser(ctx, "root@example.com", "hash", model.RoleAdmin)
+	local, err := s.CreateUser(ctx, "root@example.com", "hash", model.RoleAdmin, AuditEvent{Event: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,13 +30,13 @@ func TestUpsertSSOUser(t *testing.T) {
 	}
 
 	alice := SSOUser{Issuer: "https://id.example.com", Subject: "sub-1", Username: "alice@example.com", Role: model.RoleViewer}
-	u, created, err := s.UpsertSSOUser(ctx, alice)
+	u, created, err := s.UpsertSSOUser(ctx, alice, AuditEvent{Event: "test"})
 	if err != nil || !created || u.Role != model.RoleViewer || u.PasswordHash != "" || u.SSOIssuer != alice.Issuer {
 		t.Fatalf("first login: %+v created=%v err=%v", u, created, err)
 	}
 	before := versions()
 	alice.Role, alice.Username = model.RoleEditor, "alice@corp.example.com"
-	u2, created, err := s.UpsertSSOUser(ctx, alice)
+	u2, created, err := s.UpsertSSOUser(ctx, alice, AuditEvent{Event: "test"})
 	if err != nil || created || u2.ID != u.ID || u2.Role != model.RoleEditor || u2.Username != alice.Username {
 		t.Fatalf("second login: %+v created=%v err=%v", u2, created, err)
 	}
@@ -44,18 +44,18 @@ func TestUpsertSSOUser(t *testing.T) {
 		t.Fatal("a changed role did not move the auth version")
 	}
 	before = versions()
-	if _, _, err := s.UpsertSSOUser(ctx, alice); err != nil || versions() != before {
+	if _, _, err := s.UpsertSSOUser(ctx, alice, AuditEvent{Event: "test"}); err != nil || versions() != before {
 		t.Fatalf("an unchanged login moved the auth version (err %v)", err)
 	}
 
 	// The same subject at another issuer is another person.
 	other := SSOUser{Issuer: "https://other.example.com", Subject: "sub-1", Username: "alice@other.example.com", Role: model.RoleViewer}
-	if u3, created, err := s.UpsertSSOUser(ctx, other); err != nil || !created || u3.ID == u.ID {
+	if u3, created, err := s.UpsertSSOUser(ctx, other, AuditEvent{Event: "test"}); err != nil || !created || u3.ID == u.ID {
 		t.Fatalf("other issuer: %+v created=%v err=%v", u3, created, err)
 	}
 	// A name a local user holds is never taken over.
 	thief := SSOUser{Issuer: "https://id.example.com", Subject: "sub-2", Username: "root@example.com", Role: model.RoleAdmin}
-	if _, _, err := s.UpsertSSOUser(ctx, thief); !errors.Is(err, ErrDuplicate) {
+	if _, _, err := s.UpsertSSOUser(ctx, thief, AuditEvent{Event: "test"}); !errors.Is(err, ErrDuplicate) {
 		t.Fatalf("taking a local user's name: %v, want ErrDuplicate", err)
 	}
 	got, err := s.UserByName(ctx, "root@example.com")

@@ -142,10 +142,10 @@ func TestInventoryRunsAndRules(t *testing.T) {
 	if err := s.r.QueryRowContext(ctx, `SELECT data FROM saved_results WHERE run_id = ? AND kind = ?`, id, "recommendations").Scan(&data); err != nil || data != "[1,2]" {
 		t.Fatalf("saved %s %v", data, err)
 	}
-	if _, err := s.SaveRuleSet(ctx, "default", model.AllocationRules{Method: "tag_based", Tags: []string{"team"}}); err != nil {
+	if _, err := s.SaveRuleSet(ctx, "default", model.AllocationRules{Method: "tag_based", Tags: []string{"team"}}, AuditEvent{Event: "test"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SaveRuleSet(ctx, "default", model.AllocationRules{Method: "account"}); err != nil {
+	if _, err := s.SaveRuleSet(ctx, "default", model.AllocationRules{Method: "account"}, AuditEvent{Event: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	sets, err := s.RuleSets(ctx)
@@ -252,5 +252,27 @@ func TestNoSecretsTable(t *testing.T) {
 	}
 	if v, err := s.SchemaVersion(context.Background()); err != nil || v < 6 {
 		t.Fatalf("schema version %d %v", v, err)
+	}
+}
+
+// TestInventoryWithARepeatedID: a resource listed twice is stored once, as
+// last listed, and the rest of the inventory with it.
+func TestInventoryWithARepeatedID(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	inv := model.Inventory{Provider: model.AWS, Resources: []model.Resource{
+		{ResourceID: "i-1", InstanceType: "m5.large"},
+		{ResourceID: "i-2", InstanceType: "t3.micro"},
+		{ResourceID: "i-1", InstanceType: "m5.xlarge"},
+	}}
+	if err := s.ReplaceInventory(ctx, model.SourceAPI, inv); err != nil {
+		t.Fatalf("an inventory with a repeated id: %v", err)
+	}
+	got, err := s.Inventory(ctx, model.AWS, model.SourceAPI, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Resources) != 2 || got.Resources[0].ResourceID != "i-1" || got.Resources[0].InstanceType != "m5.xlarge" {
+		t.Fatalf("stored %+v", got.Resources)
 	}
 }

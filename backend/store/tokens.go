@@ -48,22 +48,30 @@ type NewAPIToken struct {
 
 const insertTokenSQL = `INSERT INTO api_tokens(name, token_hash, role, creator_id, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?)`
 
-// CreateToken stores a token hash under a name.
-func (s *Store) CreateToken(ctx context.Context, t NewAPIToken, at time.Time) (APIToken, error) {
+// CreateToken stores a token hash under a name, and its audit event (the
+// token's id added to its details) in the same transaction.
+func (s *Store) CreateToken(ctx context.Context, t NewAPIToken, at time.Time, audit AuditEvent) (APIToken, error) {
 	ts := at.UTC().Format(time.RFC3339)
 	var creator any
 	if t.CreatorID != 0 {
 		creator = t.CreatorID
 	}
-	res, err := s.w.ExecContext(ctx, insertTokenSQL, t.Name, t.Hash, t.Role, creator, t.CreatedBy, ts)
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, insertTokenSQL, t.Name, t.Hash, t.Role, creator, t.CreatedBy, ts)
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		audit.Details = withDetail(audit.Details, "token_id", id)
+		return addAudit(ctx, tx, audit)
+	})
 	if err != nil {
 		if isUniqueViolation(err) {
 			return APIToken{}, ErrDuplicate
 		}
-		return APIToken{}, fmt.Errorf("store: create token: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
 		return APIToken{}, fmt.Errorf("store: create token: %w", err)
 	}
 	return APIToken{ID: id, Name: t.Name, Role: t.Role, CreatedBy: t.CreatedBy, CreatedAt: ts}, nil
@@ -123,20 +131,27 @@ func (s *Store) Tokens(ctx context.Context) ([]APIToken, error) {
 const revokeTokenSQL = `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = ''`
 const tokenExistsSQL = `SELECT count(*) FROM api_tokens WHERE id = ?`
 
-// RevokeToken marks a token revoked; ErrNotFound if there is no such
-// token. Revoking a revoked token keeps its first revocation time.
-func (s *Store) RevokeToken(ctx context.Context, id int64, at time.Time) error {
-	if _, err := s.w.ExecContext(ctx, revokeTokenSQL, at.UTC().Format(time.RFC3339), id); err != nil {
+// RevokeToken marks a token revoked, with its audit event in the same
+// transaction; ErrNotFound if there is no such token. Revoking a revoked
+// token keeps its first revocation time.
+func (s *Store) RevokeToken(ctx context.Context, id int64, at time.Time, audit AuditEvent) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, tokenExistsSQL, id).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, revokeTokenSQL, at.UTC().Format(time.RFC3339), id); err != nil {
+			return err
+		}
+		return addAudit(ctx, tx, audit)
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
 		return fmt.Errorf("store: revoke token: %w", err)
 	}
-	var n int
-	if err := s.w.QueryRowContext(ctx, tokenExistsSQL, id).Scan(&n); err != nil {
-		return fmt.Errorf("store: revoke token: %w", err)
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return err
 }
 
 const touchTokenSQL = `UPDATE api_tokens SET last_used = ? WHERE id = ?`

@@ -46,19 +46,25 @@ var ErrLastAdmin = errors.New("store: the last enabled admin")
 
 const insertUserSQL = `INSERT INTO users(username, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?)`
 
-// CreateUser adds a local user with a role; ErrDuplicate when the name is
-// taken.
-func (s *Store) CreateUser(ctx context.Context, username, hash string, role model.Role) (User, error) {
+// CreateUser adds a local user with a role and its audit event in one
+// transaction; ErrDuplicate when the name is taken.
+func (s *Store) CreateUser(ctx context.Context, username, hash string, role model.Role, audit AuditEvent) (User, error) {
 	now := time.Now().UTC().Format(time.RFC3339)
-	res, err := s.w.ExecContext(ctx, insertUserSQL, username, hash, role, now, now)
+	var id int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, insertUserSQL, username, hash, role, now, now)
+		if err != nil {
+			return err
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return err
+		}
+		return addAudit(ctx, tx, audit)
+	})
 	if err != nil {
 		if isUniqueViolation(err) {
 			return User{}, ErrDuplicate
 		}
-		return User{}, fmt.Errorf("store: create user: %w", err)
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
 		return User{}, fmt.Errorf("store: create user: %w", err)
 	}
 	return User{ID: id, Username: username, PasswordHash: hash, Role: role, CreatedAt: now, UpdatedAt: now}, nil
@@ -109,8 +115,9 @@ const setPasswordSQL = `UPDATE users SET password_hash = ?, updated_at = ? WHERE
 const deleteUserSessionsSQL = `DELETE FROM sessions WHERE user_id = ?`
 
 // SetPassword replaces a user's hash and, in the same transaction, ends
-// all of that user's sessions (a changed password must log out a thief).
-func (s *Store) SetPassword(ctx context.Context, userID int64, hash string) error {
+// all of that user's sessions (a changed password must log out a thief)
+// and writes its audit event.
+func (s *Store) SetPassword(ctx context.Context, userID int64, hash string, audit AuditEvent) error {
 	now := time.Now().UTC().Format(time.RFC3339)
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, setPasswordSQL, hash, now, userID)
@@ -120,8 +127,10 @@ func (s *Store) SetPassword(ctx context.Context, userID int64, hash string) erro
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		_, err = tx.ExecContext(ctx, deleteUserSessionsSQL, userID)
-		return err
+		if _, err = tx.ExecContext(ctx, deleteUserSessionsSQL, userID); err != nil {
+			return err
+		}
+		return addAudit(ctx, tx, audit)
 	})
 	if errors.Is(err, ErrNotFound) {
 		return err
@@ -141,11 +150,12 @@ const (
 	userDisabledAtSQL = `SELECT disabled_at FROM users WHERE id = ?`
 )
 
-// adminChange runs fn, a change to one user, in a transaction that fails
-// with ErrLastAdmin when the change leaves no enabled admin where there
-// was one. Counting in the same write transaction holds against parallel
-// changes from any process: SQLite's write lock orders them.
-func (s *Store) adminChange(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+// adminChange runs fn, a change to one user, and writes its audit event
+// in a transaction that fails with ErrLastAdmin when the change leaves no
+// enabled admin where there was one. Counting in the same write
+// transaction holds against parallel changes from any process: SQLite's
+// write lock orders them.
+func (s *Store) adminChange(ctx context.Context, what string, audit AuditEvent, fn func(tx *sql.Tx) error) error {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var before, after int
 		if err := tx.QueryRowContext(ctx, activeAdminsSQL).Scan(&before); err != nil {
@@ -160,7 +170,7 @@ func (s *Store) adminChange(ctx context.Context, what string, fn func(tx *sql.Tx
 		if before > 0 && after == 0 {
 			return ErrLastAdmin
 		}
-		return nil
+		return addAudit(ctx, tx, audit)
 	})
 	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrLastAdmin) {
 		return err
@@ -181,9 +191,9 @@ func affectedOne(res sql.Result) error {
 // DeleteUser removes a user; its sessions go with it (ON DELETE CASCADE)
 // and the tokens it created are revoked in the same transaction.
 // ErrLastAdmin when it is the last enabled admin.
-func (s *Store) DeleteUser(ctx context.Context, userID int64) error {
+func (s *Store) DeleteUser(ctx context.Context, userID int64, audit AuditEvent) error {
 	now := time.Now().UTC().Format(time.RFC3339)
-	return s.adminChange(ctx, "delete user", func(tx *sql.Tx) error {
+	return s.adminChange(ctx, "delete user", audit, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, revokeUserTokens, now, userID); err != nil {
 			return err
 		}
@@ -198,9 +208,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID int64) error {
 // SetUserRole changes a user's role; sessions see it on their next
 // request (the auth version moves). ErrLastAdmin when it demotes the last
 // enabled admin.
-func (s *Store) SetUserRole(ctx context.Context, userID int64, role model.Role) error {
+func (s *Store) SetUserRole(ctx context.Context, userID int64, role model.Role, audit AuditEvent) error {
 	now := time.Now().UTC().Format(time.RFC3339)
-	return s.adminChange(ctx, "set role", func(tx *sql.Tx) error {
+	return s.adminChange(ctx, "set role", audit, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, setRoleSQL, role, now, userID)
 		if err != nil {
 			return err
@@ -212,9 +222,9 @@ func (s *Store) SetUserRole(ctx context.Context, userID int64, role model.Role) 
 // SetUserDisabled disables a user, ending the user's sessions in the same
 // transaction, or enables one. Disabling twice keeps the first time.
 // ErrLastAdmin when it disables the last enabled admin.
-func (s *Store) SetUserDisabled(ctx context.Context, userID int64, disabled bool, at time.Time) error {
+func (s *Store) SetUserDisabled(ctx context.Context, userID int64, disabled bool, at time.Time, audit AuditEvent) error {
 	now := at.UTC().Format(time.RFC3339)
-	return s.adminChange(ctx, "disable user", func(tx *sql.Tx) error {
+	return s.adminChange(ctx, "disable user", audit, func(tx *sql.Tx) error {
 		var was int64
 		if err := tx.QueryRowContext(ctx, userDisabledAtSQL, userID).Scan(&was); errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
@@ -258,8 +268,10 @@ const (
 // password, or updates the name and role of a returning one: the
 // identity provider is the source of both. Users are matched by issuer and
 // subject, never by name, so a local user is never taken over: a name held
-// by another user is ErrDuplicate. created says which happened.
-func (s *Store) UpsertSSOUser(ctx context.Context, su SSOUser) (u User, created bool, err error) {
+// by another user is ErrDuplicate. created says which happened. A user
+// created or changed has its audit event (details.created added) in the
+// same transaction.
+func (s *Store) UpsertSSOUser(ctx context.Context, su SSOUser, audit AuditEvent) (u User, created bool, err error) {
 	now := time.Now().UTC().Format(time.RFC3339)
 	err = s.tx(ctx, func(tx *sql.Tx) error {
 		old, err := scanUser(tx.QueryRowContext(ctx, userBySSOSQL, su.Issuer, su.Subject))
@@ -278,14 +290,20 @@ func (s *Store) UpsertSSOUser(ctx context.Context, su SSOUser) (u User, created 
 			return err
 		default:
 			id = old.ID
-			if old.Username != su.Username || old.Role != su.Role {
-				if _, err := tx.ExecContext(ctx, updateSSOSQL, su.Username, su.Role, now, id); err != nil {
-					return err
-				}
+			if old.Username == su.Username && old.Role == su.Role {
+				u = old
+				return nil
 			}
+			if _, err := tx.ExecContext(ctx, updateSSOSQL, su.Username, su.Role, now, id); err != nil {
+				return err
+			}
+			audit.Details = withDetail(audit.Details, "from_role", string(old.Role))
 		}
-		u, err = scanUser(tx.QueryRowContext(ctx, ssoUserAfterOp, id))
-		return err
+		if u, err = scanUser(tx.QueryRowContext(ctx, ssoUserAfterOp, id)); err != nil {
+			return err
+		}
+		audit.Details = withDetail(audit.Details, "created", created)
+		return addAudit(ctx, tx, audit)
 	})
 	if isUniqueViolation(err) {
 		return User{}, false, ErrDuplicate

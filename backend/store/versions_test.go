@@ -54,25 +54,31 @@ func TestVersionsMoveWithTheirWrites(t *testing.T) {
 	step("delete history", 1, 0, func() error { return s.DeleteHistory(ctx, model.AWS, model.SourceExport) })
 	step("bump", 1, 0, func() error { return s.BumpHistoryVersion(ctx) })
 	var u User
-	step("create admin", 0, 0, func() error { _, err := s.CreateUser(ctx, "root", "hash", model.RoleAdmin); return err })
-	step("create user", 0, 0, func() (err error) { u, err = s.CreateUser(ctx, "alice", "hash", model.RoleAdmin); return })
+	step("create admin", 0, 0, func() error {
+		_, err := s.CreateUser(ctx, "root", "hash", model.RoleAdmin, AuditEvent{Event: "test"})
+		return err
+	})
+	step("create user", 0, 0, func() (err error) {
+		u, err = s.CreateUser(ctx, "alice", "hash", model.RoleAdmin, AuditEvent{Event: "test"})
+		return
+	})
 	se := Session{IDHash: "h1", UserID: u.ID, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
 	step("create session", 0, 0, func() error { return s.CreateSession(ctx, se) })
 	step("end session", 0, 1, func() error { return s.DeleteSession(ctx, "h1") })
 	var tok APIToken
 	step("create token", 0, 0, func() (err error) {
-		tok, err = s.CreateToken(ctx, NewAPIToken{Name: "ci", Hash: "th", Role: model.RoleViewer, CreatorID: u.ID}, now)
+		tok, err = s.CreateToken(ctx, NewAPIToken{Name: "ci", Hash: "th", Role: model.RoleViewer, CreatorID: u.ID}, now, AuditEvent{Event: "test"})
 		return
 	})
 	step("touch token", 0, 0, func() error { return s.TouchToken(ctx, tok.ID, now) })
-	step("revoke token", 0, 1, func() error { return s.RevokeToken(ctx, tok.ID, now) })
-	step("set password", 0, 1, func() error { return s.SetPassword(ctx, u.ID, "hash2") })
-	step("change role", 0, 1, func() error { return s.SetUserRole(ctx, u.ID, model.RoleEditor) })
-	step("same role", 0, 0, func() error { return s.SetUserRole(ctx, u.ID, model.RoleEditor) })
-	step("disable", 0, 1, func() error { return s.SetUserDisabled(ctx, u.ID, true, now) })
-	step("disable again", 0, 0, func() error { return s.SetUserDisabled(ctx, u.ID, true, now) })
-	step("enable", 0, 1, func() error { return s.SetUserDisabled(ctx, u.ID, false, now) })
-	step("delete user", 0, 1, func() error { return s.DeleteUser(ctx, u.ID) })
+	step("revoke token", 0, 1, func() error { return s.RevokeToken(ctx, tok.ID, now, AuditEvent{Event: "test"}) })
+	step("set password", 0, 1, func() error { return s.SetPassword(ctx, u.ID, "hash2", AuditEvent{Event: "test"}) })
+	step("change role", 0, 1, func() error { return s.SetUserRole(ctx, u.ID, model.RoleEditor, AuditEvent{Event: "test"}) })
+	step("same role", 0, 0, func() error { return s.SetUserRole(ctx, u.ID, model.RoleEditor, AuditEvent{Event: "test"}) })
+	step("disable", 0, 1, func() error { return s.SetUserDisabled(ctx, u.ID, true, now, AuditEvent{Event: "test"}) })
+	step("disable again", 0, 0, func() error { return s.SetUserDisabled(ctx, u.ID, true, now, AuditEvent{Event: "test"}) })
+	step("enable", 0, 1, func() error { return s.SetUserDisabled(ctx, u.ID, false, now, AuditEvent{Event: "test"}) })
+	step("delete user", 0, 1, func() error { return s.DeleteUser(ctx, u.ID, AuditEvent{Event: "test"}) })
 }
 
 // BenchmarkVersionsUnchanged is the dashboard's per-request read of the

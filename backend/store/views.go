@@ -49,8 +49,9 @@ func (s *Store) View(ctx context.Context, name string) (model.SavedView, error) 
 }
 
 // SaveView creates the view called name, or replaces its spec when
-// replace is set; without replace an existing name is ErrDuplicate.
-func (s *Store) SaveView(ctx context.Context, name string, spec model.ViewSpec, by string, replace bool) (model.SavedView, error) {
+// replace is set, with its audit event in the same transaction; without
+// replace an existing name is ErrDuplicate.
+func (s *Store) SaveView(ctx context.Context, name string, spec model.ViewSpec, by string, replace bool, audit AuditEvent) (model.SavedView, error) {
 	b, err := json.Marshal(spec)
 	if err != nil {
 		return model.SavedView{}, fmt.Errorf("store: encode view: %w", err)
@@ -60,7 +61,12 @@ func (s *Store) SaveView(ctx context.Context, name string, spec model.ViewSpec, 
 	if replace {
 		q += ` ON CONFLICT(name) DO UPDATE SET spec = excluded.spec, updated_at = excluded.updated_at`
 	}
-	_, err = s.w.ExecContext(ctx, q, name, string(b), by, now, now)
+	err = s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, q, name, string(b), by, now, now); err != nil {
+			return err
+		}
+		return addAudit(ctx, tx, audit)
+	})
 	if err != nil {
 		if !replace && isUniqueViolation(err) {
 			return model.SavedView{}, ErrDuplicate
@@ -80,16 +86,10 @@ func (s *Store) viewFromWriter(ctx context.Context, name string) (model.SavedVie
 	return v, nil
 }
 
-// DeleteView removes the view called name, or returns ErrNotFound.
-func (s *Store) DeleteView(ctx context.Context, name string) error {
-	res, err := s.w.ExecContext(ctx, `DELETE FROM saved_views WHERE name = ?`, name)
-	if err != nil {
-		return fmt.Errorf("store: delete view: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	return nil
+// DeleteView removes the view called name, with its audit event in the
+// same transaction, or returns ErrNotFound.
+func (s *Store) DeleteView(ctx context.Context, name string, audit AuditEvent) error {
+	return deleteAudited(ctx, s.tx, "saved_views", "view", "name", name, audit)
 }
 
 // AccountNames returns the stored account names, account id to name.
@@ -112,18 +112,20 @@ func (s *Store) SetAccountNames(ctx context.Context, p model.ProviderKey, names 
 	if len(names) == 0 {
 		return nil
 	}
+	return s.tx(ctx, func(tx *sql.Tx) error { return setAccountNames(ctx, tx, p, names) })
+}
+
+func setAccountNames(ctx context.Context, tx *sql.Tx, p model.ProviderKey, names map[string]string) error {
 	now := time.Now().UTC().Format(time.RFC3339)
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		for a, n := range names {
-			if a == "" || n == "" || n == a {
-				continue
-			}
-			_, err := tx.ExecContext(ctx, `INSERT INTO account_names(provider, account, name, updated_at) VALUES (?,?,?,?)
-				ON CONFLICT(provider, account) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`, string(p), a, n, now)
-			if err != nil {
-				return fmt.Errorf("store: set account name: %w", err)
-			}
+	for a, n := range names {
+		if a == "" || n == "" || n == a {
+			continue
 		}
-		return nil
-	})
+		_, err := tx.ExecContext(ctx, `INSERT INTO account_names(provider, account, name, updated_at) VALUES (?,?,?,?)
+			ON CONFLICT(provider, account) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at`, string(p), a, n, now)
+		if err != nil {
+			return fmt.Errorf("store: set account name: %w", err)
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sort"
@@ -87,16 +88,20 @@ func (a *app) statusCmd() *cobra.Command {
 		Use:   "status [--detailed]",
 		Short: "Show whether each enabled provider is connected",
 		Long: `Show whether each enabled provider is connected (provider key to true/false, as GET /api/status).
---detailed adds the source, the error when not connected, and the stored history's extent.`,
+--detailed adds the source, the error when not connected, and the stored history's extent.
+Below the table, scheduled report deliveries that failed and wait for their retry are listed,
+as on the dashboard's Status page (the JSON output keeps the API's shape: GET /api/schedules
+has the deliveries).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
+				retries := func(w io.Writer) { printRetries(cmd.Context(), w, svc, a.width()) }
 				if detailed {
 					d, err := svc.ProviderDetails(cmd.Context())
 					if err != nil {
 						return err
 					}
-					return a.emit(d, func(w io.Writer) { printDetails(w, d, a.width()) })
+					return a.emit(d, func(w io.Writer) { printDetails(w, d, a.width()); retries(w) })
 				}
 				st, err := svc.GetProviderStatus(cmd.Context())
 				if err != nil {
@@ -112,6 +117,7 @@ func (a *app) statusCmd() *cobra.Command {
 							fmt.Fprintf(w, "%-6s %s\n", k, word)
 						}
 					}
+					retries(w)
 				})
 			})
 		},
@@ -138,6 +144,33 @@ func printDetails(w io.Writer, d []model.ProviderDetail, limit int) {
 		fmt.Fprintln(w)
 		for _, l := range wrap(string(p.Provider)+": "+p.Error, limit, "  ") {
 			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+// printRetries lists the scheduled deliveries whose last attempt failed
+// and that wait for a retry, each whole, wrapped to the width.
+func printRetries(ctx context.Context, w io.Writer, svc *service.Service, limit int) {
+	views, err := svc.Schedules(ctx)
+	if err != nil {
+		fmt.Fprintln(w)
+		for _, l := range wrap("scheduled reports: cannot read their deliveries: "+err.Error(), limit, "  ") {
+			fmt.Fprintln(w, l)
+		}
+		return
+	}
+	first := true
+	for _, v := range views {
+		if v.LastError == "" || v.NextRetry == "" {
+			continue
+		}
+		if first {
+			fmt.Fprintln(w)
+			fmt.Fprintln(w, "Scheduled reports waiting to retry a failed delivery:")
+			first = false
+		}
+		for _, l := range wrap(fmt.Sprintf("%s: %s; next try %s", v.Schedule.Name, v.LastError, v.NextRetry), limit, "    ") {
+			fmt.Fprintln(w, "  "+l)
 		}
 	}
 }

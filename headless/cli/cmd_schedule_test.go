@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // TestScheduleCommands: set, change, list (table and JSON) and delete a
@@ -64,5 +68,56 @@ func TestScheduleCommands(t *testing.T) {
 	}
 	if code, out, errs := run(t, with("schedule", "delete", "weekly")...); code != 0 || !strings.Contains(out, `deleted schedule "weekly"`) {
 		t.Fatalf("delete: exit %d: %s", code, errs)
+	}
+}
+
+// TestStatusShowsDeliveriesWaitingForRetry: a scheduled delivery that
+// failed and waits for its retry is listed by `costpilot status` (plain
+// and detailed), whole, as the Status page shows it.
+func TestStatusShowsDeliveriesWaitingForRetry(t *testing.T) {
+	dir := isolate(t)
+	cfg := filepath.Join(dir, "costpilot.yaml")
+	yaml := "oci:\n  enabled: true\nalerts:\n  webhook_url: http://127.0.0.1:9/hook\nreports:\n  schedules:\n    - {name: finance-weekly, frequency: daily, hour: 5, webhook: true}\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	with := func(args ...string) []string { return append(args, "--config", cfg, "--data-dir", data) }
+	if code, out, errs := run(t, with("status")...); code != 0 || strings.Contains(out, "retry") {
+		t.Fatalf("status before any failure: exit %d: %s %s", code, out, errs)
+	}
+
+	ctx := context.Background()
+	s, err := store.Open(ctx, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC()
+	d, claimed, err := s.ClaimDelivery(ctx, "finance-weekly", now.Add(-time.Hour).Truncate(time.Hour), store.ChannelWebhook,
+		store.ClaimOptions{Now: now, StaleAfter: time.Hour, MaxAttempts: 5})
+	if err != nil || !claimed {
+		t.Fatalf("claim: %v %v", claimed, err)
+	}
+	const cause = "post http://127.0.0.1:9/hook: dial tcp 127.0.0.1:9: connect: connection refused, and more words so that the line must wrap"
+	if err := s.FinishDelivery(ctx, d.ID, now, cause, now.Add(10*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	for _, args := range [][]string{{"status"}, {"status", "--detailed"}} {
+		code, out, errs := run(t, with(args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		flat := strings.Join(strings.Fields(out), " ")
+		for _, want := range []string{"waiting to retry", "finance-weekly", "connection refused, and more words so that the line must wrap", "next try"} {
+			if !strings.Contains(flat, want) {
+				t.Errorf("%v does not say %q:\n%s", args, want, out)
+			}
+		}
+	}
+	// JSON keeps the API's shape.
+	if code, out, _ := run(t, with("status", "-o", "json")...); code != 0 || strings.Contains(out, "retry") || !strings.Contains(out, `"oci"`) {
+		t.Fatalf("json: exit %d: %s", code, out)
 	}
 }
