@@ -27,11 +27,14 @@ func TestPartitionFilter(t *testing.T) {
 			eng.column("string") + `, "month" ` + eng.column("string") + `)`); err != nil {
 			t.Fatal(err)
 		}
+		ins := newBatchInsert(db, `INSERT INTO "cur_db"."parts" VALUES `, "(?, ?, ?)", 1000)
 		for m := time.Date(2015, 1, 1, 0, 0, 0, 0, time.UTC); m.Year() <= 2030; m = m.AddDate(0, 1, 0) {
-			if _, err := db.Exec(`INSERT INTO "cur_db"."parts" VALUES (?, ?, ?)`, m.Format("2006-01"),
-				strconv.Itoa(m.Year()), strconv.Itoa(int(m.Month()))); err != nil {
+			if err := ins.add([]any{m.Format("2006-01"), strconv.Itoa(m.Year()), strconv.Itoa(int(m.Month()))}); err != nil {
 				t.Fatal(err)
 			}
+		}
+		if err := ins.flush(); err != nil {
+			t.Fatal(err)
 		}
 		tables := map[string]*tableInfo{
 			config.AthenaCUR2:   {cols: map[string]string{"billing_period": "string"}},
