@@ -139,9 +139,28 @@ func compare[K comparable](t *testing.T, what string, want, got map[K]sums) {
 		}
 	}
 	for k, g := range got {
-		if _, ok := want[k]; !ok && (g.billed != 0 || g.effective != 0 || g.list != 0) {
+		if _, ok := want[k]; !ok {
 			t.Errorf("%s %v: athena has %+v, the import nothing", what, k, g)
 		}
+	}
+}
+
+// checkZeroServices checks that the import has a day's service whose
+// costs are all zero (a free service) and that the connector has it too.
+func checkZeroServices(t *testing.T, want, got map[dayService]sums) {
+	t.Helper()
+	n := 0
+	for k, w := range want {
+		if w != (sums{}) {
+			continue
+		}
+		n++
+		if g, ok := got[k]; !ok || g != (sums{}) {
+			t.Errorf("zero-cost %v: athena %+v (found %v)", k, g, ok)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the fixture has no service whose costs are all zero")
 	}
 }
 
@@ -159,62 +178,67 @@ func syncedTotals(b model.Batch) (map[dayService]sums, map[string]sums) {
 // the CUR 2.0 table gives, per day and service (and per whole line), the
 // file importer's billed, effective and list totals of the same file.
 func TestFetchCostsEqualsImport(t *testing.T) {
-	f, srv := newFakeAthena(t, fixture, testDB, testTable)
-	f.pageSize = 97 // several pages
-	p, log := newTestProvider(t, testConfig(srv.URL))
-	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-04-30")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.Provider != model.AWS || b.Source != model.SourceAthena || b.From != "2024-03-01" || b.To != "2024-04-30" {
-		t.Errorf("batch header %+v", b)
-	}
-	wantDS, wantKey := importTotals(t, fixture, "2024-03-01", "2024-04-30")
-	gotDS, gotKey := syncedTotals(b)
-	compare(t, "day/service", wantDS, gotDS)
-	compare(t, "line", wantKey, gotKey)
+	onEachEngine(t, func(t *testing.T, eng engine) {
+		f, srv := newFakeAthenaOn(t, eng, fixture, testDB, testTable)
+		f.pageSize = 97 // several pages
+		p, log := newTestProvider(t, testConfig(srv.URL))
+		b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-04-30")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Provider != model.AWS || b.Source != model.SourceAthena || b.From != "2024-03-01" || b.To != "2024-04-30" {
+			t.Errorf("batch header %+v", b)
+		}
+		wantDS, wantKey := importTotals(t, fixture, "2024-03-01", "2024-04-30")
+		gotDS, gotKey := syncedTotals(b)
+		compare(t, "day/service", wantDS, gotDS)
+		compare(t, "line", wantKey, gotKey)
+		checkZeroServices(t, wantDS, gotDS)
 
-	if len(b.Lines) <= 97 || f.count("GetQueryResults") < 2 {
-		t.Errorf("%d lines in %d result pages: paging not exercised", len(b.Lines), f.count("GetQueryResults"))
-	}
-	if n := f.count("GetQueryExecution"); n < 3 {
-		t.Errorf("%d status checks: the query went through QUEUED, RUNNING, SUCCEEDED", n)
-	}
-	q := f.started[0]
-	if !strings.Contains(q.sql, `"billing_period" IN (?, ?)`) || strings.Join(q.params[:2], ",") != "'2024-03','2024-04'" {
-		t.Errorf("no partition pruning on billing_period: %s %v", q.sql, q.params)
-	}
-	if q.workgroup != "finops" || q.catalog != DefaultCatalog || q.database != testDB || q.output != "s3://costpilot-athena-results/" {
-		t.Errorf("execution context %+v", q)
-	}
-	if b.AccountNames["123456789012"] != "shop-prod" || b.AccountNames["999988887777"] != "Acme payer" {
-		t.Errorf("account names %v", b.AccountNames)
-	}
-	if s := log.String(); !strings.Contains(s, "bytes_scanned=") || !strings.Contains(s, "estimated_cost_usd=") {
-		t.Errorf("the bytes scanned are not logged: %s", s)
-	}
+		if len(b.Lines) <= 97 || f.count("GetQueryResults") < 2 {
+			t.Errorf("%d lines in %d result pages: paging not exercised", len(b.Lines), f.count("GetQueryResults"))
+		}
+		if n := f.count("GetQueryExecution"); n < 3 {
+			t.Errorf("%d status checks: the query went through QUEUED, RUNNING, SUCCEEDED", n)
+		}
+		q := f.started[0]
+		if !strings.Contains(q.sql, `"billing_period" BETWEEN ? AND ?`) || strings.Join(q.params[:2], ",") != "'2024-03','2024-04'" {
+			t.Errorf("no partition pruning on billing_period: %s %v", q.sql, q.params)
+		}
+		if q.workgroup != "finops" || q.catalog != DefaultCatalog || q.database != testDB || q.output != "s3://costpilot-athena-results/" {
+			t.Errorf("execution context %+v", q)
+		}
+		if b.AccountNames["123456789012"] != "shop-prod" || b.AccountNames["999988887777"] != "Acme payer" {
+			t.Errorf("account names %v", b.AccountNames)
+		}
+		if s := log.String(); !strings.Contains(s, "bytes_scanned=") || !strings.Contains(s, "estimated_cost_usd=") {
+			t.Errorf("the bytes scanned are not logged: %s", s)
+		}
+	})
 }
 
 // TestFetchCostsWindow: a sync window reads only its billing periods and
 // days, with the importer's totals for them.
 func TestFetchCostsWindow(t *testing.T) {
-	f, srv := newFakeAthena(t, fixture, testDB, testTable)
-	p, _ := newTestProvider(t, testConfig(srv.URL))
-	b, err := p.FetchCosts(context.Background(), "2024-04-10", "2024-04-12")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range b.Lines {
-		if l.Day < "2024-04-10" || l.Day > "2024-04-12" {
-			t.Fatalf("line of %s outside the window", l.Day)
+	onEachEngine(t, func(t *testing.T, eng engine) {
+		f, srv := newFakeAthenaOn(t, eng, fixture, testDB, testTable)
+		p, _ := newTestProvider(t, testConfig(srv.URL))
+		b, err := p.FetchCosts(context.Background(), "2024-04-10", "2024-04-12")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	want, _ := importTotals(t, fixture, "2024-04-10", "2024-04-12")
-	got, _ := syncedTotals(b)
-	compare(t, "day/service", want, got)
-	if q := f.started[0]; !strings.Contains(q.sql, `"billing_period" IN (?)`) || q.params[0] != "'2024-04'" {
-		t.Errorf("partitions %s %v", q.sql, q.params)
-	}
+		for _, l := range b.Lines {
+			if l.Day < "2024-04-10" || l.Day > "2024-04-12" {
+				t.Fatalf("line of %s outside the window", l.Day)
+			}
+		}
+		want, _ := importTotals(t, fixture, "2024-04-10", "2024-04-12")
+		got, _ := syncedTotals(b)
+		compare(t, "day/service", want, got)
+		if q := f.started[0]; !strings.Contains(q.sql, `"billing_period" BETWEEN ? AND ?`) || strings.Join(q.params[:2], ",") != "'2024-04','2024-04'" {
+			t.Errorf("partitions %s %v", q.sql, q.params)
+		}
+	})
 }
 
 func failure(t *testing.T, err error) model.ProviderFailure {
@@ -308,7 +332,7 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	q := f.lastStarted()
-	if !strings.HasSuffix(q.sql, "LIMIT 0") || !strings.Contains(q.sql, `"billing_period" IN (?)`) {
+	if !strings.HasSuffix(q.sql, "LIMIT 0") || !strings.Contains(q.sql, `"billing_period" BETWEEN ? AND ?`) {
 		t.Errorf("check query %s", q.sql)
 	}
 	cfg := testConfig(srv.URL)
@@ -433,30 +457,39 @@ func report(fs []model.CommitmentFact, src model.SourceKind) model.CommitmentRep
 // the eligible usage paid on demand) are the file importer's for the same
 // file to a millionth, and so are the report's coverage and utilization.
 func TestCommitmentsEqualImport(t *testing.T) {
-	f, srv := newFakeAthena(t, fixture, testDB, testTable)
-	p, _ := newTestProvider(t, testConfig(srv.URL))
-	if note := p.CommitmentsNote(); note != "" {
-		t.Fatalf("a CUR 2.0 table's commitments are read, yet the connector says %q", note)
-	}
-	b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-04-30")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if b.CommitmentsNote != "" {
-		t.Fatalf("batch note %q", b.CommitmentsNote)
-	}
-	want := byCommitment(importCommitments(t, fixture, "2024-03-01", "2024-04-30"))
-	got := byCommitment(b.Commitments)
-	days := sameCommitments(t, want, got)
-	if len(days) != 51 { // 2024-03-01 to 2024-04-20
-		t.Errorf("facts on %d days, want one at least on each of the 51", len(days))
-	}
-	if q := f.lastStarted(); !strings.Contains(q.sql, "'RIFee'") || !strings.Contains(q.sql, `"billing_period" IN (?, ?)`) {
-		t.Errorf("commitment query %s", q.sql)
-	}
+	onEachEngine(t, func(t *testing.T, eng engine) {
+		f, srv := newFakeAthenaOn(t, eng, fixture, testDB, testTable)
+		p, _ := newTestProvider(t, testConfig(srv.URL))
+		if note := p.CommitmentsNote(); note != "" {
+			t.Fatalf("a CUR 2.0 table's commitments are read, yet the connector says %q", note)
+		}
+		b, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-04-30")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.CommitmentsNote != "" {
+			t.Fatalf("batch note %q", b.CommitmentsNote)
+		}
+		want := byCommitment(importCommitments(t, fixture, "2024-03-01", "2024-04-30"))
+		got := byCommitment(b.Commitments)
+		days := sameCommitments(t, want, got)
+		if len(days) != 51 { // 2024-03-01 to 2024-04-20
+			t.Errorf("facts on %d days, want one at least on each of the 51", len(days))
+		}
+		if q := f.lastStarted(); !strings.Contains(q.sql, "'RIFee'") || !strings.Contains(q.sql, `"billing_period" BETWEEN ? AND ?`) {
+			t.Errorf("commitment query %s", q.sql)
+		}
 
-	wantRep, gotRep := report(importCommitments(t, fixture, "2024-03-01", "2024-04-30"), model.SourceExport),
-		report(b.Commitments, model.SourceAthena)
+		sameReport(t, importCommitments(t, fixture, "2024-03-01", "2024-04-30"), b.Commitments)
+	})
+}
+
+// sameReport checks that the commitments report of the connector's facts
+// has the coverage, utilization and unused cost of the importer's, row by
+// row.
+func sameReport(t *testing.T, imported, athena []model.CommitmentFact) {
+	t.Helper()
+	wantRep, gotRep := report(imported, model.SourceExport), report(athena, model.SourceAthena)
 	if len(wantRep.Providers) != len(gotRep.Providers) || len(wantRep.Providers) < 3 {
 		t.Fatalf("report rows: import %+v, athena %+v", wantRep.Providers, gotRep.Providers)
 	}
@@ -472,27 +505,29 @@ func TestCommitmentsEqualImport(t *testing.T) {
 
 // TestCommitmentsWindow: a sync window's facts are those of its days.
 func TestCommitmentsWindow(t *testing.T) {
-	_, srv := newFakeAthena(t, fixture, testDB, testTable)
-	p, _ := newTestProvider(t, testConfig(srv.URL))
-	b, err := p.FetchCosts(context.Background(), "2024-04-10", "2024-04-12")
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := byCommitment(importCommitments(t, fixture, "2024-04-10", "2024-04-12"))
-	got := byCommitment(b.Commitments)
-	if len(want) == 0 {
-		t.Fatal("no facts to compare")
-	}
-	for k, w := range want {
-		if g, ok := got[k]; !ok || !sameFact(w, g) {
-			t.Errorf("%v: import %+v, athena %+v", k, w, g)
+	onEachEngine(t, func(t *testing.T, eng engine) {
+		_, srv := newFakeAthenaOn(t, eng, fixture, testDB, testTable)
+		p, _ := newTestProvider(t, testConfig(srv.URL))
+		b, err := p.FetchCosts(context.Background(), "2024-04-10", "2024-04-12")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for k := range got {
-		if d := k.day.String(); d < "2024-04-10" || d > "2024-04-12" {
-			t.Errorf("fact of %s outside the window", d)
+		want := byCommitment(importCommitments(t, fixture, "2024-04-10", "2024-04-12"))
+		got := byCommitment(b.Commitments)
+		if len(want) == 0 {
+			t.Fatal("no facts to compare")
 		}
-	}
+		for k, w := range want {
+			if g, ok := got[k]; !ok || !sameFact(w, g) {
+				t.Errorf("%v: import %+v, athena %+v", k, w, g)
+			}
+		}
+		for k := range got {
+			if d := k.day.String(); d < "2024-04-10" || d > "2024-04-12" {
+				t.Errorf("fact of %s outside the window", d)
+			}
+		}
+	})
 }
 
 // TestCommitmentQueryFails: the costs stand, and the batch says why its
@@ -532,34 +567,39 @@ func TestOtherFormatsEqualImport(t *testing.T) {
 		partition                 string
 		params                    string
 	}{
-		{"focus", focusFixture, config.AthenaFOCUS, "focus_export", `"billing_period" IN (?, ?)`, "'2024-03','2024-04'"},
-		{"legacy", legacyFixture, config.AthenaLegacy, "cur_legacy", `("year" = ? AND "month" = ?) OR ("year" = ? AND "month" = ?)`,
-			"'2024','3','2024','4'"},
+		{"focus", focusFixture, config.AthenaFOCUS, "focus_export", `"billing_period" BETWEEN ? AND ?`, "'2024-03','2024-04'"},
+		{"legacy", legacyFixture, config.AthenaLegacy, "cur_legacy", `("year" = ? AND "month" IN (?, ?))`,
+			"'2024','3','4'"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, srv := newFakeAthena(t, tt.path, testDB, tt.table)
-			f.pageSize = 50
-			cfg := testConfig(srv.URL)
-			cfg.Athena.Table, cfg.Athena.Format = tt.table, tt.format
-			p, _ := newTestProvider(t, cfg)
-			for _, w := range [][2]string{{"2024-03-27", "2024-04-05"}, {"2024-03-31", "2024-04-01"}} {
-				b, err := p.FetchCosts(context.Background(), w[0], w[1])
-				if err != nil {
-					t.Fatal(err)
+			onEachEngine(t, func(t *testing.T, eng engine) {
+				f, srv := newFakeAthenaOn(t, eng, tt.path, testDB, tt.table)
+				f.pageSize = 50
+				cfg := testConfig(srv.URL)
+				cfg.Athena.Table, cfg.Athena.Format = tt.table, tt.format
+				p, _ := newTestProvider(t, cfg)
+				for _, w := range [][2]string{{"2024-03-27", "2024-04-05"}, {"2024-03-31", "2024-04-01"}} {
+					b, err := p.FetchCosts(context.Background(), w[0], w[1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					wantDS, wantKey := importTotals(t, tt.path, w[0], w[1])
+					gotDS, gotKey := syncedTotals(b)
+					compare(t, "day/service", wantDS, gotDS)
+					compare(t, "line", wantKey, gotKey)
+					if w[0] == "2024-03-27" {
+						checkZeroServices(t, wantDS, gotDS)
+					}
 				}
-				wantDS, wantKey := importTotals(t, tt.path, w[0], w[1])
-				gotDS, gotKey := syncedTotals(b)
-				compare(t, "day/service", wantDS, gotDS)
-				compare(t, "line", wantKey, gotKey)
-			}
-			q := f.started[0]
-			if !strings.Contains(q.sql, tt.partition) || strings.Join(q.params[:strings.Count(tt.params, ",")+1], ",") != tt.params {
-				t.Errorf("partitions: %s %v", q.sql, q.params)
-			}
-			if err := p.Check(context.Background()); err != nil {
-				t.Errorf("check: %v", err)
-			}
+				q := f.started[0]
+				if !strings.Contains(q.sql, tt.partition) || strings.Join(q.params[:strings.Count(tt.params, ",")+1], ",") != tt.params {
+					t.Errorf("partitions: %s %v", q.sql, q.params)
+				}
+				if err := p.Check(context.Background()); err != nil {
+					t.Errorf("check: %v", err)
+				}
+			})
 		})
 	}
 }
@@ -586,80 +626,71 @@ func TestFOCUSCommitmentsEqualImport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, srv := newFakeAthena(t, tt.path, testDB, "focus_export")
-			cfg := testConfig(srv.URL)
-			cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
-			p, _ := newTestProvider(t, cfg)
-			if note := p.CommitmentsNote(); note != "" {
-				t.Fatalf("a FOCUS table's commitments are read, yet the connector says %q", note)
-			}
-			b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 {
-				t.Fatalf("batch note %q, %d queries", b.CommitmentsNote, f.count("StartQueryExecution"))
-			}
-			if q := f.lastStarted(); !strings.Contains(q.sql, `"commitmentdiscountid"`) || !strings.Contains(q.sql, `"billing_period" IN (?, ?)`) {
-				t.Errorf("commitment query %s", q.sql)
-			}
-			imported := importCommitments(t, tt.path, "2024-03-27", "2024-04-05")
-			want, got := byCommitment(imported), byCommitment(b.Commitments)
-			kinds := map[string]int{}
-			var units, unusedUnits model.Nanos
-			for k, w := range want {
-				kinds[k.typ]++
-				units += w.Units
-				unusedUnits += w.UnusedUnits
-				if g, ok := got[k]; !ok || !sameFact(w, g) {
-					t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+			onEachEngine(t, func(t *testing.T, eng engine) {
+				f, srv := newFakeAthenaOn(t, eng, tt.path, testDB, "focus_export")
+				cfg := testConfig(srv.URL)
+				cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
+				p, _ := newTestProvider(t, cfg)
+				if note := p.CommitmentsNote(); note != "" {
+					t.Fatalf("a FOCUS table's commitments are read, yet the connector says %q", note)
 				}
-			}
-			if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
-				t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
-			}
-			if tt.hours != (units > 0 && unusedUnits > 0) {
-				t.Errorf("units %v, unused units %v: FOCUS 1.1's hours read only from 1.1", units, unusedUnits)
-			}
-			days := map[model.DayNum]bool{}
-			for k, g := range got {
-				days[k.day] = true
-				if _, ok := want[k]; !ok && !zeroFact(g) {
-					t.Errorf("%v: athena has %+v, the import nothing", k, g)
+				b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			if len(days) != 10 {
-				t.Errorf("facts on %d days, want one at least on each of the 10", len(days))
-			}
+				if b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 {
+					t.Fatalf("batch note %q, %d queries", b.CommitmentsNote, f.count("StartQueryExecution"))
+				}
+				if q := f.lastStarted(); !strings.Contains(q.sql, `"commitmentdiscountid"`) || !strings.Contains(q.sql, `"billing_period" BETWEEN ? AND ?`) {
+					t.Errorf("commitment query %s", q.sql)
+				}
+				imported := importCommitments(t, tt.path, "2024-03-27", "2024-04-05")
+				want, got := byCommitment(imported), byCommitment(b.Commitments)
+				kinds := map[string]int{}
+				var units, unusedUnits model.Nanos
+				for k, w := range want {
+					kinds[k.typ]++
+					units += w.Units
+					unusedUnits += w.UnusedUnits
+					if g, ok := got[k]; !ok || !sameFact(w, g) {
+						t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+					}
+				}
+				if kinds[billing.TypeReservedInstance] == 0 || kinds[billing.TypeSavingsPlan] == 0 || kinds[""] == 0 {
+					t.Fatalf("the fixture lacks a kind of commitment fact: %v", kinds)
+				}
+				if tt.hours != (units > 0 && unusedUnits > 0) {
+					t.Errorf("units %v, unused units %v: FOCUS 1.1's hours read only from 1.1", units, unusedUnits)
+				}
+				days := map[model.DayNum]bool{}
+				for k, g := range got {
+					days[k.day] = true
+					if _, ok := want[k]; !ok && !zeroFact(g) {
+						t.Errorf("%v: athena has %+v, the import nothing", k, g)
+					}
+				}
+				if len(days) != 10 {
+					t.Errorf("facts on %d days, want one at least on each of the 10", len(days))
+				}
 
-			wantRep, gotRep := report(imported, model.SourceExport), report(b.Commitments, model.SourceAthena)
-			if len(wantRep.Providers) != len(gotRep.Providers) || len(wantRep.Providers) < 3 {
-				t.Fatalf("report rows: import %+v, athena %+v", wantRep.Providers, gotRep.Providers)
-			}
-			ratio := func(a, b *float64) bool { return (a == nil) == (b == nil) && (a == nil || max(*a-*b, *b-*a) <= 1e-6) }
-			for i, w := range wantRep.Providers {
-				g := gotRep.Providers[i]
-				if w.Type != g.Type || w.Coverage == nil || w.Utilization == nil || !ratio(w.Coverage, g.Coverage) ||
-					!ratio(w.Utilization, g.Utilization) || max(w.UnusedCost-g.UnusedCost, g.UnusedCost-w.UnusedCost) > 1e-6 {
-					t.Errorf("report row %q: import %+v, athena %+v", w.Type, w, g)
-				}
-			}
+				sameReport(t, imported, b.Commitments)
 
-			b, err = p.FetchCosts(context.Background(), "2024-03-31", "2024-04-01")
-			if err != nil {
-				t.Fatal(err)
-			}
-			want, got = byCommitment(importCommitments(t, tt.path, "2024-03-31", "2024-04-01")), byCommitment(b.Commitments)
-			for k, w := range want {
-				if g, ok := got[k]; !ok || !sameFact(w, g) {
-					t.Errorf("window %v: import %+v, athena %+v", k, w, g)
+				b, err = p.FetchCosts(context.Background(), "2024-03-31", "2024-04-01")
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			for k, g := range got {
-				if d := k.day.String(); d < "2024-03-31" || d > "2024-04-01" || (want[k] == model.CommitmentFact{} && !zeroFact(g)) {
-					t.Errorf("window: fact %v %+v", k, g)
+				want, got = byCommitment(importCommitments(t, tt.path, "2024-03-31", "2024-04-01")), byCommitment(b.Commitments)
+				for k, w := range want {
+					if g, ok := got[k]; !ok || !sameFact(w, g) {
+						t.Errorf("window %v: import %+v, athena %+v", k, w, g)
+					}
 				}
-			}
+				for k, g := range got {
+					if d := k.day.String(); d < "2024-03-31" || d > "2024-04-01" || (want[k] == model.CommitmentFact{} && !zeroFact(g)) {
+						t.Errorf("window: fact %v %+v", k, g)
+					}
+				}
+			})
 		})
 	}
 }
@@ -687,18 +718,20 @@ func TestFOCUSWithoutCommitmentColumns(t *testing.T) {
 // TestLegacyCommitmentsEqualImport: over legacy CUR's Athena table, the
 // commitment facts are the importer's for the same file.
 func TestLegacyCommitmentsEqualImport(t *testing.T) {
-	_, srv := newFakeAthena(t, legacyFixture, testDB, "cur_legacy")
-	cfg := testConfig(srv.URL)
-	cfg.Athena.Table, cfg.Athena.Format = "cur_legacy", config.AthenaLegacy
-	p, _ := newTestProvider(t, cfg)
-	if p.CommitmentsNote() != "" {
-		t.Fatalf("note %q", p.CommitmentsNote())
-	}
-	b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameCommitments(t, byCommitment(importCommitments(t, legacyFixture, "2024-03-27", "2024-04-05")), byCommitment(b.Commitments))
+	onEachEngine(t, func(t *testing.T, eng engine) {
+		_, srv := newFakeAthenaOn(t, eng, legacyFixture, testDB, "cur_legacy")
+		cfg := testConfig(srv.URL)
+		cfg.Athena.Table, cfg.Athena.Format = "cur_legacy", config.AthenaLegacy
+		p, _ := newTestProvider(t, cfg)
+		if p.CommitmentsNote() != "" {
+			t.Fatalf("note %q", p.CommitmentsNote())
+		}
+		b, err := p.FetchCosts(context.Background(), "2024-03-27", "2024-04-05")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameCommitments(t, byCommitment(importCommitments(t, legacyFixture, "2024-03-27", "2024-04-05")), byCommitment(b.Commitments))
+	})
 }
 
 // sameCommitments checks that the connector's commitment facts are the
@@ -725,4 +758,43 @@ func sameCommitments(t *testing.T, want, got map[commitID]model.CommitmentFact) 
 		}
 	}
 	return days
+}
+
+// TestStringTypedTables: over a table whose every column is a string (an
+// Athena table over CSV files, as a legacy CUR delivered in CSV gets),
+// where the cells without a value hold ” on DuckDB, the costs and the
+// commitment facts of each format are still the importer's.
+func TestStringTypedTables(t *testing.T) {
+	tests := []struct {
+		name, path, format, from, to string
+	}{
+		{"cur2", fixture, config.AthenaCUR2, "2024-03-01", "2024-04-30"},
+		{"legacy", legacyFixture, config.AthenaLegacy, "2024-03-27", "2024-04-05"},
+		{"focus", focus11Fixture, config.AthenaFOCUS, "2024-03-27", "2024-04-05"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			onEachEngine(t, func(t *testing.T, eng engine) {
+				f, srv := newFakeAthenaTyped(t, eng, func(string) string { return "string" }, tt.path, testDB, "csv_export")
+				cfg := testConfig(srv.URL)
+				cfg.Athena.Table, cfg.Athena.Format = "csv_export", tt.format
+				p, _ := newTestProvider(t, cfg)
+				b, err := p.FetchCosts(context.Background(), tt.from, tt.to)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if b.CommitmentsNote != "" {
+					t.Fatalf("batch note %q", b.CommitmentsNote)
+				}
+				if !strings.Contains(f.lastStarted().sql, "NULLIF(trim(") {
+					t.Errorf("string columns are cast as they are: %s", f.lastStarted().sql)
+				}
+				wantDS, wantKey := importTotals(t, tt.path, tt.from, tt.to)
+				gotDS, gotKey := syncedTotals(b)
+				compare(t, "day/service", wantDS, gotDS)
+				compare(t, "line", wantKey, gotKey)
+				sameCommitments(t, byCommitment(importCommitments(t, tt.path, tt.from, tt.to)), byCommitment(b.Commitments))
+			})
+		})
+	}
 }

@@ -47,9 +47,9 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 				names[kv[0]] = kv[1]
 			}
 		}
-		if l.Billed != 0 || l.Effective != 0 || l.List != 0 {
-			b.Lines = append(b.Lines, l)
-		}
+		// A line whose costs are all zero stays, as the file import keeps
+		// it: a free service is still a service in use.
+		b.Lines = append(b.Lines, l)
 		return nil
 	})
 	if err != nil {

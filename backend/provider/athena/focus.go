@@ -21,12 +21,7 @@ var focusCols = []string{"day", "billing_account", "sub_account", "service", "se
 
 // orBilled is a FOCUS cost column, the row's billed cost where it is null
 // (the file import's rule).
-func orBilled(t *tableInfo, c string) string {
-	if !t.has(c) {
-		return t.amount(focusBilled)
-	}
-	return `CASE WHEN "` + c + `" IS NULL THEN ` + t.amount(focusBilled) + ` ELSE CAST("` + c + `" AS DECIMAL(38,10)) END`
-}
+func orBilled(t *tableInfo, c string) string { return t.amountOr(c, t.amount(focusBilled)) }
 
 // focusCostQuery is the daily aggregation of a FOCUS table over [from, to].
 func focusCostQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) query {

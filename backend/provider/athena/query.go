@@ -11,13 +11,18 @@ import (
 )
 
 // The SQL below keeps to what Athena (Trino) shares with other SQL
-// engines, so a test can run it on an embedded one: substr/CAST for the
-// day, CASE, COALESCE, NULLIF, SUM, MAX, GROUP BY ordinals and ?
-// parameters. The one exception is CUR 2.0's resource_tags, a MAP, which
-// is grouped as its JSON text with json_format(CAST(... AS JSON)).
+// engines, so a test can run it on embedded ones: substr/CAST for the
+// day, CASE, COALESCE, NULLIF, trim, SUM, MAX, BETWEEN, GROUP BY ordinals
+// and ? parameters. The one exception is CUR 2.0's resource_tags, a MAP,
+// which is grouped as its JSON text with json_format(CAST(... AS JSON)).
 //
 // Amounts are summed as DECIMAL(38,10): CUR's cost columns are doubles,
-// and a decimal sum does not drift with the number of rows.
+// and a decimal sum does not drift with the number of rows. Many
+// numeric-looking columns are strings in the Glue tables of CUR 2.0,
+// legacy CUR and FOCUS (reservation_total_reserved_units, the rates, any
+// column of a CSV table) and hold '' on the rows they do not apply to;
+// Trino fails a CAST of '' to a number, so a string column is cast from
+// NULLIF(trim(c), '') (see num).
 
 // query is one statement, its execution parameters (SQL literals, as
 // Athena's ExecutionParameters take them) and the columns it returns.
@@ -53,12 +58,38 @@ func (t *tableInfo) text(c string) string {
 	return `COALESCE(` + t.col(c) + `, '')`
 }
 
-// amount is a cost column as a decimal, 0 when null or absent.
+// isText is true for a column Glue declares as a string (string,
+// varchar(n) or char(n)).
+func (t *tableInfo) isText(c string) bool {
+	typ := t.cols[c]
+	return typ == "string" || strings.HasPrefix(typ, "varchar") || strings.HasPrefix(typ, "char")
+}
+
+// num is a present column as a decimal, NULL where it is null or, for a
+// string column, blank.
+func (t *tableInfo) num(c string) string {
+	v := t.col(c)
+	if t.isText(c) {
+		v = `NULLIF(trim(` + v + `), '')`
+	}
+	return `CAST(` + v + ` AS DECIMAL(38,10))`
+}
+
+// amount is a cost column as a decimal, 0 when null, blank or absent.
 func (t *tableInfo) amount(c string) string {
 	if !t.has(c) {
 		return "0"
 	}
-	return `COALESCE(CAST(` + t.col(c) + ` AS DECIMAL(38,10)), 0)`
+	return `COALESCE(` + t.num(c) + `, 0)`
+}
+
+// amountOr is a cost column as a decimal, the fallback where it is null,
+// blank or absent.
+func (t *tableInfo) amountOr(c, fallback string) string {
+	if !t.has(c) {
+		return fallback
+	}
+	return `COALESCE(` + t.num(c) + `, ` + fallback + `)`
 }
 
 // nonEmpty is true where a string column has a value.
@@ -89,44 +120,70 @@ func dayOf(col string) string { return `substr(CAST(` + col + ` AS varchar), 1, 
 // also the query's execution context.
 func ref(cfg config.AthenaConfig) string { return `"` + cfg.Database + `"."` + cfg.Table + `"` }
 
-// months lists the billing periods (YYYY-MM) the days [from, to] fall in.
-func months(from, to time.Time) []time.Time {
-	var out []time.Time
-	m := time.Date(from.Year(), from.Month(), 1, 0, 0, 0, 0, time.UTC)
-	for !m.After(to) {
-		out = append(out, m)
-		m = m.AddDate(0, 1, 0)
-	}
-	return out
-}
-
 func lit(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
-// partitionFilter prunes the table to the billing periods of the days:
-// Data Exports partition by billing_period=YYYY-MM, legacy CUR's Athena
-// integration by year and month (month without a leading zero). A table
+// partitionFilter prunes the table to the billing periods of the days
+// with a bounded number of parameters however long the span: Data Exports
+// partition by billing_period=YYYY-MM, a range; legacy CUR's Athena
+// integration by year and month (month without a leading zero, so months
+// do not sort as text), whole years as a range and the months of a
+// partial first or last year as a list (see yearMonthFilter). A table
 // without those partitions is read whole (and the log says what that
 // scanned).
 func partitionFilter(format string, t *tableInfo, from, to time.Time) (string, []string) {
-	ms := months(from, to)
-	var params []string
 	switch {
 	case format != config.AthenaLegacy && t.has("billing_period"):
-		marks := make([]string, len(ms))
-		for i, m := range ms {
-			marks[i] = "?"
-			params = append(params, lit(m.Format("2006-01")))
-		}
-		return `"billing_period" IN (` + strings.Join(marks, ", ") + `)`, params
+		return `"billing_period" BETWEEN ? AND ?`, []string{lit(from.Format("2006-01")), lit(to.Format("2006-01"))}
 	case format == config.AthenaLegacy && t.has("year") && t.has("month"):
-		parts := make([]string, len(ms))
-		for i, m := range ms {
-			parts[i] = `("year" = ? AND "month" = ?)`
-			params = append(params, lit(strconv.Itoa(m.Year())), lit(strconv.Itoa(int(m.Month()))))
-		}
-		return "(" + strings.Join(parts, " OR ") + ")", params
+		return yearMonthFilter(from, to)
 	}
 	return "", nil
+}
+
+// yearMonthFilter selects legacy CUR's year/month partitions of the months
+// from through to: at most a year range and two lists of up to 11 months,
+// so at most 26 parameters.
+func yearMonthFilter(from, to time.Time) (string, []string) {
+	var parts, params []string
+	months := func(y, first, last int) {
+		if first == 1 && last == 12 {
+			parts = append(parts, `"year" = ?`)
+			params = append(params, lit(strconv.Itoa(y)))
+			return
+		}
+		marks := make([]string, 0, last-first+1)
+		params = append(params, lit(strconv.Itoa(y)))
+		for m := first; m <= last; m++ {
+			marks = append(marks, "?")
+			params = append(params, lit(strconv.Itoa(m)))
+		}
+		parts = append(parts, `("year" = ? AND "month" IN (`+strings.Join(marks, ", ")+`))`)
+	}
+	fy, fm, ly, lm := from.Year(), int(from.Month()), to.Year(), int(to.Month())
+	if fy == ly {
+		months(fy, fm, lm)
+		return parts[0], params
+	}
+	firstWhole, lastWhole := fy, ly
+	if fm != 1 {
+		months(fy, fm, 12)
+		firstWhole++
+	}
+	if lm != 12 {
+		lastWhole--
+	}
+	switch {
+	case firstWhole == lastWhole:
+		months(firstWhole, 1, 12)
+	case firstWhole < lastWhole:
+		// Years have four digits, so they sort as text.
+		parts = append(parts, `"year" BETWEEN ? AND ?`)
+		params = append(params, lit(strconv.Itoa(firstWhole)), lit(strconv.Itoa(lastWhole)))
+	}
+	if lm != 12 {
+		months(ly, 1, lm)
+	}
+	return "(" + strings.Join(parts, " OR ") + ")", params
 }
 
 // where is the WHERE clause of the days [from, to]: the partitions, then
@@ -169,11 +226,7 @@ func curEffective(t *tableInfo) string {
 
 // curList is the public on-demand cost of one row, else its unblended cost.
 func curList(t *tableInfo) string {
-	if !t.has("pricing_public_on_demand_cost") {
-		return t.amount(curUnblended)
-	}
-	return `CASE WHEN "pricing_public_on_demand_cost" IS NULL THEN ` + t.amount(curUnblended) +
-		` ELSE CAST("pricing_public_on_demand_cost" AS DECIMAL(38,10)) END`
+	return t.amountOr("pricing_public_on_demand_cost", t.amount(curUnblended))
 }
 
 // curRegion is the region code, else the region.

@@ -2,7 +2,6 @@ package athena
 
 import (
 	"database/sql"
-	"database/sql/driver"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -10,32 +9,26 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"modernc.org/sqlite"
 )
 
 // fakeAthena speaks Athena's JSON 1.1 protocol (X-Amz-Target
-// AmazonAthena.<Operation>) and runs the SQL it receives on SQLite, over a
-// table loaded from a billing export CSV, so tests check the query and
-// not a canned answer. A query executes when it starts; GetQueryExecution
-// then shows it QUEUED, RUNNING and SUCCEEDED (or FAILED with SQLite's
+// AmazonAthena.<Operation>) and runs the SQL it receives on an embedded
+// SQL engine (SQLite, or DuckDB as a stand-in for Athena's Trino; see
+// engine), over a table loaded from a billing export CSV and typed as the
+// Glue table of the export is (glueType), so tests check the query and not
+// a canned answer. A query executes when it starts; GetQueryExecution then
+// shows it QUEUED, RUNNING and SUCCEEDED (or FAILED with the engine's
 // error), and GetQueryResults pages the rows with NextToken, the header
 // row first, as Athena does.
-//
-// Bridges between the two SQL dialects, the only ones: SQLite has no MAP
-// type, so a map column holds its JSON text, CAST(<map> AS JSON) is
-// rewritten to the column itself, and json_format is a registered function
-// that prints JSON text canonically (keys sorted), as Trino's cast of a
-// map to JSON does.
 type fakeAthena struct {
 	t        *testing.T
+	eng      engine
 	db       *sql.DB
 	database string // the schema the table is attached as
 	table    string
@@ -78,45 +71,29 @@ type execution struct {
 	scanned int64
 }
 
-var registerOnce sync.Once
-
-// newFakeAthena loads the CSV at path as the table database.table,
-// partitioned by billing_period (from the billing period's start) as Data
-// Exports partition it. A legacy CUR file (category/Column names) is
-// loaded as its Athena integration reads it: columns renamed by
-// athenaName, partitioned by year and month.
+// newFakeAthena is newFakeAthenaOn SQLite.
 func newFakeAthena(t *testing.T, path, database, table string) (*fakeAthena, *httptest.Server) {
 	t.Helper()
-	registerOnce.Do(func() {
-		err := sqlite.RegisterDeterministicScalarFunction("json_format", 1, func(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-			s, ok := args[0].(string)
-			if !ok {
-				return nil, nil
-			}
-			var v any
-			if err := json.Unmarshal([]byte(s), &v); err != nil {
-				return nil, fmt.Errorf("json_format: %w", err)
-			}
-			b, err := json.Marshal(v)
-			return string(b), err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	})
-	dir := t.TempDir()
-	db, err := sql.Open("sqlite", filepath.Join(dir, "main.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1) // the attached schema lives on one connection
-	t.Cleanup(func() { db.Close() })
-	if _, err := db.Exec(`ATTACH DATABASE ? AS "`+database+`"`, filepath.Join(dir, "export.db")); err != nil {
-		t.Fatal(err)
-	}
-	f := &fakeAthena{t: t, db: db, database: database, table: table, types: map[string]string{},
+	return newFakeAthenaOn(t, sqliteEngine{}, path, database, table)
+}
+
+// newFakeAthenaOn loads the CSV at path into eng as the table
+// database.table, partitioned by billing_period (from the billing period's
+// start) as Data Exports partition it. A legacy CUR file (category/Column
+// names) is loaded as its Athena integration reads it: columns renamed by
+// athenaName, partitioned by year and month.
+func newFakeAthenaOn(t *testing.T, eng engine, path, database, table string) (*fakeAthena, *httptest.Server) {
+	t.Helper()
+	return newFakeAthenaTyped(t, eng, glueType, path, database, table)
+}
+
+// newFakeAthenaTyped is newFakeAthenaOn with the columns typed by typeOf.
+func newFakeAthenaTyped(t *testing.T, eng engine, typeOf func(string) string, path, database, table string) (*fakeAthena, *httptest.Server) {
+	t.Helper()
+	db := eng.open(t, t.TempDir(), database)
+	f := &fakeAthena{t: t, eng: eng, db: db, database: database, table: table, types: map[string]string{},
 		calls: map[string]int{}, queries: map[string]*execution{}, pageSize: 1000}
-	f.load(path)
+	f.load(path, typeOf)
 	srv := httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(srv.Close)
 	return f, srv
@@ -144,37 +121,55 @@ func athenaName(c string) string {
 	return b.String()
 }
 
-// glueType is the type a Data Exports table (CUR 2.0 or FOCUS) gives a
-// column.
+// Glue types of the columns a Data Exports table (CUR 2.0, FOCUS 1.0 and
+// 1.1) or legacy CUR's Athena integration (its Parquet schema, as the
+// crawler reads it) declares as something other than string, as AWS
+// documents them. Every other column is a string: also the
+// numeric-looking ones such as reservation_total_reserved_units,
+// pricing_public_on_demand_rate or reservation_end_time, which hold ” on
+// the rows they do not apply to.
+var (
+	glueDoubles = setOf(
+		// CUR (legacy and 2.0)
+		"line_item_unblended_cost", "line_item_net_unblended_cost", "line_item_blended_cost", "line_item_usage_amount",
+		"line_item_normalization_factor", "line_item_normalized_usage_amount", "pricing_public_on_demand_cost",
+		"reservation_effective_cost", "reservation_amortized_upfront_cost_for_usage",
+		"reservation_amortized_upfront_fee_for_billing_period", "reservation_recurring_fee_for_usage",
+		"reservation_unused_amortized_upfront_fee_for_billing_period", "reservation_unused_normalized_unit_quantity",
+		"reservation_unused_quantity", "reservation_unused_recurring_fee", "reservation_upfront_value",
+		"savings_plan_savings_plan_effective_cost", "savings_plan_total_commitment_to_date", "savings_plan_used_commitment",
+		"savings_plan_savings_plan_rate", "savings_plan_amortized_upfront_commitment_for_billing_period",
+		"savings_plan_recurring_commitment_for_billing_period", "discount_total_discount", "discount_bundled_discount",
+		// FOCUS
+		"billedcost", "effectivecost", "listcost", "contractedcost", "listunitprice", "contractedunitprice",
+		"consumedquantity", "pricingquantity", "commitmentdiscountquantity")
+	glueTimestamps = setOf("bill_billing_period_start_date", "bill_billing_period_end_date", "line_item_usage_start_date",
+		"line_item_usage_end_date", "billingperiodstart", "billingperiodend", "chargeperiodstart", "chargeperiodend")
+	glueMaps = setOf("product", "resource_tags", "cost_category", "discount", "tags", "x_costcategories", "x_discounts")
+)
+
+func setOf(s ...string) map[string]bool {
+	m := make(map[string]bool, len(s))
+	for _, v := range s {
+		m[v] = true
+	}
+	return m
+}
+
+// glueType is the type the export's Glue table gives a column.
 func glueType(c string) string {
 	switch {
-	case c == "resource_tags" || c == "product" || c == "cost_category" || c == "discount" || c == "tags" ||
-		c == "x_costcategories" || c == "x_discounts":
+	case glueMaps[c]:
 		return "map<string,string>"
-	case strings.HasPrefix(c, "commitmentdiscount") && c != "commitmentdiscountquantity":
-		return "string" // FOCUS's CommitmentDiscountId, …Type, …Unit: not amounts
-	case strings.HasSuffix(c, "_date") || strings.HasSuffix(c, "_time") || strings.HasPrefix(c, "chargeperiod") || strings.HasPrefix(c, "billingperiod"):
-		return "timestamp"
-	case strings.Contains(c, "cost") || strings.Contains(c, "fee") || strings.Contains(c, "units") || strings.Contains(c, "quantity") ||
-		strings.Contains(c, "commitment") || strings.HasSuffix(c, "_rate") || strings.HasSuffix(c, "_amount"):
+	case glueDoubles[c]:
 		return "double"
+	case glueTimestamps[c]:
+		return "timestamp"
 	}
 	return "string"
 }
 
-// sqliteType declares a column so SQLite keeps it as Athena would: text,
-// numbers as REAL, maps as JSON text.
-func sqliteType(glue string) string {
-	switch {
-	case glue == "double":
-		return "DOUBLE"
-	case strings.HasPrefix(glue, "map"):
-		return "TEXT" // JSON text
-	}
-	return "varchar"
-}
-
-func (f *fakeAthena) load(path string) {
+func (f *fakeAthena) load(path string, typeOf func(string) string) {
 	t := f.t
 	fh, err := os.Open(path)
 	if err != nil {
@@ -195,9 +190,9 @@ func (f *fakeAthena) load(path string) {
 		}
 		c = strings.ToLower(c)
 		head[i] = c
-		f.types[c] = glueType(c)
+		f.types[c] = typeOf(c)
 		f.order = append(f.order, c)
-		defs = append(defs, `"`+c+`" `+sqliteType(f.types[c]))
+		defs = append(defs, `"`+c+`" `+f.eng.column(f.types[c]))
 		if c == "bill_billing_period_start_date" || c == "billingperiodstart" {
 			periodFrom = i
 		}
@@ -211,25 +206,20 @@ func (f *fakeAthena) load(path string) {
 		}
 		for _, c := range f.parts {
 			f.types[c] = "string"
-			defs = append(defs, `"`+c+`" varchar`)
+			defs = append(defs, `"`+c+`" `+f.eng.column("string"))
 		}
 	}
 	name := `"` + f.database + `"."` + f.table + `"`
 	if _, err := f.db.Exec(`CREATE TABLE ` + name + ` (` + strings.Join(defs, ", ") + `)`); err != nil {
 		t.Fatal(err)
 	}
-	tx, err := f.db.Begin()
-	if err != nil {
-		t.Fatal(err)
+	var marks []string
+	for _, c := range append(append([]string(nil), head...), f.parts...) {
+		marks = append(marks, f.eng.placeholder(f.types[c]))
 	}
-	n := len(head) + len(f.parts)
-	marks := strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-	ins, err := tx.Prepare(`INSERT INTO ` + name + ` VALUES (` + marks + `)`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ins.Close()
-	for {
+	// Rows go in by the hundred: a statement a row takes seconds on DuckDB.
+	ins := newBatchInsert(f.db, `INSERT INTO `+name+` VALUES `, "("+strings.Join(marks, ", ")+")", 100)
+	for line := 2; ; line++ {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
@@ -237,20 +227,13 @@ func (f *fakeAthena) load(path string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		args := make([]any, 0, n)
+		args := make([]any, 0, len(marks))
 		for i, v := range rec {
-			switch {
-			case v == "":
-				args = append(args, nil) // Parquet has nulls where the CSV is empty
-			case f.types[head[i]] == "double":
-				x, err := strconv.ParseFloat(v, 64)
-				if err != nil {
-					t.Fatalf("%s: %v", head[i], err)
-				}
-				args = append(args, x)
-			default:
-				args = append(args, v)
+			a, err := f.eng.value(f.types[head[i]], v)
+			if err != nil {
+				t.Fatalf("%s line %d, %s: %v", path, line, head[i], err)
 			}
+			args = append(args, a)
 		}
 		if periodFrom >= 0 {
 			start, err := time.Parse(time.RFC3339, rec[periodFrom])
@@ -263,13 +246,44 @@ func (f *fakeAthena) load(path string) {
 				args = append(args, start.Format("2006-01"))
 			}
 		}
-		if _, err := ins.Exec(args...); err != nil {
+		if err := ins.add(args); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := ins.flush(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// batchInsert inserts rows n at a time with one multi-row INSERT.
+type batchInsert struct {
+	db       *sql.DB
+	head     string // INSERT INTO t VALUES
+	row      string // (?, ?, …)
+	n, count int
+	args     []any
+}
+
+func newBatchInsert(db *sql.DB, head, row string, n int) *batchInsert {
+	return &batchInsert{db: db, head: head, row: row, n: n}
+}
+
+func (b *batchInsert) add(args []any) error {
+	b.args = append(b.args, args...)
+	if b.count++; b.count == b.n {
+		return b.flush()
+	}
+	return nil
+}
+
+func (b *batchInsert) flush() error {
+	if b.count == 0 {
+		return nil
+	}
+	rows := strings.TrimSuffix(strings.Repeat(b.row+", ", b.count), ", ")
+	_, err := b.db.Exec(b.head+rows, b.args...)
+	b.args, b.count = b.args[:0], 0
+	return err
 }
 
 // hideColumns makes the table one without cols: its metadata does not
@@ -371,9 +385,6 @@ func (f *fakeAthena) tableMetadata(w http.ResponseWriter, in map[string]any) {
 	}})
 }
 
-// castJSON is the one rewrite from Trino's SQL to SQLite's (see fakeAthena).
-var castJSON = regexp.MustCompile(`CAST\(("[a-z_]+") AS JSON\)`)
-
 func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
 	f.mu.Lock()
 	if f.throttle > 0 {
@@ -395,15 +406,12 @@ func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
 		for _, p := range ps {
 			s, _ := p.(string)
 			q.params = append(q.params, s)
-			// Execution parameters are SQL literals.
-			if strings.HasPrefix(s, "'") && strings.HasSuffix(s, "'") && len(s) >= 2 {
-				args = append(args, strings.ReplaceAll(s[1:len(s)-1], "''", "'"))
-			} else if n, err := strconv.ParseFloat(s, 64); err == nil {
-				args = append(args, n)
-			} else {
+			a, ok := literalArg(s)
+			if !ok {
 				f.fail(w, 400, "InvalidRequestException", "unreadable execution parameter "+s)
 				return
 			}
+			args = append(args, a)
 		}
 	}
 	if q.sql == "" || q.workgroup == "" {
@@ -415,7 +423,7 @@ func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
 		ex = &execution{err: "Access denied when writing output to url: s3://costpilot-athena-results/"}
 	}
 	if ex == nil {
-		ex = f.exec(castJSON.ReplaceAllString(q.sql, "$1"), args)
+		ex = f.exec(f.eng.prepare(q.sql), args)
 	}
 	f.mu.Lock()
 	f.started = append(f.started, q)
@@ -423,6 +431,16 @@ func (f *fakeAthena) start(w http.ResponseWriter, in map[string]any) {
 	f.queries[id] = ex
 	f.mu.Unlock()
 	f.reply(w, map[string]any{"QueryExecutionId": id})
+}
+
+// literalArg is an execution parameter (an SQL literal: a quoted string
+// or a number) as the query argument the engine binds.
+func literalArg(s string) (any, bool) {
+	if strings.HasPrefix(s, "'") && strings.HasSuffix(s, "'") && len(s) >= 2 {
+		return strings.ReplaceAll(s[1:len(s)-1], "''", "'"), true
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	return n, err == nil
 }
 
 var (
@@ -481,20 +499,12 @@ func (f *fakeAthena) exec(q string, args []any) *execution {
 		}
 		row := make([]*string, len(vals))
 		for i, v := range vals {
-			var s string
-			switch x := v.(type) {
-			case nil:
+			if v == nil {
 				continue
-			case float64:
-				s = strconv.FormatFloat(x, 'f', -1, 64)
+			}
+			s, number := f.eng.text(v)
+			if number {
 				ex.types[i] = "decimal"
-			case int64:
-				s = strconv.FormatInt(x, 10)
-				ex.types[i] = "decimal"
-			case []byte:
-				s = string(x)
-			default:
-				s = fmt.Sprint(x)
 			}
 			row[i] = &s
 		}
