@@ -42,6 +42,8 @@ type fakeARM struct {
 	qpuWait string
 	// res is the tenant's reservations (none when nil).
 	res *fakeReservations
+	// bodies, when set for an operation, is its whole answer.
+	bodies map[string]string
 }
 
 func newFakeARM(t *testing.T, tls bool) (*fakeARM, *httptest.Server) {
@@ -132,6 +134,10 @@ func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if b, ok := f.bodies[op]; ok {
+		fmt.Fprint(w, b)
+		return
+	}
 	switch op {
 	case "openid":
 		// The authority the request was sent to, as Entra ID answers.
