@@ -29,12 +29,19 @@ func (w warned) Inventory(context.Context) (model.Inventory, error) {
 // openSyncing is a Service whose gcp api provider is p.
 func openSyncing(t *testing.T, p provider.Provider) *Service {
 	t.Helper()
-	cfg, err := config.Parse([]byte("gcp: {enabled: true, source: api, project_id: p, billing_table: p.d.t}\n"), "c.yaml")
+	return openLive(t, "gcp: {enabled: true, source: api, project_id: p, billing_table: p.d.t}\n", model.GCP,
+		func(*config.Config, provider.Credentials) (provider.Provider, error) { return p, nil })
+}
+
+// openLive is a Service on the config yml whose api provider k comes from f.
+func openLive(t *testing.T, yml string, k model.ProviderKey, f provider.Factory) *Service {
+	t.Helper()
+	cfg, err := config.Parse([]byte(yml), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	reg := provider.NewRegistry()
-	reg.Register(model.GCP, model.SourceAPI, func(*config.Config, provider.Credentials) (provider.Provider, error) { return p, nil })
+	reg.Register(k, model.SourceAPI, f)
 	s, err := OpenWith(adminCtx(), cfg, Options{DataDir: t.TempDir(), Now: func() time.Time { return testNow }, Registry: reg, NoLive: true,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
