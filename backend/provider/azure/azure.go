@@ -64,8 +64,8 @@ func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.transpo
 // WithCredential replaces the azidentity chain with a ready credential.
 func WithCredential(c azcore.TokenCredential) Option { return func(o *options) { o.credential = c } }
 
-// WithCloud points the SDK at another cloud (sovereign clouds, Azure Stack,
-// a test server); it overrides azure.endpoint.
+// WithCloud points the SDK at another cloud (a test server); it overrides
+// azure.cloud, azure.authority_host, azure.endpoint and azure.audience.
 func WithCloud(c cloud.Configuration) Option { return func(o *options) { o.cloud = &c } }
 
 // WithInsecureHTTP allows sending tokens over plain HTTP; only for loopback
