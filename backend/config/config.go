@@ -98,7 +98,17 @@ type AzureConfig struct {
 	TenantID       string `yaml:"tenant_id"`
 	ClientID       string `yaml:"client_id"`
 	ClientSecret   string `yaml:"client_secret"`
-	Endpoint       string `yaml:"endpoint"`
+	// Endpoint overrides the cloud's Resource Manager URL.
+	Endpoint string `yaml:"endpoint"`
+	// Cloud names the Azure cloud signed in to and read (AzureClouds);
+	// empty is the public cloud with the SDK's defaults.
+	Cloud string `yaml:"cloud"`
+	// AuthorityHost overrides the cloud's Entra ID authority (an https
+	// URL); required with cloud custom.
+	AuthorityHost string `yaml:"authority_host"`
+	// Audience overrides the Resource Manager token audience; default the
+	// cloud's own, or Endpoint for cloud custom.
+	Audience string `yaml:"audience"`
 }
 
 // GCPConfig is the gcp section.

@@ -305,6 +305,9 @@ func (c *Config) Validate() Errors {
 	if api(model.Azure) && c.Azure.SubscriptionID == "" {
 		add("azure.subscription_id", "is required when azure.source is api")
 	}
+	if c.Azure.Enabled {
+		validateAzureCloud(c.Azure, add)
+	}
 	if api(model.GCP) {
 		if c.GCP.ProjectID == "" {
 			add("gcp.project_id", "is required when gcp.source is api")

@@ -26,6 +26,7 @@ azure:
   enabled: true
   source: demo
   subscription_id: ""        # required for source: api
+  # cloud: public             # china, usgovernment, or custom with authority_host and endpoint
 gcp:
   enabled: true
   source: demo

@@ -20,8 +20,32 @@ type SyncResult struct {
 	Lines     int               `json:"lines"`
 	Resources int               `json:"resources"`
 	Skipped   bool              `json:"skipped,omitempty"`
-	Warning   string            `json:"warning,omitempty"`
-	Error     string            `json:"error,omitempty"`
+	// Warning is Warnings joined with "; ", or why a provider was skipped.
+	Warning string `json:"warning,omitempty"`
+	// Warnings are the parts that failed without failing the sync
+	// (inventory, metrics, storing the inventory, commitments), each whole.
+	Warnings []string `json:"warnings,omitempty"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// SyncRequest is what a sync pulls: the sync command's flags. Days and
+// Start/End are alternatives.
+type SyncRequest struct {
+	Provider model.ProviderKey `json:"provider,omitempty"` // "": every enabled provider
+	// Days bounds how far back a first sync reaches (nil or 0:
+	// DefaultSyncDays); later syncs fetch the days not yet stored.
+	Days *int `json:"days,omitempty"`
+	// Start and End (inclusive UTC days, YYYY-MM-DD) backfill exactly that
+	// span, stored or not; End defaults to yesterday.
+	Start string `json:"start,omitempty"`
+	End   string `json:"end,omitempty"`
+}
+
+// syncSpan is what one provider's sync fetches: from..to when set, else
+// the days not yet stored, reaching back days on a first sync.
+type syncSpan struct {
+	days     int
+	from, to string
 }
 
 // DefaultSyncDays is how far back a first live sync reaches.
@@ -41,7 +65,7 @@ func (s *Service) ensureFresh(ctx context.Context, keys []model.ProviderKey) err
 		return err
 	}
 	_, err = s.syncParallel(ctx, stale, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
-		return s.syncProvider(ctx, k, 0, true)
+		return s.syncProvider(ctx, k, syncSpan{}, true)
 	})
 	return err
 }
@@ -85,21 +109,60 @@ func (s *Service) staleDemo(ctx context.Context, keys []model.ProviderKey) ([]mo
 // a first sync reaches (0: DefaultSyncDays). A failing provider does not
 // stop the others; its error is in its result and in the returned error.
 func (s *Service) Sync(ctx context.Context, only model.ProviderKey, days int) ([]SyncResult, error) {
+	return s.RunSync(ctx, SyncRequest{Provider: only, Days: &days})
+}
+
+// RunSync is Sync for a SyncRequest: with Start (and End), every provider
+// is asked for exactly those days, which replace what is stored there.
+func (s *Service) RunSync(ctx context.Context, r SyncRequest) ([]SyncResult, error) {
 	if err := s.can(ctx, model.PermChange); err != nil {
 		return nil, err
 	}
-	keys, err := s.providers(only)
+	span, err := s.syncRequestSpan(r)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := s.providers(r.Provider)
 	if err != nil {
 		return nil, err
 	}
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	return s.syncParallel(ctx, keys, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
-		return s.syncProvider(ctx, k, days, false)
+		return s.syncProvider(ctx, k, span, false)
 	})
 }
 
-func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days int, quiet bool) (SyncResult, error) {
+// syncRequestSpan applies a SyncRequest's rules: days or start (and end),
+// not both; an explicit span ends by yesterday, the last complete day.
+func (s *Service) syncRequestSpan(r SyncRequest) (syncSpan, error) {
+	if r.Start == "" && r.End == "" {
+		if r.Days != nil {
+			return syncSpan{days: *r.Days}, nil
+		}
+		return syncSpan{}, nil
+	}
+	if r.Days != nil {
+		return syncSpan{}, apperr.E(apperr.Validation, "give either days or start and end, not both").WithDetail("field", "days")
+	}
+	if r.Start == "" {
+		return syncSpan{}, apperr.E(apperr.Validation, "end needs a start").WithDetail("field", "start")
+	}
+	last := yesterday(s.now())
+	end := r.End
+	if end == "" {
+		end = last
+	}
+	if _, err := PeriodForDates(r.Start, end); err != nil {
+		return syncSpan{}, err
+	}
+	if end > last {
+		return syncSpan{}, apperr.E(apperr.Validation, "end %s is after yesterday (%s): a day is synced once it is over", end, last).WithDetail("field", "end")
+	}
+	return syncSpan{from: r.Start, to: end}, nil
+}
+
+func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, span syncSpan, quiet bool) (SyncResult, error) {
 	src := s.source(ctx, k)
 	res := SyncResult{Provider: k, Source: src}
 	if src == model.SourceExport {
@@ -119,11 +182,16 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 	to := yesterday(s.now())
 	toDay, _ := time.Parse(model.DateLayout, to)
 	var from string
-	if src == model.SourceDemo {
+	switch {
+	case span.from != "":
+		// A backfill: exactly the asked days.
+		from, to = span.from, span.to
+	case src == model.SourceDemo:
 		// The simulated account is generated relative to today, so it is
 		// replaced whole when the day changes.
 		from = toDay.AddDate(0, 0, -(demo.HistoryDays - 1)).Format(model.DateLayout)
-	} else {
+	default:
+		days := span.days
 		if days <= 0 {
 			days = DefaultSyncDays
 		}
@@ -159,19 +227,23 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 	inv, err := p.Inventory(ctx)
 	if err != nil {
 		// Costs are what matter: an inventory or metrics failure is a
-		// warning, and resources listed before metrics failed are kept.
-		res.Warning = wrapProvider(k, err, "inventory").Error()
+		// warning, and resources listed before metrics failed are kept. A
+		// provider may join several (errors.Join): each is its own.
+		for _, e := range splitJoined(err) {
+			res.Warnings = append(res.Warnings, wrapProvider(k, e, "inventory").Error())
+		}
 	}
 	if err == nil || len(inv.Resources) > 0 {
 		if err := s.store.ReplaceInventory(ctx, src, inv); err != nil {
-			res.Warning = "cannot store the inventory: " + err.Error()
+			res.Warnings = append(res.Warnings, "cannot store the inventory: "+err.Error())
 		} else {
 			res.Resources = len(inv.Resources)
 		}
 	}
 	if w := s.noteCommitments(k, batch); w != "" {
-		res.Warning = strings.TrimPrefix(res.Warning+"; "+w, "; ")
+		res.Warnings = append(res.Warnings, w)
 	}
+	res.Warning = strings.Join(res.Warnings, "; ")
 	_ = s.cache.DeleteBucket(ResultsBucket)
 	if !quiet {
 		s.log.Info("synced", "provider", k, "source", src, "from", from, "to", to, "lines", res.Lines,
@@ -180,6 +252,14 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, days in
 		s.log.Debug("refreshed demo history", "provider", k, "lines", res.Lines, "took", time.Since(start).Round(time.Millisecond))
 	}
 	return res, nil
+}
+
+// splitJoined is the errors errors.Join joined, or err alone.
+func splitJoined(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 // ResultsBucket is the cache bucket of computed results; it is dropped

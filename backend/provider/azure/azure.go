@@ -12,6 +12,7 @@ package azure
 import (
 	"context"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,8 +64,8 @@ func WithHTTPClient(c *http.Client) Option { return func(o *options) { o.transpo
 // WithCredential replaces the azidentity chain with a ready credential.
 func WithCredential(c azcore.TokenCredential) Option { return func(o *options) { o.credential = c } }
 
-// WithCloud points the SDK at another cloud (sovereign clouds, Azure Stack,
-// a test server); it overrides azure.endpoint.
+// WithCloud points the SDK at another cloud (a test server); it overrides
+// azure.cloud, azure.authority_host, azure.endpoint and azure.audience.
 func WithCloud(c cloud.Configuration) Option { return func(o *options) { o.cloud = &c } }
 
 // WithInsecureHTTP allows sending tokens over plain HTTP; only for loopback
@@ -131,21 +132,55 @@ func (p *Provider) clientOptions() *arm.ClientOptions {
 	return co
 }
 
-// cloudConfig is the cloud to talk to: an explicit option, azure.endpoint
-// (the resource manager URL), or the SDK's default public cloud.
+// cloudConfig is the cloud to talk to: an explicit option, else the one
+// azure.cloud names with azure.authority_host, azure.endpoint and
+// azure.audience over it, else nil: the SDK's default public cloud (which
+// also honours AZURE_AUTHORITY_HOST).
 func (p *Provider) cloudConfig() *cloud.Configuration {
 	if p.opt.cloud != nil {
 		return p.opt.cloud
 	}
-	if p.cfg.Endpoint == "" {
+	return cloudFor(p.cfg)
+}
+
+// cloudFor resolves the azure section's cloud settings; nil when none is set.
+func cloudFor(a config.AzureConfig) *cloud.Configuration {
+	if a.Cloud == "" && a.AuthorityHost == "" && a.Endpoint == "" && a.Audience == "" {
 		return nil
 	}
-	c := cloud.AzurePublic
-	c.Services = map[cloud.ServiceName]cloud.ServiceConfiguration{
-		cloud.ResourceManager: {Endpoint: p.cfg.Endpoint, Audience: cloud.AzurePublic.Services[cloud.ResourceManager].Audience},
+	var base cloud.Configuration
+	switch a.Cloud {
+	case config.AzureChina:
+		base = cloud.AzureChina
+	case config.AzureUSGovernment:
+		base = cloud.AzureGovernment
+	case config.AzureCustom:
+	default:
+		base = cloud.AzurePublic
 	}
+	rm := base.Services[cloud.ResourceManager]
+	// A copy: the SDK's cloud values are shared package variables.
+	c := cloud.Configuration{ActiveDirectoryAuthorityHost: base.ActiveDirectoryAuthorityHost, Services: map[cloud.ServiceName]cloud.ServiceConfiguration{}}
+	if a.AuthorityHost != "" {
+		c.ActiveDirectoryAuthorityHost = strings.TrimRight(a.AuthorityHost, "/") + "/"
+	}
+	if a.Endpoint != "" {
+		rm.Endpoint = strings.TrimRight(a.Endpoint, "/")
+		if a.Cloud == config.AzureCustom {
+			rm.Audience = rm.Endpoint
+		}
+	}
+	if a.Audience != "" {
+		rm.Audience = a.Audience
+	}
+	c.Services[cloud.ResourceManager] = rm
 	return &c
 }
+
+// privateAuthority reports an authority the public cloud cannot vouch
+// for: instance discovery would ask login.microsoftonline.com about it,
+// so it is skipped (the well-known sovereign hosts need no discovery).
+func (p *Provider) privateAuthority() bool { return p.opt.cloud != nil || p.cfg.AuthorityHost != "" }
 
 // credential resolves once: a service principal from config fields or the
 // keyring, else azidentity's default chain (environment, workload identity,
@@ -189,12 +224,11 @@ func (p *Provider) credential() (azcore.TokenCredential, error) {
 	)
 	if tenant != "" && client != "" && secret != "" {
 		p.secret = append(p.secret, secret)
-		// Instance discovery asks the public cloud about the authority, so
-		// it is off when the cloud is set explicitly.
 		cred, err = azidentity.NewClientSecretCredential(tenant, client, secret, &azidentity.ClientSecretCredentialOptions{
-			ClientOptions: co, DisableInstanceDiscovery: p.opt.cloud != nil})
+			ClientOptions: co, DisableInstanceDiscovery: p.privateAuthority()})
 	} else {
-		cred, err = azidentity.NewDefaultAzureCredential(&azidentity.DefaultAzureCredentialOptions{ClientOptions: co, TenantID: tenant})
+		cred, err = azidentity.NewDefaultAzureCredential(&azidentity.DefaultAzureCredentialOptions{ClientOptions: co, TenantID: tenant,
+			DisableInstanceDiscovery: p.privateAuthority()})
 	}
 	if err != nil {
 		return nil, apperr.Wrap(apperr.Provider, err, "azure: cannot set up credentials: %s", scrub(err.Error(), p.secret)).

@@ -3,8 +3,10 @@ package azure
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/cloud"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 
+	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
@@ -373,5 +376,68 @@ func TestMetricsFailureKeepsResources(t *testing.T) {
 	assertFailure(t, err, model.FailurePermission)
 	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
 		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
+	}
+}
+
+// TestInventoryKeepsWhatItCan: an id listed twice (as in Microsoft's own
+// examples) is one resource with the last listing's data, and a malformed
+// item or one without an id is skipped and counted; the rest comes back
+// with a warning, not an error that loses the listing.
+func TestInventoryKeepsWhatItCan(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	disk := "/subscriptions/" + testSub + "/resourceGroups/rg/providers/Microsoft.Compute/disks/"
+	f.bodies = map[string]string{
+		"vms": fmt.Sprintf(`{"value":[
+			{"id":%[1]q,"name":"vm-web","location":"westeurope","properties":{"hardwareProfile":{"vmSize":"Standard_D2s_v5"},"instanceView":{"statuses":[{"code":"PowerState/deallocated"}]}}},
+			{"id":%[2]q,"name":"vm-other","location":"westeurope","properties":{"instanceView":{"statuses":[{"code":"PowerState/stopped"}]}}},
+			{"id":%[1]q,"name":"vm-web","location":"westeurope","properties":{"hardwareProfile":{"vmSize":"Standard_D4s_v5"},"instanceView":{"statuses":[{"code":"PowerState/running"}]}}}]}`,
+			vmID, strings.Replace(vmID, "vm-web", "vm-other", 1)),
+		"disks": `{"value":[
+			{"id":"` + disk + `good","name":"good","location":"westeurope","properties":{"diskSizeGB":64,"diskState":"Unattached"}},
+			{"id":"` + disk + `bad","name":"bad","location":"westeurope","properties":{"diskSizeGB":"lots"}},
+			{"name":"no-id","location":"westeurope"}]}`,
+	}
+	inv, err := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}).Inventory(context.Background())
+	e, ok := apperr.As(err)
+	if !ok || e.Kind != apperr.Provider || e.Details["skipped"] != 2 {
+		t.Fatalf("err = %v, want a warning counting 2 skipped items", err)
+	}
+	if first, _ := e.Details["first_skipped"].(map[string]string); !strings.HasPrefix(first[opDisks], disk+"bad: ") || len(first) != 1 {
+		t.Errorf("first skipped = %v, want the malformed disk named under %s", e.Details["first_skipped"], opDisks)
+	}
+	var names []string
+	for _, r := range inv.Resources {
+		names = append(names, r.Name)
+	}
+	// vm-web once, where first listed, as last listed; the good disk; both IPs.
+	if want := []string{"vm-web", "vm-other", "good", "20.1.2.3", "20.1.2.4"}; !slices.Equal(names, want) {
+		t.Fatalf("resources %v, want %v", names, want)
+	}
+	if web := inv.Resources[0]; web.State != "running" || web.InstanceType != "Standard_D4s_v5" {
+		t.Errorf("vm-web = %+v, want the last listing (running, Standard_D4s_v5)", web)
+	}
+	// The repeated machine is measured once.
+	if f.count("metrics") != 1 || len(inv.Utilization) != UtilizationDays*24 {
+		t.Errorf("metrics calls = %d, samples = %d", f.count("metrics"), len(inv.Utilization))
+	}
+}
+
+// TestInventoryWarningsJoined: skipped items and a metrics failure are two
+// warnings, each still findable in the error.
+func TestInventoryWarningsJoined(t *testing.T) {
+	f, srv := newFakeARM(t, false)
+	f.fail = func(op string, n int) (int, string, bool) { return 403, "AuthorizationFailed", op == "metrics" }
+	f.bodies = map[string]string{"ips": `{"value":[{"id":42}]}`}
+	inv, err := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}).Inventory(context.Background())
+	var joined interface{ Unwrap() []error }
+	if !errors.As(err, &joined) || len(joined.Unwrap()) != 2 {
+		t.Fatalf("err = %v, want two joined warnings", err)
+	}
+	assertFailure(t, joined.Unwrap()[1], model.FailurePermission)
+	if e, ok := apperr.As(joined.Unwrap()[0]); !ok || e.Details["skipped"] != 1 {
+		t.Errorf("first warning = %v, want 1 skipped", joined.Unwrap()[0])
+	}
+	if len(inv.Resources) != 4 {
+		t.Errorf("resources = %d, want the 2 machines and 2 disks", len(inv.Resources))
 	}
 }

@@ -2,6 +2,7 @@ package azure
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -10,6 +11,13 @@ import (
 
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/pricing"
+)
+
+// The inventory's listings, as errors and warnings name them.
+const (
+	opVMs   = "Compute VirtualMachines ListAll"
+	opDisks = "Compute Disks List"
+	opIPs   = "Network PublicIPAddresses ListAll"
 )
 
 // Service names as Cost Management writes them, so inventory and costs join.
@@ -23,10 +31,13 @@ const (
 // power state), managed disks and public IPs of every subscription, with
 // the hourly utilization of the running machines over the last
 // UtilizationDays days. Hourly costs come from the embedded price catalog.
-// Resource ids are lower-cased, as Cost Management writes them. When only
-// Azure Monitor fails, the resources come back with the error, so a caller
-// may keep them and report the metrics as a warning.
+// Resource ids are lower-cased, as Cost Management writes them; an id
+// listed twice is one resource (merge). An item that does not decode is
+// skipped and counted, the rest kept. When only Azure Monitor fails or
+// items were skipped, the resources come back with the error (the two
+// joined), so a caller may keep them and report each as a warning.
 func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
+	ctx, skips := withSkipped(ctx)
 	subs, err := p.subscriptions(ctx)
 	if err != nil {
 		return model.Inventory{}, err
@@ -38,7 +49,7 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 	inv := model.Inventory{Provider: model.Azure}
 	var metricsErr error
 	for _, sub := range subs {
-		vmc, err := armcompute.NewVirtualMachinesClient(sub, cred, p.clientOptions())
+		vmc, err := armcompute.NewVirtualMachinesClient(sub, cred, p.listOptions(lenientList[armcompute.VirtualMachine]{opVMs}))
 		if err != nil {
 			return model.Inventory{}, p.fail(ctx, "Compute client", err)
 		}
@@ -46,7 +57,8 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 		if err != nil {
 			return model.Inventory{}, err
 		}
-		dc, err := armcompute.NewDisksClient(sub, cred, p.clientOptions())
+		vms = merge(vms)
+		dc, err := armcompute.NewDisksClient(sub, cred, p.listOptions(lenientList[armcompute.Disk]{opDisks}))
 		if err != nil {
 			return model.Inventory{}, p.fail(ctx, "Compute client", err)
 		}
@@ -54,7 +66,7 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 		if err != nil {
 			return model.Inventory{}, err
 		}
-		ipc, err := armnetwork.NewPublicIPAddressesClient(sub, cred, p.clientOptions())
+		ipc, err := armnetwork.NewPublicIPAddressesClient(sub, cred, p.listOptions(lenientList[armnetwork.PublicIPAddress]{opIPs}))
 		if err != nil {
 			return model.Inventory{}, p.fail(ctx, "Network client", err)
 		}
@@ -73,7 +85,15 @@ func (p *Provider) Inventory(ctx context.Context) (model.Inventory, error) {
 		}
 		inv.Utilization = append(inv.Utilization, samples...)
 	}
-	return inv, metricsErr
+	inv.Resources = merge(inv.Resources)
+	err = skips.err()
+	switch {
+	case err == nil:
+		err = metricsErr
+	case metricsErr != nil:
+		err = errors.Join(err, metricsErr)
+	}
+	return inv, err
 }
 
 func (p *Provider) machines(ctx context.Context, c *armcompute.VirtualMachinesClient, sub string) ([]model.Resource, error) {
@@ -83,7 +103,7 @@ func (p *Provider) machines(ctx context.Context, c *armcompute.VirtualMachinesCl
 	for pg.More() {
 		page, err := pg.NextPage(ctx)
 		if err != nil {
-			return nil, p.fail(ctx, "Compute VirtualMachines ListAll", err)
+			return nil, p.fail(ctx, opVMs, err)
 		}
 		for _, vm := range page.Value {
 			if vm == nil || vm.ID == nil {
@@ -134,7 +154,7 @@ func (p *Provider) disks(ctx context.Context, c *armcompute.DisksClient, sub str
 	for pg.More() {
 		page, err := pg.NextPage(ctx)
 		if err != nil {
-			return nil, p.fail(ctx, "Compute Disks List", err)
+			return nil, p.fail(ctx, opDisks, err)
 		}
 		for _, d := range page.Value {
 			if d == nil || d.ID == nil {
@@ -179,7 +199,7 @@ func (p *Provider) publicIPs(ctx context.Context, c *armnetwork.PublicIPAddresse
 	for pg.More() {
 		page, err := pg.NextPage(ctx)
 		if err != nil {
-			return nil, p.fail(ctx, "Network PublicIPAddresses ListAll", err)
+			return nil, p.fail(ctx, opIPs, err)
 		}
 		for _, ip := range page.Value {
 			if ip == nil || ip.ID == nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -24,8 +25,11 @@ type fakeARM struct {
 	t   *testing.T
 	url string
 	mu  sync.Mutex
-	// calls counts requests by a short operation name.
-	calls map[string]int
+	// calls counts requests by a short operation name, hosts keeps the
+	// Host each was sent to, tokenForms the token requests' forms.
+	calls      map[string]int
+	hosts      map[string][]string
+	tokenForms []url.Values
 	// queries keeps every Cost Management query body.
 	queries []map[string]any
 	// fail, when set, answers an operation with an error.
@@ -38,10 +42,12 @@ type fakeARM struct {
 	qpuWait string
 	// res is the tenant's reservations (none when nil).
 	res *fakeReservations
+	// bodies, when set for an operation, is its whole answer.
+	bodies map[string]string
 }
 
 func newFakeARM(t *testing.T, tls bool) (*fakeARM, *httptest.Server) {
-	f := &fakeARM{t: t, calls: map[string]int{}, tokenStatus: http.StatusOK}
+	f := &fakeARM{t: t, calls: map[string]int{}, hosts: map[string][]string{}, tokenStatus: http.StatusOK}
 	var srv *httptest.Server
 	if tls {
 		srv = httptest.NewTLSServer(http.HandlerFunc(f.serve))
@@ -70,6 +76,8 @@ func (f *fakeARM) op(r *http.Request, body []byte) string {
 		return "query-reservations"
 	case strings.HasSuffix(p, "/openid-configuration"):
 		return "openid"
+	case p == "/common/discovery/instance":
+		return "discovery"
 	case strings.HasSuffix(p, "/oauth2/v2.0/token"):
 		return "token"
 	case strings.HasSuffix(p, "/providers/Microsoft.CostManagement/query"):
@@ -99,7 +107,12 @@ func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	f.calls[op]++
 	n := f.calls[op]
-	if op != "openid" && op != "token" {
+	f.hosts[op] = append(f.hosts[op], r.Host)
+	if op == "token" {
+		form, _ := url.ParseQuery(string(body))
+		f.tokenForms = append(f.tokenForms, form)
+	}
+	if op != "openid" && op != "token" && op != "discovery" {
 		f.bearer = append(f.bearer, r.Header.Get("Authorization"))
 	}
 	f.mu.Unlock()
@@ -121,11 +134,20 @@ func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if b, ok := f.bodies[op]; ok {
+		fmt.Fprint(w, b)
+		return
+	}
 	switch op {
 	case "openid":
-		base := f.url + "/" + testTenant
+		// The authority the request was sent to, as Entra ID answers.
+		base := "https://" + r.Host + "/" + testTenant
 		fmt.Fprintf(w, `{"token_endpoint":%q,"authorization_endpoint":%q,"issuer":%q,"token_endpoint_auth_methods_supported":["client_secret_post"]}`,
 			base+"/oauth2/v2.0/token", base+"/oauth2/v2.0/authorize", base+"/v2.0")
+	case "discovery":
+		// MSAL's instance discovery, asked of a well-known authority itself.
+		fmt.Fprintf(w, `{"tenant_discovery_endpoint":%q,"api-version":"1.1","metadata":[{"preferred_network":%q,"preferred_cache":%q,"aliases":[%q]}]}`,
+			"https://"+r.Host+"/"+testTenant+"/v2.0/.well-known/openid-configuration", r.Host, r.Host, r.Host)
 	case "token":
 		if f.tokenStatus != http.StatusOK {
 			w.WriteHeader(f.tokenStatus)
