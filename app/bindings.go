@@ -114,6 +114,17 @@ func (b *Bindings) Commitments(q service.CommitmentRequest) (model.CommitmentRep
 	})
 }
 
+// TagCoverage is GET /api/allocation/coverage?days=|period=|start=&end=.
+func (b *Bindings) TagCoverage(q service.CommitmentRequest) (model.TagCoverage, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.TagCoverage, error) {
+		p, err := b.svc.CommitmentPeriod(q)
+		if err != nil {
+			return model.TagCoverage{}, err
+		}
+		return b.svc.TagCoverage(ctx, p)
+	})
+}
+
 // GenerateRecommendations is GET /api/recommendations?type=&provider=&priority=&state=.
 func (b *Bindings) GenerateRecommendations(f service.RecommendationFilter) ([]model.Recommendation, error) {
 	return do(b, callTimeout, func(ctx context.Context) ([]model.Recommendation, error) { return b.svc.Recommendations(ctx, f) })

@@ -76,6 +76,7 @@ var (
 	httpTwin = map[string]server.Route{
 		"AnalyzeCosts":            {Method: "GET", Path: "/api/costs"},
 		"Commitments":             {Method: "GET", Path: "/api/commitments"},
+		"TagCoverage":             {Method: "GET", Path: "/api/allocation/coverage"},
 		"GenerateRecommendations": {Method: "GET", Path: "/api/recommendations"},
 		"GetRecommendation":       {Method: "GET", Path: "/api/recommendations/{id}"},
 		"SetRecommendationState":  {Method: "POST", Path: "/api/recommendations/{id}/state"},

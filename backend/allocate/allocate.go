@@ -245,15 +245,7 @@ func inPeriod(day string, r model.AllocationRules) bool {
 	return (r.Start == "" || day >= r.Start) && (r.End == "" || day <= r.End)
 }
 
-func amount(l *model.CostLine, m model.CostMetric) model.Nanos {
-	switch m {
-	case model.MetricEffective:
-		return l.Effective
-	case model.MetricList:
-		return l.List
-	}
-	return l.Billed
-}
+func amount(l *model.CostLine, m model.CostMetric) model.Nanos { return l.Amount(m) }
 
 // period is the result's period: the rules' dates when given, else the
 // first and last day with data, as whole days.

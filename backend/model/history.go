@@ -220,3 +220,14 @@ type DailyPoint struct {
 	Date string  `json:"date"`
 	Cost float64 `json:"cost"`
 }
+
+// Amount is the line's amount in metric m (billed when m is empty).
+func (l *CostLine) Amount(m CostMetric) Nanos {
+	switch m {
+	case MetricEffective:
+		return l.Effective
+	case MetricList:
+		return l.List
+	}
+	return l.Billed
+}

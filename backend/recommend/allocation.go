@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,17 +21,16 @@ var OwnerTagKeys = []string{"team", "owner", "project", "department"}
 // maxSuggestions bounds the suggestions listed per account.
 const maxSuggestions = 20
 
+// maxCoverageRows bounds the accounts and worklist rows of a coverage
+// answer (the largest first; the answer counts them all).
+const maxCoverageRows = 200
+
 // accountDominance is the share of an account's tagged spend one owner
 // value needs before untagged neighbours in the account inherit it.
 const accountDominance = 0.8
 
 // TagSuggestion is a proposed set of owner tags for one untagged resource.
-type TagSuggestion struct {
-	ResourceID string            `json:"resource_id"`
-	Cost       float64           `json:"cost"`
-	Tags       map[string]string `json:"tags"`
-	Reason     string            `json:"reason"` // name, neighbour or account
-}
+type TagSuggestion = model.TagSuggestion
 
 // ownerTags returns the owner tags of a tag set, keys lower-cased.
 func ownerTags(tags map[string]string) map[string]string {
@@ -74,28 +74,34 @@ type accountSpend struct {
 	lastDay         string
 }
 
-// AllocationRecommendations is the allocator's generate_recommendations:
-// per provider and account, the share of usage spend that carries no owner
-// tag, with tag suggestions inferred from resource names (a name token that
-// is a known owner value), neighbours (tagged resources whose names differ
-// only by a number) and the account (when one owner holds most of its tagged
-// spend). Tagging saves nothing by itself, so potential_savings is 0; the
-// description states the spend it would make allocatable.
-func AllocationRecommendations(costs []model.CostLine) []model.Recommendation {
-	accounts := map[accountKey]*accountSpend{}
-	knownValues := map[model.ProviderKey]map[string]map[string]bool{} // provider -> lower value -> key set
-	for _, l := range costs {
-		if !isUsage(l) {
+// spendMap is the usage spend of a set of lines by account, with the owner
+// values known per provider (lower-cased value -> the keys it is used
+// under), which name and neighbour suggestions draw on.
+type spendMap struct {
+	accounts map[accountKey]*accountSpend
+	known    map[model.ProviderKey]map[string]map[string]bool
+	currency string
+}
+
+// spendOf accumulates the usage lines of costs in metric m.
+func spendOf(costs []model.CostLine, m model.CostMetric) spendMap {
+	sm := spendMap{accounts: map[accountKey]*accountSpend{}, known: map[model.ProviderKey]map[string]map[string]bool{}}
+	for i := range costs {
+		l := &costs[i]
+		if !isUsage(*l) {
 			continue
 		}
-		k := accountKey{l.Provider, accountOf(l)}
-		a := accounts[k]
+		if sm.currency == "" {
+			sm.currency = l.Currency
+		}
+		k := accountKey{l.Provider, accountOf(*l)}
+		a := sm.accounts[k]
 		if a == nil {
 			a = &accountSpend{untaggedByRes: map[string]float64{}, taggedByRes: map[string]map[string]string{},
 				taggedValueCost: map[string]map[string]float64{}}
-			accounts[k] = a
+			sm.accounts[k] = a
 		}
-		cost := l.Billed.Float64()
+		cost := l.Amount(m).Float64()
 		a.total += cost
 		first := l.Day
 		if l.FirstDay != "" { // a line summed over days
@@ -115,8 +121,8 @@ func AllocationRecommendations(costs []model.CostLine) []model.Recommendation {
 		if l.ResourceID != "" {
 			a.taggedByRes[l.ResourceID] = owners
 		}
-		if knownValues[l.Provider] == nil {
-			knownValues[l.Provider] = map[string]map[string]bool{}
+		if sm.known[l.Provider] == nil {
+			sm.known[l.Provider] = map[string]map[string]bool{}
 		}
 		for key, v := range owners {
 			if a.taggedValueCost[key] == nil {
@@ -124,31 +130,243 @@ func AllocationRecommendations(costs []model.CostLine) []model.Recommendation {
 			}
 			a.taggedValueCost[key][v] += cost
 			lv := strings.ToLower(v)
-			if knownValues[l.Provider][lv] == nil {
-				knownValues[l.Provider][lv] = map[string]bool{}
+			if sm.known[l.Provider][lv] == nil {
+				sm.known[l.Provider][lv] = map[string]bool{}
 			}
-			knownValues[l.Provider][lv][key] = true
+			sm.known[l.Provider][lv][key] = true
 		}
 	}
-	keys := slices.Collect(maps.Keys(accounts))
+	return sm
+}
+
+// sortedKeys lists the accounts in provider, then account order.
+func (sm spendMap) sortedKeys() []accountKey {
+	keys := slices.Collect(maps.Keys(sm.accounts))
 	slices.SortFunc(keys, func(a, b accountKey) int {
 		return cmp.Or(cmp.Compare(a.provider, b.provider), cmp.Compare(a.account, b.account))
 	})
-	var out []model.Recommendation
-	for _, k := range keys {
-		if r, ok := allocationFor(k, accounts[k], knownValues[k.provider]); ok {
-			out = append(out, r)
+	return keys
+}
+
+// cell splits a total into allocatable and unallocated.
+func cell(total, unallocated float64) model.CoverageCell {
+	c := model.CoverageCell{Total: money(total), Unallocated: money(unallocated), Allocatable: money(total - unallocated)}
+	if total > 0 {
+		c.AllocatableShare = round4((total - unallocated) / total)
+	}
+	return c
+}
+
+// TagCoverage measures how much of the usage spend of costs (in metric m)
+// carries an owner tag, per provider, account and owner, with the tagging
+// worklist: per account, the tags suggested for its untagged resources.
+// Months are the caller's (a coverage per month); From, To and Currency
+// too.
+func TagCoverage(costs []model.CostLine, m model.CostMetric) model.TagCoverage {
+	sm := spendOf(costs, m)
+	out := model.TagCoverage{OwnerKeys: OwnerTagKeys, Currency: sm.currency, Providers: []model.CoverageRow{},
+		Accounts: []model.CoverageRow{}, Owners: []model.OwnerCost{}, Months: []model.CoverageMonth{}, Worklist: []model.TagWork{}}
+	var total, untagged float64
+	byProvider := map[model.ProviderKey]*model.CoverageRow{}
+	provTotals := map[model.ProviderKey][2]float64{}
+	owners := map[[2]string]float64{}
+	for _, k := range sm.sortedKeys() {
+		a := sm.accounts[k]
+		total += a.total
+		untagged += a.untagged
+		res := untaggedResources(a)
+		row := model.CoverageRow{Provider: k.provider, Account: k.account, CoverageCell: cell(a.total, a.untagged), UntaggedResources: res}
+		out.Accounts = append(out.Accounts, row)
+		pt := provTotals[k.provider]
+		provTotals[k.provider] = [2]float64{pt[0] + a.total, pt[1] + a.untagged}
+		if byProvider[k.provider] == nil {
+			byProvider[k.provider] = &model.CoverageRow{Provider: k.provider}
+		}
+		byProvider[k.provider].UntaggedResources += res
+		for key, values := range a.taggedValueCost {
+			for v, c := range values {
+				owners[[2]string{key, v}] += c
+			}
+		}
+		if w, ok := worklistFor(k, a, sm.known[k.provider]); ok {
+			out.Worklist = append(out.Worklist, w)
+		}
+	}
+	out.CoverageCell = cell(total, untagged)
+	for _, p := range providersIn(provTotals) {
+		row := byProvider[p]
+		row.CoverageCell = cell(provTotals[p][0], provTotals[p][1])
+		out.Providers = append(out.Providers, *row)
+	}
+	for kv, c := range owners {
+		out.Owners = append(out.Owners, model.OwnerCost{Key: kv[0], Value: kv[1], Cost: money(c)})
+	}
+	slices.SortFunc(out.Owners, func(a, b model.OwnerCost) int {
+		return cmp.Or(cmp.Compare(b.Cost, a.Cost), cmp.Compare(a.Key, b.Key), cmp.Compare(a.Value, b.Value))
+	})
+	slices.SortStableFunc(out.Accounts, func(a, b model.CoverageRow) int { return cmp.Compare(b.Unallocated, a.Unallocated) })
+	slices.SortStableFunc(out.Worklist, func(a, b model.TagWork) int { return cmp.Compare(b.UnallocatedCost, a.UnallocatedCost) })
+	out.AccountsTotal, out.WorklistTotal = len(out.Accounts), len(out.Worklist)
+	out.Accounts = out.Accounts[:min(len(out.Accounts), maxCoverageRows)]
+	out.Worklist = out.Worklist[:min(len(out.Worklist), maxCoverageRows)]
+	return out
+}
+
+// CoverageOf is the allocatable and unallocated usage spend of costs, for
+// one month of a coverage series.
+func CoverageOf(costs []model.CostLine, m model.CostMetric) model.CoverageCell {
+	var total, untagged float64
+	for i := range costs {
+		l := &costs[i]
+		if !isUsage(*l) {
+			continue
+		}
+		c := l.Amount(m).Float64()
+		total += c
+		if ownerTags(l.Tags) == nil {
+			untagged += c
+		}
+	}
+	return cell(total, untagged)
+}
+
+func providersIn(m map[model.ProviderKey][2]float64) []model.ProviderKey {
+	var out []model.ProviderKey
+	for _, p := range model.AllProviders {
+		if _, ok := m[p]; ok {
+			out = append(out, p)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// allocationFor builds one account's recommendation.
-func allocationFor(k accountKey, a *accountSpend, known map[string]map[string]bool) (model.Recommendation, bool) {
-	if a.total <= 0 || a.untagged < MinMonthlySavings || a.untagged/a.total < 0.01 {
-		return model.Recommendation{}, false
+// untaggedResources counts an account's untagged resources (lines without
+// a resource are not one).
+func untaggedResources(a *accountSpend) int {
+	n := len(a.untaggedByRes)
+	if _, ok := a.untaggedByRes[""]; ok {
+		n--
 	}
-	share := a.untagged / a.total
+	return n
+}
+
+// AllocationRecommendations is the allocator's generate_recommendations:
+// per provider, one cost_allocation item saying how much usage spend has
+// no owner tag and in how many accounts, pointing to the tagging worklist
+// (TagCoverage). Tagging saves nothing by itself: potential_savings is 0,
+// the priority low, and the list orders it after every saving by the
+// spend it would make allocatable. Providers under 1 % untagged, or under
+// MinMonthlySavings, get none.
+func AllocationRecommendations(costs []model.CostLine) []model.Recommendation {
+	sm := spendOf(costs, model.MetricBilled)
+	type agg struct {
+		total, untagged    float64
+		accounts, res      int
+		first, last        string
+		suggested          float64
+		largest            string
+		largestUnallocated float64
+	}
+	by := map[model.ProviderKey]*agg{}
+	for _, k := range sm.sortedKeys() {
+		a := sm.accounts[k]
+		g := by[k.provider]
+		if g == nil {
+			g = &agg{first: a.firstDay}
+			by[k.provider] = g
+		}
+		g.total += a.total
+		g.untagged += a.untagged
+		if a.untagged > 0 {
+			g.accounts++
+		}
+		g.res += untaggedResources(a)
+		if a.firstDay < g.first {
+			g.first = a.firstDay
+		}
+		g.last = max(g.last, a.lastDay)
+		if w, ok := worklistFor(k, a, sm.known[k.provider]); ok {
+			g.suggested += w.SuggestedCost
+		}
+		if a.untagged > g.largestUnallocated {
+			g.largest, g.largestUnallocated = k.account, a.untagged
+		}
+	}
+	var out []model.Recommendation
+	for _, p := range slices.Sorted(maps.Keys(by)) {
+		g := by[p]
+		if g.total <= 0 || g.untagged < MinMonthlySavings || g.untagged/g.total < 0.01 {
+			continue
+		}
+		share := g.untagged / g.total
+		effort := model.EffortLow
+		switch {
+		case g.res > 100:
+			effort = model.EffortHigh
+		case g.res > 10:
+			effort = model.EffortMedium
+		}
+		ev := evidence{completeness: 1, days: float64(dayCount(g.first, g.last)), stability: 1,
+			kind: 0.5 + 0.5*math.Min(1, g.suggested/g.untagged)}
+		out = append(out, model.Recommendation{
+			Type:         model.RecCostAllocation,
+			ResourceID:   string(p),
+			ResourceType: "provider",
+			Description: fmt.Sprintf("Tag coverage: %s of %s (%.0f%%) of %s usage spend from %s to %s has no %s tag, in %d accounts "+
+				"(%d untagged resources; most in %s). Tagging saves nothing by itself but makes that spend allocatable: "+
+				"the Allocation page lists the worklist with suggested tags for %s of it.",
+				dollars(g.untagged), dollars(g.total), share*100, p, g.first, g.last, strings.Join(OwnerTagKeys, "/"), g.accounts, g.res,
+				g.largest, dollars(g.suggested)),
+			PotentialSavings:     0,
+			Priority:             model.PriorityLow,
+			Provider:             p,
+			Confidence:           ev.confidence(),
+			ImplementationEffort: effort,
+			Details: map[string]any{
+				"untagged_cost":      money(g.untagged),
+				"total_cost":         money(g.total),
+				"untagged_share":     round4(share),
+				"allocatable_cost":   money(g.untagged),
+				"suggested_cost":     money(g.suggested),
+				"accounts":           g.accounts,
+				"untagged_resources": g.res,
+				"period_start":       g.first,
+				"period_end":         g.last,
+			},
+		})
+	}
+	return out
+}
+
+// dollars formats an amount with thousands separators: "$31,060.25".
+func dollars(x float64) string {
+	neg := x < 0
+	c := int64(math.Round(math.Abs(x) * 100))
+	whole, cents := c/100, c%100
+	s := fmt.Sprint(whole)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		return fmt.Sprintf("-$%s.%02d", s, cents)
+	}
+	return fmt.Sprintf("$%s.%02d", s, cents)
+}
+
+// worklistFor is one account's tagging work: the tags suggested for its
+// untagged resources, from resource names (a name token that is a known
+// owner value), neighbours (tagged resources whose names differ only by a
+// number) and the account (when one owner holds most of its tagged
+// spend).
+func worklistFor(k accountKey, a *accountSpend, known map[string]map[string]bool) (model.TagWork, bool) {
+	if a.untagged <= 0 {
+		return model.TagWork{}, false
+	}
 	stems := map[string]map[string]string{} // stem -> owner tags of a tagged neighbour
 	// In id order, so the neighbour whose tags are suggested is the same on
 	// every run (the first tagged resource of the stem).
@@ -165,15 +383,13 @@ func allocationFor(k accountKey, a *accountSpend, known map[string]map[string]bo
 			}
 		}
 	}
-	var suggestions []TagSuggestion
+	suggestions := []model.TagSuggestion{}
 	var covered float64
-	resources := 0
 	for id, cost := range a.untaggedByRes {
 		if id == "" {
 			continue
 		}
-		resources++
-		s := TagSuggestion{ResourceID: id, Cost: money(cost)}
+		s := model.TagSuggestion{ResourceID: id, Cost: money(cost)}
 		switch {
 		case len(nameTags(id, known)) > 0:
 			s.Tags, s.Reason = nameTags(id, known), "name"
@@ -187,53 +403,11 @@ func allocationFor(k accountKey, a *accountSpend, known map[string]map[string]bo
 		covered += cost
 		suggestions = append(suggestions, s)
 	}
-	slices.SortFunc(suggestions, func(x, y TagSuggestion) int {
+	slices.SortFunc(suggestions, func(x, y model.TagSuggestion) int {
 		return cmp.Or(cmp.Compare(y.Cost, x.Cost), cmp.Compare(x.ResourceID, y.ResourceID))
 	})
-	listed := suggestions[:min(len(suggestions), maxSuggestions)]
-	pr := model.PriorityLow
-	switch {
-	case share >= 0.3:
-		pr = model.PriorityHigh
-	case share >= 0.1:
-		pr = model.PriorityMedium
-	}
-	effort := model.EffortLow
-	switch {
-	case resources > 100:
-		effort = model.EffortHigh
-	case resources > 10:
-		effort = model.EffortMedium
-	}
-	coveredShare := covered / a.untagged
-	days := float64(dayCount(a.firstDay, a.lastDay))
-	ev := evidence{completeness: 1, days: days, stability: 1, kind: 0.5 + 0.5*coveredShare}
-	return model.Recommendation{
-		Type:         model.RecCostAllocation,
-		ResourceID:   k.account,
-		ResourceType: "account",
-		Description: fmt.Sprintf("Tag %d resources in %s account %s: $%.2f of $%.2f (%.0f%%) of spend from %s to %s has no "+
-			"%s tag; tagging it would make $%.2f allocatable. Suggested tags cover $%.2f of it.",
-			resources, k.provider, k.account, a.untagged, a.total, share*100, a.firstDay, a.lastDay,
-			strings.Join(OwnerTagKeys, "/"), a.untagged, covered),
-		PotentialSavings:     0,
-		Priority:             pr,
-		Provider:             k.provider,
-		Confidence:           ev.confidence(),
-		ImplementationEffort: effort,
-		Details: map[string]any{
-			"account":            k.account,
-			"untagged_cost":      money(a.untagged),
-			"total_cost":         money(a.total),
-			"untagged_share":     round4(share),
-			"allocatable_cost":   money(a.untagged),
-			"suggested_cost":     money(covered),
-			"untagged_resources": resources,
-			"suggestions":        listed,
-			"period_start":       a.firstDay,
-			"period_end":         a.lastDay,
-		},
-	}, true
+	return model.TagWork{Provider: k.provider, Account: k.account, UnallocatedCost: money(a.untagged), SuggestedCost: money(covered),
+		UntaggedResources: untaggedResources(a), Suggestions: suggestions[:min(len(suggestions), maxSuggestions)]}, true
 }
 
 // nameTags suggests owner tags from name tokens that are known owner values

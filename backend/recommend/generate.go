@@ -192,11 +192,25 @@ func finish(recs []model.Recommendation) []model.Recommendation {
 			out[i] = r
 		}
 	}
-	slices.SortStableFunc(out, func(a, b model.Recommendation) int {
-		return cmp.Or(cmp.Compare(b.PotentialSavings, a.PotentialSavings),
+	Sort(out)
+	return out
+}
+
+// Sort orders recommendations by dollars: savings, largest first; among
+// equal savings (tagging saves nothing) by the spend at stake, then by
+// priority and id, so the order is the same on every run.
+func Sort(recs []model.Recommendation) {
+	slices.SortStableFunc(recs, func(a, b model.Recommendation) int {
+		return cmp.Or(cmp.Compare(b.PotentialSavings, a.PotentialSavings), cmp.Compare(stake(b), stake(a)),
 			cmp.Compare(priorityRank(a.Priority), priorityRank(b.Priority)), cmp.Compare(a.ID, b.ID))
 	})
-	return out
+}
+
+// stake is the spend a recommendation concerns beyond its savings: the
+// untagged spend of a tag coverage item, else 0.
+func stake(r model.Recommendation) float64 {
+	v, _ := r.Details["untagged_cost"].(float64)
+	return v
 }
 
 func priorityRank(p model.Priority) int {

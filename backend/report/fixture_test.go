@@ -112,7 +112,12 @@ func sampleData(typ model.ReportType, nRecs int) Data {
 	a.Summary.Previous = &model.Comparison{Start: "2025-12-31", End: "2026-02-13", Days: 45, TotalCost: a.Summary.TotalCost * 0.9}
 	done := model.Recommendation{Type: model.RecIdle, ResourceID: "i-done", Provider: model.AWS, PotentialSavings: 50,
 		Lifecycle: &model.Lifecycle{State: model.RecDone, Realized: &model.RealizedSavings{Monthly: 42.5, Currency: "USD"}}}
-	return Data{Type: typ, GeneratedAt: fixedTime, Analysis: a, Recommendations: recs, Forecast: f, Allocation: alloc,
+	cov := &model.TagCoverage{From: "2026-02-14", To: "2026-03-30", Currency: "USD", OwnerKeys: []string{"team", "owner"},
+		CoverageCell:  model.CoverageCell{Total: 30000, Allocatable: 21000, Unallocated: 9000, AllocatableShare: 0.7},
+		Providers:     []model.CoverageRow{{Provider: model.AWS, CoverageCell: model.CoverageCell{Total: 30000, Allocatable: 21000, Unallocated: 9000, AllocatableShare: 0.7}, UntaggedResources: 12}},
+		Accounts:      []model.CoverageRow{{Provider: model.AWS, Account: "coverage-acct-111", CoverageCell: model.CoverageCell{Total: 30000, Allocatable: 21000, Unallocated: 9000, AllocatableShare: 0.7}, UntaggedResources: 12}},
+		AccountsTotal: 1}
+	return Data{Type: typ, GeneratedAt: fixedTime, Analysis: a, Recommendations: recs, Forecast: f, Allocation: alloc, Coverage: cov,
 		Outlook: &Outlook{Label: "Next 30 days", End: "2026-04-29", Days: 30, Forecast: 24000, Interval: [2]float64{21000, 27000}, Projected: 24000},
 		Budgets: []Budget{
 			{Name: "Cloud total", Scope: "all providers", Period: "2026-03", Amount: 30000, Actual: 26000, Projected: 29500, HasForecast: true, Currency: "USD"},

@@ -93,6 +93,20 @@ func (d *pdfDoc) details(v *view) {
 		d.ensure(d.tableLead(t))
 		d.table(t)
 	}
+	if c := v.Coverage; c != nil {
+		pt := c.ProviderTable()
+		d.heading("Tag coverage", leading(bodySize)+d.tableLead(pt))
+		d.paragraph(c.Summary, bodySize, pdfInk)
+		d.table(pt)
+		if len(c.AccountRows) > 0 {
+			at := c.AccountTable()
+			d.subheading("Accounts with the most unallocated spend", d.tableLead(at))
+			if c.AccountNote != "" {
+				d.paragraph(c.AccountNote, bodySize, pdfInk)
+			}
+			d.table(at)
+		}
+	}
 	if a := v.Allocation; a != nil {
 		d.heading("Cost allocation", 12)
 		d.paragraph("Method "+a.Method+" · total "+a.Total+" · shared "+a.Shared+" · unallocated "+a.Unallocated, bodySize, pdfInk)

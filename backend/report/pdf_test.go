@@ -71,7 +71,7 @@ func TestPDFPages(t *testing.T) {
 			if tt.typ == model.ReportComprehensive {
 				all := strings.Join(pages, "\n")
 				for _, want := range []string{accentedName, evilName, japaneseName, greekName, cyrillicName, "vm-web-frontend-01",
-					"Top resources", "Cost allocation", "Budgets", "Top movers"} {
+					"Top resources", "Tag coverage", "coverage-acct-111", "Cost allocation", "Budgets", "Top movers"} {
 					if !strings.Contains(all, want) {
 						t.Errorf("PDF text lacks %q", want)
 					}

@@ -28,6 +28,8 @@ type Data struct {
 	Recommendations []model.Recommendation  `json:"recommendations"`
 	Forecast        *model.Forecast         `json:"forecast"`
 	Allocation      *model.AllocationResult `json:"allocation"`
+	// Coverage is the tag coverage of the report's period (comprehensive).
+	Coverage *model.TagCoverage `json:"tag_coverage,omitempty"`
 	// What the executive summary is computed from: the outlook (nil with
 	// a note saying why), budgets as of the period's last day, the period's
 	// costs by service and by account beside the previous period's, and

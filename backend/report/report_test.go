@@ -25,11 +25,11 @@ var (
 var sections = map[model.ReportType]struct{ want, absent []string }{
 	model.ReportComprehensive: {
 		want: []string{"Budgets", "Top movers", "Largest open recommendations", "Daily cost", "Cost by provider", "Top services",
-			"Top resources", "By type and provider", "Largest recommendations", "Forecast", "Cost allocation", "By department"},
+			"Top resources", "By type and provider", "Largest recommendations", "Forecast", "Tag coverage", "coverage-acct-111", "Cost allocation", "By department"},
 	},
 	model.ReportSummary: {
 		want:   []string{"Total cost", "Budgets", "Top movers", "Largest open recommendations", "Daily cost", "Cost by provider", "Top services"},
-		absent: []string{"Top resources", "Cost allocation", "By type and provider"},
+		absent: []string{"Top resources", "Cost allocation", "Tag coverage", "By type and provider"},
 	},
 	model.ReportRecommendations: {
 		want:   []string{"Recommendations", "Monthly savings", "Savings by recommendation type"},

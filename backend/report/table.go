@@ -95,6 +95,24 @@ func (f *forecastView) Table() table {
 	return table{forecastHeader, f.Rows, []int{4, 4, 8, 4, 4}}
 }
 
+// coverageHeader heads the tag coverage tables.
+var coverageHeader = []string{"", "Usage spend", "Unallocated", "Allocatable", "Untagged resources"}
+
+// ProviderTable is the tag coverage by provider.
+func (c *coverageView) ProviderTable() table {
+	h := append([]string(nil), coverageHeader...)
+	h[0] = "Provider"
+	return table{h, c.ProviderRows, []int{6, 6, 6, 5, 5}}
+}
+
+// AccountTable is the tag coverage of the accounts with the most
+// unallocated spend.
+func (c *coverageView) AccountTable() table {
+	h := append([]string(nil), coverageHeader...)
+	h[0] = "Account"
+	return table{h, c.AccountRows, []int{12, 6, 6, 5, 5}}
+}
+
 // DepartmentTable is the allocation by department.
 func (a *allocationView) DepartmentTable() table {
 	return table{withFirst("Department"), a.Departments, []int{12, 6, 6}}

@@ -52,6 +52,7 @@ type view struct {
 
 	Forecast   *forecastView
 	Allocation *allocationView
+	Coverage   *coverageView
 
 	// CostCharts open the costs section; RecChart the recommendations.
 	CostCharts []*scene
@@ -82,6 +83,15 @@ type forecastView struct {
 	Rows                           []cells
 	Impact                         []card
 	Chart                          *scene
+}
+
+// coverageView is the tag coverage: totals, providers, the accounts with
+// the most unallocated spend.
+type coverageView struct {
+	Summary      string
+	ProviderRows []cells
+	AccountRows  []cells
+	AccountNote  string
 }
 
 type allocationView struct {
@@ -215,6 +225,9 @@ func buildView(d Data) *view {
 	if comprehensive && d.Forecast != nil {
 		v.Forecast = forecastSection(d.Forecast, money)
 		v.Forecast.Chart = forecastChart(a, d.Forecast, short)
+	}
+	if comprehensive && d.Coverage != nil && d.Coverage.Total > 0 {
+		v.Coverage = coverageSection(d.Coverage, money)
 	}
 	if comprehensive && d.Allocation != nil {
 		v.Allocation = allocationSection(d.Allocation, money)
@@ -657,6 +670,28 @@ func forecastSection(f *model.Forecast, money func(float64) string) *forecastVie
 		}
 	}
 	return fv
+}
+
+// coverageAccounts is how many accounts the coverage section lists.
+const coverageAccounts = 10
+
+func coverageSection(c *model.TagCoverage, money func(float64) string) *coverageView {
+	cv := &coverageView{Summary: "Allocatable (with a " + strings.Join(c.OwnerKeys, ", ") + " tag): " + money(c.Allocatable) +
+		" (" + formatPercent(c.AllocatableShare) + ") of " + money(c.Total) + " usage spend from " + c.From + " to " + c.To +
+		"; unallocated " + money(c.Unallocated) + ". A measure, not a saving: the tagging worklist is on the Allocation page and in the JSON report."}
+	row := func(name string, r model.CoverageRow) cells {
+		return cells{name, money(r.Total), money(r.Unallocated), formatPercent(r.AllocatableShare), strconv.Itoa(r.UntaggedResources)}
+	}
+	for _, r := range c.Providers {
+		cv.ProviderRows = append(cv.ProviderRows, row(r.Provider.Name(), r))
+	}
+	for _, r := range c.Accounts[:min(coverageAccounts, len(c.Accounts))] {
+		cv.AccountRows = append(cv.AccountRows, row(r.Provider.Name()+" "+r.Account, r))
+	}
+	if c.AccountsTotal > len(cv.AccountRows) {
+		cv.AccountNote = "The " + strconv.Itoa(len(cv.AccountRows)) + " accounts with the most unallocated spend of " + strconv.Itoa(c.AccountsTotal) + "."
+	}
+	return cv
 }
 
 func allocationSection(r *model.AllocationResult, money func(float64) string) *allocationView {

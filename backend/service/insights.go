@@ -120,6 +120,18 @@ func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) 
 
 // toBase converts lines of several currencies to the report currency, so
 // the domain packages never add different currencies.
+// linesIn is the history of the providers keys from one day to another,
+// one line per line key, in the base currency.
+func (s *Service) linesIn(ctx context.Context, keys []model.ProviderKey, from, to string) ([]model.CostLine, error) {
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from, to
+	lines, err := s.store.Lines(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	return s.toBase(ctx, sc, lines)
+}
+
 func (s *Service) toBase(ctx context.Context, sc store.Scope, lines []model.CostLine) ([]model.CostLine, error) {
 	conv, err := s.converter(ctx, sc)
 	if err != nil {
@@ -384,13 +396,8 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 	if err := s.ensureFresh(ctx, keys); err != nil {
 		return model.AllocationResult{}, err
 	}
-	sc := s.scope(ctx, keys)
-	sc.From, sc.To = p.FirstDay(), p.LastDay()
-	lines, err := s.store.Lines(ctx, sc)
+	lines, err := s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())
 	if err != nil {
-		return model.AllocationResult{}, err
-	}
-	if lines, err = s.toBase(ctx, sc, lines); err != nil {
 		return model.AllocationResult{}, err
 	}
 	res, err := allocate.Allocate(lines, rules, s.cfg.Analysis.CostMetric)

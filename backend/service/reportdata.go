@@ -109,6 +109,16 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 			s.log.Warn("report without forecast", "err", err)
 		}
 	}
+	if t == model.ReportComprehensive && !d.Scope.Narrowed() {
+		// The report's own period: the coverage of what it shows.
+		if q, err := s.CostQuery(cr); err == nil {
+			if cov, err := s.TagCoverage(ctx, q.Period); err == nil {
+				d.Coverage = &cov
+			} else {
+				s.log.Warn("report without tag coverage", "err", err)
+			}
+		}
+	}
 	if t == model.ReportComprehensive {
 		rules := defaultAllocation
 		if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {

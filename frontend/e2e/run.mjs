@@ -719,6 +719,30 @@ try {
     await page.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  await check('tag coverage is a measure apart from the savings list, with the API\'s figures on Recommendations and Allocation', async () => {
+    const api = await page.evaluate(async () => (await fetch('/api/allocation/coverage?days=30', { credentials: 'same-origin' })).json());
+    assert(api.total_cost > 0 && api.worklist.length > 0, `coverage answer: ${JSON.stringify(api).slice(0, 300)}`);
+    const share = `${(api.allocatable_share * 100).toFixed(1)}%`;
+    await nav('Recommendations');
+    await page.locator('h1', { hasText: 'Recommendations' }).waitFor();
+    await page.waitForFunction((want) => document.querySelector('[data-testid="coverage-card-share"]')?.textContent?.trim() === want, share);
+    // The savings list orders by dollars: every tagging item ($0) comes after every saving.
+    const recs = await page.evaluate(async () => (await fetch('/api/recommendations', { credentials: 'same-origin' })).json());
+    const firstTagging = recs.findIndex((r) => r.type === 'cost_allocation');
+    const lastSaving = recs.map((r) => r.potential_savings > 0).lastIndexOf(true);
+    assert(firstTagging === -1 || lastSaving < firstTagging, `a saving after a tagging item: ${lastSaving} > ${firstTagging}`);
+    assert(recs.filter((r) => r.type === 'cost_allocation').length <= 4, 'more than one tagging item per provider');
+    await nav('Allocation');
+    await page.locator('h1', { hasText: 'Allocation' }).waitFor();
+    await page.waitForFunction((want) => document.querySelector('[data-testid="coverage-share"]')?.textContent?.trim() === want, share);
+    const rows = await page.locator('[data-testid="coverage-worklist"] tbody tr').count();
+    assert(rows > 0, 'the worklist has no row');
+    const providers = await page.locator('[data-testid="coverage-providers"] tbody tr').count();
+    assert(providers === api.providers.length, `${providers} provider rows, the API has ${api.providers.length}`);
+    await page.locator('[data-testid="tag-coverage"]').scrollIntoViewIfNeeded();
+    await shot('06b-tag-coverage');
+  });
+
   await check('a recommendation opens, is dismissed with a reason, and the totals drop by its savings', async () => {
     await nav('Recommendations');
     await page.locator('h1', { hasText: 'Recommendations' }).waitFor();

@@ -13,8 +13,7 @@ import (
 func init() { register((*app).commitmentsCmd) }
 
 func (a *app) commitmentsCmd() *cobra.Command {
-	var days int
-	var period, start, end string
+	var req func() service.CommitmentRequest
 	cmd := &cobra.Command{
 		Use:   "commitments [--period KIND | --days N | --start YYYY-MM-DD --end YYYY-MM-DD]",
 		Short: "Coverage, utilization and unused cost of reservations and savings plans, and what expires soon",
@@ -35,11 +34,7 @@ and its savings plans are not read. Live OCI, and a live sync that could not rea
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				req := service.CommitmentRequest{Period: period, Start: start, End: end}
-				if cmd.Flags().Changed("days") {
-					req.Days = &days
-				}
-				p, err := svc.CommitmentPeriod(req)
+				p, err := svc.CommitmentPeriod(req())
 				if err != nil {
 					return err
 				}
@@ -51,13 +46,28 @@ and its savings plans are not read. Live OCI, and a live sync that could not rea
 			})
 		},
 	}
+	req = periodFlags(cmd)
+	a.outputFlag(cmd)
+	return cmd
+}
+
+// periodFlags adds --period, --days, --start and --end to cmd and returns
+// what they ask for once parsed.
+func periodFlags(cmd *cobra.Command) func() service.CommitmentRequest {
+	var days int
+	var period, start, end string
 	f := cmd.Flags()
 	f.StringVar(&period, "period", "", "a calendar period: "+oneOf(model.PeriodKinds))
 	f.IntVar(&days, "days", 30, "the last N days (1-365)")
 	f.StringVar(&start, "start", "", "first day, YYYY-MM-DD (with --end)")
 	f.StringVar(&end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start)")
-	a.outputFlag(cmd)
-	return cmd
+	return func() service.CommitmentRequest {
+		r := service.CommitmentRequest{Period: period, Start: start, End: end}
+		if f.Changed("days") {
+			r.Days = &days
+		}
+		return r
+	}
 }
 
 // ratioText is a share, or a dash when it is undefined.

@@ -21,3 +21,8 @@ func (s *Server) commitmentPeriod(r *http.Request) (model.Period, error) {
 func (s *Server) commitments() http.Handler {
 	return endpoint(s.commitmentPeriod, s.svc.Commitments)
 }
+
+// tagCoverage is GET /api/allocation/coverage: the same period parameters.
+func (s *Server) tagCoverage() http.Handler {
+	return endpoint(s.commitmentPeriod, s.svc.TagCoverage)
+}

@@ -3,7 +3,18 @@
 import { ApiError, errorFromBody, NETWORK, UNAUTHENTICATED } from './errors';
 import { costQueryString } from './query';
 import type { Transport } from './transport';
-import type { AllocationRules, CostRequest, ReportRequest } from './types';
+import type { AllocationRules, CommitmentRequest, CostRequest, ReportRequest } from './types';
+
+/** periodQuery is the query string of a period request ("" for none). */
+function periodQuery(q: CommitmentRequest): string {
+  const qs = new URLSearchParams();
+  if (q.period) qs.set('period', q.period);
+  if (q.days !== undefined) qs.set('days', String(q.days));
+  if (q.start) qs.set('start', q.start);
+  if (q.end) qs.set('end', q.end);
+  const s = qs.toString();
+  return s ? `?${s}` : '';
+}
 
 type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -117,15 +128,8 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     GetAlerts: () => list('/api/alerts'),
     ListRuns: () => list('/api/runs'),
     GetSession: () => get('/api/session'),
-    Commitments: (q) => {
-      const qs = new URLSearchParams();
-      if (q.period) qs.set('period', q.period);
-      if (q.days !== undefined) qs.set('days', String(q.days));
-      if (q.start) qs.set('start', q.start);
-      if (q.end) qs.set('end', q.end);
-      const s = qs.toString();
-      return get(`/api/commitments${s ? `?${s}` : ''}`);
-    },
+    Commitments: (q) => get(`/api/commitments${periodQuery(q)}`),
+    TagCoverage: (q) => get(`/api/allocation/coverage${periodQuery(q)}`),
     ListAnomalies: () => get('/api/anomalies'),
     GetAnomaly: (id) => get(`/api/anomalies/${encodeURIComponent(id)}`),
     DecideAnomaly: (id, r) => post(`/api/anomalies/${encodeURIComponent(id)}/decision`, r),

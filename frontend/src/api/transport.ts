@@ -36,6 +36,7 @@ import type {
   Run,
   RuleSet,
   SavedView,
+  TagCoverage,
   Schedule,
   ScheduleView,
   Session,
@@ -81,6 +82,8 @@ export interface Transport {
   SaveSchedule(id: number, s: Schedule): Promise<ScheduleView>;
   DeleteSchedule(id: number): Promise<void>;
   Commitments(q: CommitmentRequest): Promise<CommitmentReport>;
+  /** TagCoverage is the allocatable and unallocated spend of a period (same period fields as Commitments). */
+  TagCoverage(q: CommitmentRequest): Promise<TagCoverage>;
   ListAnomalies(): Promise<AnomalyList>;
   GetAnomaly(id: string): Promise<AnomalyDetail>;
   DecideAnomaly(id: string, r: AnomalyDecisionRequest): Promise<AnomalyView>;

@@ -271,6 +271,28 @@ export interface CostSummary {
   groups?: CostGroup[];
 }
 
+/** Go: model.CoverageMonth */
+export interface CoverageMonth {
+  month: string;
+  from: string;
+  to: string;
+  total_cost: number;
+  allocatable_cost: number;
+  unallocated_cost: number;
+  allocatable_share: number;
+}
+
+/** Go: model.CoverageRow */
+export interface CoverageRow {
+  provider: ProviderKey;
+  account?: string;
+  total_cost: number;
+  allocatable_cost: number;
+  unallocated_cost: number;
+  allocatable_share: number;
+  untagged_resources: number;
+}
+
 /** Go: model.CredentialCheck */
 export interface CredentialCheck {
   valid: boolean;
@@ -542,6 +564,13 @@ export interface OptimizationSummary {
   total_recommendations: number;
   total_potential_savings: number;
   providers_analyzed: ProviderKey[] | null;
+}
+
+/** Go: model.OwnerCost */
+export interface OwnerCost {
+  key: string;
+  value: string;
+  cost: number;
 }
 
 /** Go: model.PerformanceMetrics */
@@ -816,6 +845,43 @@ export interface StateChange {
   state: string;
   reason?: string;
   until?: string;
+}
+
+/** Go: model.TagCoverage */
+export interface TagCoverage {
+  from: string;
+  to: string;
+  currency: string;
+  owner_keys: string[] | null;
+  total_cost: number;
+  allocatable_cost: number;
+  unallocated_cost: number;
+  allocatable_share: number;
+  providers: CoverageRow[] | null;
+  accounts: CoverageRow[] | null;
+  owners: OwnerCost[] | null;
+  months: CoverageMonth[] | null;
+  worklist: TagWork[] | null;
+  accounts_total: number;
+  worklist_total: number;
+}
+
+/** Go: model.TagSuggestion */
+export interface TagSuggestion {
+  resource_id: string;
+  cost: number;
+  tags: Record<string, string> | null;
+  reason: string;
+}
+
+/** Go: model.TagWork */
+export interface TagWork {
+  provider: ProviderKey;
+  account: string;
+  unallocated_cost: number;
+  suggested_cost: number;
+  untagged_resources: number;
+  suggestions: TagSuggestion[] | null;
 }
 
 /** Go: service.TokenRequest */

@@ -13,6 +13,7 @@ import type {
   AnomalyDetail,
   AnomalyList,
   CommitmentReport,
+  TagCoverage,
   AnomalyView,
   BudgetView,
   ScheduleView,
@@ -131,6 +132,7 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     GenerateRecommendations: async (f = {}) =>
       (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
     Commitments: (q) => call<CommitmentReport>(() => b.Commitments(q)),
+    TagCoverage: (q) => call<TagCoverage>(() => b.TagCoverage(q)),
     ListAnomalies: () => call<AnomalyList>(() => b.ListAnomalies()),
     GetAnomaly: (id) => call<AnomalyDetail>(() => b.GetAnomaly(id)),
     DecideAnomaly: (id, r) => call<AnomalyView>(() => b.DecideAnomaly(id, r as Parameters<Bindings['DecideAnomaly']>[1])),

@@ -9,6 +9,7 @@ import { formatCurrency, formatCurrencyCompact, formatDate, formatDateTime, form
 import { can, notAllowed, useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
+import { TagCoveragePanel } from './TagCoverage';
 
 const DEFAULT_RULES: AllocationRules = { method: 'tag_based', tags: ['department', 'team', 'project'], departments: [], projects: [] };
 
@@ -289,6 +290,7 @@ export function AllocationPage() {
           )}
         </div>
       </div>
+      <TagCoveragePanel period={rules.start && rules.end ? { start: rules.start, end: rules.end } : { days: 30 }} />
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
 import { can, notAllowed, useSession } from '../lib/session';
+import { CoverageCard } from './TagCoverage';
 import { useApi } from '../lib/useApi';
 
 const PRIORITY_ORDER: Record<string, number> = { high: 3, medium: 2, low: 1 };
@@ -228,6 +229,7 @@ export function RecommendationsPage() {
               </div>
               <span class="muted small">{doneCount} done</span>
             </article>
+            <CoverageCard />
           </div>
           <div class="filters">
             {select('Type', 'type', type, types, titleCase)}

@@ -714,6 +714,54 @@ export namespace model {
 	}
 	
 	
+	export class CoverageMonth {
+	    month: string;
+	    from: string;
+	    to: string;
+	    total_cost: number;
+	    allocatable_cost: number;
+	    unallocated_cost: number;
+	    allocatable_share: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoverageMonth(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.month = source["month"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.total_cost = source["total_cost"];
+	        this.allocatable_cost = source["allocatable_cost"];
+	        this.unallocated_cost = source["unallocated_cost"];
+	        this.allocatable_share = source["allocatable_share"];
+	    }
+	}
+	export class CoverageRow {
+	    provider: string;
+	    account?: string;
+	    total_cost: number;
+	    allocatable_cost: number;
+	    unallocated_cost: number;
+	    allocatable_share: number;
+	    untagged_resources: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new CoverageRow(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.account = source["account"];
+	        this.total_cost = source["total_cost"];
+	        this.allocatable_cost = source["allocatable_cost"];
+	        this.unallocated_cost = source["unallocated_cost"];
+	        this.allocatable_share = source["allocatable_share"];
+	        this.untagged_resources = source["untagged_resources"];
+	    }
+	}
 	export class CredentialField {
 	    provider: string;
 	    name: string;
@@ -1188,6 +1236,22 @@ export namespace model {
 		}
 	}
 	
+	export class OwnerCost {
+	    key: string;
+	    value: string;
+	    cost: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new OwnerCost(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.value = source["value"];
+	        this.cost = source["cost"];
+	    }
+	}
 	export class PerformanceMetrics {
 	    cache_hit_rate: number;
 	    total_requests: number;
@@ -1412,6 +1476,124 @@ export namespace model {
 		    return a;
 		}
 	}
+	export class TagSuggestion {
+	    resource_id: string;
+	    cost: number;
+	    tags: Record<string, string>;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TagSuggestion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.resource_id = source["resource_id"];
+	        this.cost = source["cost"];
+	        this.tags = source["tags"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class TagWork {
+	    provider: string;
+	    account: string;
+	    unallocated_cost: number;
+	    suggested_cost: number;
+	    untagged_resources: number;
+	    suggestions: TagSuggestion[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TagWork(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.account = source["account"];
+	        this.unallocated_cost = source["unallocated_cost"];
+	        this.suggested_cost = source["suggested_cost"];
+	        this.untagged_resources = source["untagged_resources"];
+	        this.suggestions = this.convertValues(source["suggestions"], TagSuggestion);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TagCoverage {
+	    from: string;
+	    to: string;
+	    currency: string;
+	    owner_keys: string[];
+	    total_cost: number;
+	    allocatable_cost: number;
+	    unallocated_cost: number;
+	    allocatable_share: number;
+	    providers: CoverageRow[];
+	    accounts: CoverageRow[];
+	    owners: OwnerCost[];
+	    months: CoverageMonth[];
+	    worklist: TagWork[];
+	    accounts_total: number;
+	    worklist_total: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new TagCoverage(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.currency = source["currency"];
+	        this.owner_keys = source["owner_keys"];
+	        this.total_cost = source["total_cost"];
+	        this.allocatable_cost = source["allocatable_cost"];
+	        this.unallocated_cost = source["unallocated_cost"];
+	        this.allocatable_share = source["allocatable_share"];
+	        this.providers = this.convertValues(source["providers"], CoverageRow);
+	        this.accounts = this.convertValues(source["accounts"], CoverageRow);
+	        this.owners = this.convertValues(source["owners"], OwnerCost);
+	        this.months = this.convertValues(source["months"], CoverageMonth);
+	        this.worklist = this.convertValues(source["worklist"], TagWork);
+	        this.accounts_total = source["accounts_total"];
+	        this.worklist_total = source["worklist_total"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+	
 	
 
 }

@@ -166,6 +166,10 @@ export function SetRecommendationState(arg1, arg2) {
   return window['go']['app']['Bindings']['SetRecommendationState'](arg1, arg2);
 }
 
+export function TagCoverage(arg1) {
+  return window['go']['app']['Bindings']['TagCoverage'](arg1);
+}
+
 export function TagValues(arg1) {
   return window['go']['app']['Bindings']['TagValues'](arg1);
 }
