@@ -100,10 +100,14 @@ const (
 	RecAutoscaling    RecommendationType = "autoscaling"
 	RecCostAllocation RecommendationType = "cost_allocation"
 	RecCommitment     RecommendationType = "commitment"
+	// RecConfiguration is a change of configuration found in the bill: a
+	// storage class, generation, architecture, licence, support version or
+	// network path (package billcheck).
+	RecConfiguration RecommendationType = "configuration"
 )
 
 // RecommendationTypes lists the recommendation kinds.
-var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment}
+var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration}
 
 // RecState is where a recommendation stands in its lifecycle.
 type RecState string

@@ -179,8 +179,8 @@ func (s *Service) SetRecommendationState(ctx context.Context, id string, c State
 }
 
 // realizedScope is the history a recommendation's savings show in: its
-// resource, or for a commitment its provider's compute, or for cost
-// allocation its account.
+// resource, or for a commitment its provider's compute, or for tag
+// coverage its provider.
 func (s *Service) realizedScope(ctx context.Context, r model.Recommendation) store.Scope {
 	sc := s.scope(ctx, []model.ProviderKey{r.Provider})
 	id := r.ResourceID
@@ -188,7 +188,7 @@ func (s *Service) realizedScope(ctx context.Context, r model.Recommendation) sto
 	case model.RecCommitment:
 		sc.Keys = func(l model.CostLine) bool { return l.ServiceCategory == "Compute" }
 	case model.RecCostAllocation:
-		sc.Keys = func(l model.CostLine) bool { return l.BillingAccount == id || l.SubAccount == id }
+		// One item per provider: the provider's whole history.
 	default:
 		sc.Keys = func(l model.CostLine) bool { return l.ResourceID == id }
 	}

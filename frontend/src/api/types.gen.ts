@@ -700,7 +700,7 @@ export interface RecommendationFilter {
 }
 
 /** Go: model.RecommendationType */
-export const RecommendationTypeValues = ['rightsizing', 'idle', 'autoscaling', 'cost_allocation', 'commitment'] as const;
+export const RecommendationTypeValues = ['rightsizing', 'idle', 'autoscaling', 'cost_allocation', 'commitment', 'configuration'] as const;
 export type RecommendationType = (typeof RecommendationTypeValues)[number];
 
 /** Go: model.RecommendationsImpact */
