@@ -98,8 +98,8 @@ func (f *fakeRecommender) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	page := map[string]any{}
 	zone := "projects/" + testProject + "/zones/us-central1-a"
-	switch {
-	case parent == "projects/"+testProject+"/locations/us-central1-a/recommenders/google.compute.instance.MachineTypeRecommender":
+	switch parent {
+	case "projects/" + testProject + "/locations/us-central1-a/recommenders/google.compute.instance.MachineTypeRecommender":
 		if r.URL.Query().Get("pageToken") == "" {
 			page["recommendations"] = []any{gcpFinding(parent+"/recommendations/r1", "//compute.googleapis.com/"+zone+"/instances/web-1",
 				"Save cost by changing machine type from n1-standard-4 to e2-standard-2.", 60, 500000000,
@@ -112,7 +112,7 @@ func (f *fakeRecommender) serve(w http.ResponseWriter, r *http.Request) {
 			page["recommendations"] = []any{gcpFinding(parent+"/recommendations/r2", "//compute.googleapis.com/"+zone+"/instances/web-2",
 				"Save cost by changing machine type.", 30, 0)}
 		}
-	case parent == "projects/"+testProject+"/locations/us-central1-a/recommenders/google.compute.disk.IdleResourceRecommender":
+	case "projects/" + testProject + "/locations/us-central1-a/recommenders/google.compute.disk.IdleResourceRecommender":
 		page["recommendations"] = []any{gcpFinding(parent+"/recommendations/d1", "//compute.googleapis.com/"+zone+"/disks/old-disk",
 			"Save cost by snapshotting and then deleting idle persistent disk 'old-disk'.", 20, 0)}
 	}
