@@ -137,6 +137,9 @@ type Recommendation struct {
 	Confidence           float64            `json:"confidence"`
 	ImplementationEffort Effort             `json:"implementation_effort"`
 	Details              map[string]any     `json:"details,omitempty"`
+	// Source is the recommender that found it: costpilot, or the cloud's
+	// own (details.also_reported_by names the others that found it too).
+	Source RecSource `json:"source"`
 	// Lifecycle is what people decided about it; nil in a bare generation.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 }

@@ -109,6 +109,22 @@ const (
 // RecommendationTypes lists the recommendation kinds.
 var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration}
 
+// RecSource says which recommender found a recommendation: costpilot
+// itself or a cloud's own recommender.
+type RecSource string
+
+// Recommendation sources.
+const (
+	RecSourceCostpilot       RecSource = "costpilot"
+	RecSourceAWSHub          RecSource = "aws-cost-optimization-hub"
+	RecSourceAzureAdvisor    RecSource = "azure-advisor"
+	RecSourceGCPRecommender  RecSource = "gcp-recommender"
+	RecSourceOCICloudAdvisor RecSource = "oci-cloud-advisor"
+)
+
+// RecSources lists the recommendation sources.
+var RecSources = []RecSource{RecSourceCostpilot, RecSourceAWSHub, RecSourceAzureAdvisor, RecSourceGCPRecommender, RecSourceOCICloudAdvisor}
+
 // RecState is where a recommendation stands in its lifecycle.
 type RecState string
 

@@ -49,6 +49,22 @@ type CoverageSource interface {
 	CoverageNote() string
 }
 
+// Recommender is implemented by live connectors that read the cloud's own
+// cost recommendations (read-only calls). inv is the stored inventory:
+// connectors whose recommender answers per location read the locations
+// it has resources in. A recommender that cannot be read adds a warning
+// and the others still count; the error is for a cancelled context only.
+type Recommender interface {
+	Recommendations(ctx context.Context, inv model.Inventory) (model.ExternalRecommendations, error)
+}
+
+// RecommenderFailed is the warning of a recommender that could not be
+// read: the failure (which names the call and why, never a secret) and,
+// for a missing permission, what to grant.
+func RecommenderFailed(err error, grant string) string {
+	return withGrant("cloud recommendations not read: "+err.Error(), err, grant)
+}
+
 // Factory builds a provider from the configuration.
 type Factory func(cfg *config.Config, creds Credentials) (Provider, error)
 
@@ -110,7 +126,11 @@ func (r *Registry) Sources() []string {
 // discounts could not be read: the failure (which names the call and why,
 // never a secret) and, for a missing permission, what to grant.
 func CommitmentsFailed(err error, grant string) string {
-	msg := "commitment discounts not read in the last sync (its costs are complete): " + err.Error()
+	return withGrant("commitment discounts not read in the last sync (its costs are complete): "+err.Error(), err, grant)
+}
+
+// withGrant adds to msg what to grant when err is a missing permission.
+func withGrant(msg string, err error, grant string) string {
 	var e *apperr.Error
 	if grant != "" && errors.As(err, &e) && e.Details[model.FailureDetail] == model.FailurePermission {
 		msg += "; grant " + grant

@@ -165,7 +165,7 @@ var perResource = map[model.RecommendationType]bool{
 	model.RecRightsizing: true, model.RecIdle: true, model.RecAutoscaling: true,
 }
 
-// finish assigns IDs, keeps the best recommendation per resource (most
+// finish assigns IDs (and costpilot as the source of those with none), keeps the best recommendation per resource (most
 // savings, then most confidence) and sorts by savings, largest first.
 func finish(recs []model.Recommendation) []model.Recommendation {
 	type key struct {
@@ -177,6 +177,9 @@ func finish(recs []model.Recommendation) []model.Recommendation {
 	var out []model.Recommendation
 	for _, r := range recs {
 		r.ID = recommendationID(r.Type, r.Provider, r.ResourceID)
+		if r.Source == "" {
+			r.Source = model.RecSourceCostpilot
+		}
 		k := key{r.Type, r.Provider, r.ResourceID}
 		if perResource[r.Type] && r.ResourceID != "" {
 			k.class = "resource"

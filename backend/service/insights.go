@@ -21,7 +21,8 @@ const recommendationWindow = 30
 
 // generated is every recommendation of every kind over every enabled
 // provider, from the stored inventory, its hourly utilization and the last
-// 30 days of costs, whatever people decided about them (lifecycle.go adds
+// 30 days of costs, with the clouds' own recommenders' for live sources
+// (externalrecs.go), whatever people decided about them (lifecycle.go adds
 // that). Results are cached until the history changes.
 func (s *Service) generated(ctx context.Context) ([]model.Recommendation, error) {
 	keys, err := s.providers("")
@@ -44,7 +45,7 @@ func (s *Service) generated(ctx context.Context) ([]model.Recommendation, error)
 	if err != nil {
 		return nil, err
 	}
-	recs := recommend.Generate(in, opt)
+	recs := s.withExternal(ctx, keys, in, recommend.Generate(in, opt))
 	if recs == nil {
 		recs = []model.Recommendation{}
 	}

@@ -109,6 +109,9 @@ func (s *Service) allRecommendations(ctx context.Context) ([]model.Recommendatio
 			s.log.Warn("unreadable stored recommendation", "id", st.ID, "err", err)
 			continue
 		}
+		if r.Source == "" { // stored before recommendations named theirs
+			r.Source = model.RecSourceCostpilot
+		}
 		r.Lifecycle = lifecycleOf(byID, st.ID, today)
 		out = append(out, r)
 	}

@@ -660,6 +660,10 @@ export interface RealizedSavings {
   currency: string;
 }
 
+/** Go: model.RecSource */
+export const RecSourceValues = ['costpilot', 'aws-cost-optimization-hub', 'azure-advisor', 'gcp-recommender', 'oci-cloud-advisor'] as const;
+export type RecSource = (typeof RecSourceValues)[number];
+
 /** Go: model.RecState */
 export const RecStateValues = ['open', 'dismissed', 'snoozed', 'done'] as const;
 export type RecState = (typeof RecStateValues)[number];
@@ -679,6 +683,7 @@ export interface Recommendation {
   confidence: number;
   implementation_effort: Effort;
   details?: Record<string, unknown>;
+  source: RecSource;
   lifecycle?: Lifecycle;
 }
 

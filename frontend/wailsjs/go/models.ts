@@ -1141,6 +1141,7 @@ export namespace model {
 	    confidence: number;
 	    implementation_effort: string;
 	    details?: Record<string, any>;
+	    source: string;
 	    lifecycle?: Lifecycle;
 	
 	    static createFrom(source: any = {}) {
@@ -1162,6 +1163,7 @@ export namespace model {
 	        this.confidence = source["confidence"];
 	        this.implementation_effort = source["implementation_effort"];
 	        this.details = source["details"];
+	        this.source = source["source"];
 	        this.lifecycle = this.convertValues(source["lifecycle"], Lifecycle);
 	    }
 	
