@@ -128,7 +128,7 @@ dashboard:
   # public_url: https://costs.example.com   # links in scheduled report messages
 
 import:
-  max_resources: 100000      # distinct resources and charges per import (~2 KB of memory each)
+  max_resources: 100000      # distinct resources and charges per import (held in memory)
   max_daily_lines: 20000000  # distinct daily lines per import
 
 mcp:
