@@ -48,7 +48,7 @@ func int64Of(p func(*Config) int64) func(*Config) float64 {
 var Ranges = []Range{
 	{"dashboard.port", 1, 65535, "", intOf(func(c *Config) int { return c.Dashboard.Port })},
 	{"dashboard.auth.session_timeout", 60, 30 * 86400, "seconds", intOf(func(c *Config) int { return c.Dashboard.Auth.SessionTimeout })},
-	{"dashboard.auth.max_login_attempts", 1, 100, "", intOf(func(c *Config) int { return c.Dashboard.Auth.MaxLoginAttempts })},
+	{"dashboard.auth.max_login_attempts", 1, 1000, "", intOf(func(c *Config) int { return c.Dashboard.Auth.MaxLoginAttempts })},
 	{"dashboard.auth.lockout_seconds", 1, 86400, "seconds", intOf(func(c *Config) int { return c.Dashboard.Auth.LockoutSeconds })},
 	{"dashboard.rate_limit.per_day", 0, RateLimitMax, "requests; 0 is no limit", intOf(func(c *Config) int { return c.Dashboard.RateLimit.PerDay })},
 	{"dashboard.rate_limit.per_hour", 0, RateLimitMax, "requests; 0 is no limit", intOf(func(c *Config) int { return c.Dashboard.RateLimit.PerHour })},

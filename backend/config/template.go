@@ -65,6 +65,8 @@ currency:
 alerts:
   thresholds: [80, 100]      # percent of budget, actual and forecast
   webhook_url: ""            # Slack-compatible; used when notifications is on
+# outbound:
+#   allow_metadata_addresses: false   # true lets URLs reach link-local and cloud metadata addresses
 
 # Reports made and delivered on a schedule (due at an hour, UTC), by email
 # and/or as a message with the headline numbers to alerts.webhook_url.
