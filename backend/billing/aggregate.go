@@ -37,20 +37,22 @@ const keyShare = 0.75
 const minSums = 1024
 
 // Sizes behind the estimate of an identity's memory: a CostLine, a
-// string's header, a tag's map slot, a map's header, and a map entry's
-// share of its table.
+// string's header, a tag's map slot, a map's header, a map entry's share
+// of its table, and what allocation rounds up: set against the heap's
+// growth (TestIdentityEstimate).
 const (
 	costLineBytes = int64(unsafe.Sizeof(model.CostLine{}))
 	strHeader     = int64(unsafe.Sizeof(""))
-	tagSlotBytes  = 2*strHeader + 8
-	mapBytes      = 64
+	tagSlotBytes  = 2*strHeader + 40
+	mapBytes      = 160
 	mapSlotBytes  = 16
+	roundingBytes = 112
 )
 
 // identityBytes estimates what interning c under key holds: the key in
 // the table's index, the CostLine with its strings and tags.
 func identityBytes(c *model.CostLine, key string) int64 {
-	n := costLineBytes + strHeader + int64(len(key)) + 4 + mapSlotBytes
+	n := costLineBytes + strHeader + int64(len(key)) + 4 + mapSlotBytes + roundingBytes
 	for _, s := range [...]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service, c.ServiceCategory,
 		c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory, c.Currency} {
 		n += int64(len(s))
