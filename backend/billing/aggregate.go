@@ -49,10 +49,10 @@ const (
 	roundingBytes = 112
 )
 
-// identityBytes estimates what interning c under key holds: the key in
-// the table's index, the CostLine with its strings and tags.
-func identityBytes(c *model.CostLine, key string) int64 {
-	n := costLineBytes + strHeader + int64(len(key)) + 4 + mapSlotBytes + roundingBytes
+// identityBytes estimates what interning c holds: its digest in the
+// table's index, the CostLine with its strings and tags.
+func identityBytes(c *model.CostLine) int64 {
+	n := costLineBytes + int64(unsafe.Sizeof(digest{})) + 4 + mapSlotBytes + roundingBytes
 	for _, s := range [...]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service, c.ServiceCategory,
 		c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory, c.Currency} {
 		n += int64(len(s))
@@ -120,7 +120,7 @@ func addNanos(a, b model.Nanos) (model.Nanos, bool) {
 // keyTable interns line identities for all the workers of one file.
 type keyTable struct {
 	mu   sync.Mutex
-	ids  map[string]int32
+	ids  map[digest]int32 // by the identity key's digest
 	keys map[model.ProviderKey][]model.CostLine
 	max  int // Options.MaxKeys; 0: no bound
 	// bytes is the estimated memory of the identities and raw keys,
@@ -133,33 +133,47 @@ type keyTable struct {
 	// cores read.
 	raw      [rawShards]rawShard
 	rawBytes atomic.Int64 // the raw keys' part of bytes
-	seed     maphash.Seed
+	seeds    [2]maphash.Seed
+}
+
+// digest stands for a key in the indexes: two 64-bit hashes with seeds
+// drawn for the import. Holding the keys themselves (an identity's names
+// and tags twice more, about 2.5 KB of a resource with 20 tags) halved
+// how many resources fit the budget. Two different keys would share a
+// digest with a chance of about n²/2¹²⁹: 10⁻²⁷ for a million, and the
+// seeds are secret, so no file can be made to collide.
+type digest [2]uint64
+
+func (t *keyTable) digestBytes(k []byte) digest {
+	return digest{maphash.Bytes(t.seeds[0], k), maphash.Bytes(t.seeds[1], k)}
+}
+
+func (t *keyTable) digestString(k string) digest {
+	return digest{maphash.String(t.seeds[0], k), maphash.String(t.seeds[1], k)}
 }
 
 const rawShards = 64
 
 type rawShard struct {
 	mu sync.Mutex
-	m  map[string]localKey
+	m  map[digest]localKey
 }
 
 func newKeyTable() *keyTable {
-	t := &keyTable{ids: map[string]int32{}, keys: map[model.ProviderKey][]model.CostLine{}, seed: maphash.MakeSeed()}
+	t := &keyTable{ids: map[digest]int32{}, keys: map[model.ProviderKey][]model.CostLine{},
+		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	for i := range t.raw {
-		t.raw[i].m = map[string]localKey{}
+		t.raw[i].m = map[digest]localKey{}
 	}
 	return t
 }
 
-func (t *keyTable) rawShard(k []byte) *rawShard {
-	return &t.raw[maphash.Bytes(t.seed, k)%rawShards]
-}
-
 // lookup returns the key raw dimensions k were interned as.
 func (t *keyTable) lookup(k []byte) (localKey, bool) {
-	s := t.rawShard(k)
+	d := t.digestBytes(k)
+	s := &t.raw[d[0]%rawShards]
 	s.mu.Lock()
-	lk, ok := s.m[string(k)]
+	lk, ok := s.m[d]
 	s.mu.Unlock()
 	return lk, ok
 }
@@ -167,14 +181,15 @@ func (t *keyTable) lookup(k []byte) (localKey, bool) {
 // remember keeps the key of raw dimensions k; it reports false when
 // another worker did first.
 func (t *keyTable) remember(k []byte, lk localKey) bool {
-	s := t.rawShard(k)
+	d := t.digestBytes(k)
+	s := &t.raw[d[0]%rawShards]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.m[string(k)]; ok {
+	if _, ok := s.m[d]; ok {
 		return false
 	}
-	s.m[string(k)] = lk
-	n := int64(len(k)) + localKeyBytes
+	s.m[d] = lk
+	n := localKeyBytes
 	t.rawBytes.Add(n)
 	t.bytes.Add(n)
 	return true
@@ -186,7 +201,7 @@ func (t *keyTable) forgetRaw() {
 	for i := range t.raw {
 		s := &t.raw[i]
 		s.mu.Lock()
-		s.m = map[string]localKey{}
+		s.m = map[digest]localKey{}
 		s.mu.Unlock()
 	}
 	t.bytes.Add(-t.rawBytes.Swap(0))
@@ -217,13 +232,14 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 	k := c.IdentityKey()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := t.ids[k]; ok {
+	d := t.digestString(k)
+	if id, ok := t.ids[d]; ok {
 		return id, nil
 	}
 	if t.max > 0 && len(t.ids) >= t.max {
 		return 0, badField("row", "more than %d distinct resources and charges in one import: raise import.max_resources to import it", t.max)
 	}
-	size := identityBytes(&c, k)
+	size := identityBytes(&c)
 	if t.maxBytes > 0 && t.bytes.Load()+size > t.maxBytes {
 		return 0, badField("row", "the %d distinct resources and charges read so far (their ids, names and tags) take more than the %d MiB an import may hold in memory: split the export (by account or month) to import it",
 			len(t.ids), t.maxBytes>>20)
@@ -234,14 +250,13 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 		return 0, badField("row", "more than %d distinct resources and charges for %s in one file", maxKeysPerProvider, c.Provider)
 	}
 	id := providerIndex(c.Provider)<<keyBits | int32(n)
-	t.ids[k] = id
+	t.ids[d] = id
 	t.keys[c.Provider] = append(t.keys[c.Provider], c)
 	return id, nil
 }
 
-// localKeyBytes is a cached raw key's memory beside its bytes: its entry
-// and string header.
-const localKeyBytes = int64(unsafe.Sizeof(localKey{})) + strHeader + mapSlotBytes
+// localKeyBytes is a cached raw key's memory: its digest and entry.
+const localKeyBytes = int64(unsafe.Sizeof(localKey{})+unsafe.Sizeof(digest{})) + mapSlotBytes
 
 // localKey is what a worker remembers of a raw key.
 type localKey struct {
