@@ -11,7 +11,7 @@
 set -euo pipefail
 RESOURCES=${1:-100000}
 DAYS=${2:-60}
-BOUND_MB=${BOUND_MB:-450}
+BOUND_MB=${BOUND_MB:-512}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/costpilot-import-memory.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
