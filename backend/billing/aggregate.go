@@ -3,9 +3,12 @@ package billing
 import (
 	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -14,13 +17,54 @@ var errOverflow = errors.New("amount overflow")
 
 // Aggregation state is compact: a line's identity (all but the day and the
 // amounts) is interned once per file as a key id, and a daily line is a
-// uint64 (key id << 32 | day) with three amounts. Past a memory budget a
-// worker writes its sums to a sorted run on disk and starts again; the
-// runs are merged at the end (see spill.go). So memory stays bounded
-// whatever the number of distinct daily lines.
+// uint64 (key id << 32 | day) with three amounts. One memory budget holds
+// both: the identities, counted by their size as they are interned, and
+// the sums, which past what the identities leave are written to a sorted
+// run on disk by their worker, which starts again; the runs are merged at
+// the end (see spill.go). The identities cannot spill (the store needs
+// them all at hand), so past their share of the budget an import is
+// refused. So memory stays bounded whatever the number of lines.
 
 // DefaultMemoryBudget bounds the aggregation state of one import.
 const DefaultMemoryBudget = 256 << 20
+
+// The identities (with the raw keys that name them) may take up to
+// keyShare of the budget; the sums always keep the rest.
+const keyShare = 0.75
+
+// minSums is how many sums a worker holds before it spills whatever the
+// identities take, so that a run is never tiny.
+const minSums = 1024
+
+// Sizes behind the estimate of an identity's memory: a CostLine, a
+// string's header, a tag's map slot, a map's header, a map entry's share
+// of its table, and what allocation rounds up: set against the heap's
+// growth (TestIdentityEstimate).
+const (
+	costLineBytes = int64(unsafe.Sizeof(model.CostLine{}))
+	strHeader     = int64(unsafe.Sizeof(""))
+	tagSlotBytes  = 2*strHeader + 40
+	mapBytes      = 160
+	mapSlotBytes  = 16
+	roundingBytes = 112
+)
+
+// identityBytes estimates what interning c holds: its digest in the
+// table's index, the CostLine with its strings and tags.
+func identityBytes(c *model.CostLine) int64 {
+	n := costLineBytes + int64(unsafe.Sizeof(digest{})) + 4 + mapSlotBytes + roundingBytes
+	for _, s := range [...]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service, c.ServiceCategory,
+		c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory, c.Currency} {
+		n += int64(len(s))
+	}
+	if len(c.Tags) > 0 {
+		n += mapBytes
+		for k, v := range c.Tags {
+			n += tagSlotBytes + int64(len(k)+len(v))
+		}
+	}
+	return n
+}
 
 // entryBytes is what one daily line costs in a worker: its map slot, its
 // entry, and the slack of both growing.
@@ -76,13 +120,100 @@ func addNanos(a, b model.Nanos) (model.Nanos, bool) {
 // keyTable interns line identities for all the workers of one file.
 type keyTable struct {
 	mu   sync.Mutex
-	ids  map[string]int32
+	ids  map[digest]int32 // by the identity key's digest
 	keys map[model.ProviderKey][]model.CostLine
 	max  int // Options.MaxKeys; 0: no bound
+	// bytes is the estimated memory of the identities and raw keys,
+	// maxBytes its bound (keyShare of the budget).
+	bytes    atomic.Int64
+	maxBytes int64
+	// raw finds the key of a line's raw dimensions without describing it
+	// again: one map for all the workers (in shards, so they seldom wait
+	// for each other), so that each raw key is held once however many
+	// cores read.
+	raw      [rawShards]rawShard
+	rawBytes atomic.Int64 // the raw keys' part of bytes
+	seeds    [2]maphash.Seed
+}
+
+// digest stands for a key in the indexes: two 64-bit hashes with seeds
+// drawn for the import. Holding the keys themselves (an identity's names
+// and tags twice more, about 2.5 KB of a resource with 20 tags) halved
+// how many resources fit the budget. Two different keys would share a
+// digest with a chance of about n²/2¹²⁹: 10⁻²⁷ for a million, and the
+// seeds are secret, so no file can be made to collide.
+type digest [2]uint64
+
+func (t *keyTable) digestBytes(k []byte) digest {
+	return digest{maphash.Bytes(t.seeds[0], k), maphash.Bytes(t.seeds[1], k)}
+}
+
+func (t *keyTable) digestString(k string) digest {
+	return digest{maphash.String(t.seeds[0], k), maphash.String(t.seeds[1], k)}
+}
+
+const rawShards = 64
+
+type rawShard struct {
+	mu sync.Mutex
+	m  map[digest]localKey
 }
 
 func newKeyTable() *keyTable {
-	return &keyTable{ids: map[string]int32{}, keys: map[model.ProviderKey][]model.CostLine{}}
+	t := &keyTable{ids: map[digest]int32{}, keys: map[model.ProviderKey][]model.CostLine{},
+		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	for i := range t.raw {
+		t.raw[i].m = map[digest]localKey{}
+	}
+	return t
+}
+
+// lookup returns the key raw dimensions k were interned as.
+func (t *keyTable) lookup(k []byte) (localKey, bool) {
+	d := t.digestBytes(k)
+	s := &t.raw[d[0]%rawShards]
+	s.mu.Lock()
+	lk, ok := s.m[d]
+	s.mu.Unlock()
+	return lk, ok
+}
+
+// remember keeps the key of raw dimensions k; it reports false when
+// another worker did first.
+func (t *keyTable) remember(k []byte, lk localKey) bool {
+	d := t.digestBytes(k)
+	s := &t.raw[d[0]%rawShards]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[d]; ok {
+		return false
+	}
+	s.m[d] = lk
+	n := localKeyBytes
+	t.rawBytes.Add(n)
+	t.bytes.Add(n)
+	return true
+}
+
+// forgetRaw empties the raw keys when a file starts: they are read by
+// the file's own header.
+func (t *keyTable) forgetRaw() {
+	for i := range t.raw {
+		s := &t.raw[i]
+		s.mu.Lock()
+		s.m = map[digest]localKey{}
+		s.mu.Unlock()
+	}
+	t.bytes.Add(-t.rawBytes.Swap(0))
+}
+
+// release frees the indexes, which only interning needs: the store gets
+// the identities alone.
+func (t *keyTable) release() {
+	t.ids = nil
+	for i := range t.raw {
+		t.raw[i].m = nil
+	}
 }
 
 func providerIndex(p model.ProviderKey) int32 {
@@ -101,21 +232,31 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 	k := c.IdentityKey()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if id, ok := t.ids[k]; ok {
+	d := t.digestString(k)
+	if id, ok := t.ids[d]; ok {
 		return id, nil
 	}
 	if t.max > 0 && len(t.ids) >= t.max {
 		return 0, badField("row", "more than %d distinct resources and charges in one import: raise import.max_resources to import it", t.max)
 	}
+	size := identityBytes(&c)
+	if t.maxBytes > 0 && t.bytes.Load()+size > t.maxBytes {
+		return 0, badField("row", "the %d distinct resources and charges read so far (their ids, names and tags) take more than the %d MiB an import may hold in memory: split the export (by account or month) to import it",
+			len(t.ids), t.maxBytes>>20)
+	}
+	t.bytes.Add(size)
 	n := len(t.keys[c.Provider])
 	if n >= maxKeysPerProvider {
 		return 0, badField("row", "more than %d distinct resources and charges for %s in one file", maxKeysPerProvider, c.Provider)
 	}
 	id := providerIndex(c.Provider)<<keyBits | int32(n)
-	t.ids[k] = id
+	t.ids[d] = id
 	t.keys[c.Provider] = append(t.keys[c.Provider], c)
 	return id, nil
 }
+
+// localKeyBytes is a cached raw key's memory: its digest and entry.
+const localKeyBytes = int64(unsafe.Sizeof(localKey{})+unsafe.Sizeof(digest{})) + mapSlotBytes
 
 // localKey is what a worker remembers of a raw key.
 type localKey struct {
@@ -127,13 +268,16 @@ type localKey struct {
 
 // aggregator sums one worker's lines.
 type aggregator struct {
-	m      mapper
-	keys   *keyTable
-	spill  *spiller
-	local  map[string]localKey // raw dims -> key
-	kbuf   []byte
-	idx    map[uint64]int32 // entry key -> index in entries
-	sums   []entry
+	m     mapper
+	keys  *keyTable
+	spill *spiller
+	kbuf  []byte
+	idx   map[uint64]int32 // entry key -> index in entries
+	sums  []entry
+	// share is this worker's part of the memory budget (identities
+	// included, in equal parts); limit is the most sums it may hold.
+	share  int64
+	n      int64 // workers sharing the budget
 	limit  int
 	spans  map[model.ProviderKey]*spans
 	totals map[model.ProviderKey]map[string]Totals
@@ -143,10 +287,35 @@ type aggregator struct {
 	commits map[commitKey]*commitSums
 }
 
-func newAggregator(m mapper, keys *keyTable, sp *spiller, limit int) *aggregator {
-	return &aggregator{m: m, keys: keys, spill: sp, local: make(map[string]localKey, 1024),
-		idx: make(map[uint64]int32, 1024), limit: max(limit, 1024), spans: map[model.ProviderKey]*spans{},
+func newAggregator(m mapper, keys *keyTable, sp *spiller, budget int64, n int) *aggregator {
+	share := budget / int64(n)
+	return &aggregator{m: m, keys: keys, spill: sp, share: share, n: int64(n),
+		idx: make(map[uint64]int32, 1024), limit: max(int(share/entryBytes), minSums), spans: map[model.ProviderKey]*spans{},
 		totals: map[model.ProviderKey]map[string]Totals{}}
+}
+
+// room is how many sums the worker may hold: what the identities leave
+// of its share, at least minSums and at most its limit.
+func (a *aggregator) room() int {
+	return min(max(int((a.share-a.keys.bytes.Load()/a.n)/entryBytes), minSums), a.limit)
+}
+
+// full says the worker's sums are to spill.
+func (a *aggregator) full() bool {
+	n := len(a.sums)
+	return n >= a.limit || (n >= minSums && n >= a.room())
+}
+
+// grow makes room for one more sum: doubling up to what the worker may
+// hold, never past it, so that growing leaves little garbage and spilling
+// reuses it.
+func (a *aggregator) grow() {
+	if len(a.sums) < cap(a.sums) {
+		return
+	}
+	ns := make([]entry, len(a.sums), max(min(2*cap(a.sums), a.room()), len(a.sums)+1, 1024))
+	copy(ns, a.sums)
+	a.sums = ns
 }
 
 // add sums l into its daily line; a new key is described once.
@@ -157,7 +326,7 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		k = append(k, d...)
 	}
 	a.kbuf = k
-	lk, ok := a.local[string(k)]
+	lk, ok := a.keys.lookup(k)
 	if !ok {
 		cl, ferr := a.m.describe(l)
 		if ferr != nil {
@@ -169,9 +338,10 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		}
 		lk = localKey{id: id, provider: cl.Provider, account: cl.BillingAccount, currency: cl.Currency,
 			eligible: eligibleKey(&cl)}
-		a.local[string(k)] = lk
-		if n, ok := a.m.(namer); ok {
-			a.addNames(cl.Provider, n.accountNames(l))
+		if a.keys.remember(k, lk) {
+			if n, ok := a.m.(namer); ok {
+				a.addNames(cl.Provider, n.accountNames(l))
+			}
 		}
 	}
 	sp := a.spans[lk.provider]
@@ -185,6 +355,7 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 	ek := uint64(uint32(lk.id))<<32 | uint64(uint32(l.day.num()))
 	i, ok := a.idx[ek]
 	if !ok {
+		a.grow()
 		i = int32(len(a.sums))
 		a.idx[ek] = i
 		a.sums = append(a.sums, entry{k: ek})
@@ -197,7 +368,7 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 			return fe
 		}
 	}
-	if len(a.sums) >= a.limit {
+	if !ok && a.full() {
 		if err := a.flush(); err != nil {
 			return badField("row", "cannot spill the import's sums to disk: %v", err)
 		}
@@ -227,6 +398,11 @@ func (a *aggregator) flush() error {
 	a.sort()
 	if err := a.spill.write(a.sums); err != nil {
 		return err
+	}
+	if r := a.room(); cap(a.sums) > 2*r {
+		// The identities grew since the sums did: give their room back.
+		a.sums, a.idx = make([]entry, 0, r), make(map[uint64]int32, r)
+		return nil
 	}
 	clear(a.idx)
 	a.sums = a.sums[:0]

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
@@ -24,9 +25,9 @@ type Options struct {
 	Format   string                  // auto (default), focus, aws-cur, azure, gcp, oci
 	Provider model.ProviderKey       // force the provider; empty: from the data
 	Progress func(read, total int64) // bytes of the input consumed; may be nil
-	// MemoryBudget bounds the sums held in memory (default
-	// DefaultMemoryBudget); past it they spill to sorted runs in TempDir
-	// (default: the system's).
+	// MemoryBudget bounds the identities and sums held in memory (default
+	// DefaultMemoryBudget); past it the sums spill to sorted runs in
+	// TempDir (default: the system's).
 	MemoryBudget int64
 	TempDir      string
 	// Dataset is what an Azure export's manifest says it holds: actual or
@@ -35,8 +36,9 @@ type Options struct {
 	Dataset string
 	// MaxKeys bounds the distinct line identities (resource, charge, tags…)
 	// of one import, refused as soon as passed: unlike the sums, they are
-	// held in memory (about 2 KB each). MaxDailyLines bounds the distinct
-	// daily lines, refused before anything is returned. 0: no bound.
+	// held in memory (within MemoryBudget too). MaxDailyLines bounds the
+	// distinct daily lines, refused before anything is returned. 0: no
+	// bound.
 	MaxKeys       int
 	MaxDailyLines int64
 }
@@ -133,7 +135,13 @@ func NewUnit(opt Options) (*Unit, error) {
 	}
 	keys := newKeyTable()
 	keys.max = opt.MaxKeys
-	return &Unit{opt: opt, st: &aggState{keys: keys, spill: &spiller{dir: opt.TempDir}}}, nil
+	budget := opt.MemoryBudget
+	if budget <= 0 {
+		budget = DefaultMemoryBudget
+	}
+	st := &aggState{keys: keys, spill: &spiller{dir: opt.TempDir}}
+	st.unhold = sync.OnceFunc(holdMemoryLimit(budget))
+	return &Unit{opt: opt, st: st}, nil
 }
 
 // AddFile reads the file at path into the unit.
@@ -187,7 +195,7 @@ func (u *Unit) added(ws []*worker) error {
 	for _, w := range u.ws {
 		n += int64(len(w.agg.sums))
 	}
-	if n*entryBytes <= budget {
+	if n*entryBytes+u.st.keys.bytes.Load() <= budget {
 		return nil
 	}
 	for _, w := range u.ws {
@@ -231,4 +239,4 @@ func (u *Unit) Finish() (FileResult, error) {
 func (u *Unit) Format() string { return u.format }
 
 // Close releases what the unit spilled to disk, when it is not finished.
-func (u *Unit) Close() { u.st.spill.close() }
+func (u *Unit) Close() { u.st.close() }

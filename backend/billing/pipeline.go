@@ -18,8 +18,11 @@ import (
 )
 
 const (
-	chunkSize = 4 << 20  // bytes handed to a worker at a time
+	chunkSize = 4 << 20  // bytes handed to a worker at a time, at most
 	maxRecord = 64 << 20 // a longer record is an error, not an allocation
+	// chunkBytes bounds the chunks in flight, whatever the number of
+	// cores: with many, each chunk is smaller.
+	chunkBytes = 32 << 20
 )
 
 // chunk is a run of whole records for a worker: CSV or JSON-lines bytes, or
@@ -57,6 +60,7 @@ type chunker struct {
 	eof   bool
 	free  chan []byte
 	alloc int // size of the last buffer allocated
+	size  int // what a buffer grows to (chunkSize, less with many cores)
 }
 
 // next returns the next chunk (nil at the end). Its buffer comes from the
@@ -66,9 +70,9 @@ func (c *chunker) next() ([]byte, error) {
 	if buf == nil {
 		// Buffers start small and double, so a small file costs little.
 		if c.alloc == 0 {
-			c.alloc = 256 << 10
-		} else if c.alloc < chunkSize {
-			c.alloc *= 2
+			c.alloc = min(256<<10, c.size)
+		} else if c.alloc < c.size {
+			c.alloc = min(2*c.alloc, c.size)
 		}
 		buf = make([]byte, 0, max(c.alloc, 2*len(c.carry)))
 	}
@@ -252,7 +256,7 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	for i := 0; i < cap(free); i++ {
 		free <- nil // allocated on first use
 	}
-	ch := &chunker{r: bin, json: isJSON, free: free}
+	ch := &chunker{r: bin, json: isJSON, free: free, size: min(chunkSize, max(chunkBytes/cap(free), 64<<10))}
 	readErr := func(err error) error {
 		if errors.Is(err, errRecordTooLong) {
 			return fileError(name, err, "%v", err)
@@ -318,7 +322,11 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 						fail.set(line, err)
 					}
 				}
-				free <- c.data[:0]
+				if cap(c.data) > 2*ch.size {
+					free <- nil // grown for a long record: not kept
+				} else {
+					free <- c.data[:0]
+				}
 			}
 		}(w)
 	}
@@ -350,8 +358,15 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 
 // aggState is what the workers of one file share.
 type aggState struct {
-	keys  *keyTable
-	spill *spiller
+	keys   *keyTable
+	spill  *spiller
+	unhold func() // gives back the memory limit the import holds
+}
+
+// close releases the spilled sums and the memory limit.
+func (st *aggState) close() {
+	st.spill.close()
+	st.unhold()
 }
 
 // newWorkers binds a mapper per worker and shares the memory budget
@@ -361,14 +376,15 @@ func newWorkers(name string, hdr header, bind binder, opt Options, n int, st *ag
 	if budget <= 0 {
 		budget = DefaultMemoryBudget
 	}
-	limit := int(budget / entryBytes / int64(n))
+	st.keys.maxBytes = int64(float64(budget) * keyShare)
+	st.keys.forgetRaw()
 	ws := make([]*worker, n)
 	for i := range ws {
 		m, fe := bind(hdr, opt.Provider)
 		if fe != nil {
 			return nil, lineError(name, 1, fe.column, fe.reason)
 		}
-		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m, st.keys, st.spill, limit)}
+		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m, st.keys, st.spill, budget, n)}
 	}
 	return ws, nil
 }

@@ -16,12 +16,12 @@ import (
 func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string) (FileResult, error) {
 	part, err := unitPart(res, ws, opt)
 	if err != nil {
-		st.spill.close()
+		st.close()
 		return res, err
 	}
 	cfacts, err := commitFacts(ws)
 	if err != nil {
-		st.spill.close()
+		st.close()
 		return res, fileError(name, err, "commitment totals exceed the supported range")
 	}
 	if part != nil && part.Kind == model.PartActual {
@@ -33,7 +33,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 	}
 	src, err := merged(ws, st)
 	if err != nil {
-		st.spill.close()
+		st.close()
 		return res, fileError(name, err, "cannot merge the sums")
 	}
 	all := map[model.ProviderKey]*spans{}
@@ -62,6 +62,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		w.agg = nil // the sums are in src now
 	}
 	keys := st.keys.keys
+	st.keys.release()
 	// Totals are exact sums of the rows, rounded once.
 	type exactTotals struct{ b, e, l exact }
 	exactSums := map[model.ProviderKey]map[string]*exactTotals{}
@@ -91,7 +92,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		return nil
 	})
 	if err != nil {
-		st.spill.close()
+		st.close()
 		return res, fileError(name, err, "totals exceed the supported range")
 	}
 	res.Totals = map[model.ProviderKey]map[string]Totals{}
@@ -127,7 +128,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 			}},
 		})
 	}
-	res.release = st.spill.close
+	res.release = st.close
 	return res, nil
 }
 

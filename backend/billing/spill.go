@@ -17,6 +17,9 @@ import (
 // and 1e-18 units each), little endian.
 const recordSize = 56
 
+// mergeBuffers bounds the read buffers of a merge of the runs.
+const mergeBuffers = 16 << 20
+
 // spiller keeps the sorted runs that workers write when their sums
 // outgrow the memory budget. Runs are unlinked temporary files: nothing
 // is left behind, even if the process dies.
@@ -126,6 +129,9 @@ func (s *spiller) each(lo, hi uint64, yield func(entry) error) error {
 		return fmt.Errorf("the spilled sums were released")
 	}
 	h := runHeap{}
+	// The read buffers share mergeBuffers, so that a file of many runs
+	// does not pass the import's memory bound.
+	bufSize := max(min(256<<10, mergeBuffers/max(len(runs), 1)), 4<<10)
 	for i, f := range runs {
 		n := sizes[i] / recordSize
 		var kb [8]byte
@@ -142,7 +148,7 @@ func (s *spiller) each(lo, hi uint64, yield func(entry) error) error {
 			return fmt.Errorf("read spilled sums: %w", rerr)
 		}
 		off := int64(start) * recordSize
-		r := &runReader{r: bufio.NewReaderSize(io.NewSectionReader(f, off, sizes[i]-off), 256<<10)}
+		r := &runReader{r: bufio.NewReaderSize(io.NewSectionReader(f, off, sizes[i]-off), bufSize)}
 		ok, err := r.next()
 		if err != nil {
 			return fmt.Errorf("read spilled sums: %w", err)

@@ -5,9 +5,11 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 	"sort"
 	"testing"
 
+	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -41,7 +43,9 @@ func TestSpillGivesTheSameSums(t *testing.T) {
 	}
 	whole := parse(0)
 	defer whole.Close()
-	small := parse(64 * entryBytes) // far below the 16,000 daily lines
+	// 1 MiB holds the 400 identities; what they leave holds far fewer
+	// sums than the 16,000 daily lines.
+	small := parse(1 << 20)
 	spillDir := small.Batches[0].Facts
 	if !reflect.DeepEqual(whole.Totals, small.Totals) {
 		t.Fatalf("totals differ: %v vs %v", whole.Totals, small.Totals)
@@ -78,4 +82,35 @@ func sortedLines(ls []model.CostLine) []model.CostLine {
 		return a < b
 	})
 	return ls
+}
+
+// TestIdentitiesBoundedByTheBudget: the identities cannot spill, so past
+// their share of the memory budget the import is refused, naming the
+// line, and the runtime's memory limit the import held is given back.
+func TestIdentitiesBoundedByTheBudget(t *testing.T) {
+	var buf bytes.Buffer
+	buf.WriteString("ProviderName,BillingAccountId,ResourceId,ChargeCategory,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,BilledCost,EffectiveCost,ListCost,Tags\n")
+	for r := 0; r < 2000; r++ {
+		fmt.Fprintf(&buf, "AWS,acct,res-%d,Usage,USD,2025-01-01T00:00:00Z,2025-01-02T00:00:00Z,1,1,1,\"{\"\"team\"\":\"\"%0200d\"\"}\"\n", r, r)
+	}
+	before := debug.SetMemoryLimit(-1)
+	// About 1 KB an identity: 2,000 of them are more than 3/4 of 1 MiB.
+	_, err := Parse(context.Background(), bytes.NewReader(buf.Bytes()), "keys.csv", Options{MemoryBudget: 1 << 20, TempDir: t.TempDir()})
+	if e, ok := apperr.As(err); !ok || e.Kind != apperr.Validation || e.Details["line"] == nil {
+		t.Fatalf("want a ValidationError naming the line, got %v", err)
+	}
+	if after := debug.SetMemoryLimit(-1); after != before {
+		t.Fatalf("memory limit %d after a failed import, %d before", after, before)
+	}
+	res, err := Parse(context.Background(), bytes.NewReader(buf.Bytes()), "keys.csv", Options{MemoryBudget: 8 << 20, TempDir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("8 MiB holds 2,000 identities: %v", err)
+	}
+	if held := debug.SetMemoryLimit(-1); held == before {
+		t.Fatal("no memory limit held while the result is open")
+	}
+	res.Close()
+	if after := debug.SetMemoryLimit(-1); after != before {
+		t.Fatalf("memory limit %d after Close, %d before", after, before)
+	}
 }

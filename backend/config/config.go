@@ -26,6 +26,7 @@ type Config struct {
 	Alerts       AlertsConfig       `yaml:"alerts"`
 	Import       ImportConfig       `yaml:"import"`
 	MCP          MCPConfig          `yaml:"mcp"`
+	Outbound     OutboundConfig     `yaml:"outbound"`
 	Reports      ReportsConfig      `yaml:"reports"`
 	// Accounts names billing accounts, sub-accounts, subscriptions,
 	// projects and compartments by id; it wins over the names in exports.

@@ -20,6 +20,27 @@ func fieldsOf(t *testing.T, err error) []string {
 	return f
 }
 
+// wantFields parses and validates yaml and fails unless the errors name
+// exactly fields (nil: valid). It returns the errors.
+func wantFields(t *testing.T, yaml string, fields []string) Errors {
+	t.Helper()
+	c, err := Parse([]byte(yaml), "test.yaml")
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	errs := c.Validate()
+	if fields == nil {
+		if len(errs) != 0 {
+			t.Fatalf("want valid, got %v", errs)
+		}
+		return errs
+	}
+	if got := fieldsOf(t, errs.Err()); !reflect.DeepEqual(got, fields) {
+		t.Fatalf("fields = %v, want %v (%v)", got, fields, errs)
+	}
+	return errs
+}
+
 func TestParseAndValidate(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -55,21 +76,7 @@ func TestParseAndValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Parse([]byte(tt.yaml), "test.yaml")
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			errs := c.Validate()
-			if tt.fields == nil {
-				if len(errs) != 0 {
-					t.Fatalf("want valid, got %v", errs)
-				}
-				return
-			}
-			got := fieldsOf(t, errs.Err())
-			if !reflect.DeepEqual(got, tt.fields) {
-				t.Fatalf("fields = %v, want %v", got, tt.fields)
-			}
+			wantFields(t, tt.yaml, tt.fields)
 		})
 	}
 }

@@ -327,7 +327,7 @@ func (c *Config) Validate() Errors {
 		}
 	}
 	thr := func(field string, v float64) {
-		if v <= 0 || v > 1 {
+		if !(v > 0 && v <= 1) { // NaN too
 			add(field, "must be a fraction in (0, 1], got %g", v)
 		}
 	}
@@ -337,25 +337,9 @@ func (c *Config) Validate() Errors {
 		add("log_level", "must be %s, not %q", strings.Join(LogLevels, ", "), c.LogLevel)
 	}
 	d := c.Dashboard
-	if d.Port < 1 || d.Port > 65535 {
-		add("dashboard.port", "must be between 1 and 65535, got %d", d.Port)
-	}
-	if d.Auth.SessionTimeout < 60 {
-		add("dashboard.auth.session_timeout", "must be at least 60 seconds, got %d", d.Auth.SessionTimeout)
-	}
-	if d.Auth.MaxLoginAttempts < 1 {
-		add("dashboard.auth.max_login_attempts", "must be at least 1, got %d", d.Auth.MaxLoginAttempts)
-	}
-	if d.ReadTimeout < 1 {
-		add("dashboard.read_timeout", "must be at least 1 second, got %d", d.ReadTimeout)
-	}
-	if c.Import.MaxResources < 1 {
-		add("import.max_resources", "must be at least 1, got %d", c.Import.MaxResources)
-	}
-	if c.Import.MaxDailyLines < 1 {
-		add("import.max_daily_lines", "must be at least 1, got %d", c.Import.MaxDailyLines)
-	}
+	checkRanges(c, add)
 	validateOIDC(d.Auth, add)
+	validateOutbound(c, add)
 	if u := d.PublicURL; u != "" {
 		if pu, err := url.Parse(u); err != nil || pu.Host == "" || (pu.Scheme != "https" && pu.Scheme != "http") || pu.User != nil {
 			add("dashboard.public_url", "must be an absolute http(s) URL without credentials, got %q", u)
@@ -370,12 +354,6 @@ func (c *Config) Validate() Errors {
 			add("dashboard.security.ssl_key", "is required when dashboard.security.ssl_enabled is true")
 		}
 	}
-	if c.Performance.Cache.TTL < 0 {
-		add("performance.cache.ttl", "must not be negative")
-	}
-	if c.Performance.Parallel.MaxWorkers < 1 {
-		add("performance.parallel.max_workers", "must be at least 1, got %d", c.Performance.Parallel.MaxWorkers)
-	}
 	if !c.Analysis.CostMetric.Valid() {
 		add("analysis.cost_metric", "must be billed, effective or list, not %q", c.Analysis.CostMetric)
 	}
@@ -385,18 +363,8 @@ func (c *Config) Validate() Errors {
 	if len(c.Currency.Base) != 3 {
 		add("currency.base", "must be a three-letter currency code, got %q", c.Currency.Base)
 	}
-	for cur, r := range c.Currency.Rates {
-		if r <= 0 {
-			add("currency.rates."+cur, "must be positive, got %g", r)
-		}
-	}
 	for i, b := range c.Budgets {
 		CheckBudget(fmt.Sprintf("budgets[%d].", i), b, add)
-	}
-	for i, t := range c.Alerts.Thresholds {
-		if t <= 0 {
-			add(fmt.Sprintf("alerts.thresholds[%d]", i), "must be a positive percentage")
-		}
 	}
 	return es
 }

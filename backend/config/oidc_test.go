@@ -50,20 +50,7 @@ func TestValidateOIDC(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Parse([]byte(tt.yaml), "test.yaml")
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			errs := c.Validate()
-			if tt.fields == nil {
-				if len(errs) != 0 {
-					t.Fatalf("want valid, got %v", errs)
-				}
-				return
-			}
-			if got := fieldsOf(t, errs.Err()); !reflect.DeepEqual(got, tt.fields) {
-				t.Fatalf("fields = %v, want %v", got, tt.fields)
-			}
+			wantFields(t, tt.yaml, tt.fields)
 		})
 	}
 }

@@ -235,9 +235,6 @@ func validateReports(c *Config, add func(field, format string, args ...any)) {
 		if strings.ContainsAny(m.Host, " /:@") && !strings.HasPrefix(m.Host, "[") {
 			add(p+"host", "must be a host name or address without a port or scheme, got %q", m.Host)
 		}
-		if m.Port < 1 || m.Port > 65535 {
-			add(p+"port", "must be between 1 and 65535, got %d", m.Port)
-		}
 		if e := CheckAddress(m.From); e != "" {
 			add(p+"from", "%s", e)
 		}

@@ -66,6 +66,8 @@ currency:
 alerts:
   thresholds: [80, 100]      # percent of budget, actual and forecast
   webhook_url: ""            # Slack-compatible; used when notifications is on
+# outbound:
+#   allow_metadata_addresses: false   # true lets URLs reach link-local and cloud metadata addresses
 
 # Reports made and delivered on a schedule (due at an hour, UTC), by email
 # and/or as a message with the headline numbers to alerts.webhook_url.
@@ -129,7 +131,7 @@ dashboard:
   # public_url: https://costs.example.com   # links in scheduled report messages
 
 import:
-  max_resources: 100000      # distinct resources and charges per import (~2 KB of memory each)
+  max_resources: 100000      # distinct resources and charges per import (held in memory)
   max_daily_lines: 20000000  # distinct daily lines per import
 
 mcp:

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/egress"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -27,6 +28,10 @@ type Webhook struct {
 	// MaxWait bounds any one wait, including a server's Retry-After;
 	// default 30 s.
 	MaxWait time.Duration
+	// AllowMetadata lets the default client connect to link-local and
+	// cloud metadata addresses (outbound.allow_metadata_addresses); off,
+	// a host name resolving to one is refused when connecting.
+	AllowMetadata bool
 }
 
 // ErrPermanent marks a failure retrying cannot fix (a 4xx answer other
@@ -60,7 +65,10 @@ func (w *Webhook) Post(ctx context.Context, msg any) error {
 	}
 	client := w.Client
 	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Second}
+		client = egress.Client(10 * time.Second)
+		if w.AllowMetadata {
+			client = &http.Client{Timeout: 10 * time.Second}
+		}
 	}
 	var last error
 	for try := 1; try <= attempts; try++ {
@@ -101,6 +109,9 @@ func (w *Webhook) post(ctx context.Context, client *http.Client, body []byte) (t
 		var ue *url.Error
 		if errors.As(err, &ue) {
 			err = ue.Err
+		}
+		if errors.Is(err, egress.ErrBlocked) {
+			return 0, fmt.Errorf("%w: %w", ErrPermanent, err)
 		}
 		return 0, fmt.Errorf("monitor: webhook post: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/egress"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -133,5 +134,24 @@ func TestWebhookUnreachable(t *testing.T) {
 	err := (&Webhook{URL: url, Attempts: 2, Backoff: time.Millisecond}).Send(context.Background(), testAlert)
 	if err == nil || errors.Is(err, ErrPermanent) || strings.Contains(err.Error(), "SECRET") {
 		t.Fatalf("err %v", err)
+	}
+}
+
+// TestWebhookRefusesMetadataAddress: the default client checks the
+// address it connects to, so a webhook that reaches a metadata service
+// (by address here; by a name resolving to one in the field) fails at
+// once, without retries, and before any packet leaves.
+func TestWebhookRefusesMetadataAddress(t *testing.T) {
+	w := &Webhook{URL: "http://169.254.169.254/latest/meta-data/", Backoff: time.Hour}
+	start := time.Now()
+	err := w.Post(context.Background(), map[string]string{"text": "x"})
+	if !errors.Is(err, ErrPermanent) || !errors.Is(err, egress.ErrBlocked) {
+		t.Fatalf("err = %v, want a permanent blocked-address error", err)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("a blocked address was retried")
+	}
+	if strings.Contains(err.Error(), "meta-data") {
+		t.Fatalf("the error repeats the URL: %v", err)
 	}
 }

@@ -335,7 +335,7 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 		return res, err
 	}
 	res.Alerts = len(alerts)
-	hook := &monitor.Webhook{URL: url}
+	hook := &monitor.Webhook{URL: url, AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses}
 	target := redactURL(url)
 	for _, a := range alerts {
 		if err := ctx.Err(); err != nil {

@@ -343,7 +343,7 @@ func (s *Service) deliver(ctx context.Context, sc config.Schedule, run *Delivery
 		if d.Channel == store.ChannelEmail {
 			sendErr = s.mail(ctx, sc, due, rep, head)
 		} else {
-			sendErr = (&monitor.Webhook{URL: strings.TrimSpace(s.cfg.Alerts.WebhookURL)}).Post(ctx, head.WebhookMessage())
+			sendErr = (&monitor.Webhook{URL: strings.TrimSpace(s.cfg.Alerts.WebhookURL), AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses}).Post(ctx, head.WebhookMessage())
 		}
 		if err := finish(d, sendErr); err != nil {
 			return err

@@ -128,6 +128,11 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username st
 			msg = e.Error()
 		}
 	}
+	if len(username) > service.MaxUsernameLen {
+		// No user has such a name: echoing it would only let a request
+		// make the page as large as its body.
+		username = ""
+	}
 	s.renderLogin(w, status, loginView{Error: msg, Username: username, Next: safeNext(r.PostForm.Get("next"))})
 }
 

@@ -238,28 +238,35 @@ func (h *healthCache) get(ctx context.Context, check func(context.Context) model
 	return h.val
 }
 
-// healthzBody is GET /healthz. Check messages name paths and errors, so
-// only logged-in callers see them; anyone sees the statuses.
+// healthzBody is GET /healthz for a logged-in caller: the statuses and
+// messages of every check.
 type healthzBody struct {
 	Status string              `json:"status"`
 	Checks []model.HealthCheck `json:"checks"`
 }
 
+// publicHealth is GET /healthz for anyone else: ok or degraded and
+// nothing more, since the checks would tell a stranger which providers
+// are enabled and what is failing.
+type publicHealth struct {
+	Status string `json:"status"`
+}
+
 func (s *Server) healthz() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := s.health.get(r.Context(), s.svc.CheckHealth)
-		out := healthzBody{Status: h.Status}
-		p, _ := s.identify(r, true)
-		for _, c := range h.Checks {
-			if p == nil {
-				c.Message = ""
-			}
-			out.Checks = append(out.Checks, c)
-		}
 		status := http.StatusOK
 		if h.Status == "unhealthy" {
 			status = http.StatusServiceUnavailable
 		}
-		writeJSON(w, status, out)
+		if p, _ := s.identify(r, true); p == nil {
+			out := publicHealth{Status: "ok"}
+			if h.Status != "healthy" {
+				out.Status = "degraded"
+			}
+			writeJSON(w, status, out)
+			return
+		}
+		writeJSON(w, status, healthzBody{Status: h.Status, Checks: h.Checks})
 	})
 }

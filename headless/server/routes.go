@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -302,4 +303,33 @@ func (s *Server) unmatched() http.Handler {
 		writeError(w, r, apperr.E(apperr.Validation, "method %s is not allowed on %s: use %s", service.Bounded(r.Method, 16), service.Bounded(r.URL.Path, service.MaxFilterLen), strings.Join(allow, " or ")).
 			WithDetail("status", http.StatusMethodNotAllowed))
 	})
+}
+
+// canonical answers a path with empty, . or .. segments (//api/costs,
+// /api//costs, /api/./costs) with a 404 in the error shape. The mux would
+// redirect it to the clean path, in HTML: an API client would follow a
+// redirect it did not ask for, or show a page where it expects JSON.
+func canonical(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The escaped path, as the mux matches it: an encoded slash
+		// (..%2F) is part of a segment, for the handler to refuse.
+		if p := r.URL.EscapedPath(); p != "" && p[0] == '/' {
+			if c := cleanPath(p); c != p {
+				refuseBody(w, r)
+				writeError(w, r, apperr.E(apperr.NotFound, "no such path: %s (paths have no empty, . or .. segments: %s)",
+					service.Bounded(p, service.MaxFilterLen), service.Bounded(c, service.MaxFilterLen)))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// cleanPath is p without empty, . and .. segments, keeping a final slash.
+func cleanPath(p string) string {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
 }
