@@ -150,11 +150,21 @@ func validateOutbound(c *Config, add func(field, format string, args ...any)) {
 		{"alerts.webhook_url", c.Alerts.WebhookURL},
 		{"aws.endpoint", c.AWS.Endpoint},
 		{"aws.athena.endpoint", c.AWS.Athena.Endpoint},
-		{"azure.endpoint", c.Azure.Endpoint},
 		{"gcp.endpoint", c.GCP.Endpoint},
 		{"oci.endpoint", c.OCI.Endpoint},
 	} {
 		checkOutboundURL(c, f.field, f.v, add)
+	}
+	// Azure's URLs must be https (validateAzure says so); their hosts
+	// follow the same address rule.
+	for _, f := range []struct{ field, v string }{
+		{"azure.endpoint", c.Azure.Endpoint},
+		{"azure.authority_host", c.Azure.AuthorityHost},
+		{"azure.audience", c.Azure.Audience},
+	} {
+		if u, err := url.Parse(strings.TrimSpace(f.v)); err == nil && u.Hostname() != "" {
+			checkOutboundHost(c, f.field, u.Hostname(), add)
+		}
 	}
 	if o := c.Dashboard.Auth.OIDC; o.Enabled && o.Issuer != "" {
 		// The rest of the issuer's rules are validateOIDC's.
