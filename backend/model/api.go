@@ -137,6 +137,10 @@ type Recommendation struct {
 	Confidence           float64            `json:"confidence"`
 	ImplementationEffort Effort             `json:"implementation_effort"`
 	Details              map[string]any     `json:"details,omitempty"`
+	// Basis is the days of cost history it was computed from, when it
+	// was (a commitment's baseline), with why when they end before
+	// yesterday.
+	Basis *Basis `json:"basis,omitempty"`
 	// Lifecycle is what people decided about it; nil in a bare generation.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 }

@@ -122,6 +122,13 @@ export interface AuditEvent {
   details: Record<string, unknown> | null;
 }
 
+/** Go: model.Basis */
+export interface Basis {
+  from: string;
+  to: string;
+  reason?: string;
+}
+
 /** Go: config.Budget */
 export interface Budget {
   name: string;
@@ -180,6 +187,7 @@ export interface CommitmentReport {
   currency: string;
   providers: CommitmentSummary[] | null;
   expiring: ExpiringCommitment[] | null;
+  basis?: Basis;
 }
 
 /** Go: service.CommitmentRequest */
@@ -650,6 +658,7 @@ export interface Recommendation {
   confidence: number;
   implementation_effort: Effort;
   details?: Record<string, unknown>;
+  basis?: Basis;
   lifecycle?: Lifecycle;
 }
 
