@@ -30,6 +30,8 @@ type azureMapper struct {
 	// names, the unit of measure; commit is false without PricingModel.
 	resID, resName, benefitID, benefitName, unit int
 	commit                                       bool
+	subMeter, meterName                          int // the row's half of the eligibility rule reads them
+	rule                                         rowRule
 }
 
 func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -60,6 +62,8 @@ func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		benefitID:   h.find("BenefitId"),
 		benefitName: h.find("BenefitName"),
 		unit:        h.find("UnitOfMeasure"),
+		subMeter:    h.find("MeterSubCategory", "MeterSubcategory"),
+		meterName:   h.find("MeterName"),
 	}
 	m.commit = m.pricing >= 0
 	m.exportNames = exportNames{accountName: h.find("BillingAccountName", "EnrollmentName"), subName: h.find("SubscriptionName")}
@@ -134,7 +138,11 @@ func (m *azureMapper) commitment(rec [][]byte, l *rawLine) {
 		c.coveredList, c.coveredCost, c.used = l.list, l.billed, l.billed
 	case usage && equalFoldAny(pricing, "ondemand", "on demand"):
 		// Spot and other pricing models are never covered.
-		if m.unit < 0 || timePriced(cell(rec, m.unit)) {
+		unit := cell(rec, m.unit)
+		if m.unit < 0 {
+			unit = unknownTime
+		}
+		if m.rule.eligible(nil, unit, cell(rec, m.subMeter), cell(rec, m.meterName)) {
 			c.kind = commitCandidate
 		}
 		return

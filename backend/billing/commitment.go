@@ -21,8 +21,9 @@ type commitKind uint8
 
 const (
 	commitNone commitKind = iota
-	// commitCandidate is usage paid on demand and priced by time: eligible
-	// usage when its service is compute or a database (eligibleKey).
+	// commitCandidate is usage paid on demand the row's half of the
+	// eligibility rule accepts (rowRule): eligible usage when its line key
+	// is too (eligibleKey).
 	commitCandidate
 	// commitCovered is usage a commitment covered.
 	commitCovered
@@ -75,11 +76,165 @@ func timePriced(unit []byte) bool {
 		bytes.Contains(u, []byte("second"))
 }
 
-// eligibleKey reports whether on-demand usage of a line key can be covered
-// by a commitment: usage of compute or databases.
+// Eligibility for a commitment discount is one rule in two halves: the
+// line key's (eligibleKey: a usage charge of a service commitments are
+// sold for, not an address, gateway or load balancer) and the row's
+// (rowRule: paid on demand, priced by a unit of time, and no usage type or
+// description of a charge no commitment covers). Eligible usage is the
+// list cost of the rows both accept, or that a commitment covered: the
+// figure the Commitments view and the purchase recommendation share.
+// The clouds' rules: AWS savings plans cover EC2 instance hours, Fargate,
+// Lambda compute and SageMaker; reservations EC2, RDS, ElastiCache,
+// OpenSearch, Redshift, DynamoDB capacity and MemoryDB; never addresses,
+// NAT gateways, load balancers, EBS, data transfer, Spot or extended
+// support. Azure reservations and savings plans cover VM hours (not
+// disks, addresses, bandwidth, licences), databases and some analytics;
+// Google Cloud CUDs vCPU and memory of machines and database instances;
+// OCI's annual commitment is sized by compute and database hours.
+
+// eligibleCategories are the FOCUS service categories with a commitment
+// for their time-priced usage; analyticsReservable names the analytics
+// and machine-learning services among them (lower case).
+var (
+	eligibleCategories  = []string{"compute", "databases", "containers"}
+	analyticsReservable = []string{"redshift", "opensearch", "elasticsearch", "synapse", "data explorer", "databricks", "sagemaker"}
+)
+
+// ineligibleUsage are (lower-case) words of a usage type, SKU, meter,
+// charge description or resource type that mark a charge no commitment
+// covers even when its service is compute: public addresses, NAT
+// gateways, load balancers, data transfer, Spot and preemptible capacity,
+// extended support, Kubernetes control planes, security add-ons and
+// licences billed apart.
+var ineligibleUsage = []string{
+	"publicipv4", "public ipv4", "elasticip", "elastic ip", "elastic-ip", "ip address", "ipaddress", "public ip",
+	"publicip", "static ip", "external ip", "addresses",
+	"natgateway", "nat gateway", "nat-gateway", "cloud nat",
+	"loadbalancer", "load balancer", "load-balancer", "lcu-", "lcuusage", "forwarding rule", "forwardingrule",
+	"data transfer", "datatransfer", "-bytes", "data processed", "egress",
+	"spot", "preemptible", "low priority", "snapshot", "pd capacity",
+	"extended support", "extendedsupport",
+	"percluster", "cluster usage", "kubernetes clusters", "cluster management", "uptime sla",
+	"defender for", "licensing fee", "licenses",
+}
+
+// eligibleKey is the line key's half of the rule: usage of a service a
+// commitment covers (compute, databases, containers, reservable analytics
+// and machine learning), not of a Kubernetes control plane, and of no
+// resource type ineligibleUsage names.
 func eligibleKey(c *model.CostLine) bool {
-	return strings.EqualFold(c.ChargeCategory, "Usage") &&
-		(strings.EqualFold(c.ServiceCategory, "Compute") || strings.EqualFold(c.ServiceCategory, "Databases"))
+	if !strings.EqualFold(c.ChargeCategory, "Usage") {
+		return false
+	}
+	cat := c.ServiceCategory
+	if cat == "" {
+		cat = serviceCategory(c.Provider, c.Service)
+	}
+	cat = strings.ToLower(cat)
+	svc := strings.ToLower(c.Service)
+	switch {
+	case slices.Contains(eligibleCategories, cat):
+	case cat == "analytics" || cat == "ai and machine learning":
+		if !slices.ContainsFunc(analyticsReservable, func(s string) bool { return strings.Contains(svc, s) }) {
+			return false
+		}
+	default:
+		return false
+	}
+	rt := []byte(c.ResourceType)
+	if kubernetes(svc) && bytes.Contains(bytes.ToLower(rt), []byte("cluster")) {
+		return false // the control plane's hours, not its nodes
+	}
+	return !ineligibleText(rt)
+}
+
+// kubernetes reports a managed Kubernetes service name (lower case).
+func kubernetes(svc string) bool {
+	return strings.Contains(svc, "kubernetes") || svc == "oke" || svc == "container_engine"
+}
+
+// ineligibleText reports whether s names a charge no commitment covers.
+func ineligibleText(s []byte) bool {
+	if len(s) == 0 {
+		return false
+	}
+	var low [256]byte
+	b := low[:0]
+	if len(s) > len(low) {
+		b = make([]byte, 0, len(s))
+	}
+	for _, c := range s {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	for _, w := range ineligibleUsage {
+		if bytes.Contains(b, []byte(w)) {
+			return true
+		}
+	}
+	return false
+}
+
+// rowRule is a row's half of the rule, with the verdicts of the rows it
+// has seen: a usage row paid on demand (PricingCategory neither Dynamic,
+// Committed nor Other when the export gives it), priced by a unit of time
+// (not LCU-hours), whose texts (usage type, SKU, meter, description) name
+// no ineligible charge. Each mapper (one per worker) holds one.
+type rowRule struct {
+	seen map[string]bool
+	buf  []byte
+}
+
+// EligibleRow is the row's half of the commitment eligibility rule, for
+// the connectors that aggregate an export where it lives: a row with this
+// PricingCategory ("" when not given), pricing unit and texts (usage
+// type, SKU or meter, charge description) may be eligible usage; its line
+// must also pass EligibleUsage.
+func EligibleRow(pricingCategory, unit string, texts ...string) bool {
+	var r rowRule
+	bs := make([][]byte, len(texts))
+	for i, t := range texts {
+		bs[i] = []byte(t)
+	}
+	return r.eligible([]byte(pricingCategory), []byte(unit), bs...)
+}
+
+// unknownTime stands for the unit of an export without a unit column:
+// its rows are taken as priced by time, the other halves still apply.
+var unknownTime = []byte("hours")
+
+// rowRuleMemo bounds the verdicts a rowRule keeps: usage types repeat,
+// descriptions with prices less so.
+const rowRuleMemo = 1 << 14
+
+func (r *rowRule) eligible(pricingCategory, unit []byte, texts ...[]byte) bool {
+	if len(pricingCategory) > 0 && !equalFoldAny(pricingCategory, "standard", "on-demand", "ondemand", "on demand") {
+		return false
+	}
+	if !timePriced(unit) {
+		return false
+	}
+	b := append(r.buf[:0], unit...)
+	for _, t := range texts {
+		b = append(append(b, 0), t...)
+	}
+	r.buf = b
+	if v, ok := r.seen[string(b)]; ok {
+		return v
+	}
+	v := !ineligibleText(unit)
+	for _, t := range texts {
+		v = v && !ineligibleText(t)
+	}
+	if r.seen == nil {
+		r.seen = map[string]bool{}
+	}
+	if len(r.seen) < rowRuleMemo {
+		r.seen[string(b)] = v
+	}
+	return v
 }
 
 // commitKey identifies the commitment sums of one day.

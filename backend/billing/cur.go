@@ -35,12 +35,12 @@ type curMapper struct {
 	cm                                      curCommit
 }
 
-// curCommit are the columns the commitment measures read; has is false
-// when the export has none of them, and rows skip them.
+// curCommit are the columns the commitment measures read.
 type curCommit struct {
-	has                             bool
 	unit, riEnd, riUpfront, riUnits int
 	riUnusedQty, spARN, spEnd       int
+	usageType, desc                 int // the row's half of the eligibility rule reads them
+	rule                            rowRule
 }
 
 func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -81,9 +81,10 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 			riUnusedQty: f("reservation/UnusedQuantity", "reservation_unused_quantity"),
 			spARN:       f("savingsPlan/SavingsPlanARN", "savings_plan_savings_plan_a_r_n"),
 			spEnd:       f("savingsPlan/EndTime", "savings_plan_end_time"),
+			usageType:   f("lineItem/UsageType", "line_item_usage_type"),
+			desc:        f("lineItem/LineItemDescription", "line_item_line_item_description"),
 		},
 	}
-	m.cm.has = m.riARN >= 0 || m.cm.spARN >= 0
 	if m.unblended < 0 {
 		return nil, missing("lineItem/UnblendedCost")
 	}
@@ -162,10 +163,10 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	} else if !ok {
 		l.list = l.billed
 	}
-	if m.cm.has {
-		if fe = m.commitment(rec, typ, l); fe != nil {
-			return out, fe
-		}
+	// Without reservation or savings plan columns every usage row is on
+	// demand: its eligible usage still counts.
+	if fe = m.commitment(rec, typ, l); fe != nil {
+		return out, fe
 	}
 	d := &l.dims
 	d[0], d[1], d[2], d[3] = cell(rec, m.payer), cell(rec, m.account), cell(rec, m.code), cell(rec, m.pname)
@@ -189,7 +190,7 @@ func (m *curMapper) commitment(rec [][]byte, typ []byte, l *rawLine) *fieldError
 	var fe *fieldError
 	switch string(typ) {
 	case "Usage":
-		if timePriced(cell(rec, m.cm.unit)) {
+		if m.cm.rule.eligible(nil, cell(rec, m.cm.unit), cell(rec, m.cm.usageType), cell(rec, m.cm.desc)) {
 			c.kind = commitCandidate
 		}
 		return nil

@@ -51,8 +51,9 @@ func CURLine(k CURKey) (model.CostLine, error) {
 // commitment discounts are sold for (see timePriced).
 func TimePriced(unit string) bool { return timePriced([]byte(unit)) }
 
-// EligibleUsage reports whether on-demand usage of a line could have been
-// covered by a commitment discount (see eligibleKey).
+// EligibleUsage is the line key's half of the commitment eligibility rule:
+// whether on-demand usage of a line could have been covered by a
+// commitment discount (see eligibleKey); EligibleRow is the row's half.
 func EligibleUsage(c *model.CostLine) bool { return eligibleKey(c) }
 
 // FOCUSKey is the identity of a FOCUS line at daily grain, as an

@@ -27,6 +27,9 @@ type focusMapper struct {
 	cdQty, cdUnit                   int // FOCUS 1.1+: CommitmentDiscountQuantity, CommitmentDiscountUnit
 	cdQtyName                       string
 	pricingUnit                     int
+	// The row's half of the eligibility rule reads these (-1 when absent).
+	pricingCat, usageType, chargeDesc, meterName int
+	rule                                         rowRule
 }
 
 func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -63,6 +66,10 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		cdQty:       h.find("CommitmentDiscountQuantity"),
 		cdUnit:      h.find("CommitmentDiscountUnit"),
 		pricingUnit: h.find("PricingUnit"),
+		pricingCat:  h.find("PricingCategory"),
+		usageType:   h.find("x_UsageType"),
+		chargeDesc:  h.find("ChargeDescription"),
+		meterName:   h.find("x_SkuMeterName"),
 	}
 	m.cdQtyName = h.colName(m.cdQty, "CommitmentDiscountQuantity")
 	if m.host < 0 {
@@ -108,10 +115,8 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	} else if !ok {
 		l.list = l.billed
 	}
-	if m.cdID >= 0 {
-		if fe = m.commitment(rec, l); fe != nil {
-			return out, fe
-		}
+	if fe = m.commitment(rec, l); fe != nil {
+		return out, fe
 	}
 	d := &l.dims
 	d[0], d[1], d[2] = cell(rec, m.provider), cell(rec, m.issuer), cell(rec, m.host)
@@ -130,7 +135,9 @@ func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
 }
 
 // commitment fills l.commit from a FOCUS row (the measures are defined in
-// the README, and FOCUSCommitRole says what each kind of row gives).
+// the README, and FOCUSCommitRole says what each kind of row gives). A
+// file without the CommitmentDiscount columns still gives its eligible
+// usage: every row is then on demand or not eligible.
 // FOCUS 1.1+ gives the quantity of a row (consumed by a Used row, left by
 // an Unused one): when its unit is time (hours), the commitment's units
 // are their sum and its unused units the Unused rows', so utilization can
@@ -143,7 +150,10 @@ func (m *focusMapper) commitment(rec [][]byte, l *rawLine) *fieldError {
 	case FOCUSCommitNone:
 		return nil
 	case FOCUSCommitOnDemand:
-		c.kind = commitCandidate
+		if m.rule.eligible(cell(rec, m.pricingCat), cell(rec, m.pricingUnit),
+			cell(rec, m.usageType), cell(rec, m.chargeDesc), cell(rec, m.meterName)) {
+			c.kind = commitCandidate
+		}
 		return nil
 	case FOCUSCommitUnused:
 		c.kind, c.unused = commitFee, l.effective
@@ -176,9 +186,9 @@ const (
 	// purchase's cost reaches the usage and unused rows amortized), and
 	// usage paid on demand that is not priced by time.
 	FOCUSCommitNone FOCUSCommitRole = iota
-	// FOCUSCommitOnDemand is usage paid on demand and priced by time: its
-	// ListCost is eligible usage when its line is compute or database
-	// usage (EligibleUsage).
+	// FOCUSCommitOnDemand is usage without a commitment discount, priced
+	// by time: its ListCost is eligible usage when the rest of the rule
+	// accepts it (EligibleRow, EligibleUsage).
 	FOCUSCommitOnDemand
 	// FOCUSCommitUsed is usage a commitment covered (status Used, or none
 	// given): ListCost is its on-demand equivalent, EffectiveCost its cost

@@ -33,6 +33,7 @@ type gcpMapper struct {
 	sku, qty, qtyUnit, rate int
 	qtyName, rateName       string
 	usage                   bool // the row being mapped is usage (not a fee, tax or adjustment)
+	rule                    rowRule
 }
 
 type gcpCredit struct {
@@ -190,7 +191,11 @@ func (m *gcpMapper) commitment(rec [][]byte, l *rawLine) *fieldError {
 		return m.fee(rec, l, sku)
 	}
 	m.usage = true
-	if m.qtyUnit >= 0 && !timePriced(cell(rec, m.qtyUnit)) {
+	unit := cell(rec, m.qtyUnit)
+	if m.qtyUnit < 0 {
+		unit = unknownTime
+	}
+	if !m.rule.eligible(nil, unit, sku) {
 		return nil
 	}
 	c.kind = commitCandidate

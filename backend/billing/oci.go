@@ -10,7 +10,9 @@ import (
 // service, 3 region, 4 resource id, 5 correction flag, 6 tags, 7 currency.
 // Billed and effective are cost/myCost, the column Oracle's own tools sum
 // (cost/myCostOverage is informational); the report has no list cost, so
-// list is billed.
+// list is billed. The report has no commitment discounts (OCI's annual
+// commitment prices the whole tenancy): its time-priced compute and
+// database usage is eligible usage paid on demand.
 type ociMapper struct {
 	exportNames
 	forced                                    model.ProviderKey
@@ -20,6 +22,8 @@ type ociMapper struct {
 	tagIdx                                    []int
 	tagKeys                                   []string
 	tagBuf                                    []byte
+	unit, desc                                int // the row's half of the eligibility rule reads them
+	rule                                      rowRule
 }
 
 func bindOCI(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -34,6 +38,8 @@ func bindOCI(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		currency:    h.find("cost/currencyCode"),
 		cost:        h.find("cost/myCost"),
 		start:       h.find("lineItem/intervalUsageStart"),
+		unit:        h.find("cost/skuUnitDescription"),
+		desc:        h.find("product/Description"),
 	}
 	m.exportNames = exportNames{accountName: h.find("lineItem/tenantName"), subName: h.find("product/compartmentName")}
 	if m.cost < 0 {
@@ -62,6 +68,9 @@ func (m *ociMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.tenant), cell(rec, m.compartment), cell(rec, m.service), cell(rec, m.region), cell(rec, m.res)
 	d[5], d[7] = cell(rec, m.correction), cell(rec, m.currency)
 	m.fill(rec, l)
+	if m.rule.eligible(nil, cell(rec, m.unit), cell(rec, m.desc)) {
+		l.commit.kind = commitCandidate
+	}
 	if len(m.tagIdx) > 0 {
 		b := m.tagBuf[:0]
 		for n, i := range m.tagIdx {

@@ -102,16 +102,36 @@ func Report(totals []Total, ps Providers, conv Convert, currency string, period 
 	return rep
 }
 
+// Usage is a provider's eligible usage over a period at list prices:
+// all of it, covered or not, and the part commitments covered.
+type Usage struct {
+	Eligible, Covered float64
+}
+
+// EligibleUsage sums one provider's eligible usage from its totals: what
+// commitments covered plus the eligible usage paid on demand. The
+// Commitments view and the commitment recommendation both read it, so
+// they give one figure for the same days.
+func EligibleUsage(ts []Total, conv Convert) Usage {
+	var onDemand, covered float64
+	for _, t := range ts {
+		if t.ID == "" {
+			onDemand += conv(t.OnDemand, t.Currency)
+		} else {
+			covered += conv(t.CoveredList, t.Currency)
+		}
+	}
+	return Usage{Eligible: covered + onDemand, Covered: covered}
+}
+
 // summarize is one provider's rows: a total and one per type. With a
 // reason the source gives no on-demand price (noPrice), every measure
 // built on one is unknown.
 func summarize(p model.ProviderKey, src model.SourceKind, ts []Total, conv Convert, noPrice string) []model.CommitmentSummary {
-	var onDemand float64
 	all := newGroup()
 	byType := map[string]*group{}
 	for _, t := range ts {
 		if t.ID == "" {
-			onDemand += conv(t.OnDemand, t.Currency)
 			continue
 		}
 		g := byType[t.Type]
@@ -124,7 +144,7 @@ func summarize(p model.ProviderKey, src model.SourceKind, ts []Total, conv Conve
 	}
 	// Eligible usage: what commitments covered plus the eligible usage
 	// paid on demand, both at on-demand (list) prices.
-	eligible := all.coveredList + onDemand
+	eligible := EligibleUsage(ts, conv).Eligible
 	row := func(typ string, g *group) model.CommitmentSummary {
 		s := model.CommitmentSummary{Provider: p, Source: src, Type: typ, Reported: true,
 			EligibleOnDemand: round(eligible), CoveredOnDemand: round(g.coveredList),

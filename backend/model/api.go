@@ -140,6 +140,10 @@ type Recommendation struct {
 	// Source is the recommender that found it: costpilot, or the cloud's
 	// own (details.also_reported_by names the others that found it too).
 	Source RecSource `json:"source"`
+	// Basis is the days of cost history it was computed from, when it
+	// was (a commitment's baseline), with why when they end before
+	// yesterday.
+	Basis *Basis `json:"basis,omitempty"`
 	// Lifecycle is what people decided about it; nil in a bare generation.
 	Lifecycle *Lifecycle `json:"lifecycle,omitempty"`
 }

@@ -38,6 +38,18 @@ type CommitmentReport struct {
 	// Expiring are the commitments whose term ends within 90 days of the
 	// period's end (ExpiringWithin30 marks the nearest).
 	Expiring []ExpiringCommitment `json:"expiring"`
+	// Basis, when set, says the default period was moved back to the last
+	// days with data, and why.
+	Basis *Basis `json:"basis,omitempty"`
+}
+
+// Basis is the days an answer read: From and To inclusive (YYYY-MM-DD),
+// and Reason when they are not the days the question implied (the data
+// ends before yesterday, so the last days with data were read instead).
+type Basis struct {
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // CommitmentSummary is one provider's commitments of one type (Type "" is

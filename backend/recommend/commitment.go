@@ -2,10 +2,12 @@ package recommend
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/pricing"
 )
@@ -13,26 +15,6 @@ import (
 // commitmentTermYears is the term recommended: one year keeps the lock-in
 // short; the three-year saving is given in the details.
 const commitmentTermYears = 1
-
-// computeServices are service names (lower case) that bill machines, for
-// cost lines without a FOCUS ServiceCategory.
-var computeServices = []string{"amazon elastic compute cloud", "amazonec2", "ec2", "virtual machines",
-	"compute engine", "compute"}
-
-// isComputeUsage reports whether a cost line is usage of compute.
-func isComputeUsage(l model.CostLine) bool {
-	if !isUsage(l) {
-		return false
-	}
-	if strings.EqualFold(l.ServiceCategory, "Compute") {
-		return true
-	}
-	if l.ServiceCategory != "" {
-		return false
-	}
-	s := strings.ToLower(l.Service)
-	return slices.Contains(computeServices, s)
-}
 
 // isUsage reports whether a line is usage (not a purchase, tax, credit or
 // adjustment); lines without a category are usage.
@@ -50,20 +32,28 @@ func onDemand(l model.CostLine) bool {
 	return l.List <= 0 || float64(l.Effective) >= OnDemandShare*float64(l.List)
 }
 
-// IsComputeUsage reports whether a line is usage of a compute service: the
-// spend a commitment would cover.
-func IsComputeUsage(l model.CostLine) bool { return isComputeUsage(l) }
+// IsComputeUsage reports whether a line is usage a commitment could cover,
+// by the line half of the import's eligibility rule (billing.EligibleUsage):
+// the rule for sources whose commitment facts are missing.
+func IsComputeUsage(l model.CostLine) bool {
+	if l.ChargeCategory == "" {
+		l.ChargeCategory = "Usage"
+	}
+	return billing.EligibleUsage(&l)
+}
 
-// ComputeDaily sums daily lines' on-demand compute usage (billed) per
-// provider and day: the series the commitment baseline reads.
+// ComputeDaily sums daily lines' eligible usage paid on demand (at list
+// prices, as the commitment facts' eligible usage is) per provider and
+// day: the series the commitment baseline reads when a source reports no
+// commitment facts.
 func ComputeDaily(lines []model.CostLine) map[model.ProviderKey]map[string]float64 {
 	out := map[model.ProviderKey]map[string]float64{}
 	for _, l := range lines {
-		if isComputeUsage(l) && onDemand(l) {
+		if IsComputeUsage(l) && onDemand(l) {
 			if out[l.Provider] == nil {
 				out[l.Provider] = map[string]float64{}
 			}
-			out[l.Provider][l.Day] += l.Billed.Float64()
+			out[l.Provider][l.Day] += l.List.Float64()
 		}
 	}
 	return out
@@ -76,27 +66,40 @@ type baseline struct {
 	completeness float64
 	cv           float64
 	source       string
+	// from and to are the days read (cost and coverage baselines);
+	// eligible and covered are Coverage's (coverage baselines:
+	// hasEligible).
+	from, to          string
+	eligible, covered float64
+	hasEligible       bool
+}
+
+// lookback is the LookbackDays days ending on end's day, or, when end is
+// zero, on the last day of daily.
+func lookback[V any](daily map[string]V, end time.Time) (first, last string, ok bool) {
+	if !end.IsZero() {
+		last = end.UTC().Format(model.DateLayout)
+	} else {
+		for d := range daily {
+			last = max(last, d)
+		}
+	}
+	t, err := time.Parse(model.DateLayout, last)
+	if err != nil {
+		return "", "", false
+	}
+	return t.AddDate(0, 0, -LookbackDays+1).Format(model.DateLayout), last, true
 }
 
 // costBaseline takes the 10th-percentile day of on-demand compute spend
-// over the last LookbackDays days of costs (ending at now when given).
-func costBaseline(daily map[string]float64, now time.Time) (baseline, bool) {
-	days := make([]string, 0, len(daily))
-	for d := range daily {
-		days = append(days, d)
-	}
-	slices.Sort(days)
-	last := ""
-	if !now.IsZero() {
-		last = now.UTC().Format(model.DateLayout)
-	} else if len(days) > 0 {
-		last = days[len(days)-1]
-	}
-	end, err := time.Parse(model.DateLayout, last)
-	if err != nil {
+// over the LookbackDays days ending at end (at the last day with data
+// when end is zero).
+func costBaseline(daily map[string]float64, end time.Time) (baseline, bool) {
+	first, last, ok := lookback(daily, end)
+	if !ok {
 		return baseline{}, false
 	}
-	first := end.AddDate(0, 0, -LookbackDays+1).Format(model.DateLayout)
+	days := slices.Sorted(maps.Keys(daily))
 	var vals []float64
 	for _, d := range days {
 		if d >= first && d <= last {
@@ -112,6 +115,8 @@ func costBaseline(daily map[string]float64, now time.Time) (baseline, bool) {
 		completeness: float64(len(vals)) / LookbackDays,
 		cv:           cv(vals),
 		source:       "cost history",
+		from:         first,
+		to:           last,
 	}, true
 }
 
@@ -121,27 +126,23 @@ func costBaseline(daily map[string]float64, now time.Time) (baseline, bool) {
 // absorb, their average daily unused amount at on-demand prices (unused /
 // (1 - discount)). Only what stays uncovered after the commitments held is
 // worth a new one; a baseline at or below zero recommends nothing.
-func coverageBaseline(p model.ProviderKey, cov Coverage, now time.Time) (baseline, bool) {
-	b, ok := costBaseline(cov.OnDemand, now)
+func coverageBaseline(p model.ProviderKey, cov Coverage, end time.Time) (baseline, bool) {
+	first, last, ok := lookback(cov.OnDemand, end)
+	if !ok {
+		return baseline{}, false
+	}
+	b, ok := costBaseline(cov.OnDemand, end)
 	d1 := pricing.CommitmentDiscount(p, commitmentTermYears)
 	if !ok || d1 >= 1 {
 		return baseline{}, false
 	}
-	if now.IsZero() { // the window ends on the last day with data, as costBaseline's
-		for d := range cov.OnDemand {
-			if t, err := time.Parse(model.DateLayout, d); err == nil && t.After(now) {
-				now = t
-			}
-		}
-	}
-	end := now.UTC().Format(model.DateLayout)
-	first := now.UTC().AddDate(0, 0, -LookbackDays+1).Format(model.DateLayout)
 	var unused float64
 	for d, v := range cov.Unused {
-		if d >= first && d <= end {
+		if d >= first && d <= last {
 			unused += v
 		}
 	}
+	b.eligible, b.covered, b.hasEligible = cov.Eligible, cov.Covered, true
 	b.hourly -= unused / b.days / (1 - d1) / hoursPerDay
 	b.source = "eligible usage no commitment covers"
 	return b, true
@@ -179,8 +180,9 @@ func inventoryBaseline(resources []model.Resource, byID map[string][]model.Utili
 }
 
 // commit recommends a commitment for the steady baseline left after the
-// other recommendations (rightsize and clean up first, then commit).
-func commit(p model.ProviderKey, b baseline, otherMonthlySavings float64) (model.Recommendation, bool) {
+// other recommendations (rightsize and clean up first, then commit); why
+// is the reason the baseline's days end before yesterday, if they do.
+func commit(p model.ProviderKey, b baseline, otherMonthlySavings float64, why string) (model.Recommendation, bool) {
 	d1 := pricing.CommitmentDiscount(p, commitmentTermYears)
 	d3 := pricing.CommitmentDiscount(p, 3)
 	covered := b.hourly - otherMonthlySavings/pricing.HoursPerMonth
@@ -194,13 +196,17 @@ func commit(p model.ProviderKey, b baseline, otherMonthlySavings float64) (model
 	commitPerHour := covered * (1 - d1)
 	product := pricing.CommitmentKind(p)
 	ev := evidence{completeness: b.completeness, days: b.days, stability: stabilityOf(b.cv), kind: 1}
-	return model.Recommendation{
+	source := b.source
+	if b.from != "" {
+		source += fmt.Sprintf(", %s to %s", b.from, b.to)
+	}
+	rec := model.Recommendation{
 		Type:         model.RecCommitment,
 		ResourceID:   "compute-baseline",
 		ResourceType: "commitment",
 		Description: fmt.Sprintf("Buy a %d-year %s for the steady %s compute baseline: $%.4f an hour of on-demand "+
 			"spend (from %s, after the other recommendations) costs $%.4f an hour committed; saves $%.2f a month.",
-			commitmentTermYears, product, p, covered, b.source, commitPerHour, savings),
+			commitmentTermYears, product, p, covered, source, commitPerHour, savings),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: "on-demand", Cost: money(covered * pricing.HoursPerMonth)},
 		RecommendedConfig:    &model.InstanceConfig{InstanceType: fmt.Sprintf("%s %dy", product, commitmentTermYears), Cost: money(commitPerHour * pricing.HoursPerMonth)},
 		PotentialSavings:     savings,
@@ -221,5 +227,13 @@ func commit(p model.ProviderKey, b baseline, otherMonthlySavings float64) (model
 			"daily_spend_cv":           round4(b.cv),
 			"discount_source":          "typical published rates, " + pricing.PriceDate,
 		},
-	}, true
+	}
+	if b.from != "" {
+		rec.Basis = &model.Basis{From: b.from, To: b.to, Reason: why}
+	}
+	if b.hasEligible {
+		rec.Details["eligible_on_demand_cost"] = money(b.eligible)
+		rec.Details["covered_on_demand_cost"] = money(b.covered)
+	}
+	return rec, true
 }

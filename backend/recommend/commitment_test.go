@@ -1,9 +1,9 @@
 package recommend
 
 import (
-	"time"
-
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -74,7 +74,7 @@ func TestCommitmentBaseline(t *testing.T) {
 			b, ok := costBaseline(ComputeDaily(tt.costs)[model.AWS], testNow)
 			var rec model.Recommendation
 			if ok {
-				rec, ok = commit(model.AWS, b, tt.other)
+				rec, ok = commit(model.AWS, b, tt.other, "")
 			}
 			if tt.savings == 0 {
 				if ok {
@@ -150,5 +150,74 @@ func TestCommitmentSizedByCoverage(t *testing.T) {
 				t.Fatalf("got %+v, want savings %v", got, tt.savings)
 			}
 		})
+	}
+}
+
+// TestCommitmentOnTheLastDaysWithData: a history that ends 40 days before
+// testNow gives no baseline over the 30 days before testNow, but, with the
+// basis the service passes (its last 30 days with data), the same purchase
+// as a current one, and says which days it read and why.
+func TestCommitmentOnTheLastDaysWithData(t *testing.T) {
+	shift := func(lines []model.CostLine) []model.CostLine {
+		for i := range lines {
+			d, _ := time.Parse(model.DateLayout, lines[i].Day)
+			lines[i].Day = d.AddDate(0, 0, -40).Format(model.DateLayout)
+		}
+		return lines
+	}
+	end := testNow.AddDate(0, 0, -40).Format(model.DateLayout)
+	first := testNow.AddDate(0, 0, -69).Format(model.DateLayout)
+	tests := []struct {
+		name  string
+		basis map[model.ProviderKey]model.Basis
+		want  *model.Basis // nil: no commitment
+	}{
+		{"the 30 days before now", nil, nil},
+		{"the last 30 days with data", map[model.ProviderKey]model.Basis{model.AWS: {From: first, To: end, Reason: "the data ends on " + end}},
+			&model.Basis{From: first, To: end, Reason: "the data ends on " + end}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := Input{Costs: shift(steadyCompute()), Basis: tt.basis}
+			var got *model.Recommendation
+			for _, r := range AnalyzeProvider(model.AWS, in, defaultOptions) {
+				if r.Type == model.RecCommitment {
+					got = &r
+				}
+			}
+			switch {
+			case tt.want == nil && got != nil:
+				t.Fatalf("got %+v, want none", *got)
+			case tt.want == nil:
+				return
+			case got == nil:
+				t.Fatal("no commitment")
+			case got.PotentialSavings != 408.8 || got.Basis == nil || *got.Basis != *tt.want:
+				t.Fatalf("savings %v basis %+v, want 408.8 and %+v", got.PotentialSavings, got.Basis, *tt.want)
+			case !strings.Contains(got.Description, first+" to "+end):
+				t.Fatalf("the description does not say the days: %s", got.Description)
+			}
+		})
+	}
+}
+
+// TestCommitmentEligibleUsage: the recommendation reports the eligible
+// usage it is given, the Commitments view's figure for its days.
+func TestCommitmentEligibleUsage(t *testing.T) {
+	cov := Coverage{OnDemand: map[string]float64{}, Eligible: 900, Covered: 180}
+	for d := 0; d < 30; d++ {
+		cov.OnDemand[testNow.AddDate(0, 0, -d).Format(model.DateLayout)] = 24
+	}
+	var got *model.Recommendation
+	for _, r := range AnalyzeProvider(model.AWS, Input{Costs: steadyCompute(), Coverage: map[model.ProviderKey]Coverage{model.AWS: cov}}, defaultOptions) {
+		if r.Type == model.RecCommitment {
+			got = &r
+		}
+	}
+	if got == nil {
+		t.Fatal("no commitment")
+	}
+	if e, c := got.Details["eligible_on_demand_cost"], got.Details["covered_on_demand_cost"]; e != 900.0 || c != 180.0 {
+		t.Fatalf("eligible %v covered %v, want 900 and 180", e, c)
 	}
 }

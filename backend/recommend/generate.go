@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -62,18 +63,24 @@ func AnalyzeProvider(p model.ProviderKey, in Input, opt Options) []model.Recomme
 	if in.ComputeDaily == nil {
 		daily = ComputeDaily(costs)[p]
 	}
+	end, why := opt.Now, ""
+	if bs, has := in.Basis[p]; has {
+		if t, err := time.Parse(model.DateLayout, bs.To); err == nil {
+			end, why = t, bs.Reason
+		}
+	}
 	b, ok := baseline{}, false
 	if cov, has := in.Coverage[p]; has {
-		b, ok = coverageBaseline(p, cov, opt.Now)
+		b, ok = coverageBaseline(p, cov, end)
 	}
 	if !ok {
-		b, ok = costBaseline(daily, opt.Now)
+		b, ok = costBaseline(daily, end)
 	}
 	if !ok {
 		b, ok = inventoryBaseline(resources, byID, opt)
 	}
 	if ok {
-		if r, ok := commit(p, b, other); ok {
+		if r, ok := commit(p, b, other, why); ok {
 			recs = append(recs, r)
 		}
 	}

@@ -44,12 +44,21 @@ type Input struct {
 	// source reports them: the purchase is then sized from the eligible
 	// usage no commitment covers (see coverageBaseline).
 	Coverage map[model.ProviderKey]Coverage
+	// Basis is, per provider, the days its cost history is read over: the
+	// commitment baseline ends on To (not Options.Now) and the
+	// recommendation carries it, Reason included (the data ends before
+	// yesterday, so the last LookbackDays days with data are read).
+	Basis map[model.ProviderKey]model.Basis
 }
 
 // Coverage is a provider's daily commitment measures, in the report
 // currency: the list cost of eligible usage no commitment covered, and
-// the commitment purchased but left unused.
+// the commitment purchased but left unused. Eligible and Covered are the
+// list cost of all eligible usage over the baseline's days and of the
+// part commitments covered, as the Commitments view computes them
+// (commitments.Eligible): the recommendation reports them.
 type Coverage struct {
-	OnDemand map[string]float64 // day -> amount
-	Unused   map[string]float64
+	OnDemand          map[string]float64 // day -> amount
+	Unused            map[string]float64
+	Eligible, Covered float64
 }

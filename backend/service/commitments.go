@@ -8,6 +8,7 @@ import (
 	"github.com/costpilot/costpilot/backend/commitments"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // CommitmentRequest is GET /api/commitments' parameters, the desktop's
@@ -43,6 +44,10 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 		return model.CommitmentReport{}, err
 	}
 	sc := s.scope(ctx, keys)
+	p, basis, err := s.commitmentWindow(ctx, sc, p)
+	if err != nil {
+		return model.CommitmentReport{}, err
+	}
 	sc.From, sc.To = p.FirstDay(), p.LastDay()
 	conv, err := s.converter(ctx, sc)
 	if err != nil {
@@ -72,6 +77,7 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 	}
 	today, _ := model.ParseDayNum(demoDay(s.now(), 0))
 	rep := commitments.Report(totals, ps, conv.Convert, conv.Target, p, today)
+	rep.Basis = basis
 	for i, r := range rep.Providers {
 		if r.Type == "" && r.Reported && failed[r.Provider] != "" {
 			note := "partly reported: the days of the last sync have none; " + failed[r.Provider]
@@ -82,6 +88,82 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 		}
 	}
 	return rep, nil
+}
+
+// commitmentWindow moves the default period (the DefaultDays days ending
+// yesterday, whether asked for or not) back to the last DefaultDays days
+// with data when the data ends before yesterday (a monthly delivery, a
+// delay, a historical file), and says so in the report's basis; any other
+// period is read as asked.
+func (s *Service) commitmentWindow(ctx context.Context, sc store.Scope, p model.Period) (model.Period, *model.Basis, error) {
+	def, err := s.CommitmentPeriod(CommitmentRequest{})
+	if err != nil {
+		return p, nil, err
+	}
+	if !def.Start.Equal(p.Start) || !def.End.Equal(p.End) {
+		return p, nil, nil
+	}
+	ends, err := s.dataEnds(ctx, sc)
+	if err != nil {
+		return p, nil, err
+	}
+	var last string
+	for _, e := range ends {
+		last = max(last, e)
+	}
+	b := lastDaysWithData(last, p.LastDay(), DefaultDays)
+	if b.Reason == "" {
+		return p, nil, nil
+	}
+	from, _ := time.Parse(model.DateLayout, b.From)
+	to, _ := time.Parse(model.DateLayout, b.To)
+	return model.Period{Start: from, End: to.Add(24*time.Hour - time.Second)}, &b, nil
+}
+
+// dataEnds is, per provider of the scope with data, its last day with
+// data up to yesterday: the last day of its commitment facts where its
+// source stores them (what the Commitments view and the commitment
+// recommendation read), else the end of its stored cost history.
+func (s *Service) dataEnds(ctx context.Context, sc store.Scope) (map[model.ProviderKey]string, error) {
+	yday := yesterday(s.now())
+	all := sc
+	all.From, all.To = "", yday
+	rows, err := s.store.CommitmentTotals(ctx, all)
+	if err != nil {
+		return nil, err
+	}
+	out := map[model.ProviderKey]string{}
+	for _, r := range rows {
+		if r.Day > 0 {
+			out[r.Provider] = max(out[r.Provider], r.Day.String())
+		}
+	}
+	stats, err := s.store.Stats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range stats {
+		if _, done := out[h.Provider]; done || h.LastDay == "" {
+			continue
+		}
+		if src, ok := sc.Sources[h.Provider]; ok && src == h.Source {
+			out[h.Provider] = min(h.LastDay, yday)
+		}
+	}
+	return out, nil
+}
+
+// lastDaysWithData is the n days ending on last (yesterday), or, when
+// the data ends before it (end), the n days ending on end, saying why.
+// No data at all (end "") keeps the days ending on last.
+func lastDaysWithData(end, last string, n int) model.Basis {
+	to, why := last, ""
+	if end != "" && end < last {
+		to = end
+		why = fmt.Sprintf("the data ends on %s, before %s: the last %d days with data", end, last, n)
+	}
+	t, _ := time.Parse(model.DateLayout, to)
+	return model.Basis{From: t.AddDate(0, 0, 1-n).Format(model.DateLayout), To: to, Reason: why}
 }
 
 // CommitmentNotesBucket is the cache bucket that remembers, per live

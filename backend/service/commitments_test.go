@@ -182,7 +182,9 @@ func focusExpected(t *testing.T, path string) map[model.ProviderKey]map[string]e
 		}
 		id := r["CommitmentDiscountId"]
 		if id == "" || id == "NULL" {
-			if (r["ServiceCategory"] == "Compute" || r["ServiceCategory"] == "Databases") && byTime(r["PricingUnit"]) {
+			d := r["ChargeDescription"]
+			notCovered := strings.Contains(d, "NAT Gateway") || strings.Contains(d, "Extended Support") || strings.Contains(d, "Defender for")
+			if (r["ServiceCategory"] == "Compute" || r["ServiceCategory"] == "Databases") && byTime(r["PricingUnit"]) && !notCovered {
 				add(onDemand[p], rat(t, r["ListCost"]))
 			}
 			continue

@@ -10,6 +10,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/allocate"
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/commitments"
 	"github.com/costpilot/costpilot/backend/forecast"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/recommend"
@@ -70,10 +71,25 @@ func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) 
 		in.Inventory = append(in.Inventory, inv)
 	}
 	sc := s.scope(ctx, keys)
-	sc.To = yesterday(s.now())
-	sc.From = demoDay(s.now(), -recommendationWindow)
+	// Each provider's costs are read over its last 30 days with data: the
+	// 30 days ending yesterday, or earlier when its data ends earlier
+	// (a monthly delivery, a delay, a historical file), which the
+	// recommendations then say.
+	ends, err := s.dataEnds(ctx, sc)
+	if err != nil {
+		return in, err
+	}
+	yday := yesterday(s.now())
+	in.Basis = map[model.ProviderKey]model.Basis{}
+	sc.From, sc.To = yday, yday
+	for _, k := range keys {
+		b := lastDaysWithData(ends[k], yday, recommendationWindow)
+		in.Basis[k] = b
+		sc.From = min(sc.From, b.From)
+	}
 	// Summed in SQL: one line per line key for allocation, and the daily
-	// on-demand compute spend for the commitment baseline.
+	// on-demand eligible usage for the commitment baseline of sources
+	// without commitment facts.
 	lines, err := s.store.Lines(ctx, sc)
 	if err != nil {
 		return in, err
@@ -87,7 +103,7 @@ func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) 
 	if err != nil {
 		return in, err
 	}
-	days, err := s.store.DaySums(ctx, csc, model.MetricBilled)
+	days, err := s.store.DaySums(ctx, csc, model.MetricList)
 	if err != nil {
 		return in, err
 	}
@@ -98,25 +114,58 @@ func (s *Service) recommendInput(ctx context.Context, keys []model.ProviderKey) 
 		}
 		in.ComputeDaily[d.Provider][d.Day] += conv.Convert(d.Amount, d.Currency)
 	}
-	// Where the source reports commitments, the purchase is sized from
-	// the usage they leave uncovered.
+	in.Coverage, err = s.recommendCoverage(ctx, sc, in.Basis, conv.Convert)
+	return in, err
+}
+
+// recommendCoverage is, per provider whose source reports commitments,
+// its daily commitment facts (the purchase is sized from the usage they
+// leave uncovered) and its eligible usage over its basis, summed as the
+// Commitments view sums it (commitments.EligibleUsage).
+func (s *Service) recommendCoverage(ctx context.Context, sc store.Scope, basis map[model.ProviderKey]model.Basis,
+	conv commitments.Convert) (map[model.ProviderKey]recommend.Coverage, error) {
 	cdays, err := s.store.CommitmentDays(ctx, sc)
 	if err != nil {
-		return in, err
+		return nil, err
 	}
+	out := map[model.ProviderKey]recommend.Coverage{}
 	for _, d := range cdays {
-		if in.Coverage == nil {
-			in.Coverage = map[model.ProviderKey]recommend.Coverage{}
-		}
-		c, ok := in.Coverage[d.Provider]
+		c, ok := out[d.Provider]
 		if !ok {
 			c = recommend.Coverage{OnDemand: map[string]float64{}, Unused: map[string]float64{}}
-			in.Coverage[d.Provider] = c
+			out[d.Provider] = c
 		}
-		c.OnDemand[d.Day] += conv.Convert(d.OnDemand, d.Currency)
-		c.Unused[d.Day] += conv.Convert(d.Unused, d.Currency)
+		c.OnDemand[d.Day] += conv(d.OnDemand, d.Currency)
+		c.Unused[d.Day] += conv(d.Unused, d.Currency)
 	}
-	return in, nil
+	// One query per distinct basis (usually one for all providers).
+	totals := map[model.ProviderKey][]commitments.Total{}
+	done := map[model.Basis]bool{}
+	for k := range out {
+		b := basis[k]
+		if done[b] {
+			continue
+		}
+		done[b] = true
+		wsc := sc
+		wsc.From, wsc.To = b.From, b.To
+		rows, err := s.store.CommitmentTotals(ctx, wsc)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			if basis[r.Provider] == b {
+				totals[r.Provider] = append(totals[r.Provider], commitments.Total{Provider: r.Provider, Source: r.Source,
+					CommitmentFact: r.CommitmentFact, Days: r.Days})
+			}
+		}
+	}
+	for k, c := range out {
+		u := commitments.EligibleUsage(totals[k], conv)
+		c.Eligible, c.Covered = u.Eligible, u.Covered
+		out[k] = c
+	}
+	return out, nil
 }
 
 // toBase converts lines of several currencies to the report currency, so

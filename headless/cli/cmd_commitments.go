@@ -79,7 +79,11 @@ func ratioText(r *float64) string {
 }
 
 func printCommitments(w io.Writer, rep model.CommitmentReport, limit int) {
-	fmt.Fprintf(w, "Commitments from %s to %s\n\n", rep.Period.StartDate, rep.Period.EndDate)
+	fmt.Fprintf(w, "Commitments from %s to %s\n", rep.Period.StartDate, rep.Period.EndDate)
+	if rep.Basis != nil && rep.Basis.Reason != "" {
+		fmt.Fprintf(w, "(%s)\n", rep.Basis.Reason)
+	}
+	fmt.Fprintln(w)
 	t := table{cols: []column{{name: "PROVIDER"}, {name: "TYPE", cut: cutEnd, min: 10}, {name: "COVERAGE", right: true},
 		{name: "UTILIZATION", right: true}, {name: "UNUSED", right: true}, {name: "NET SAVINGS", right: true, optional: true},
 		{name: "SAVINGS RATE", right: true, optional: true}}}

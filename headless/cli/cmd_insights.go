@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -176,6 +177,29 @@ func printRecommendations(w io.Writer, recs []model.Recommendation, cur string, 
 	}
 	t.print(w, limit)
 	fmt.Fprintf(w, "\n%d recommendations, potential savings %s a month\n", len(recs), money(total, cur))
+	printBases(w, recs)
+}
+
+// printBases says, per distinct span, which days of cost history the
+// recommendations were computed from when the data ends before yesterday.
+func printBases(w io.Writer, recs []model.Recommendation) {
+	var order []model.Basis
+	providers := map[model.Basis][]string{}
+	for _, r := range recs {
+		b := r.Basis
+		if b == nil || b.Reason == "" {
+			continue
+		}
+		if _, ok := providers[*b]; !ok {
+			order = append(order, *b)
+		}
+		if ps := providers[*b]; !slices.Contains(ps, string(r.Provider)) {
+			providers[*b] = append(ps, string(r.Provider))
+		}
+	}
+	for _, b := range order {
+		fmt.Fprintf(w, "Costs read from %s to %s (%s): %s\n", b.From, b.To, strings.Join(providers[b], ", "), b.Reason)
+	}
 }
 
 // cutHead keeps an id's first characters: commands take any unique

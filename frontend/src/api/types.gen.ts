@@ -122,6 +122,13 @@ export interface AuditEvent {
   details: Record<string, unknown> | null;
 }
 
+/** Go: model.Basis */
+export interface Basis {
+  from: string;
+  to: string;
+  reason?: string;
+}
+
 /** Go: config.Budget */
 export interface Budget {
   name: string;
@@ -180,6 +187,7 @@ export interface CommitmentReport {
   currency: string;
   providers: CommitmentSummary[] | null;
   expiring: ExpiringCommitment[] | null;
+  basis?: Basis;
 }
 
 /** Go: service.CommitmentRequest */
@@ -684,6 +692,7 @@ export interface Recommendation {
   implementation_effort: Effort;
   details?: Record<string, unknown>;
   source: RecSource;
+  basis?: Basis;
   lifecycle?: Lifecycle;
 }
 

@@ -82,6 +82,11 @@ export function CommitmentsPage() {
           <h2>
             Coverage and utilization, {formatDate(rep.period.start_date)} – {formatDate(rep.period.end_date)}
           </h2>
+          {rep.basis?.reason && (
+            <p class="muted small" data-testid="commitments-basis">
+              {rep.basis.reason}
+            </p>
+          )}
           <table class="table" data-testid="commitments-table">
             <thead>
               <tr>

@@ -57,6 +57,19 @@ export function RecommendationsPage() {
   const savings = counted.reduce((s, r) => s + (r.potential_savings || 0), 0);
   const high = counted.filter((r) => r.priority === 'high').length;
   const realized = all.reduce((s, r) => s + (r.lifecycle?.realized?.monthly ?? 0), 0);
+  // The days of cost history read, where the data ends before yesterday.
+  const bases = useMemo(() => {
+    const by = new Map<string, { from: string; to: string; reason: string; providers: string[] }>();
+    for (const r of all) {
+      const b = r.basis;
+      if (!b?.reason) continue;
+      const key = `${b.from}/${b.to}/${b.reason}`;
+      const e = by.get(key) ?? { from: b.from, to: b.to, reason: b.reason, providers: [] };
+      if (!e.providers.includes(r.provider)) e.providers.push(r.provider);
+      by.set(key, e);
+    }
+    return [...by.values()];
+  }, [all]);
   const doneCount = all.filter((r) => r.lifecycle?.state === 'done').length;
 
   const runOptimize = async () => {
@@ -231,6 +244,11 @@ export function RecommendationsPage() {
             </article>
             <CoverageCard />
           </div>
+          {bases.map((b) => (
+            <p class="muted small" data-testid="rec-basis" key={`${b.from}/${b.to}`}>
+              Costs read from {b.from} to {b.to} ({b.providers.map(providerName).join(', ')}): {b.reason}
+            </p>
+          ))}
           <div class="filters">
             {select('Type', 'type', type, types, titleCase)}
             {select('Provider', 'provider', provider, providers, providerName)}

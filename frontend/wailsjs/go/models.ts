@@ -379,6 +379,22 @@ export namespace model {
 	}
 	
 	
+	export class Basis {
+	    from: string;
+	    to: string;
+	    reason?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Basis(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.reason = source["reason"];
+	    }
+	}
 	export class BudgetForecast {
 	    name: string;
 	    amount: number;
@@ -480,6 +496,7 @@ export namespace model {
 	    currency: string;
 	    providers: CommitmentSummary[];
 	    expiring: ExpiringCommitment[];
+	    basis?: Basis;
 	
 	    static createFrom(source: any = {}) {
 	        return new CommitmentReport(source);
@@ -491,6 +508,7 @@ export namespace model {
 	        this.currency = source["currency"];
 	        this.providers = this.convertValues(source["providers"], CommitmentSummary);
 	        this.expiring = this.convertValues(source["expiring"], ExpiringCommitment);
+	        this.basis = this.convertValues(source["basis"], Basis);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -1142,6 +1160,7 @@ export namespace model {
 	    implementation_effort: string;
 	    details?: Record<string, any>;
 	    source: string;
+	    basis?: Basis;
 	    lifecycle?: Lifecycle;
 	
 	    static createFrom(source: any = {}) {
@@ -1164,6 +1183,7 @@ export namespace model {
 	        this.implementation_effort = source["implementation_effort"];
 	        this.details = source["details"];
 	        this.source = source["source"];
+	        this.basis = this.convertValues(source["basis"], Basis);
 	        this.lifecycle = this.convertValues(source["lifecycle"], Lifecycle);
 	    }
 	
