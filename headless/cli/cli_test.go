@@ -74,6 +74,8 @@ func isolate(t *testing.T) string {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
+	// The default data dir too: a test must never open the user's own.
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "xdg-data"))
 	t.Setenv("COSTPILOT_CONFIG", "")
 	t.Setenv("COSTPILOT_DATA_DIR", "")
 	t.Setenv("COSTPILOT_LOG_LEVEL", "ERROR")
