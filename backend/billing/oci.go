@@ -7,7 +7,11 @@ import (
 )
 
 // ociMapper reads OCI cost reports. Dims: 0 tenancy, 1 compartment, 2
-// service, 3 region, 4 resource id, 5 correction flag, 6 tags, 7 currency.
+// service, 3 region, 4 resource id, 5 correction flag, 6 tags, 7 currency,
+// and the usage detail: the product (cost/productSku / product/Description,
+// as OCI's FOCUS report gives SkuId and ChargeDescription) in
+// cost/skuUnitDescription (the unit of the quantity and the unit price;
+// else cost/billingUnitReadable), the quantity usage/billedQuantity.
 // Billed and effective are cost/myCost, the column Oracle's own tools sum
 // (cost/myCostOverage is informational); the report has no list cost, so
 // list is billed.
@@ -17,6 +21,8 @@ type ociMapper struct {
 	tenant, compartment, service, region, res int
 	correction, currency, cost, start         int
 	costName, startName                       string
+	sku, desc, unit, qty                      int
+	qtyName                                   string
 	tagIdx                                    []int
 	tagKeys                                   []string
 	tagBuf                                    []byte
@@ -34,7 +40,12 @@ func bindOCI(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		currency:    h.find("cost/currencyCode"),
 		cost:        h.find("cost/myCost"),
 		start:       h.find("lineItem/intervalUsageStart"),
+		sku:         h.find("cost/productSku"),
+		desc:        h.find("product/Description"),
+		unit:        h.find("cost/skuUnitDescription", "cost/billingUnitReadable"),
+		qty:         h.find("usage/billedQuantity"),
 	}
+	m.qtyName = h.colName(m.qty, "usage/billedQuantity")
 	m.exportNames = exportNames{accountName: h.find("lineItem/tenantName"), subName: h.find("product/compartmentName")}
 	if m.cost < 0 {
 		return nil, missing("cost/myCost")
@@ -62,6 +73,10 @@ func (m *ociMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.tenant), cell(rec, m.compartment), cell(rec, m.service), cell(rec, m.region), cell(rec, m.res)
 	d[5], d[7] = cell(rec, m.correction), cell(rec, m.currency)
 	m.fill(rec, l)
+	l.setUsage(cell(rec, m.unit), cell(rec, m.sku), cell(rec, m.desc))
+	if l.quantity, fe = quantity(rec, m.qty, m.qtyName); fe != nil {
+		return out, fe
+	}
 	if len(m.tagIdx) > 0 {
 		b := m.tagBuf[:0]
 		for n, i := range m.tagIdx {
@@ -91,7 +106,7 @@ func (m *ociMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	}
 	c.ServiceCategory = serviceCategory(model.OCI, c.Service)
 	c.ResourceType = ocidType(c.ResourceID)
-	return c, nil
+	return withUsage(c, l), nil
 }
 
 // ocidType is the resource type of an OCID (ocid1.<type>.oc1...), or "".
