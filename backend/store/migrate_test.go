@@ -16,14 +16,14 @@ import (
 // cost_lines, duplicates included), opens it with the current code, and
 // checks every read against a brute-force sum of the old rows.
 func TestMigrateHistoryFromVersion3(t *testing.T) {
-	testMigrateHistory(t, 3)
+	testMigrateHistory(t, 3, 60)
 }
 
 // TestMigrateHistoryFromVersion15: the same history, brought to version
 // 15 by its own migrations, gains the usage detail (version 16) with every
 // sum kept, ” as usage and unit and quantities of 0.
 func TestMigrateHistoryFromVersion15(t *testing.T) {
-	s := testMigrateHistory(t, 15)
+	s := testMigrateHistory(t, 15, 20)
 	var keys, usage, facts, qty int64
 	err := s.r.QueryRowContext(context.Background(), `SELECT (SELECT COUNT(*) FROM line_keys),
 		(SELECT COUNT(*) FROM line_keys WHERE usage <> 0 OR unit <> 0), (SELECT COUNT(*) FROM facts),
@@ -39,9 +39,10 @@ func TestMigrateHistoryFromVersion15(t *testing.T) {
 
 // testMigrateHistory writes the history as version 3 kept it, runs the
 // migrations up to version v on it as SQL, opens it with the current code
-// and checks every read against the brute force; the migrated history then
-// takes a new write. It returns the open store.
-func testMigrateHistory(t *testing.T, v int) *Store {
+// and checks every read against the brute force in that many random
+// scopes; the migrated history then takes a new write. It returns the
+// open store.
+func testMigrateHistory(t *testing.T, v, queries int) *Store {
 	ctx := context.Background()
 	dir := t.TempDir()
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, FileName))
@@ -112,7 +113,7 @@ func testMigrateHistory(t *testing.T, v int) *Store {
 	if got, err := s.SchemaVersion(ctx); err != nil || got != LatestSchema() {
 		t.Fatalf("schema version %d %v, want %d", got, err, LatestSchema())
 	}
-	for q := range 60 {
+	for q := range queries {
 		sc := randomScope(r, base)
 		m := []model.CostMetric{model.MetricBilled, model.MetricEffective, model.MetricList}[r.IntN(3)]
 		checkScope(t, s, bf, sc, m, q, "after migration: query "+string(rune('0'+q%10)))
