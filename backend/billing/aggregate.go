@@ -17,7 +17,7 @@ var errOverflow = errors.New("amount overflow")
 
 // Aggregation state is compact: a line's identity (all but the day and the
 // amounts) is interned once per file as a key id, and a daily line is a
-// uint64 (key id << 32 | day) with three amounts. One memory budget holds
+// uint64 (key id << 32 | day) with three amounts and a quantity. One memory budget holds
 // both: the identities, counted by their size as they are interned, and
 // the sums, which past what the identities leave are written to a sorted
 // run on disk by their worker, which starts again; the runs are merged at
@@ -54,7 +54,7 @@ const (
 func identityBytes(c *model.CostLine) int64 {
 	n := costLineBytes + int64(unsafe.Sizeof(digest{})) + 4 + mapSlotBytes + roundingBytes
 	for _, s := range [...]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service, c.ServiceCategory,
-		c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory, c.Currency} {
+		c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory, c.Usage, c.Unit, c.Currency} {
 		n += int64(len(s))
 	}
 	if len(c.Tags) > 0 {
@@ -67,8 +67,8 @@ func identityBytes(c *model.CostLine) int64 {
 }
 
 // entryBytes is what one daily line costs in a worker: its map slot, its
-// entry, and the slack of both growing.
-const entryBytes = 104
+// entry (72 bytes), and the slack of both growing.
+const entryBytes = 120
 
 // keyBits is how many bits of a key id count keys within a provider; the
 // bits above them are the provider's index, so the lines of one provider
@@ -79,19 +79,20 @@ const maxKeysPerProvider = 1 << keyBits
 
 // entry is one daily line being summed.
 type entry struct {
-	k       uint64 // key id << 32 | uint32(day number)
-	b, e, l exact
+	k          uint64 // key id << 32 | uint32(day number)
+	b, e, l, q exact  // the amounts and the quantity (millions of units)
 }
 
 func (x *entry) key() int32        { return int32(x.k >> 32) }
 func (x *entry) day() model.DayNum { return model.DayNum(int32(uint32(x.k))) }
 
-func (x *entry) add(b, e, l exact) bool {
-	var ok1, ok2, ok3 bool
-	x.b, ok1 = x.b.add(b)
-	x.e, ok2 = x.e.add(e)
-	x.l, ok3 = x.l.add(l)
-	return ok1 && ok2 && ok3
+func (x *entry) add(y *entry) bool {
+	var ok1, ok2, ok3, ok4 bool
+	x.b, ok1 = x.b.add(y.b)
+	x.e, ok2 = x.e.add(y.e)
+	x.l, ok3 = x.l.add(y.l)
+	x.q, ok4 = x.q.add(y.q)
+	return ok1 && ok2 && ok3 && ok4
 }
 
 // sum sets *dst to the exact sum of xs; a fieldError naming column on
@@ -360,8 +361,8 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		a.idx[ek] = i
 		a.sums = append(a.sums, entry{k: ek})
 	}
-	if !a.sums[i].add(l.billed, l.effective, l.list) {
-		return badField("cost", "%v: daily sum exceeds the supported range", errOverflow)
+	if !a.sums[i].add(&entry{b: l.billed, e: l.effective, l: l.list, q: l.quantity}) {
+		return badField("cost", "%v: daily sum of the cost or the quantity exceeds the supported range", errOverflow)
 	}
 	if l.commit.kind != commitNone {
 		if fe := a.addCommit(l, lk); fe != nil {

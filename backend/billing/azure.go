@@ -10,7 +10,9 @@ import (
 // azureMapper reads Azure cost exports: EA and MCA, actual and amortized
 // (the amortized export's cost column already holds amortized cost). Dims:
 // 0 billing account, 1 subscription, 2 consumed service, 3 meter category,
-// 4 region, 5 resource id, 6 charge type, 7 tags, 8 currency.
+// 4 region, 5 resource id, 6 charge type, 7 tags, 8 currency, and the usage
+// detail: the meter (MeterCategory / MeterSubCategory / MeterName) in
+// UnitOfMeasure, the quantity Quantity.
 //
 // Billed and effective are the cost column (CostInBillingCurrency, else
 // Cost or PreTaxCost); list is paygCostInBillingCurrency, else PayGPrice
@@ -30,7 +32,8 @@ type azureMapper struct {
 	// names, the unit of measure; commit is false without PricingModel.
 	resID, resName, benefitID, benefitName, unit int
 	commit                                       bool
-	subMeter, meterName                          int // the row's half of the eligibility rule reads them
+	meterSub, meterName                          int // the row's half of the eligibility rule reads them too
+	qtyName                                      string
 	rule                                         rowRule
 }
 
@@ -62,9 +65,10 @@ func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		benefitID:   h.find("BenefitId"),
 		benefitName: h.find("BenefitName"),
 		unit:        h.find("UnitOfMeasure"),
-		subMeter:    h.find("MeterSubCategory", "MeterSubcategory"),
+		meterSub:    h.find("MeterSubCategory", "MeterSubcategory"),
 		meterName:   h.find("MeterName"),
 	}
+	m.qtyName = h.colName(m.quantity, "Quantity")
 	m.commit = m.pricing >= 0
 	m.exportNames = exportNames{accountName: h.find("BillingAccountName", "EnrollmentName"), subName: h.find("SubscriptionName")}
 	if m.cost < 0 {
@@ -114,7 +118,9 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.consumed), cell(rec, m.meter), cell(rec, m.region)
 	d[5], d[6], d[7], d[8] = cell(rec, m.resource), cell(rec, m.charge), cell(rec, m.tags), cell(rec, m.currency)
 	m.fill(rec, l)
-	return out, nil
+	l.setUsage(cell(rec, m.unit), d[3], cell(rec, m.meterSub), cell(rec, m.meterName))
+	l.quantity, fe = quantity(rec, m.quantity, m.qtyName)
+	return out, fe
 }
 
 var one = []byte("1")
@@ -142,7 +148,7 @@ func (m *azureMapper) commitment(rec [][]byte, l *rawLine) {
 		if m.unit < 0 {
 			unit = unknownTime
 		}
-		if m.rule.eligible(nil, unit, cell(rec, m.subMeter), cell(rec, m.meterName)) {
+		if m.rule.eligible(nil, unit, cell(rec, m.meterSub), cell(rec, m.meterName)) {
 			c.kind = commitCandidate
 		}
 		return
@@ -218,7 +224,7 @@ func (m *azureMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	c.ResourceType = armType(c.ResourceID)
 	s := azureService(c.ResourceType, str(d[2]), str(d[3]))
 	c.Service, c.ServiceCategory = s.Name, s.Category
-	return c, nil
+	return withUsage(c, l), nil
 }
 
 // azureChargeCategory maps ChargeType to a FOCUS ChargeCategory.

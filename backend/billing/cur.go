@@ -10,7 +10,10 @@ import (
 // curMapper reads AWS Cost and Usage Reports: legacy (lineItem/...) and
 // CUR 2.0 (line_item_...), CSV or Parquet. Dims: 0 payer account, 1 usage
 // account, 2 product code, 3 product name, 4 region, 5 resource id, 6
-// product family, 7 line item type, 8 tags, 9 currency.
+// product family, 7 line item type, 8 tags, 9 currency, and the usage
+// detail: lineItem/UsageType in pricing/unit, the quantity
+// lineItem/UsageAmount (none on a SavingsPlanNegation row, which undoes
+// the cost of usage already counted).
 //
 // Costs follow the FOCUS conversion of CUR: billed is the unblended cost;
 // effective is the amortized cost (savings plan and reservation effective
@@ -32,6 +35,7 @@ type curMapper struct {
 	names                                   map[int]string
 	tagBuf                                  []byte
 	startName                               string
+	usageType, usageAmount                  int
 	cm                                      curCommit
 }
 
@@ -70,6 +74,8 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		pstart:            f("bill/BillingPeriodStartDate", "bill_billing_period_start_date"),
 		pend:              f("bill/BillingPeriodEndDate", "bill_billing_period_end_date"),
 		tagsCol:           h.find("resource_tags"),
+		usageType:         f("lineItem/UsageType", "line_item_usage_type"),
+		usageAmount:       f("lineItem/UsageAmount", "line_item_usage_amount"),
 		exportNames: exportNames{accountName: f("bill/PayerAccountName", "bill_payer_account_name"),
 			subName: f("lineItem/UsageAccountName", "line_item_usage_account_name")},
 		names: map[int]string{},
@@ -92,7 +98,7 @@ func bindCUR(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		return nil, missing("lineItem/UsageStartDate")
 	}
 	for _, i := range []int{m.unblended, m.public, m.riEffective, m.spEffective, m.riUnusedUpfront,
-		m.riUnusedRecurring, m.spTotalCommit, m.spUsedCommit, m.start, m.cm.riUpfront, m.cm.riUnits, m.cm.riUnusedQty} {
+		m.riUnusedRecurring, m.spTotalCommit, m.spUsedCommit, m.start, m.cm.riUpfront, m.cm.riUnits, m.cm.riUnusedQty, m.usageAmount} {
 		m.names[i] = h.colName(i, "cost")
 	}
 	m.startName = m.names[m.start]
@@ -175,6 +181,12 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 		d[4] = cell(rec, m.region)
 	}
 	d[5], d[6], d[7], d[9] = cell(rec, m.resource), cell(rec, m.family), typ, cell(rec, m.currency)
+	l.setUsage(cell(rec, m.cm.unit), cell(rec, m.usageType))
+	if string(typ) != "SavingsPlanNegation" {
+		if l.quantity, fe = quantity(rec, m.usageAmount, m.names[m.usageAmount]); fe != nil {
+			return out, fe
+		}
+	}
 	if m.tagsCol >= 0 {
 		d[8] = cell(rec, m.tagsCol)
 	} else if len(m.tagIdx) > 0 {
@@ -272,6 +284,7 @@ func (m *curMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 		k.TagMap = unpackTags(d[8], m.tagKeys)
 	}
 	c, err := CURLine(k)
+	c = withUsage(c, l)
 	if m.forced != "" {
 		c.Provider = m.forced
 	}

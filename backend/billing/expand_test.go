@@ -8,7 +8,7 @@ func expand(b model.Batch) []model.CostLine {
 	var out []model.CostLine
 	_ = b.Facts.Each(func(f model.Fact) error {
 		l := b.Facts.Keys[f.Key]
-		l.Day, l.Billed, l.Effective, l.List = f.Day.String(), f.Billed, f.Effective, f.List
+		l.Day, l.Billed, l.Effective, l.List, l.Quantity = f.Day.String(), f.Billed, f.Effective, f.List, f.Quantity
 		out = append(out, l)
 		return nil
 	})

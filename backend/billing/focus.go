@@ -10,7 +10,15 @@ import (
 // else ProviderName), 1 invoice issuer, 2 host provider or publisher, 3
 // billing account, 4 sub account, 5 service, 6 service category, 7 region,
 // 8 resource id, 9 resource type, 10 charge category, 11 tags, 12 currency,
-// 13 billing account name, 14 sub account name.
+// 13 billing account name, 14 sub account name, and the usage detail
+// (dimUsage, dimUnit).
+//
+// The usage is x_UsageType (AWS) when the row has it, else the Azure
+// meter (x_SkuMeterCategory / x_SkuMeterSubcategory / x_SkuMeterName, as
+// the Azure cost export names it), else SkuId / ChargeDescription. The
+// unit and quantity are PricingUnit and PricingQuantity, or
+// ConsumedUnit and ConsumedQuantity where the row has no
+// PricingQuantity.
 type focusMapper struct {
 	ends                            endCache
 	forced                          model.ProviderKey
@@ -27,9 +35,13 @@ type focusMapper struct {
 	cdQty, cdUnit                   int // FOCUS 1.1+: CommitmentDiscountQuantity, CommitmentDiscountUnit
 	cdQtyName                       string
 	pricingUnit                     int
-	// The row's half of the eligibility rule reads these (-1 when absent).
-	pricingCat, usageType, chargeDesc, meterName int
-	rule                                         rowRule
+	// The row's half of the eligibility rule reads some of these (-1 when absent).
+	pricingCat, usageType, sku, chargeDesc int
+	meterCat, meterSub, meterName          int
+	pricingQty, consumedQty                int
+	consumedUnit                           int
+	pricingQtyName, consumedQtyName        string
+	rule                                   rowRule
 }
 
 func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
@@ -68,9 +80,18 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		pricingUnit: h.find("PricingUnit"),
 		pricingCat:  h.find("PricingCategory"),
 		usageType:   h.find("x_UsageType"),
+		sku:         h.find("SkuId"),
 		chargeDesc:  h.find("ChargeDescription"),
+		meterCat:    h.find("x_SkuMeterCategory"),
+		meterSub:    h.find("x_SkuMeterSubcategory"),
 		meterName:   h.find("x_SkuMeterName"),
+		pricingQty:  h.find("PricingQuantity"),
+		consumedQty: h.find("ConsumedQuantity"),
+		// ConsumedUnit is the unit of ConsumedQuantity.
+		consumedUnit: h.find("ConsumedUnit"),
 	}
+	m.pricingQtyName = h.colName(m.pricingQty, "PricingQuantity")
+	m.consumedQtyName = h.colName(m.consumedQty, "ConsumedQuantity")
 	m.cdQtyName = h.colName(m.cdQty, "CommitmentDiscountQuantity")
 	if m.host < 0 {
 		m.host = m.publish
@@ -127,7 +148,27 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
 	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
 	d[13], d[14] = cell(rec, m.accountName), cell(rec, m.subName)
-	return out, nil
+	return out, m.usage(rec, l)
+}
+
+// usage fills the usage detail and quantity of a row (see focusMapper).
+func (m *focusMapper) usage(rec [][]byte, l *rawLine) *fieldError {
+	unit := cell(rec, m.pricingUnit)
+	var fe *fieldError
+	if cell(rec, m.pricingQty) != nil {
+		l.quantity, fe = quantity(rec, m.pricingQty, m.pricingQtyName)
+	} else if cell(rec, m.consumedQty) != nil {
+		l.quantity, fe = quantity(rec, m.consumedQty, m.consumedQtyName)
+		unit = cell(rec, m.consumedUnit)
+	}
+	if ut := cell(rec, m.usageType); ut != nil {
+		l.setUsage(unit, ut)
+	} else if mc := cell(rec, m.meterCat); mc != nil {
+		l.setUsage(unit, mc, cell(rec, m.meterSub), cell(rec, m.meterName))
+	} else {
+		l.setUsage(unit, cell(rec, m.sku), cell(rec, m.chargeDesc))
+	}
+	return fe
 }
 
 func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
@@ -243,7 +284,7 @@ func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 		errors.As(err, &fe)
 		return model.CostLine{}, fe
 	}
-	return c, nil
+	return withUsage(c, l), nil
 }
 
 // currency normalises a currency code; any code is accepted, because

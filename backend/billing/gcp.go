@@ -32,6 +32,7 @@ type gcpMapper struct {
 	// pricing currency (USD) to the billing currency.
 	sku, qty, qtyUnit, rate int
 	qtyName, rateName       string
+	skuID                   int
 	usage                   bool // the row being mapped is usage (not a fee, tax or adjustment)
 	rule                    rowRule
 }
@@ -65,6 +66,7 @@ func bindGCP(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		start:    f("usage_start_time"),
 		inv:      f("invoice.month"),
 		sku:      f("sku.description"),
+		skuID:    f("sku.id"),
 		qty:      f("usage.amount_in_pricing_units"),
 		qtyUnit:  f("usage.pricing_unit"),
 		rate:     f("currency_conversion_rate"),
@@ -117,6 +119,10 @@ func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	}
 	d[5], d[6], d[7], d[8] = cell(rec, m.costType), cell(rec, m.labels), cell(rec, m.plabs), cell(rec, m.currency)
 	m.fill(rec, l)
+	l.setUsage(cell(rec, m.qtyUnit), cell(rec, m.skuID), cell(rec, m.sku))
+	if l.quantity, fe = quantity(rec, m.qty, m.qtyName); fe != nil {
+		return out, fe
+	}
 
 	cr := bytes.TrimSpace(cell(rec, m.credits))
 	m.credBuf, m.credAmt = m.credBuf[:0], m.credAmt[:0]
@@ -139,7 +145,7 @@ func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	}
 	for i, c := range m.credBuf {
 		cl := out[base]
-		cl.billed, cl.effective, cl.list = m.credAmt[i], m.credAmt[i], exact{}
+		cl.billed, cl.effective, cl.list, cl.quantity = m.credAmt[i], m.credAmt[i], exact{}, exact{}
 		cl.dims[5] = creditCategory
 		cl.dims[9] = []byte(c.Type)
 		cl.commit = commitRow{}
@@ -354,7 +360,7 @@ func (m *gcpMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	}
 	c.ServiceCategory = serviceCategory(model.GCP, c.Service)
 	c.ResourceType = gcpResourceType(c.ResourceID)
-	return c, nil
+	return withUsage(c, l), nil
 }
 
 // gcpChargeCategory maps cost_type to a FOCUS ChargeCategory.
@@ -391,6 +397,7 @@ var gcpJSONColumns = []string{
 	"resource.global_name", "resource.name", "cost_type", "labels", "project.labels", "currency",
 	"cost", "cost_at_list", "credits", "usage_start_time", "invoice.month", "project.name",
 	"sku.description", "usage.amount_in_pricing_units", "usage.pricing_unit", "currency_conversion_rate",
+	"sku.id",
 }
 
 // gcpJSONRow decodes one JSON line of the BigQuery export into cells in
@@ -431,6 +438,7 @@ type gcpJSONLine struct {
 		Month json.RawMessage `json:"month"`
 	} `json:"invoice"`
 	SKU *struct {
+		ID          json.RawMessage `json:"id"`
 		Description json.RawMessage `json:"description"`
 	} `json:"sku"`
 	Usage *struct {
@@ -468,7 +476,7 @@ func (r *gcpJSONRow) decode(line []byte) ([][]byte, *fieldError) {
 		f[15] = scalar(j.Invoice.Month)
 	}
 	if j.SKU != nil {
-		f[17] = scalar(j.SKU.Description)
+		f[17], f[21] = scalar(j.SKU.Description), scalar(j.SKU.ID)
 	}
 	if j.Usage != nil {
 		f[18], f[19] = scalar(j.Usage.AmountInPricingUnits), scalar(j.Usage.PricingUnit)

@@ -7,7 +7,7 @@ import (
 )
 
 // maxDims bounds the raw dimensions a format keys its lines by.
-const maxDims = 16
+const maxDims = 20
 
 // Account names travel in the last two dims of formats other than FOCUS:
 // they depend on the account ids, so keying by them adds no lines.
@@ -15,6 +15,57 @@ const (
 	dimAccountName = 14 // the billing account's name
 	dimSubName     = 15 // the sub-account's (usage account, subscription, project, compartment)
 )
+
+// The usage detail travels in the last four dims of every format: up to
+// three parts of what was used (an Azure meter's category, subcategory
+// and name; a SKU's id and description; an AWS usage type alone), joined
+// with " / " when a key is described, and its pricing unit.
+const (
+	dimUsage = 16 // to 18
+	dimUnit  = 19
+)
+
+// usageSep joins the parts of a usage.
+const usageSep = " / "
+
+// setUsage puts the parts of a line's usage and its unit in its dims.
+func (l *rawLine) setUsage(unit []byte, parts ...[]byte) {
+	l.dims[dimUnit] = unit
+	copy(l.dims[dimUsage:dimUnit], parts)
+}
+
+// usage is the usage detail of a line's dims, joined and bounded.
+func (l *rawLine) usage() (usage, unit string) {
+	var b strings.Builder
+	for _, p := range l.dims[dimUsage:dimUnit] {
+		if s := str(p); s != "" {
+			if b.Len() > 0 {
+				b.WriteString(usageSep)
+			}
+			b.WriteString(s)
+		}
+	}
+	return model.ClipDim(b.String(), model.MaxUsageLen), model.ClipDim(str(l.dims[dimUnit]), model.MaxUnitLen)
+}
+
+// withUsage is c with the usage detail of l.
+func withUsage(c model.CostLine, l *rawLine) model.CostLine {
+	c.Usage, c.Unit = l.usage()
+	return c
+}
+
+// quantity parses a usage quantity cell; a null is zero.
+func quantity(rec [][]byte, i int, column string) (exact, *fieldError) {
+	b := cell(rec, i)
+	if b == nil {
+		return exact{}, nil
+	}
+	v, ok := parseQuantity(b)
+	if !ok {
+		return exact{}, badField(column, "invalid quantity %q", clip(b))
+	}
+	return v, nil
+}
 
 // exportNames is the namer of formats whose billing account and
 // sub-account ids are in dims 0 and 1.
@@ -38,6 +89,7 @@ type rawLine struct {
 	billed       exact
 	effective    exact
 	list         exact
+	quantity     exact     // millions of units (see parseQuantity)
 	commit       commitRow // filled only by exports with commitment columns
 }
 

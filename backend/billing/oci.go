@@ -7,7 +7,11 @@ import (
 )
 
 // ociMapper reads OCI cost reports. Dims: 0 tenancy, 1 compartment, 2
-// service, 3 region, 4 resource id, 5 correction flag, 6 tags, 7 currency.
+// service, 3 region, 4 resource id, 5 correction flag, 6 tags, 7 currency,
+// and the usage detail: the product (cost/productSku / product/Description,
+// as OCI's FOCUS report gives SkuId and ChargeDescription) in
+// cost/skuUnitDescription (the unit of the quantity and the unit price;
+// else cost/billingUnitReadable), the quantity usage/billedQuantity.
 // Billed and effective are cost/myCost, the column Oracle's own tools sum
 // (cost/myCostOverage is informational); the report has no list cost, so
 // list is billed. The report has no commitment discounts (OCI's annual
@@ -19,10 +23,11 @@ type ociMapper struct {
 	tenant, compartment, service, region, res int
 	correction, currency, cost, start         int
 	costName, startName                       string
+	sku, desc, unit, qty                      int // the row's half of the eligibility rule reads unit and desc
+	qtyName                                   string
 	tagIdx                                    []int
 	tagKeys                                   []string
 	tagBuf                                    []byte
-	unit, desc                                int // the row's half of the eligibility rule reads them
 	rule                                      rowRule
 }
 
@@ -38,9 +43,12 @@ func bindOCI(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		currency:    h.find("cost/currencyCode"),
 		cost:        h.find("cost/myCost"),
 		start:       h.find("lineItem/intervalUsageStart"),
-		unit:        h.find("cost/skuUnitDescription"),
+		sku:         h.find("cost/productSku"),
 		desc:        h.find("product/Description"),
+		unit:        h.find("cost/skuUnitDescription", "cost/billingUnitReadable"),
+		qty:         h.find("usage/billedQuantity"),
 	}
+	m.qtyName = h.colName(m.qty, "usage/billedQuantity")
 	m.exportNames = exportNames{accountName: h.find("lineItem/tenantName"), subName: h.find("product/compartmentName")}
 	if m.cost < 0 {
 		return nil, missing("cost/myCost")
@@ -71,6 +79,10 @@ func (m *ociMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	if m.rule.eligible(nil, cell(rec, m.unit), cell(rec, m.desc)) {
 		l.commit.kind = commitCandidate
 	}
+	l.setUsage(cell(rec, m.unit), cell(rec, m.sku), cell(rec, m.desc))
+	if l.quantity, fe = quantity(rec, m.qty, m.qtyName); fe != nil {
+		return out, fe
+	}
 	if len(m.tagIdx) > 0 {
 		b := m.tagBuf[:0]
 		for n, i := range m.tagIdx {
@@ -100,7 +112,7 @@ func (m *ociMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	}
 	c.ServiceCategory = serviceCategory(model.OCI, c.Service)
 	c.ResourceType = ocidType(c.ResourceID)
-	return c, nil
+	return withUsage(c, l), nil
 }
 
 // ocidType is the resource type of an OCID (ocid1.<type>.oc1...), or "".

@@ -81,6 +81,17 @@ func readCSV(t *testing.T, r io.Reader) (map[string]int, [][]string) {
 	return idx, all[1:]
 }
 
+// readCSVFile is readCSV of the file at path.
+func readCSVFile(t *testing.T, path string) (map[string]int, [][]string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return readCSV(t, f)
+}
+
 // assertTotals compares parsed totals to the reference within 1e-6 relative.
 func assertTotals(t *testing.T, got map[model.ProviderKey]map[string]Totals, want refSums) {
 	t.Helper()
@@ -137,12 +148,7 @@ func TestRealSamples(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, tt.file)
-			f, err := os.Open(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			idx, recs := readCSV(t, f)
-			f.Close()
+			idx, recs := readCSVFile(t, path)
 			want := refSums{}
 			for _, rec := range recs {
 				if err := tt.ref(idx, rec, want); err != nil {

@@ -123,6 +123,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 					f.Billed, f.Frac[0] = x.b.split()
 					f.Effective, f.Frac[1] = x.e.split()
 					f.List, f.Frac[2] = x.l.split()
+					f.Quantity = x.q.quantity()
 					return yield(f)
 				})
 			}},
@@ -199,7 +200,7 @@ func merged(ws []*worker, st *aggState) (source, error) {
 			pos[best]++
 			for i, r := range runs {
 				for i != best && pos[i] < len(r) && r[pos[i]].k == x.k {
-					if !x.add(r[pos[i]].b, r[pos[i]].e, r[pos[i]].l) {
+					if !x.add(&r[pos[i]]) {
 						return errOverflow
 					}
 					pos[i]++

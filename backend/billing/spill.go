@@ -13,9 +13,9 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// recordSize is one entry on disk: key and three exact amounts (nanos
-// and 1e-18 units each), little endian.
-const recordSize = 56
+// recordSize is one entry on disk: key, three exact amounts and the
+// exact quantity (nanos and 1e-18 units each), little endian.
+const recordSize = 72
 
 // mergeBuffers bounds the read buffers of a merge of the runs.
 const mergeBuffers = 16 << 20
@@ -66,7 +66,7 @@ func (s *spiller) write(es []entry) error {
 
 func putEntry(b []byte, x *entry) {
 	binary.LittleEndian.PutUint64(b[0:], x.k)
-	for i, a := range [3]exact{x.b, x.e, x.l} {
+	for i, a := range [4]exact{x.b, x.e, x.l, x.q} {
 		binary.LittleEndian.PutUint64(b[8+16*i:], uint64(a.n))
 		binary.LittleEndian.PutUint64(b[16+16*i:], uint64(a.f))
 	}
@@ -76,7 +76,7 @@ func getEntry(b []byte) entry {
 	get := func(i int) exact {
 		return exact{model.Nanos(binary.LittleEndian.Uint64(b[8+16*i:])), int64(binary.LittleEndian.Uint64(b[16+16*i:]))}
 	}
-	return entry{k: binary.LittleEndian.Uint64(b[0:]), b: get(0), e: get(1), l: get(2)}
+	return entry{k: binary.LittleEndian.Uint64(b[0:]), b: get(0), e: get(1), l: get(2), q: get(3)}
 }
 
 func (s *spiller) close() {
@@ -164,7 +164,7 @@ func (s *spiller) each(lo, hi uint64, yield func(entry) error) error {
 		r := h[0]
 		x := r.cur
 		if have && x.k == acc.k {
-			if !acc.add(x.b, x.e, x.l) {
+			if !acc.add(&x) {
 				return errOverflow
 			}
 		} else {

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"runtime/debug"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -18,16 +20,21 @@ import (
 // totals must be the same, and the runs must be gone after Close.
 func TestSpillGivesTheSameSums(t *testing.T) {
 	var buf bytes.Buffer
-	buf.WriteString("ProviderName,BillingAccountId,SubAccountId,ServiceName,RegionId,ResourceId,ChargeCategory,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,BilledCost,EffectiveCost,ListCost,Tags\n")
+	buf.WriteString("ProviderName,BillingAccountId,SubAccountId,ServiceName,RegionId,ResourceId,ChargeCategory,BillingCurrency,ChargePeriodStart,ChargePeriodEnd,BilledCost,EffectiveCost,ListCost,Tags,x_UsageType,PricingUnit,PricingQuantity\n")
 	// 400 resources over 40 days, two rows per resource and day (repeated
-	// far apart in the file, so the same daily line lands in several runs).
+	// far apart in the file, so the same daily line lands in several runs),
+	// and a second usage type on every third resource.
 	for rep := 0; rep < 2; rep++ {
 		for d := 0; d < 40; d++ {
 			for r := 0; r < 400; r++ {
 				p := []string{"AWS", "Microsoft", "Google Cloud", "Oracle"}[r%4]
 				day := model.DayNum(20000 + d).String()
-				fmt.Fprintf(&buf, "%s,acct-%d,sub-%d,svc-%d,reg-%d,res-%d,Usage,USD,%sT00:00:00Z,%sT23:00:00Z,%d.%09d,1.5,2,\"{\"\"team\"\":\"\"t%d\"\"}\"\n",
+				row := fmt.Sprintf("%s,acct-%d,sub-%d,svc-%d,reg-%d,res-%d,Usage,USD,%sT00:00:00Z,%sT23:00:00Z,%d.%09d,1.5,2,\"{\"\"team\"\":\"\"t%d\"\"}\"",
 					p, r%3, r%5, r%7, r%2, r, day, day, r+d, rep*7+r, r%4)
+				fmt.Fprintf(&buf, "%s,BoxUsage:m5.large,Hrs,0.%06d\n", row, 1+r*7+d)
+				if r%3 == 0 {
+					fmt.Fprintf(&buf, "%s,EBS:VolumeUsage.gp2,GB-Mo,1e-%d\n", row, 1+r%9)
+				}
 			}
 		}
 	}
@@ -65,8 +72,21 @@ func TestSpillGivesTheSameSums(t *testing.T) {
 		}
 		n += a.Facts.N
 	}
-	if n != 400*40 {
-		t.Fatalf("%d daily lines, want %d", n, 400*40)
+	if want := int64((400 + 134) * 40); n != want {
+		t.Fatalf("%d daily lines, want %d", n, want)
+	}
+	// The quantities are summed exactly, whatever the runs: each box
+	// line's is twice its row's.
+	for _, l := range expand(small.Batches[0]) {
+		r, err := strconv.Atoi(strings.TrimPrefix(l.ResourceID, "res-"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		day, _ := model.ParseDayNum(l.Day)
+		d := int(day) - 20000
+		if l.Usage == "BoxUsage:m5.large" && (l.Unit != "Hrs" || l.Quantity != 2*float64(1+r*7+d)/1e6) {
+			t.Fatalf("line %+v: quantity %v, want %v Hrs", l, l.Quantity, 2*float64(1+r*7+d)/1e6)
+		}
 	}
 	small.Close()
 	if err := spillDir.Each(func(model.Fact) error { return nil }); err == nil {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // DateLayout is the layout of calendar days (UTC) everywhere.
@@ -14,22 +15,51 @@ const DateLayout = "2006-01-02"
 // CostLine is one row of the daily cost history, in FOCUS terms: the cost of
 // one resource (or service, where there is no resource) on one UTC day.
 type CostLine struct {
-	Provider        ProviderKey       `json:"provider"`
-	Day             string            `json:"day"`                 // YYYY-MM-DD, UTC; of an aggregated line, its last day
-	FirstDay        string            `json:"first_day,omitempty"` // of an aggregated line: its first day
-	BillingAccount  string            `json:"billing_account"`
-	SubAccount      string            `json:"sub_account"`
-	Service         string            `json:"service"`
-	ServiceCategory string            `json:"service_category"`
-	Region          string            `json:"region"`
-	ResourceID      string            `json:"resource_id"`
-	ResourceType    string            `json:"resource_type"`
-	ChargeCategory  string            `json:"charge_category"` // Usage, Purchase, Tax, Credit, Adjustment
-	Tags            map[string]string `json:"tags,omitempty"`
-	Currency        string            `json:"currency"`
-	Billed          Nanos             `json:"billed"`
-	Effective       Nanos             `json:"effective"`
-	List            Nanos             `json:"list"`
+	Provider        ProviderKey `json:"provider"`
+	Day             string      `json:"day"`                 // YYYY-MM-DD, UTC; of an aggregated line, its last day
+	FirstDay        string      `json:"first_day,omitempty"` // of an aggregated line: its first day
+	BillingAccount  string      `json:"billing_account"`
+	SubAccount      string      `json:"sub_account"`
+	Service         string      `json:"service"`
+	ServiceCategory string      `json:"service_category"`
+	Region          string      `json:"region"`
+	ResourceID      string      `json:"resource_id"`
+	ResourceType    string      `json:"resource_type"`
+	ChargeCategory  string      `json:"charge_category"` // Usage, Purchase, Tax, Credit, Adjustment
+	// Usage is what was used, as the bill names it: the AWS usage type
+	// (APN1-EBS:VolumeUsage.gp2), the Azure meter (category / subcategory
+	// / name), the SKU (id / description) of Google, OCI and FOCUS without
+	// x_UsageType. Unit is its pricing unit (GB-Mo, 1 Hour…). Both are part
+	// of the line's identity, so the usages of one resource stay apart.
+	Usage     string            `json:"usage,omitempty"`
+	Unit      string            `json:"unit,omitempty"`
+	Tags      map[string]string `json:"tags,omitempty"`
+	Currency  string            `json:"currency"`
+	Billed    Nanos             `json:"billed"`
+	Effective Nanos             `json:"effective"`
+	List      Nanos             `json:"list"`
+	// Quantity is the usage in Unit, summed like the amounts. A float: it
+	// is a measure, not money.
+	Quantity float64 `json:"quantity,omitempty"`
+}
+
+// Bounds of the usage detail: a bill's descriptions are a few dozen
+// characters; anything longer is cut, so one odd row cannot make every
+// line key large.
+const (
+	MaxUsageLen = 256
+	MaxUnitLen  = 64
+)
+
+// ClipDim cuts s to at most n bytes, at a rune boundary.
+func ClipDim(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // Batch is a set of cost lines that replaces the history of one provider and
@@ -85,8 +115,8 @@ type Part struct {
 }
 
 // Facts is a batch's daily lines in compact form: each distinct line
-// identity once in Keys (a CostLine whose Day and amounts are unused), and
-// the amounts per key and day from Each, in key then day order. Each may be
+// identity once in Keys (a CostLine whose Day, amounts and quantity are
+// unused), and the amounts and quantity per key and day from Each, in key then day order. Each may be
 // called once; it stops at the first error of yield or of its own source.
 type Facts struct {
 	Keys []CostLine
@@ -94,11 +124,12 @@ type Facts struct {
 	N    int64 // number of facts
 }
 
-// Fact is the amounts of one line key on one day.
+// Fact is the amounts and quantity of one line key on one day.
 type Fact struct {
 	Key                     int32 // index into Facts.Keys
 	Day                     DayNum
 	Billed, Effective, List Nanos
+	Quantity                float64
 	// Frac is what each amount's exact sum (to 18 decimals) has beyond its
 	// rounded nanos, in units of 1e-18 (|Frac| <= 5e8): kept where parts
 	// of one day are summed later, so they are rounded once.
@@ -126,7 +157,7 @@ func LineFacts(lines []CostLine) (*Facts, error) {
 			id = int32(len(keys))
 			ids[l.IdentityKey()] = id
 			k := *l
-			k.Day, k.Billed, k.Effective, k.List = "", 0, 0, 0
+			k.Day, k.Billed, k.Effective, k.List, k.Quantity = "", 0, 0, 0, 0
 			keys = append(keys, k)
 		}
 		f := sums[kd{id, d}]
@@ -137,6 +168,7 @@ func LineFacts(lines []CostLine) (*Facts, error) {
 		f.Billed += l.Billed
 		f.Effective += l.Effective
 		f.List += l.List
+		f.Quantity += l.Quantity
 	}
 	out := make([]Fact, 0, len(sums))
 	for _, f := range sums {
@@ -162,7 +194,7 @@ func LineFacts(lines []CostLine) (*Facts, error) {
 func (c *CostLine) IdentityKey() string {
 	return strings.Join([]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service,
 		c.ServiceCategory, c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory,
-		CanonicalTags(c.Tags), c.Currency}, "\x1f")
+		CanonicalTags(c.Tags), c.Currency, c.Usage, c.Unit}, "\x1f")
 }
 
 // CanonicalTags encodes tags as JSON with sorted keys (encoding/json sorts

@@ -8,7 +8,7 @@ import (
 )
 
 // EachDailyLine calls fn with every daily line in scope: the line's key
-// dimensions, its day and its three amounts, and the source it was stored
+// dimensions, its day, its three amounts and quantity, and the source it was stored
 // from. The keys in scope are read first (one per resource and charge,
 // not per day); the facts then stream in key and day order, so memory
 // stays with the number of keys, whatever the number of days. fn must not
@@ -40,7 +40,7 @@ func (s *Store) EachDailyLine(ctx context.Context, sc Scope, fn func(l *model.Co
 		return nil
 	}
 	nc, na := p.nearCond("f")
-	q = `SELECT f.key, f.day, f.billed, f.effective, f.list FROM facts f
+	q = `SELECT f.key, f.day, f.billed, f.effective, f.list, f.quantity FROM facts f
 		WHERE f.key IN (SELECT k.id FROM line_keys k WHERE ` + p.where + `) AND f.day BETWEEN ? AND ?` + nc + `
 		ORDER BY f.key, f.day`
 	args := append(append(append([]any(nil), p.args...), int64(p.from), int64(p.to)), na...)
@@ -49,7 +49,8 @@ func (s *Store) EachDailyLine(ctx context.Context, sc Scope, fn func(l *model.Co
 		var id int64
 		var day model.DayNum
 		var b, e, li model.Nanos
-		if err := rows.Scan(&id, &day, &b, &e, &li); err != nil {
+		var qty float64
+		if err := rows.Scan(&id, &day, &b, &e, &li, &qty); err != nil {
 			return err
 		}
 		k := keys[id]
@@ -57,7 +58,7 @@ func (s *Store) EachDailyLine(ctx context.Context, sc Scope, fn func(l *model.Co
 			return nil // a key written after the keys were read
 		}
 		l = k.line
-		l.Day, l.Billed, l.Effective, l.List = day.String(), b, e, li
+		l.Day, l.Billed, l.Effective, l.List, l.Quantity = day.String(), b, e, li, qty
 		return fn(&l, k.src)
 	})
 }

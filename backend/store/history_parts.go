@@ -106,9 +106,9 @@ func (w *historyWriter) addPart(ctx context.Context, b model.Batch, from, to mod
 	if err != nil {
 		return fmt.Errorf("add part: %w", err)
 	}
-	ins := newBulk(w.tx, "part_facts(part, key, day, billed, effective, list, billed_f, effective_f, list_f)", 9)
+	ins := newBulk(w.tx, "part_facts(part, key, day, billed, effective, list, billed_f, effective_f, list_f, quantity)", 10)
 	err = each(func(f idFact) error {
-		return ins.add(ctx, id, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list, f.frac[0], f.frac[1], f.frac[2])
+		return ins.add(ctx, id, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list, f.frac[0], f.frac[1], f.frac[2], f.q)
 	})
 	if err == nil {
 		err = ins.flush(ctx)
@@ -146,8 +146,9 @@ func (w *historyWriter) parts(ctx context.Context, p model.ProviderKey, src mode
 
 // weights says which metrics a part gives: every metric, unless it is one
 // half of an Azure pair whose other half is stored for the same days and
-// accounts; then the actual half gives billed and list cost, the amortized
-// half effective cost.
+// accounts; then the actual half gives billed and list cost and the
+// quantity (both halves hold the same usage), the amortized half
+// effective cost.
 func weights(p storedPart, pairs []storedPart) (billed, effective bool) {
 	partner := ""
 	switch p.kind {
@@ -202,7 +203,8 @@ func (w *historyWriter) recompute(ctx context.Context, p model.ProviderKey, src 
 				SUM(pf.list * CASE pf.part` + bc.String() + ` END),
 				SUM(pf.billed_f * CASE pf.part` + bc.String() + ` END),
 				SUM(pf.effective_f * CASE pf.part` + ec.String() + ` END),
-				SUM(pf.list_f * CASE pf.part` + bc.String() + ` END)
+				SUM(pf.list_f * CASE pf.part` + bc.String() + ` END),
+				SUM(pf.quantity * CASE pf.part` + bc.String() + ` END)
 			FROM part_facts pf JOIN line_keys k ON k.id = pf.key
 			WHERE pf.part IN (` + ids.String() + `) AND pf.day BETWEEN ? AND ? AND pf.key IN (` + scope + `)
 			GROUP BY pf.key, pf.day ORDER BY pf.key, pf.day`
@@ -234,7 +236,7 @@ func (w *historyWriter) collect(ctx context.Context, q string, args []any) ([]id
 		var f idFact
 		var d int64
 		var fb, fe, fl int64
-		if err := rows.Scan(&f.key, &f.skey, &f.gkey, &d, &f.s.billed, &f.s.effective, &f.s.list, &fb, &fe, &fl); err != nil {
+		if err := rows.Scan(&f.key, &f.skey, &f.gkey, &d, &f.s.billed, &f.s.effective, &f.s.list, &fb, &fe, &fl, &f.q); err != nil {
 			return nil, fmt.Errorf("sum parts: %w", err)
 		}
 		f.day = model.DayNum(d)

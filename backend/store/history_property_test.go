@@ -46,6 +46,7 @@ func (bf *bruteForce) put(src model.SourceKind, l model.CostLine) {
 		c.Billed += l.Billed
 		c.Effective += l.Effective
 		c.List += l.List
+		c.Quantity += l.Quantity
 	} else {
 		c = l
 	}
@@ -136,7 +137,7 @@ func (bf *bruteForce) addPart(b model.Batch) {
 			if l.Day < lo || l.Day > hi || !slices.Contains(union, l.BillingAccount) {
 				continue
 			}
-			l.Billed, l.Effective, l.List = l.Billed*wb, l.Effective*we, l.List*wb
+			l.Billed, l.Effective, l.List, l.Quantity = l.Billed*wb, l.Effective*we, l.List*wb, l.Quantity*float64(wb)
 			bf.put(b.Source, l)
 		}
 	}
@@ -267,6 +268,13 @@ func randomBatch(r *rand.Rand, base model.DayNum) model.Batch {
 		if r.IntN(4) == 0 {
 			l.List = 0
 		}
+		// Usages that split a resource's lines; quarters, so that float
+		// sums are exact in any order.
+		if u := r.IntN(4); u > 0 {
+			l.Usage = []string{"", "BoxUsage:m5.large", "EBS:VolumeUsage.gp2", "B91961 / Block Volume - Storage"}[u]
+			l.Unit = pick([]string{"Hrs", "GB-Mo"})
+			l.Quantity = float64(r.IntN(4000)-400) / 4
+		}
 		b.Lines = append(b.Lines, l)
 	}
 	return b
@@ -375,11 +383,7 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 	wantSvcDay := map[string]model.Nanos{}
 	wantRes := map[string]model.Nanos{}
 	wantCur := map[string]bool{}
-	type agg struct {
-		l      model.CostLine
-		fd, ld string
-	}
-	wantLines := map[string]*agg{}
+	wantLines, wantUsage := map[string]*agg{}, map[string]*agg{}
 	for _, l := range sel {
 		v := metricOf(l, m)
 		base := string(l.Provider) + "|" + l.Currency
@@ -390,16 +394,33 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 			wantRes[base+"|"+l.ResourceID] += v
 		}
 		wantCur[l.Currency] = true
-		a := wantLines[l.IdentityKey()]
+		// Lines sum the usages of a line; UsageLines keep them apart and
+		// sum the tag sets.
+		nl := l
+		nl.Usage, nl.Unit, nl.Quantity = "", "", 0
+		a := wantLines[nl.IdentityKey()]
 		if a == nil {
-			a = &agg{l: l, fd: l.Day, ld: l.Day}
+			a = &agg{l: nl, fd: l.Day, ld: l.Day}
 			a.l.Billed, a.l.Effective, a.l.List = 0, 0, 0
-			wantLines[l.IdentityKey()] = a
+			wantLines[nl.IdentityKey()] = a
 		}
 		a.l.Billed += l.Billed
 		a.l.Effective += l.Effective
 		a.l.List += l.List
 		a.fd, a.ld = min(a.fd, l.Day), max(a.ld, l.Day)
+		ul := l
+		ul.Tags = nil
+		u := wantUsage[ul.IdentityKey()]
+		if u == nil {
+			u = &agg{l: ul, fd: l.Day, ld: l.Day}
+			u.l.Billed, u.l.Effective, u.l.List, u.l.Quantity = 0, 0, 0, 0
+			wantUsage[ul.IdentityKey()] = u
+		}
+		u.l.Billed += l.Billed
+		u.l.Effective += l.Effective
+		u.l.List += l.List
+		u.l.Quantity += l.Quantity
+		u.fd, u.ld = min(u.fd, l.Day), max(u.ld, l.Day)
 	}
 
 	svc, err := s.ServiceSums(ctx, sc, m)
@@ -476,13 +497,35 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != len(wantLines) {
-		t.Fatalf("%s: %d lines, want %d", what, len(lines), len(wantLines))
+	sameLines(t, what+": line", lines, wantLines)
+	usage, err := s.UsageLines(ctx, sc)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, l := range lines {
-		a := wantLines[l.IdentityKey()]
+	sameLines(t, what+": usage line", usage, wantUsage)
+	for i := 1; i < len(usage); i++ {
+		if usageOrder(usage[i-1]) >= usageOrder(usage[i]) {
+			t.Fatalf("%s: usage lines out of order at %d", what, i)
+		}
+	}
+}
+
+// agg is a brute-force line summed over days.
+type agg struct {
+	l      model.CostLine
+	fd, ld string
+}
+
+// sameLines compares lines read with the brute force's, by identity.
+func sameLines(t *testing.T, what string, got []model.CostLine, want map[string]*agg) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%ss: %d, want %d", what, len(got), len(want))
+	}
+	for _, l := range got {
+		a := want[l.IdentityKey()]
 		if a == nil {
-			t.Fatalf("%s: unexpected line %+v", what, l)
+			t.Fatalf("%s unexpected: %+v", what, l)
 		}
 		w := a.l
 		w.Day, w.FirstDay = a.ld, a.fd
@@ -490,9 +533,14 @@ func checkScope(t *testing.T, s *Store, bf *bruteForce, sc Scope, m model.CostMe
 			w.Tags = l.Tags
 		}
 		if !reflect.DeepEqual(l, w) {
-			t.Fatalf("%s: line\n got %+v\nwant %+v", what, l, w)
+			t.Fatalf("%s\n got %+v\nwant %+v", what, l, w)
 		}
 	}
+}
+
+func usageOrder(l model.CostLine) string {
+	return strings.Join([]string{string(l.Provider), l.BillingAccount, l.SubAccount, l.Service, l.ServiceCategory, l.Region,
+		l.ResourceID, l.ResourceType, l.ChargeCategory, l.Usage, l.Unit, l.Currency}, "\x00")
 }
 
 // checkGroups: the sums, daily sums and monthly sums of every value of

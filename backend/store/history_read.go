@@ -184,18 +184,24 @@ func (s *Store) acceptedKeys(ctx context.Context, p *plan, keep func(model.CostL
 	return string(b), err
 }
 
-// keyDims and keyJoins read a line key's dimensions as strings.
-const keyDims = `k.provider, ba.s, sa.s, sv.s, sc.s, rg.s, ri.s, rt.s, cc.s, t.tags, cu.s`
-const keyJoins = `JOIN strs ba ON ba.id = k.billing_account JOIN strs sa ON sa.id = k.sub_account
+// keyDims and keyJoins read a line key's dimensions as strings; lineDims
+// are those of Lines, whose lines hold every usage of a key.
+const (
+	lineDims = `k.provider, ba.s, sa.s, sv.s, sc.s, rg.s, ri.s, rt.s, cc.s, t.tags, cu.s`
+	keyDims  = lineDims + `, us.s, un.s`
+	keyJoins = `JOIN strs ba ON ba.id = k.billing_account JOIN strs sa ON sa.id = k.sub_account
 	JOIN strs sv ON sv.id = k.service JOIN strs sc ON sc.id = k.service_category
 	JOIN strs rg ON rg.id = k.region JOIN strs ri ON ri.id = k.resource_id
 	JOIN strs rt ON rt.id = k.resource_type JOIN strs cc ON cc.id = k.charge_category
-	JOIN tag_sets t ON t.id = k.tag_set JOIN strs cu ON cu.id = k.currency`
+	JOIN tag_sets t ON t.id = k.tag_set JOIN strs cu ON cu.id = k.currency
+	JOIN strs us ON us.id = k.usage JOIN strs un ON un.id = k.unit`
+)
 
+// scanKeyDims scans keyDims (with an id first) and then extra.
 func scanKeyDims(rows *sql.Rows, id *int64, l *model.CostLine, extra ...any) error {
 	var tags string
 	dest := []any{id, &l.Provider, &l.BillingAccount, &l.SubAccount, &l.Service, &l.ServiceCategory,
-		&l.Region, &l.ResourceID, &l.ResourceType, &l.ChargeCategory, &tags, &l.Currency}
+		&l.Region, &l.ResourceID, &l.ResourceType, &l.ChargeCategory, &tags, &l.Currency, &l.Usage, &l.Unit}
 	if err := rows.Scan(append(dest, extra...)...); err != nil {
 		return err
 	}
@@ -215,8 +221,9 @@ func (p *plan) nearCond(alias string) (string, []any) {
 	return ` AND (` + alias + `.list <= 0 OR ` + alias + `.effective >= ? * ` + alias + `.list)`, []any{p.nearList}
 }
 
-// keySums is SQL for the sums of each line key of the plan over its days,
-// with the first and last day that had a fact. A month's key_month row
+// keySums is SQL for the sums of each line key of the plan over its days
+// (b, e, l and the quantity q), with the first and last day that had a
+// fact (fd, ld). A month's key_month row
 // answers whole when all its days are inside [from, to]: every month
 // between the range's first and last, and an edge month whose facts (not
 // its calendar) lie inside, as the current month's do. Only the edge
@@ -232,12 +239,12 @@ func (p *plan) keySums() (string, []any) {
 	}
 	if p.nearList > 0 {
 		nc, na := p.nearCond("f")
-		add(`SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld FROM facts f
+		add(`SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld, f.quantity AS q FROM facts f
 			WHERE f.key IN (`+keysel+`) AND f.day BETWEEN ? AND ?`+nc, append([]any{int64(p.from), int64(p.to)}, na...)...)
 	} else {
 		fm, tm := p.from.Month(), p.to.Month()
 		if fm+1 <= tm-1 {
-			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld
+			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld, m.quantity AS q
 				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month BETWEEN ? AND ?`, int64(fm+1), int64(tm-1))
 		}
 		edges := []model.Month{fm}
@@ -246,17 +253,17 @@ func (p *plan) keySums() (string, []any) {
 		}
 		for _, m := range edges {
 			a, b := max(p.from, m.First()), min(p.to, m.Last())
-			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld
+			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld, m.quantity AS q
 				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month = ? AND m.first_day >= ? AND m.last_day <= ?`,
 				int64(m), int64(a), int64(b))
-			add(`SELECT f.key, f.billed, f.effective, f.list, f.day, f.day
+			add(`SELECT f.key, f.billed, f.effective, f.list, f.day, f.day, f.quantity
 				FROM key_month m JOIN facts f ON f.key = m.key
 				WHERE m.key IN (`+keysel+`) AND m.month = ? AND (m.first_day < ? OR m.last_day > ?)
 				AND f.day BETWEEN ? AND ?`,
 				int64(m), int64(a), int64(b), int64(a), int64(b))
 		}
 	}
-	return `SELECT key, SUM(b) AS b, SUM(e) AS e, SUM(l) AS l, MIN(fd) AS fd, MAX(ld) AS ld FROM (` +
+	return `SELECT key, SUM(b) AS b, SUM(e) AS e, SUM(l) AS l, MIN(fd) AS fd, MAX(ld) AS ld, SUM(q) AS q FROM (` +
 		strings.Join(parts, " UNION ALL ") + `) GROUP BY key`, args
 }
 
@@ -625,18 +632,21 @@ func (s *Store) latestTags(ctx context.Context, refs []resourceRef) (map[resourc
 }
 
 // Lines returns the history in scope aggregated over the days of the scope
-// to one line per line key (provider, accounts, service, category, region,
-// resource, charge category, tag set and currency); Day is the key's last
-// day with cost in the scope and FirstDay its first. Allocation and the
-// recommendations work on these.
+// to one line per provider, accounts, service, category, region, resource,
+// charge category, tag set and currency, the usages of a line key summed
+// (UsageLines keeps them apart); Day is the line's last day with cost in
+// the scope and FirstDay its first. Allocation and the recommendations
+// work on these.
 func (s *Store) Lines(ctx context.Context, sc Scope) ([]model.CostLine, error) {
 	p, err := s.plan(ctx, sc)
 	if err != nil {
 		return nil, err
 	}
 	ks, args := p.keySums()
-	q := `WITH ks AS (` + ks + `) SELECT k.id, ` + keyDims + `, ks.b, ks.e, ks.l, ks.fd, ks.ld
-		FROM ks JOIN line_keys k ON k.id = ks.key ` + keyJoins + ` ORDER BY k.id`
+	q := `WITH ks AS (` + ks + `) SELECT MIN(k.id), ` + lineDims + `, '', '', SUM(ks.b), SUM(ks.e), SUM(ks.l), MIN(ks.fd), MAX(ks.ld)
+		FROM ks JOIN line_keys k ON k.id = ks.key ` + keyJoins + `
+		GROUP BY k.provider, k.billing_account, k.sub_account, k.service, k.service_category, k.region,
+			k.resource_id, k.resource_type, k.charge_category, k.tag_set, k.currency ORDER BY 1`
 	var out []model.CostLine
 	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var id int64
@@ -835,4 +845,39 @@ func spanSums(ctx context.Context, db queryer, p model.ProviderKey, src model.So
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// UsageLines returns the history in scope aggregated over the days of the
+// scope to one line per provider, accounts, service, category, region,
+// resource id and type, charge category, usage, unit and currency (tag
+// sets summed), with the summed quantity beside the three amounts: what
+// the billing checks read (what was used, in which unit, how much, at
+// what cost). Day is the line's last day in the scope and FirstDay its
+// first; Tags are left empty.
+func (s *Store) UsageLines(ctx context.Context, sc Scope) ([]model.CostLine, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	ks, args := p.keySums()
+	q := `WITH ks AS (` + ks + `) SELECT k.provider, ba.s, sa.s, sv.s, sc.s, rg.s, ri.s, rt.s, cc.s, us.s, un.s, cu.s,
+			SUM(ks.q), SUM(ks.b), SUM(ks.e), SUM(ks.l), MIN(ks.fd), MAX(ks.ld)
+		FROM ks JOIN line_keys k ON k.id = ks.key ` + keyJoins + `
+		GROUP BY k.provider, k.billing_account, k.sub_account, k.service, k.service_category, k.region,
+			k.resource_id, k.resource_type, k.charge_category, k.usage, k.unit, k.currency
+		ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12`
+	var out []model.CostLine
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var l model.CostLine
+		var fd, ld model.DayNum
+		if err := rows.Scan(&l.Provider, &l.BillingAccount, &l.SubAccount, &l.Service, &l.ServiceCategory, &l.Region,
+			&l.ResourceID, &l.ResourceType, &l.ChargeCategory, &l.Usage, &l.Unit, &l.Currency,
+			&l.Quantity, &l.Billed, &l.Effective, &l.List, &fd, &ld); err != nil {
+			return err
+		}
+		l.FirstDay, l.Day = fd.String(), ld.String()
+		out = append(out, l)
+		return nil
+	})
+	return out, err
 }

@@ -212,7 +212,7 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 			}
 			lastKey, lastDay = f.Key, f.Day
 			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], gkey: gkeys[f.Key], day: f.Day, index: f.Key,
-				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, frac: f.Frac})
+				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, q: f.Quantity, frac: f.Frac})
 		})
 	}
 	if err := w.writeCommitments(ctx, b, from, to); err != nil {
@@ -271,6 +271,7 @@ type idFact struct {
 	key, skey, gkey int64
 	day             model.DayNum
 	s               sums
+	q               float64  // the quantity (model.Fact.Quantity)
 	frac            [3]int64 // model.Fact.Frac
 	index           int32    // the key's index in the batch (Facts.Keys); recomputed facts have none
 }
@@ -288,12 +289,13 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	full := func(m model.Month) bool { return m.First() >= from && m.Last() <= to }
 	svcDay := newDayRollup(w.tx, "svc_day(skey, day, billed, effective, list)")
 	grpDay := newDayRollup(w.tx, "grp_day(gkey, day, billed, effective, list)")
-	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list)", 5)
-	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day)", 8)
+	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list, quantity)", 6)
+	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day, quantity)", 9)
 	var cur struct {
 		key      int64
 		month    model.Month
 		s        sums
+		q        float64
 		n        int64
 		fd, ld   model.DayNum
 		hasMonth bool
@@ -302,10 +304,10 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		if !cur.hasMonth || !full(cur.month) {
 			return nil
 		}
-		return monthIns.add(ctx, cur.key, int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld))
+		return monthIns.add(ctx, cur.key, int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld), cur.q)
 	}
 	err := each(func(f idFact) error {
-		if err := factIns.add(ctx, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list); err != nil {
+		if err := factIns.add(ctx, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list, f.q); err != nil {
 			return err
 		}
 		if err := svcDay.add(ctx, f.skey, f.day, f.s); err != nil {
@@ -319,9 +321,10 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 			if err := flushMonth(); err != nil {
 				return err
 			}
-			cur.key, cur.month, cur.s, cur.n, cur.fd, cur.hasMonth = f.key, m, sums{}, 0, f.day, true
+			cur.key, cur.month, cur.s, cur.q, cur.n, cur.fd, cur.hasMonth = f.key, m, sums{}, 0, 0, f.day, true
 		}
 		cur.s.plus(f.s)
+		cur.q += f.q
 		cur.n++
 		cur.ld = f.day
 		return nil
@@ -412,8 +415,8 @@ func (w *historyWriter) clear(ctx context.Context, scope string, args []any, fro
 // sumMonth recomputes the month rollup of the keys in scope for a month
 // the batch covers only in part.
 func (w *historyWriter) sumMonth(ctx context.Context, scope string, args []any, m model.Month) error {
-	q := `INSERT INTO key_month(key, month, billed, effective, list, days, first_day, last_day)
-		SELECT key, ?, SUM(billed), SUM(effective), SUM(list), COUNT(*), MIN(day), MAX(day)
+	q := `INSERT INTO key_month(key, month, billed, effective, list, days, first_day, last_day, quantity)
+		SELECT key, ?, SUM(billed), SUM(effective), SUM(list), COUNT(*), MIN(day), MAX(day), SUM(quantity)
 		FROM facts WHERE key IN (` + scope + `) AND day BETWEEN ? AND ? GROUP BY key`
 	a := append([]any{int64(m)}, args...)
 	a = append(a, int64(m.First()), int64(m.Last()))
@@ -434,9 +437,9 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 	if cur == "" {
 		cur = "USD"
 	}
-	var d [9]int64
+	var d [11]int64
 	for i, v := range []string{k.BillingAccount, k.SubAccount, k.Service, k.ServiceCategory, k.Region,
-		k.ResourceID, k.ResourceType, cat, cur} {
+		k.ResourceID, k.ResourceType, cat, cur, model.ClipDim(k.Usage, model.MaxUsageLen), model.ClipDim(k.Unit, model.MaxUnitLen)} {
 		if d[i], err = w.str(ctx, v); err != nil {
 			return 0, 0, 0, err
 		}
@@ -468,11 +471,11 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 		w.grp[gk] = gkey
 	}
 	const q = `INSERT INTO line_keys(provider, source, billing_account, sub_account, service, service_category,
-			region, resource_id, resource_type, charge_category, tag_set, currency, svc_key, grp_key)
-		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+			region, resource_id, resource_type, charge_category, tag_set, currency, svc_key, grp_key, usage, unit)
+		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT DO UPDATE SET grp_key = excluded.grp_key RETURNING id`
 	if err := w.tx.QueryRowContext(ctx, q, string(b.Provider), string(b.Source), d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
-		tagID, d[8], skey, gkey).Scan(&id); err != nil {
+		tagID, d[8], skey, gkey, d[9], d[10]).Scan(&id); err != nil {
 		return 0, 0, 0, fmt.Errorf("line key: %w", err)
 	}
 	return id, skey, gkey, nil

@@ -10,14 +10,14 @@ import (
 	"time"
 )
 
-// A fleet service: how a kind of resource is billed and how its cost moves.
+// A fleet service: a kind of resource and how its cost moves; how it is
+// billed (usage, unit, price) is in kinds, under its code.
 type fleetService struct {
-	name, category, typ, unit, sku string
-	weight                         float64 // share of the provider's resources
-	median                         float64 // median daily cost in USD
-	unitPrice                      float64 // USD per unit, for the quantities
-	pattern                        int     // one of the pattern constants
-	committable                    bool    // may be covered by a commitment discount
+	name, category, typ, code string
+	weight                    float64 // share of the provider's resources
+	median                    float64 // median daily cost in USD
+	pattern                   int     // one of the pattern constants
+	committable               bool    // may be covered by a commitment discount
 }
 
 // Weekly behaviour of a resource's cost.
@@ -47,54 +47,62 @@ var fleet = []fleetProvider{
 		regions: []fleetRegion{{"us-east-1", "US East (N. Virginia)", 0.45}, {"us-west-2", "US West (Oregon)", 0.2},
 			{"eu-west-1", "Europe (Ireland)", 0.2}, {"eu-central-1", "Europe (Frankfurt)", 0.1}, {"ap-southeast-2", "Asia Pacific (Sydney)", 0.05}},
 		services: []fleetService{
-			{"Amazon Elastic Compute Cloud", "Compute", "Instance", "Hours", "EC2", 0.38, 9, 0.192, machines, true},
-			{"Amazon Simple Storage Service", "Storage", "Bucket", "GB-Mo", "S3", 0.16, 2.5, 0.023, steady, false},
-			{"Amazon Relational Database Service", "Databases", "DB Instance", "Hours", "RDS", 0.1, 18, 0.48, steady, true},
-			{"AWS Lambda", "Compute", "Function", "Requests", "LMB", 0.1, 0.6, 0.0000002, serverless, false},
-			{"Amazon DynamoDB", "Databases", "Table", "ReadCapacityUnit-Hrs", "DDB", 0.06, 3, 0.00013, serverless, false},
-			{"Amazon Elastic Kubernetes Service", "Compute", "Cluster", "Hours", "EKS", 0.04, 2.4, 0.1, steady, false},
-			{"Elastic Load Balancing", "Networking", "LoadBalancer", "LCU-Hrs", "ELB", 0.08, 1.2, 0.008, serverless, false},
-			{"Amazon Redshift", "Analytics", "Cluster", "Hours", "RS", 0.03, 30, 1.086, batch, true},
-			{"Amazon CloudFront", "Networking", "Distribution", "GB", "CF", 0.05, 4, 0.085, serverless, false},
+			{"Amazon Elastic Compute Cloud", "Compute", "Instance", "EC2", 0.28, 9, machines, true},
+			{"Amazon Elastic Compute Cloud", "Storage", "Volume", "EBS", 0.12, 3, steady, false},
+			{"Amazon Elastic Compute Cloud", "Storage", "Snapshot", "SNAP", 0.04, 1.5, steady, false},
+			{"Amazon Virtual Private Cloud", "Networking", "IP Address", "EIP", 0.04, 0.12, steady, false},
+			{"Amazon Virtual Private Cloud", "Networking", "NAT Gateway", "NAT", 0.03, 2.5, serverless, false},
+			{"Amazon Simple Storage Service", "Storage", "Bucket", "S3", 0.16, 2.5, steady, false},
+			{"Amazon Relational Database Service", "Databases", "DB Instance", "RDS", 0.1, 18, steady, true},
+			{"AWS Lambda", "Compute", "Function", "LMB", 0.1, 0.6, serverless, false},
+			{"Amazon DynamoDB", "Databases", "Table", "DDB", 0.06, 3, serverless, false},
+			{"Amazon Elastic Kubernetes Service", "Compute", "Cluster", "EKS", 0.04, 2.4, steady, false},
+			{"Elastic Load Balancing", "Networking", "LoadBalancer", "ELB", 0.08, 1.2, serverless, false},
+			{"Amazon Redshift", "Analytics", "Cluster", "RS", 0.03, 30, batch, true},
+			{"Amazon CloudFront", "Networking", "Distribution", "CF", 0.05, 4, serverless, false},
 		}},
 	{name: "Microsoft", issuer: "Microsoft", weight: 0.28,
 		accounts: []string{"/providers/Microsoft.Billing/billingAccounts/8611537", "/providers/Microsoft.Billing/billingAccounts/9720448"},
 		regions: []fleetRegion{{"eastus", "East US", 0.4}, {"westeurope", "West Europe", 0.3},
 			{"northeurope", "North Europe", 0.15}, {"westus2", "West US 2", 0.15}},
 		services: []fleetService{
-			{"Virtual Machines", "Compute", "Virtual machine", "Hours", "VM", 0.4, 8, 0.192, machines, true},
-			{"Storage Accounts", "Storage", "Storage account", "GB/Month", "STG", 0.18, 2, 0.0184, steady, false},
-			{"Azure SQL Database", "Databases", "SQL database", "vCore Hours", "SQL", 0.1, 15, 0.505, steady, true},
-			{"Azure Kubernetes Service", "Compute", "Managed cluster", "Hours", "AKS", 0.05, 2.4, 0.1, steady, false},
-			{"Azure Cosmos DB", "Databases", "Cosmos DB account", "100 RU/s Hours", "CDB", 0.07, 6, 0.008, serverless, false},
-			{"Functions", "Compute", "Function app", "Executions", "FN", 0.08, 0.5, 0.0000002, serverless, false},
-			{"Load Balancer", "Networking", "Load balancer", "Hours", "LB", 0.07, 0.6, 0.025, steady, false},
-			{"Azure Data Factory v2", "Integration", "Data factory", "Activity Runs", "ADF", 0.05, 5, 0.001, batch, false},
+			{"Virtual Machines", "Compute", "Virtual machine", "VM", 0.4, 8, machines, true},
+			{"Storage Accounts", "Storage", "Storage account", "STG", 0.18, 2, steady, false},
+			{"Storage", "Storage", "Disk", "DISK", 0.1, 0.6, steady, false},
+			{"Virtual Network", "Networking", "Public IP address", "PIP", 0.05, 0.12, steady, false},
+			{"Azure SQL Database", "Databases", "SQL database", "SQL", 0.1, 15, steady, true},
+			{"Azure Kubernetes Service", "Compute", "Managed cluster", "AKS", 0.05, 2.4, steady, false},
+			{"Azure Cosmos DB", "Databases", "Cosmos DB account", "CDB", 0.07, 6, serverless, false},
+			{"Functions", "Compute", "Function app", "FN", 0.08, 0.5, serverless, false},
+			{"Load Balancer", "Networking", "Load balancer", "LB", 0.07, 0.6, steady, false},
+			{"Azure Data Factory v2", "Integration", "Data factory", "ADF", 0.05, 5, batch, false},
 		}},
 	{name: "Google Cloud", issuer: "Google Cloud", weight: 0.2,
 		accounts: []string{"01A2B3-C4D5E6-F7A8B9", "0F1E2D-3C4B5A-69788A"},
 		regions: []fleetRegion{{"us-central1", "Iowa", 0.45}, {"europe-west1", "Belgium", 0.3},
 			{"us-east1", "South Carolina", 0.15}, {"asia-northeast1", "Tokyo", 0.1}},
 		services: []fleetService{
-			{"Compute Engine", "Compute", "Compute Engine instance", "Hours", "GCE", 0.38, 7, 0.134, machines, true},
-			{"Cloud Storage", "Storage", "Bucket", "GiB-Months", "GCS", 0.17, 2, 0.02, steady, false},
-			{"BigQuery", "Analytics", "Dataset", "TiB", "BQ", 0.12, 12, 6.25, batch, false},
-			{"Cloud SQL", "Databases", "Cloud SQL instance", "Hours", "CSQL", 0.1, 10, 0.41, steady, true},
-			{"Kubernetes Engine", "Compute", "Cluster", "Hours", "GKE", 0.06, 2.4, 0.1, steady, false},
-			{"Cloud Run", "Compute", "Service", "vCPU-Seconds", "RUN", 0.1, 0.8, 0.000024, serverless, false},
-			{"Cloud Pub/Sub", "Integration", "Topic", "TiB", "PS", 0.07, 0.7, 40, serverless, false},
+			{"Compute Engine", "Compute", "Compute Engine instance", "GCE", 0.38, 7, machines, true},
+			{"Cloud Storage", "Storage", "Bucket", "GCS", 0.17, 2, steady, false},
+			{"Compute Engine", "Storage", "Disk", "GPD", 0.1, 1, steady, false},
+			{"Networking", "Networking", "Address", "GIP", 0.04, 0.15, steady, false},
+			{"BigQuery", "Analytics", "Dataset", "BQ", 0.12, 12, batch, false},
+			{"Cloud SQL", "Databases", "Cloud SQL instance", "CSQL", 0.1, 10, steady, true},
+			{"Kubernetes Engine", "Compute", "Cluster", "GKE", 0.06, 2.4, steady, false},
+			{"Cloud Run", "Compute", "Service", "RUN", 0.1, 0.8, serverless, false},
+			{"Cloud Pub/Sub", "Integration", "Topic", "PS", 0.07, 0.7, serverless, false},
 		}},
 	{name: "Oracle", issuer: "Oracle", weight: 0.1,
 		accounts: []string{"ocid1.tenancy.oc1..aaaaaaaabenchmark"},
 		regions: []fleetRegion{{"us-ashburn-1", "US East (Ashburn)", 0.5}, {"eu-frankfurt-1", "Germany Central (Frankfurt)", 0.35},
 			{"uk-london-1", "UK South (London)", 0.15}},
 		services: []fleetService{
-			{"COMPUTE", "Compute", "instance", "OCPU Hours", "B93113", 0.42, 5, 0.025, machines, true},
-			{"BLOCK_STORAGE", "Storage", "volume", "GB Months", "B91961", 0.2, 1.2, 0.0255, steady, false},
-			{"OBJECT_STORAGE", "Storage", "bucket", "GB Months", "B91628", 0.1, 0.8, 0.0255, steady, false},
-			{"DATABASE", "Databases", "autonomousdatabase", "OCPU Hours", "B90453", 0.16, 14, 1.3441, steady, true},
-			{"LOAD_BALANCER", "Networking", "loadbalancer", "Hours", "B93030", 0.07, 0.5, 0.0113, steady, false},
-			{"OKE", "Compute", "cluster", "Hours", "B96545", 0.05, 2.4, 0.1, steady, false},
+			{"COMPUTE", "Compute", "instance", "B93113", 0.42, 5, machines, true},
+			{"BLOCK_STORAGE", "Storage", "volume", "B91961", 0.2, 1.2, steady, false},
+			{"OBJECT_STORAGE", "Storage", "bucket", "B91628", 0.1, 0.8, steady, false},
+			{"DATABASE", "Databases", "autonomousdatabase", "B90453", 0.16, 14, steady, true},
+			{"LOAD_BALANCER", "Networking", "loadbalancer", "B93030", 0.07, 0.5, steady, false},
+			{"OKE", "Compute", "cluster", "B96545", 0.05, 2.4, steady, false},
 		}},
 }
 
@@ -108,24 +116,30 @@ var (
 	apps        = []string{"api", "web", "etl", "worker", "cache", "auth", "billing", "search", "ingest", "reports", "ml", "gateway"}
 )
 
-// fleetResource holds the unchanging cells of a resource's row, pre-encoded,
-// so a row is a few copies plus the numbers of the day.
+// fleetResource holds the unchanging cells of a resource's rows,
+// pre-encoded, so a row is a few copies plus the numbers of the day.
 type fleetResource struct {
-	head     []byte // AvailabilityZone cell and comma
-	acct     []byte // ,BillingAccountId..BillingCurrency,
-	charge   []byte // ChargeCategory..ChargeFrequency,
-	commit   []byte // the five CommitmentDiscount cells and comma
-	unit     []byte // ,ConsumedUnit,ContractedCost,ContractedUnitPrice,
-	issuer   []byte // ,InvoiceIssuerName,
-	price    []byte // ,ListUnitPrice,PricingCategory,
-	mid      []byte // ,PricingUnit..ServiceCategory,
-	tail     []byte // ,ServiceName..Tags and newline
-	base     float64
-	growth   float64 // relative change over the whole span
-	weekend  float64 // cost factor on Saturdays and Sundays
-	noise    float64 // relative standard deviation of a day's cost
+	head    []byte // AvailabilityZone cell and comma
+	acct    []byte // ,BillingAccountId..BillingCurrency,
+	issuer  []byte // ,InvoiceIssuerName,
+	rows    []fleetRow
+	base    float64
+	growth  float64 // relative change over the whole span
+	weekend float64 // cost factor on Saturdays and Sundays
+	noise   float64 // relative standard deviation of a day's cost
+	listUp  float64 // ListCost / BilledCost
+}
+
+// fleetRow is one usage a resource bills every day (most bill one).
+type fleetRow struct {
+	charge   []byte  // ChargeCategory..ChargeFrequency,
+	commit   []byte  // the five CommitmentDiscount cells and comma
+	unit     []byte  // ,ConsumedUnit,ContractedCost,ContractedUnitPrice,
+	price    []byte  // ,ListUnitPrice,PricingCategory,
+	mid      []byte  // ,PricingUnit..ServiceCategory,
+	tail     []byte  // ,ServiceName..Tags,x_UsageType and newline
+	share    float64 // of the resource's daily cost
 	discount float64 // EffectiveCost / BilledCost
-	listUp   float64 // ListCost / BilledCost
 	price1   float64 // unit price, for the quantities
 }
 
@@ -236,16 +250,19 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 		var id string
 		switch p.name {
 		case "AWS":
-			switch svc.sku {
+			switch svc.code {
 			case "EC2":
 				id = fmt.Sprintf("i-%017x", r.Uint64()>>4)
 			case "S3":
 				id = name
+			case "EBS", "SNAP", "EIP", "NAT":
+				prefix := map[string]string{"EBS": "vol", "SNAP": "snap", "EIP": "eipalloc", "NAT": "nat"}[svc.code]
+				id = fmt.Sprintf("%s-%017x", prefix, r.Uint64()>>4)
 			default:
-				id = fmt.Sprintf("arn:aws:%s:%s:%s:%s", strings.ToLower(svc.sku), reg.id, sub[0], name)
+				id = fmt.Sprintf("arn:aws:%s:%s:%s:%s", strings.ToLower(svc.code), reg.id, sub[0], name)
 			}
 		case "Microsoft":
-			id = fmt.Sprintf("%s/resourcegroups/rg-%s/providers/microsoft.%s/%s", sub[0], team, strings.ToLower(svc.sku), name)
+			id = fmt.Sprintf("%s/resourcegroups/rg-%s/providers/microsoft.%s/%s", sub[0], team, strings.ToLower(svc.code), name)
 		case "Google Cloud":
 			id = fmt.Sprintf("projects/%s/%s/%s", sub[0], reg.id, name)
 		default:
@@ -256,7 +273,7 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 		// Log-normal sizes: most resources are small, a few dominate.
 		x.base = svc.median * math.Exp(r.NormFloat64()*1.1)
 		x.growth = -0.15 + r.Float64()*0.5
-		x.discount, x.listUp = 1, 1+r.Float64()*0.08
+		x.listUp = 1 + r.Float64()*0.08
 		x.weekend, x.noise = 0.97, 0.03
 		switch svc.pattern {
 		case machines:
@@ -271,32 +288,54 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 		default:
 			x.growth = 0.05 + r.Float64()*0.4 // storage and databases mostly grow
 		}
-		commit, category := "NULL,NULL,NULL,NULL,NULL,", "Standard"
+		commit, category, discount := "NULL,NULL,NULL,NULL,NULL,", "Standard", 1.0
 		if svc.committable && env == "prod" && r.Float64() < 0.5 {
-			x.discount, category = 0.72, "Committed"
-			commit = fmt.Sprintf("Usage,commitment-%s-%s,%s,Used,Reserved,", strings.ToLower(svc.sku), reg.id, quote(svc.name+" 1yr"))
+			discount, category = 0.72, "Committed"
+			commit = fmt.Sprintf("Usage,commitment-%s-%s,%s,Used,Reserved,", strings.ToLower(svc.code), reg.id, quote(svc.name+" 1yr"))
 		}
-		x.price1 = svc.unitPrice
+		ks := kinds[svc.code]
+		kw := make([]float64, len(ks))
+		for j := range ks {
+			kw[j] = ks[j].weight
+		}
+		k := &ks[pick(r, kw)]
 
 		x.head = []byte(zone + ",")
 		// Optional descriptive cells (account, region and resource names,
-		// charge description, SKU price id) stay NULL, as in many real
-		// exports: it keeps rows near 580 bytes (1.07 GB for 5,000 x 365).
+		// SKU price id) stay NULL, as in many real exports: it keeps rows
+		// near 650 bytes (1.2 GB for 5,000 x 365).
 		x.acct = []byte("," + quote(p.accounts[ai]) + ",NULL,USD,")
-		x.charge = []byte("Usage,NULL,NULL,Usage-Based,")
-		x.commit = []byte(commit)
-		x.unit = []byte("," + quote(svc.unit) + ",NULL,NULL,")
 		x.issuer = []byte("," + quote(p.issuer) + ",")
-		x.price = []byte("," + strconv.FormatFloat(svc.unitPrice*x.listUp, 'f', 8, 64) + "," + quote(category) + ",")
-		x.mid = []byte("," + quote(svc.unit) + "," + quote(p.name) + "," + quote(p.issuer) + "," + quote(reg.id) + ",NULL," + quote(id) + ",NULL," + quote(svc.typ) + "," + quote(svc.category) + ",")
-		x.tail = []byte("," + quote(svc.name) + "," + quote(svc.sku+"-"+reg.id) + ",NULL," +
-			quote(sub[0]) + "," + quote(sub[1]) + "," + tags + "\n")
+		row := func(k *usageKind, share, discount float64, category, commit string) fleetRow {
+			ut := usageType(p.name, k, reg.id)
+			if ut == "" {
+				ut = "NULL"
+			}
+			return fleetRow{
+				charge:   []byte("Usage,NULL," + quote(chargeDescription(p.name, k, reg.id, reg.name)) + ",Usage-Based,"),
+				commit:   []byte(commit),
+				unit:     []byte("," + quote(k.unit) + ",NULL,NULL,"),
+				price:    []byte("," + strconv.FormatFloat(k.price*x.listUp, 'f', 8, 64) + "," + quote(category) + ","),
+				mid:      []byte("," + quote(k.unit) + "," + quote(p.name) + "," + quote(p.issuer) + "," + quote(reg.id) + ",NULL," + quote(id) + ",NULL," + quote(svc.typ) + "," + quote(svc.category) + ","),
+				tail:     []byte("," + quote(svc.name) + "," + quote(skuID(p.name, k, reg.id)) + ",NULL," + quote(sub[0]) + "," + quote(sub[1]) + "," + tags + "," + quote(ut) + "\n"),
+				share:    share,
+				discount: discount,
+				price1:   k.price,
+			}
+		}
+		if k.extra == nil {
+			x.rows = []fleetRow{row(k, 1, discount, category, commit)}
+		} else {
+			// The second usage is never covered by the commitment.
+			x.rows = []fleetRow{row(k, 1-k.share, discount, category, commit), row(k.extra, k.share, 1, "Standard", "NULL,NULL,NULL,NULL,NULL,")}
+		}
 	}
 	return res
 }
 
-// writeDaily writes one row per resource per day for days days ending at
-// last, day by day. Memory is the fleet table, whatever the row count.
+// writeDaily writes one row per resource per day (two for the resources
+// that bill a second usage) for days days ending at last, day by day.
+// Memory is the fleet table, whatever the row count.
 func writeDaily(w *bufio.Writer, n, days int, last time.Time, seed uint64) error {
 	r := rand.New(rand.NewPCG(seed, 7))
 	res := newFleet(r, n)
@@ -322,30 +361,33 @@ func writeDaily(w *bufio.Writer, n, days int, last time.Time, seed uint64) error
 			if r.IntN(5000) == 0 {
 				f *= 2 + 2*r.Float64() // a rare spike, as a runaway job would make
 			}
-			billed := x.base * f
-			qty := billed / x.price1
-			b = b[:0]
-			b = append(b, x.head...)
-			b = strconv.AppendFloat(b, billed, 'f', 8, 64)
-			b = append(b, x.acct...)
-			b = append(b, periods...)
-			b = append(b, x.charge...)
-			b = append(b, charges...)
-			b = append(b, x.commit...)
-			b = strconv.AppendFloat(b, qty, 'f', 4, 64)
-			b = append(b, x.unit...)
-			b = strconv.AppendFloat(b, billed*x.discount, 'f', 8, 64)
-			b = append(b, x.issuer...)
-			b = strconv.AppendFloat(b, billed*x.listUp, 'f', 8, 64)
-			b = append(b, x.price...)
-			b = strconv.AppendFloat(b, qty, 'f', 4, 64)
-			b = append(b, x.mid...)
-			b = strconv.AppendInt(b, int64(id), 10)
-			b = append(b, x.tail...)
-			if _, err := w.Write(b); err != nil {
-				return err
+			for j := range x.rows {
+				row := &x.rows[j]
+				billed := x.base * f * row.share
+				qty := billed / row.price1
+				b = b[:0]
+				b = append(b, x.head...)
+				b = strconv.AppendFloat(b, billed, 'f', 8, 64)
+				b = append(b, x.acct...)
+				b = append(b, periods...)
+				b = append(b, row.charge...)
+				b = append(b, charges...)
+				b = append(b, row.commit...)
+				b = strconv.AppendFloat(b, qty, 'f', 4, 64)
+				b = append(b, row.unit...)
+				b = strconv.AppendFloat(b, billed*row.discount, 'f', 8, 64)
+				b = append(b, x.issuer...)
+				b = strconv.AppendFloat(b, billed*x.listUp, 'f', 8, 64)
+				b = append(b, row.price...)
+				b = strconv.AppendFloat(b, qty, 'f', 4, 64)
+				b = append(b, row.mid...)
+				b = strconv.AppendInt(b, int64(id), 10)
+				b = append(b, row.tail...)
+				if _, err := w.Write(b); err != nil {
+					return err
+				}
+				id++
 			}
-			id++
 		}
 	}
 	return nil

@@ -69,7 +69,11 @@ func main() {
 		}
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	if _, err := w.WriteString(header + "\n"); err != nil {
+	h := header
+	if *daily {
+		h += `,"x_UsageType"` // the AWS usage types of the fleet's kinds
+	}
+	if _, err := w.WriteString(h + "\n"); err != nil {
 		log.Fatal(err)
 	}
 	var err error
