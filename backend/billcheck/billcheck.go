@@ -86,8 +86,12 @@ func (c Check) Type() model.RecommendationType {
 	return model.RecConfiguration
 }
 
-// MinMonthlySavings leaves out findings not worth a change.
-const MinMonthlySavings = 1.0
+// MinMonthlySavings leaves out findings that round to nothing. It is a
+// cent, not the dollar of the utilization checks: a bill's line is
+// evidence of its own, and the list is ordered by dollars, so small
+// findings sit at its end rather than hide what a sampled or partial bill
+// shows.
+const MinMonthlySavings = 0.01
 
 // daysPerMonth turns a window's cost into a month's (365/12).
 const daysPerMonth = 365.0 / 12

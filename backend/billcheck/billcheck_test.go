@@ -77,10 +77,13 @@ func cases() []tc {
 			[]Line{aws("USE1-PublicIPv4:InUseAddress", "Amazon Virtual Private Cloud", "eni-1", 720, 3.6)}, 3.6},
 		{"aws-nat-gateway-processing", []Line{aws("USW2-NatGateway-Bytes", "Amazon EC2", "nat-1", 2000, 90), aws("USW2-NatGateway-Hours", "Amazon EC2", "nat-1", 720, 32.4)},
 			nil, 90},
+		// Idle needs the whole window: a gateway of 5 hours (new, or a sampled bill's) is left alone.
 		{"aws-nat-gateway-idle", []Line{aws("USW2-NatGateway-Hours", "Amazon EC2", "nat-2", 720, 32.4), aws("USW2-NatGateway-Bytes", "Amazon EC2", "nat-2", 0.2, 0.009)},
-			[]Line{aws("USW2-NatGateway-Hours", "Amazon EC2", "nat-3", 720, 32.4), aws("USW2-NatGateway-Bytes", "Amazon EC2", "nat-3", 50, 2.25)}, 32.4},
+			[]Line{aws("USW2-NatGateway-Hours", "Amazon EC2", "nat-3", 720, 32.4), aws("USW2-NatGateway-Bytes", "Amazon EC2", "nat-3", 50, 2.25),
+				aws("USW2-NatGateway-Hours", "Amazon EC2", "nat-4", 5, 0.225)}, 32.4},
 		{"aws-elb-idle", []Line{aws("LoadBalancerUsage", "Elastic Load Balancing", "app/idle", 720, 16.2)},
-			[]Line{aws("LoadBalancerUsage", "Elastic Load Balancing", "app/busy", 720, 16.2), aws("LCUUsage", "Elastic Load Balancing", "app/busy", 300, 2.4)}, 16.2},
+			[]Line{aws("LoadBalancerUsage", "Elastic Load Balancing", "app/busy", 720, 16.2), aws("LCUUsage", "Elastic Load Balancing", "app/busy", 300, 2.4),
+				aws("LoadBalancerUsage", "Elastic Load Balancing", "app/new", 3, 0.07)}, 16.2},
 		{"aws-s3-intelligent-tiering", []Line{aws("TimedStorage-ByteHrs", "Amazon S3", "cold-bucket", 1000, 23), aws("Requests-Tier2", "Amazon S3", "cold-bucket", 5000, 0.002)},
 			[]Line{aws("TimedStorage-ByteHrs", "Amazon S3", "hot-bucket", 1000, 23), aws("Requests-Tier2", "Amazon S3", "hot-bucket", 5e6, 2)},
 			23 * 0.7 * (1 - 0.0125/0.023)},
@@ -233,7 +236,7 @@ func TestRunGroupsByResourceAndScalesToAMonth(t *testing.T) {
 		aws("EBS:VolumeUsage.gp2", "Amazon EC2", "vol-1", 100, 10),
 		aws("USE1-PublicIPv4:IdleAddress", "Amazon VPC", "", 240, 1.2),
 		{Provider: model.AWS, Account: "111", Region: "eu-west-1", Usage: "EU-PublicIPv4:IdleAddress", Quantity: 240, Cost: 12},
-		aws("EBS:VolumeUsage.gp2", "Amazon EC2", "vol-tiny", 1, 0.1),
+		aws("EBS:VolumeUsage.gp2", "Amazon EC2", "vol-tiny", 0.01, 0.001),
 	}
 	w := Window{From: "2026-10-21", To: "2026-10-30", Days: 10}
 	recs := Run(lines, w)

@@ -258,34 +258,36 @@ func awsChecks() []Check {
 				return has(l.Usage, "NatGateway-Bytes", "Data Processed by NAT Gateway")
 			})},
 		{ID: "aws-nat-gateway-idle", Title: "Delete the idle NAT gateway", Kind: KindIdleResource, Provider: model.AWS, Confidence: 0.6, Effort: model.EffortLow,
-			Rule:   "A NAT gateway billed hours (NatGateway-Hours) in the window while it processed under 1 GB (NatGateway-Bytes).",
+			Rule:   "A NAT gateway billed for at least 80 % of the window's hours (NatGateway-Hours) while it processed under 1 GB (NatGateway-Bytes); a gateway with fewer hours may be new or a sampled bill's, and is left alone.",
 			Source: "https://aws.amazon.com/vpc/pricing/",
-			group: func(g []*Line, _ float64) (float64, string, bool) {
-				var hours, gb float64
+			group: func(g []*Line, months float64) (float64, string, bool) {
+				var cost, hours, gb float64
 				for _, l := range g {
 					switch {
 					case has(l.Usage, "NatGateway-Hours", "per NAT Gateway Hour"):
-						hours += l.Cost
+						cost += l.Cost
+						hours += l.Quantity
 					case has(l.Usage, "NatGateway-Bytes", "Data Processed by NAT Gateway"):
 						gb += l.Quantity
 					}
 				}
-				return hours, fmt.Sprintf("It processed %.2f GB in the window.", gb), hours > 0 && gb < 1
+				return cost, fmt.Sprintf("It processed %.2f GB in the window.", gb), cost > 0 && gb < 1 && wholeWindow(hours, months)
 			}},
 		{ID: "aws-elb-idle", Title: "Delete the idle load balancer", Kind: KindIdleResource, Provider: model.AWS, Confidence: 0.6, Effort: model.EffortLow,
-			Rule:   "A load balancer billed hours (LoadBalancerUsage) with no capacity units (LCUUsage) or data processed in the window.",
+			Rule:   "A load balancer billed for at least 80 % of the window's hours (LoadBalancerUsage) with no capacity units (LCUUsage) or data processed.",
 			Source: "https://aws.amazon.com/elasticloadbalancing/pricing/",
-			group: func(g []*Line, _ float64) (float64, string, bool) {
-				var hours, used float64
+			group: func(g []*Line, months float64) (float64, string, bool) {
+				var cost, hours, used float64
 				for _, l := range g {
 					switch {
 					case has(l.Usage, "LoadBalancerUsage", "LoadBalancer-hour", "Load Balancer-hour"):
-						hours += l.Cost
+						cost += l.Cost
+						hours += l.Quantity
 					case has(l.Usage, "LCUUsage", "DataProcessing-Bytes", "LCU-hour"):
 						used += l.Quantity
 					}
 				}
-				return hours, "", hours > 0 && used == 0
+				return cost, "", cost > 0 && used == 0 && wholeWindow(hours, months)
 			}},
 		{ID: "aws-s3-intelligent-tiering", Title: "Store the bucket's rarely read data in S3 Intelligent-Tiering", Kind: KindStorageTiering, Provider: model.AWS, Confidence: 0.4, Effort: model.EffortLow,
 			Rule:   "S3 Standard storage (TimedStorage-ByteHrs) of a bucket with fewer than 100 GET requests (Requests-Tier2) per GB-month in the window: Intelligent-Tiering moves objects not read for 30 days to a tier 46 % cheaper; assumed for 70 % of the data.",
@@ -400,6 +402,11 @@ func awsChecks() []Check {
 			}},
 	}
 }
+
+// wholeWindow reports whether hours cover at least 80 % of a window of
+// months: an absence proves idleness only for something that was there
+// all along.
+func wholeWindow(hours, months float64) bool { return hours >= 0.8*months*730 }
 
 // io1IOPS prices a volume's io1 IOPS on gp3: the IOPS-months over the
 // window's months are its average provisioned IOPS.

@@ -57,7 +57,7 @@ const schema = `CREATE TABLE IF NOT EXISTS entries (
 // that is not a usable database is only a lost cache: it is replaced.
 func Open(dir string, enabled bool) (*Cache, error) {
 	path := filepath.Join(dir, FileName)
-	c, err := open(path, enabled)
+	c, err := openWaiting(path, enabled)
 	if err != nil && broken(err) {
 		for _, suffix := range []string{"", "-wal", "-shm"} {
 			_ = os.Remove(path + suffix)
@@ -69,6 +69,24 @@ func Open(dir string, enabled bool) (*Cache, error) {
 	}
 	_ = os.Remove(filepath.Join(dir, legacyFileName))
 	return c, nil
+}
+
+// openWait bounds how long Open waits for other processes that hold the
+// file's lock (several starting at once on a busy machine) beyond
+// SQLite's own busy timeout.
+const openWait = time.Minute
+
+// openWaiting opens the cache, trying again while another process holds
+// its lock, up to openWait.
+func openWaiting(path string, enabled bool) (*Cache, error) {
+	deadline := time.Now().Add(openWait)
+	for {
+		c, err := open(path, enabled)
+		if err == nil || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+			return c, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // broken reports whether err says the file is not a readable database

@@ -284,3 +284,40 @@ func NormalizeResourceID(p model.ProviderKey, id string) string {
 	}
 	return id
 }
+
+// MergeBill adds the billing-only findings (package billcheck) to the
+// others: an idle finding for a resource that already has a rightsizing,
+// idle or autoscaling recommendation (from utilization or a cloud's
+// recommender) is dropped, the one already there noting the bill among
+// its sources; every other finding is kept with its own id, and the list
+// is ordered by dollars (Sort).
+func MergeBill(recs, bill []model.Recommendation) []model.Recommendation {
+	type key struct {
+		provider model.ProviderKey
+		resource string
+	}
+	at := map[key]int{}
+	for i, r := range recs {
+		if perResource[r.Type] && r.ResourceID != "" {
+			at[key{r.Provider, NormalizeResourceID(r.Provider, r.ResourceID)}] = i
+		}
+	}
+	out := slices.Clone(recs)
+	for _, b := range bill {
+		if b.Source == "" {
+			b.Source = model.RecSourceCostpilot
+		}
+		if perResource[b.Type] {
+			if i, dup := at[key{b.Provider, NormalizeResourceID(b.Provider, b.ResourceID)}]; dup {
+				if out[i].Details == nil {
+					out[i].Details = map[string]any{}
+				}
+				out[i].Details["also_found_in_bill"] = b.Details["check"]
+				continue
+			}
+		}
+		out = append(out, b)
+	}
+	Sort(out)
+	return out
+}

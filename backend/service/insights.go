@@ -46,7 +46,10 @@ func (s *Service) generated(ctx context.Context) ([]model.Recommendation, error)
 	if err != nil {
 		return nil, err
 	}
-	recs := s.withExternal(ctx, keys, in, recommend.Generate(in, opt))
+	recs, err := s.withBillChecks(ctx, keys, in.Basis, s.withExternal(ctx, keys, in, recommend.Generate(in, opt)))
+	if err != nil {
+		return nil, err
+	}
 	if recs == nil {
 		recs = []model.Recommendation{}
 	}
