@@ -71,6 +71,8 @@ test-go: deps-mailpit
 	@# Processes starting at once on one data dir: under the race detector a
 	@# few trials, here all of them (50 on a fresh dir, every old version).
 	$(GO) test -count=1 -run 'TestConcurrentOpen|TestTeamStartsAtOnceOnAnyDataDir' ./backend/store/ ./headless/cli/
+	@# The recommendations of a generated 5,000-resource year (skipped under -race).
+	$(GO) test -count=1 -run 'TestFleetYearRecommendations' ./backend/service/
 
 test-frontend: deps-frontend
 	cd frontend && npm run typecheck && npm run build && npm test

@@ -17,18 +17,7 @@ import (
 
 func sharedFile(t *testing.T, name string) string {
 	t.Helper()
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "testdata", "real", name)
+	p := filepath.Join(repoRoot(t), "testdata", "real", name)
 	if _, err := os.Stat(p); err != nil {
 		t.Fatalf("real sample missing from the repository: %v", err)
 	}
@@ -72,6 +61,22 @@ func focusTotals(t *testing.T, path string) map[model.ProviderKey]*big.Rat {
 		out[k].Add(out[k], x)
 	}
 	return out
+}
+
+// repoRoot is the repository's root: the folder of go.mod.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("repository root (go.mod) not found")
+		}
+		dir = parent
+	}
 }
 
 func exportConfig(t *testing.T) *config.Config {
