@@ -24,6 +24,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // Defaults of the keys of <provider>.prometheus left out.
@@ -339,7 +340,7 @@ func (s *Source) queryRange(ctx context.Context, m Measure, from, to time.Time) 
 	var a answer
 	if err := json.Unmarshal(body, &a); err != nil || a.Status == "" {
 		if resp.StatusCode/100 != 2 {
-			return nil, s.fail(m, statusFailure(resp.StatusCode), "%s answered HTTP %d, not the Prometheus API", s.base.Host, resp.StatusCode)
+			return nil, s.fail(m, provider.StatusFailure(resp.StatusCode), "%s answered HTTP %d, not the Prometheus API", s.base.Host, resp.StatusCode)
 		}
 		return nil, s.fail(m, model.FailureRequest, "%s did not answer in the Prometheus API's JSON: %v", s.base.Host, err)
 	}
@@ -365,22 +366,6 @@ func unwrapURL(err error) error {
 	return err
 }
 
-func statusFailure(code int) model.ProviderFailure {
-	switch {
-	case code == http.StatusUnauthorized:
-		return model.FailureCredentials
-	case code == http.StatusForbidden:
-		return model.FailurePermission
-	case code == http.StatusNotFound:
-		return model.FailureNotFound
-	case code == http.StatusTooManyRequests:
-		return model.FailureThrottled
-	case code >= 500:
-		return model.FailureUnreachable
-	}
-	return model.FailureRequest
-}
-
 // errorFailure classifies the API's errorType (bad_data, execution,
 // timeout, canceled, internal, unavailable, too_many_requests, ...).
 func errorFailure(errorType string, code int) model.ProviderFailure {
@@ -390,7 +375,7 @@ func errorFailure(errorType string, code int) model.ProviderFailure {
 	case "timeout", "canceled", "unavailable", "internal":
 		return model.FailureUnreachable
 	}
-	return statusFailure(code)
+	return provider.StatusFailure(code)
 }
 
 // fail is a ProviderError naming the measure and its query's failure.
