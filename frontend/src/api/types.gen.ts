@@ -521,6 +521,16 @@ export interface NewUser {
   role?: Role;
 }
 
+/** Go: model.NotAssessed */
+export interface NotAssessed {
+  provider: ProviderKey;
+  resources: number;
+  monthly_cost: number;
+  currency: string;
+  reason: string;
+  message: string;
+}
+
 /** Go: model.Notice */
 export interface Notice {
   kind: string;
@@ -535,6 +545,7 @@ export interface OptimizationResult {
   recommendations: Recommendation[] | null;
   report_path: string;
   run_id?: number;
+  not_assessed: NotAssessed[] | null;
 }
 
 /** Go: model.OptimizationSummary */
