@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -259,5 +260,49 @@ func TestDemoNotAssessed(t *testing.T) {
 	}
 	if na == nil || len(na) != 0 {
 		t.Fatalf("demo not assessed %+v, want []", na)
+	}
+}
+
+// listed is recording whose inventory lists one machine with no samples.
+type listed struct{ recording }
+
+func (listed) Inventory(context.Context) (model.Inventory, error) {
+	return model.Inventory{Provider: model.GCP, Resources: []model.Resource{{Provider: model.GCP, ResourceID: "projects/p/zones/z/instances/vm-1", State: "running"}}}, nil
+}
+
+// TestLiveSyncAddsPrometheusSamples: a live provider's inventory gets the
+// Prometheus samples of its machines (ids matched ignoring case); a
+// Prometheus that cannot be read is a warning, the inventory still stored.
+func TestLiveSyncAddsPrometheusSamples(t *testing.T) {
+	up := fakePrometheus(t, []map[string]string{{"instance_id": "projects/p/zones/z/instances/VM-1"}}, "0.4", "0.5", "10")
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprint(w, `{"status":"error","errorType":"unavailable","error":"not ready"}`)
+	}))
+	defer down.Close()
+	for _, tt := range []struct {
+		name, url string
+		samples   int
+		warned    bool
+	}{{"prometheus up", up, 14 * 24, false}, {"prometheus down", down.URL, 0, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var asked [][2]string
+			s := openLive(t, "gcp: {enabled: true, source: api, project_id: p, billing_table: p.d.t, prometheus: {url: '"+tt.url+"'}}\n", model.GCP,
+				func(*config.Config, provider.Credentials) (provider.Provider, error) { return listed{recording{&asked}}, nil })
+			res, err := s.RunSync(adminCtx(), SyncRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := res[0]; r.Resources != 1 || (len(r.Warnings) == 1) != tt.warned {
+				t.Fatalf("result %+v", r)
+			}
+			inv, err := s.store.Inventory(adminCtx(), model.GCP, model.SourceAPI, time.Time{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(inv.Utilization) != tt.samples || (tt.samples > 0 && inv.Utilization[0].ResourceID != "projects/p/zones/z/instances/vm-1") {
+				t.Fatalf("%d samples stored, want %d of the listed id", len(inv.Utilization), tt.samples)
+			}
+		})
 	}
 }
