@@ -45,6 +45,13 @@ func (s *Service) syncInventory(ctx context.Context, k model.ProviderKey, res Sy
 	}
 	inv.Provider = k
 	inv = s.withPrometheus(ctx, k, inv, &res)
+	if ps.Inventory != config.InventoryAPI {
+		if n := untyped(inv); n > 0 {
+			res.Warnings = append(res.Warnings, apperr.E(apperr.Provider,
+				"%s: prometheus: %d machines have utilization but no machine type, so they cannot be rightsized: set %s.prometheus.type_label", k, n, k).
+				WithProvider(string(k)).Error())
+		}
+	}
 	if err := s.store.ReplaceInventory(ctx, model.SourceExport, inv); err != nil {
 		return res, apperr.Wrap(apperr.Base, err, "%s: cannot store the inventory", k).WithProvider(string(k))
 	}
@@ -117,4 +124,20 @@ func (s *Service) withPrometheus(ctx context.Context, k model.ProviderKey, inv m
 	}
 	res.Warnings = append(res.Warnings, wrapProvider(k, err, "prometheus").Error())
 	return inv
+}
+
+// untyped counts the resources with samples but no machine type: the
+// export names none, and without it no size can be priced.
+func untyped(inv model.Inventory) int {
+	sampled := map[string]bool{}
+	for _, u := range inv.Utilization {
+		sampled[u.ResourceID] = true
+	}
+	n := 0
+	for _, r := range inv.Resources {
+		if r.InstanceType == "" && sampled[r.ResourceID] {
+			n++
+		}
+	}
+	return n
 }

@@ -244,6 +244,16 @@ func TestExportCostsWithPrometheusUtilization(t *testing.T) {
 	if rec := recommendationFor(t, s, "i-0idle"); rec.Type != model.RecIdle {
 		t.Fatalf("recommendation for i-0idle %+v, want idle", rec)
 	}
+	// Without the type label, the machines with samples cannot be priced:
+	// the sync says so.
+	s.cfg.AWS.Prometheus.TypeLabel = ""
+	res, err = s.RunSync(ctx, SyncRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[0]; len(r.Warnings) != 1 || !strings.Contains(r.Warning, "aws.prometheus.type_label") {
+		t.Fatalf("sync without type_label: %+v, want one warning naming the key", r)
+	}
 	if n := notAssessedOf(t, s, model.AWS); n.Resources != 1 {
 		t.Fatalf("not assessed %+v, want i-0blind alone", n)
 	}
