@@ -298,7 +298,9 @@ func TestLiveSyncAddsPrometheusSamples(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var asked [][2]string
 			s := openLive(t, "gcp: {enabled: true, source: api, project_id: p, billing_table: p.d.t, prometheus: {url: '"+tt.url+"'}}\n", model.GCP,
-				func(*config.Config, provider.Credentials) (provider.Provider, error) { return listed{recording{&asked}}, nil })
+				func(*config.Config, provider.Credentials) (provider.Provider, error) {
+					return listed{recording{&asked}}, nil
+				})
 			res, err := s.RunSync(adminCtx(), SyncRequest{})
 			if err != nil {
 				t.Fatal(err)
