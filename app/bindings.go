@@ -130,6 +130,11 @@ func (b *Bindings) GenerateRecommendations(f service.RecommendationFilter) ([]mo
 	return do(b, callTimeout, func(ctx context.Context) ([]model.Recommendation, error) { return b.svc.Recommendations(ctx, f) })
 }
 
+// RecommendationsNotAssessed is GET /api/recommendations/not-assessed.
+func (b *Bindings) RecommendationsNotAssessed() ([]model.NotAssessed, error) {
+	return do(b, callTimeout, func(ctx context.Context) ([]model.NotAssessed, error) { return b.svc.NotAssessed(ctx) })
+}
+
 // GetRecommendation is GET /api/recommendations/{id}.
 func (b *Bindings) GetRecommendation(id string) (service.RecommendationDetail, error) {
 	return do(b, callTimeout, func(ctx context.Context) (service.RecommendationDetail, error) { return b.svc.Recommendation(ctx, id) })

@@ -18,7 +18,7 @@ import (
 // information, the start-up measurement, the health checks that
 // /healthz answers publicly).
 var bindingPerm = map[string]model.Permission{
-	"AnalyzeCosts": model.PermRead, "GenerateRecommendations": model.PermRead, "GetRecommendation": model.PermRead,
+	"AnalyzeCosts": model.PermRead, "GenerateRecommendations": model.PermRead, "GetRecommendation": model.PermRead, "RecommendationsNotAssessed": model.PermRead,
 	"ForecastCosts": model.PermRead, "ListReports": model.PermRead, "GetProviderStatus": model.PermRead,
 	"GetProviderDetails": model.PermRead, "AllocateCosts": model.PermRead, "ListAllocationRules": model.PermRead,
 	"GetMetrics": model.PermRead, "GetAlerts": model.PermRead, "ListRuns": model.PermRead, "SaveReportAs": model.PermRead,

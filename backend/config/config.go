@@ -50,6 +50,10 @@ type Common struct {
 	Enabled     bool             `yaml:"enabled"`
 	Source      model.SourceKind `yaml:"source"`
 	ExportPaths []string         `yaml:"export_paths"`
+	// Inventory says where the inventory and utilization come from when
+	// it is not where the costs come from (inventory.go).
+	Inventory  InventorySource  `yaml:"inventory"`
+	Prometheus PrometheusConfig `yaml:"prometheus"`
 }
 
 // AWSConfig is the aws section.
@@ -288,6 +292,8 @@ type ProviderSettings struct {
 	Enabled     bool
 	Source      model.SourceKind
 	ExportPaths []string
+	Inventory   InventorySource
+	Prometheus  PrometheusConfig
 }
 
 // Provider returns the common settings of one provider.
@@ -303,7 +309,8 @@ func (c *Config) Provider(k model.ProviderKey) ProviderSettings {
 	case model.OCI:
 		cm = c.OCI.Common
 	}
-	return ProviderSettings{Key: k, Enabled: cm.Enabled, Source: cm.Source, ExportPaths: cm.ExportPaths}
+	return ProviderSettings{Key: k, Enabled: cm.Enabled, Source: cm.Source, ExportPaths: cm.ExportPaths,
+		Inventory: cm.Inventory, Prometheus: cm.Prometheus}
 }
 
 // EnabledProviders lists the enabled providers in canonical order.

@@ -298,6 +298,7 @@ func (c *Config) Validate() Errors {
 			add("aws.athena.output_location", "must be an s3:// location, not %q", a.OutputLocation)
 		}
 	}
+	validateInventory(c, add)
 	if c.AWS.Enabled && c.AWS.Region == "" {
 		add("aws.region", "is required when aws.enabled is true")
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/egress"
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // Range is the allowed values of one numeric setting, both ends included.
@@ -45,7 +46,7 @@ func int64Of(p func(*Config) int64) func(*Config) float64 {
 // and maps (budgets, schedules, alert thresholds, currency rates) and the
 // utilization fractions, whose lower end is excluded, are checked where
 // their items are.
-var Ranges = []Range{
+var Ranges = append([]Range{
 	{"dashboard.port", 1, 65535, "", intOf(func(c *Config) int { return c.Dashboard.Port })},
 	{"dashboard.auth.session_timeout", 60, 30 * 86400, "seconds", intOf(func(c *Config) int { return c.Dashboard.Auth.SessionTimeout })},
 	{"dashboard.auth.max_login_attempts", 1, 1000, "", intOf(func(c *Config) int { return c.Dashboard.Auth.MaxLoginAttempts })},
@@ -63,6 +64,27 @@ var Ranges = []Range{
 	{"performance.cache.ttl", 0, 7 * 86400, "seconds", intOf(func(c *Config) int { return c.Performance.Cache.TTL })},
 	{"performance.parallel.max_workers", 1, 64, "", intOf(func(c *Config) int { return c.Performance.Parallel.MaxWorkers })},
 	{"reports.smtp.port", 1, 65535, "", intOf(func(c *Config) int { return c.Reports.SMTP.Port })},
+}, prometheusRanges()...)
+
+// prometheusRanges bounds each provider's prometheus reader (0 takes the
+// default).
+func prometheusRanges() []Range {
+	var out []Range
+	for _, k := range model.AllProviders {
+		prom := func(c *Config) *PrometheusConfig {
+			if cm := c.common(k); cm != nil {
+				return &cm.Prometheus
+			}
+			return &PrometheusConfig{}
+		}
+		pre := string(k) + ".prometheus."
+		out = append(out,
+			Range{pre + "days", 0, MaxPrometheusDays, "days; 0 is the default", intOf(func(c *Config) int { return prom(c).Days })},
+			Range{pre + "timeout", 0, MaxPrometheusTimeout, "seconds; 0 is the default", intOf(func(c *Config) int { return prom(c).Timeout })},
+			Range{pre + "max_series", 0, MaxPrometheusSeries, "series; 0 is the default", intOf(func(c *Config) int { return prom(c).MaxSeries })},
+			Range{pre + "max_points", 0, MaxPrometheusPoints, "points; 0 is the default", intOf(func(c *Config) int { return prom(c).MaxPoints })})
+	}
+	return out
 }
 
 // Currency rate and alert threshold bounds.

@@ -16,6 +16,11 @@ aws:
   account_id: ""
   # profile: default         # api: an AWS profile; AWS_PROFILE etc. also work
   # export_paths: ["/data/cur/*.csv.gz"]
+  # inventory: api           # source: export: inventory and utilization from the live API (read-only)
+  # prometheus:              # utilization from Prometheus (node-exporter by default)
+  #   url: http://prometheus:9090
+  #   id_label: instance_id  # or id_label: instance with id_regex: '^(i-[0-9a-f]+)'
+  #   type_label: instance_type
   # athena:                  # source: athena, the CUR 2.0 table queried in Athena
   #   database: cur_exports
   #   table: cur2

@@ -373,6 +373,9 @@ type OptimizationResult struct {
 	ReportPath      string              `json:"report_path"` // the report's name, as in ReportResult
 	Path            string              `json:"-"`           // the report's file, as in ReportResult
 	RunID           int64               `json:"run_id,omitempty"`
+	// NotAssessed is what the rightsizing and idle checks could not look
+	// at, per provider (GET /api/recommendations/not-assessed).
+	NotAssessed []NotAssessed `json:"not_assessed"`
 }
 
 // HealthCheck is one line of check_health.

@@ -133,6 +133,9 @@ func (d *pdfDoc) recommendations(v *view, withHeading bool) {
 		d.heading("Recommendations", leading(bodySize)+1.5+subheadingH+d.tableLead(rt))
 		d.paragraph("Potential savings: "+v.RecTotal+" per month.", bodySize, pdfInk)
 	}
+	for _, n := range v.NotAssessed {
+		d.paragraph(n, bodySize, pdfInk)
+	}
 	if len(rt.Rows) > 0 {
 		d.subheading("By type and provider", d.tableLead(rt))
 		d.table(rt)

@@ -25,9 +25,12 @@ type Data struct {
 	Analysis    model.CostAnalysis `json:"analysis"`
 	// Recommendations are the open ones, every one of them (the PDF and
 	// HTML list the largest; the CSV beside them and this file all).
-	Recommendations []model.Recommendation  `json:"recommendations"`
-	Forecast        *model.Forecast         `json:"forecast"`
-	Allocation      *model.AllocationResult `json:"allocation"`
+	Recommendations []model.Recommendation `json:"recommendations"`
+	// NotAssessed is, per provider, the compute the rightsizing and idle
+	// checks could not look at for want of utilization data.
+	NotAssessed []model.NotAssessed     `json:"not_assessed,omitempty"`
+	Forecast    *model.Forecast         `json:"forecast"`
+	Allocation  *model.AllocationResult `json:"allocation"`
 	// Coverage is the tag coverage of the report's period (comprehensive).
 	Coverage *model.TagCoverage `json:"tag_coverage,omitempty"`
 	// What the executive summary is computed from: the outlook (nil with

@@ -49,6 +49,9 @@ type view struct {
 	RollupRows []cells
 	RecTotal   string
 	RecNote    string
+	// NotAssessed says what the checks could not look at, a sentence per
+	// provider.
+	NotAssessed []string
 
 	Forecast   *forecastView
 	Allocation *allocationView
@@ -204,6 +207,9 @@ func buildView(d Data) *view {
 			v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
 		}
 		v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
+		for _, n := range d.NotAssessed {
+			v.NotAssessed = append(v.NotAssessed, n.Message)
+		}
 		if d.Type == model.ReportRecommendations {
 			high := 0
 			for _, r := range d.Recommendations {

@@ -15,7 +15,8 @@ const (
 )
 
 // RunBackground does the periodic work of a long-running front door until
-// ctx ends: it syncs live (api) providers at start and every six hours,
+// ctx ends: it syncs live (api) providers, and the inventory of export
+// providers with inventory: api or prometheus, at start and every six hours,
 // sends new alerts to the webhook every 15 minutes when notifications are
 // on, delivers the scheduled reports that are due (and retries failed
 // ones) every minute, and flushes the request counters every minute.
@@ -25,7 +26,7 @@ func (s *Service) RunBackground(ctx context.Context) {
 	ctx = WithPrincipal(ctx, systemPrincipal)
 	var live []model.ProviderKey
 	for _, k := range s.cfg.EnabledProviders() {
-		if s.cfg.Provider(k).Source.Live() {
+		if ps := s.cfg.Provider(k); ps.Source.Live() || ps.InventorySynced() {
 			live = append(live, k)
 		}
 	}

@@ -26,37 +26,73 @@ const recommendationWindow = 30
 // (externalrecs.go), whatever people decided about them (lifecycle.go adds
 // that). Results are cached until the history changes.
 func (s *Service) generated(ctx context.Context) ([]model.Recommendation, error) {
+	g, err := s.generatedSet(ctx)
+	return g.Recommendations, err
+}
+
+// generatedFindings is what one run of the recommenders gives: the
+// recommendations and what they could not assess.
+type generatedFindings struct {
+	Recommendations []model.Recommendation `json:"recommendations"`
+	NotAssessed     []model.NotAssessed    `json:"not_assessed"`
+}
+
+func (s *Service) generatedSet(ctx context.Context) (generatedFindings, error) {
 	keys, err := s.providers("")
 	if err != nil {
-		return nil, err
+		return generatedFindings{}, err
 	}
 	if err := s.ensureFresh(ctx, keys); err != nil {
-		return nil, err
+		return generatedFindings{}, err
 	}
 	opt := recommend.Options{CPUThreshold: s.cfg.Optimization.CPUUtilizationThreshold,
 		MemoryThreshold: s.cfg.Optimization.MemoryUtilizationThreshold, Now: s.now()}
-	cacheKey := fmt.Sprintf("recommendations:%d:%s:%g:%g:%v", s.historyVersion(ctx), yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
+	cacheKey := fmt.Sprintf("findings:%d:%s:%g:%g:%v", s.historyVersion(ctx), yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
 	if b, ok := s.cache.Get(ResultsBucket, cacheKey); ok {
-		var recs []model.Recommendation
-		if json.Unmarshal(b, &recs) == nil {
-			return recs, nil
+		var g generatedFindings
+		if json.Unmarshal(b, &g) == nil && g.Recommendations != nil {
+			return g, nil
 		}
 	}
 	in, err := s.recommendInput(ctx, keys)
 	if err != nil {
-		return nil, err
+		return generatedFindings{}, err
 	}
 	recs, err := s.withBillChecks(ctx, keys, in.Basis, s.withExternal(ctx, keys, in, recommend.Generate(in, opt)))
 	if err != nil {
-		return nil, err
+		return generatedFindings{}, err
 	}
-	if recs == nil {
-		recs = []model.Recommendation{}
+	g := generatedFindings{Recommendations: recs, NotAssessed: recommend.NotAssessed(in, s.baseCurrency(in))}
+	if g.Recommendations == nil {
+		g.Recommendations = []model.Recommendation{}
 	}
-	if b, err := json.Marshal(recs); err == nil {
+	if g.NotAssessed == nil {
+		g.NotAssessed = []model.NotAssessed{}
+	}
+	if b, err := json.Marshal(g); err == nil {
 		_ = s.cache.Put(ResultsBucket, cacheKey, b, s.cacheTTL())
 	}
-	return recs, nil
+	return g, nil
+}
+
+// baseCurrency is the currency the recommenders' costs were converted to.
+func (s *Service) baseCurrency(in recommend.Input) string {
+	if len(in.Costs) > 0 {
+		return in.Costs[0].Currency
+	}
+	return s.cfg.Currency.Base
+}
+
+// NotAssessed is GET /api/recommendations/not-assessed: per provider, the
+// compute resources with cost in the last 30 days that the rightsizing and
+// idle checks could not look at for want of utilization data, with their
+// monthly cost and what to connect.
+func (s *Service) NotAssessed(ctx context.Context) ([]model.NotAssessed, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
+	g, err := s.generatedSet(ctx)
+	return g.NotAssessed, err
 }
 
 func (s *Service) cacheTTL() time.Duration {

@@ -82,6 +82,9 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		}
 	}
 	d.Recommendations = inScope(recs, a, d.Scope)
+	if d.NotAssessed, err = s.notAssessedIn(ctx, req.Providers); err != nil {
+		return d, err
+	}
 	done, err := s.Recommendations(ctx, RecommendationFilter{State: string(model.RecDone)})
 	if err != nil {
 		return d, err
@@ -287,4 +290,20 @@ func (s *Service) outlook(ctx context.Context, a model.CostAnalysis, sc report.S
 	o.Forecast, o.Interval = fc.TotalForecast, fc.ConfidenceInterval
 	o.Projected = o.ToDate + o.Forecast
 	return o, ""
+}
+
+// notAssessedIn is NotAssessed narrowed to the providers a report asks
+// for (all when none).
+func (s *Service) notAssessedIn(ctx context.Context, providers []model.ProviderKey) ([]model.NotAssessed, error) {
+	g, err := s.generatedSet(ctx)
+	if err != nil || len(providers) == 0 {
+		return g.NotAssessed, err
+	}
+	var out []model.NotAssessed
+	for _, n := range g.NotAssessed {
+		if slices.Contains(providers, n.Provider) {
+			out = append(out, n)
+		}
+	}
+	return out, nil
 }

@@ -177,7 +177,7 @@ func (s *Service) OptimizeAll(ctx context.Context, generateReport, saveResults b
 }
 
 func (s *Service) optimize(ctx context.Context, generateReport bool) (model.OptimizationResult, map[string]any, error) {
-	res := model.OptimizationResult{Recommendations: []model.Recommendation{}}
+	res := model.OptimizationResult{Recommendations: []model.Recommendation{}, NotAssessed: []model.NotAssessed{}}
 	keys, err := s.providers("")
 	if err != nil {
 		return res, nil, err
@@ -195,6 +195,9 @@ func (s *Service) optimize(ctx context.Context, generateReport bool) (model.Opti
 		return res, nil, err
 	}
 	res.Recommendations = recs
+	if res.NotAssessed, err = s.notAssessedIn(ctx, nil); err != nil {
+		return res, nil, err
+	}
 	res.Summary = model.OptimizationSummary{TotalRecommendations: len(recs), ProvidersAnalyzed: keys}
 	for _, r := range recs {
 		res.Summary.TotalPotentialSavings += r.PotentialSavings

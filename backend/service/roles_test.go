@@ -18,7 +18,7 @@ import (
 // TestEveryServiceMethodChecksTheCaller fails.
 var serviceAccess = map[string]model.Permission{
 	// Reads: every role.
-	"AnalyzeCosts": model.PermRead, "DailySeries": model.PermRead, "Recommendations": model.PermRead,
+	"AnalyzeCosts": model.PermRead, "DailySeries": model.PermRead, "Recommendations": model.PermRead, "NotAssessed": model.PermRead,
 	"Recommendation": model.PermRead, "GenerateRecommendations": model.PermRead, "ForecastCosts": model.PermRead,
 	"EvaluateModel": model.PermRead, "AllocateCosts": model.PermRead, "RuleSets": model.PermRead,
 	"Runs": model.PermRead, "GetAlerts": model.PermRead, "BudgetStatuses": model.PermRead,

@@ -166,6 +166,9 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, span sy
 	src := s.source(ctx, k)
 	res := SyncResult{Provider: k, Source: src}
 	if src == model.SourceExport {
+		if s.cfg.Provider(k).InventorySynced() {
+			return s.syncInventory(ctx, k, res, quiet)
+		}
 		res.Skipped = true
 		res.Warning = "export providers are loaded with `costpilot import` or from export_paths"
 		return res, nil
@@ -234,6 +237,7 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, span sy
 		}
 	}
 	if err == nil || len(inv.Resources) > 0 {
+		inv = s.withPrometheus(ctx, k, inv, &res)
 		if err := s.store.ReplaceInventory(ctx, src, inv); err != nil {
 			res.Warnings = append(res.Warnings, "cannot store the inventory: "+err.Error())
 		} else {

@@ -36,7 +36,10 @@ Savings are per month. Only open recommendations are listed and counted unless -
 for others: dismiss, snooze or mark one done with the subcommands below, by its ID; a done
 recommendation shows what it saved since (its resource's daily cost before and after). The
 table fits the terminal, leaving out descriptions when it is narrow; -o wide prints every
-column whole; -o json prints exactly the dashboard API's GET /api/recommendations answer.`,
+column whole; -o json prints exactly the dashboard API's GET /api/recommendations answer.
+Below the table, a line per provider says how many compute resources with cost the rightsizing
+and idle checks could not assess for want of utilization data, and their monthly cost (the
+API's GET /api/recommendations/not-assessed).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
@@ -44,7 +47,14 @@ column whole; -o json prints exactly the dashboard API's GET /api/recommendation
 				if err != nil {
 					return err
 				}
-				return a.emit(out, func(w io.Writer) { printRecommendations(w, out, svc.Config().Currency.Base, a.width()) })
+				na, err := svc.NotAssessed(cmd.Context())
+				if err != nil {
+					return err
+				}
+				return a.emit(out, func(w io.Writer) {
+					printRecommendations(w, out, svc.Config().Currency.Base, a.width())
+					printNotAssessed(w, na, f)
+				})
 			})
 		},
 	}
@@ -199,6 +209,20 @@ func printBases(w io.Writer, recs []model.Recommendation) {
 	}
 	for _, b := range order {
 		fmt.Fprintf(w, "Costs read from %s to %s (%s): %s\n", b.From, b.To, strings.Join(providers[b], ", "), b.Reason)
+	}
+}
+
+// printNotAssessed says, below the table, what the rightsizing and idle
+// checks could not look at: for the providers the filter keeps, unless it
+// asks only for kinds that need no utilization.
+func printNotAssessed(w io.Writer, na []model.NotAssessed, f service.RecommendationFilter) {
+	if f.Type != "" && f.Type != string(model.RecRightsizing) && f.Type != string(model.RecIdle) {
+		return
+	}
+	for _, n := range na {
+		if f.Provider == "" || f.Provider == string(n.Provider) {
+			fmt.Fprintf(w, "note: %s\n", n.Message)
+		}
 	}
 }
 

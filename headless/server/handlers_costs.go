@@ -132,6 +132,10 @@ func (s *Server) recommendations() http.Handler {
 	}, s.svc.Recommendations)
 }
 
+func (s *Server) notAssessed() http.Handler {
+	return endpoint(none, noInput(s.svc.NotAssessed))
+}
+
 func (s *Server) recommendation() http.Handler {
 	return endpoint(func(r *http.Request) (string, error) { return r.PathValue("id"), nil }, s.svc.Recommendation)
 }

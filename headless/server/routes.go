@@ -87,6 +87,7 @@ func routeTable() []route {
 		// The core API.
 		cachedAPI(api("GET", "/api/costs", read, (*Server).costs), costParams...),
 		cachedAPI(api("GET", "/api/recommendations", read, (*Server).recommendations), "type", "provider", "priority", "state"),
+		cachedAPI(api("GET", "/api/recommendations/not-assessed", read, (*Server).notAssessed)),
 		api("GET", "/api/recommendations/{id}", read, (*Server).recommendation),
 		api("POST", "/api/recommendations/{id}/state", change, (*Server).setRecommendationState),
 		cachedAPI(api("GET", "/api/anomalies", read, (*Server).anomalies)),

@@ -110,6 +110,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
       const qs = new URLSearchParams(Object.entries(f).filter(([, v]) => v) as [string, string][]).toString();
       return list(`/api/recommendations${qs ? `?${qs}` : ''}`);
     },
+    RecommendationsNotAssessed: () => list('/api/recommendations/not-assessed'),
     GetRecommendation: (id) => get(`/api/recommendations/${encodeURIComponent(id)}`),
     SetRecommendationState: (id, change) => post(`/api/recommendations/${encodeURIComponent(id)}/state`, change),
     ForecastCosts: (days) => get(`/api/forecast?days=${encodeURIComponent(String(days))}`),

@@ -23,6 +23,7 @@ import type {
   Forecast,
   Health,
   ImportResult,
+  NotAssessed,
   OptimizationResult,
   PerformanceMetrics,
   ProviderDetail,
@@ -53,6 +54,8 @@ export interface Transport {
   AnalyzeCosts(q: CostRequest): Promise<CostAnalysis>;
   GenerateRecommendations(f?: RecommendationFilter): Promise<Recommendation[]>;
   GetRecommendation(id: string): Promise<RecommendationDetail>;
+  /** What the rightsizing and idle checks could not assess, per provider. */
+  RecommendationsNotAssessed(): Promise<NotAssessed[]>;
   SetRecommendationState(id: string, change: StateChange): Promise<Recommendation>;
   ForecastCosts(days: number): Promise<Forecast>;
   OptimizeAll(): Promise<OptimizationResult>;

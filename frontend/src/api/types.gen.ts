@@ -551,6 +551,16 @@ export interface NewUser {
   role?: Role;
 }
 
+/** Go: model.NotAssessed */
+export interface NotAssessed {
+  provider: ProviderKey;
+  resources: number;
+  monthly_cost: number;
+  currency: string;
+  reason: string;
+  message: string;
+}
+
 /** Go: model.Notice */
 export interface Notice {
   kind: string;
@@ -565,6 +575,7 @@ export interface OptimizationResult {
   recommendations: Recommendation[] | null;
   report_path: string;
   run_id?: number;
+  not_assessed: NotAssessed[] | null;
 }
 
 /** Go: model.OptimizationSummary */

@@ -25,6 +25,7 @@ import type {
   Forecast,
   Health,
   ImportResult,
+  NotAssessed,
   OptimizationResult,
   PerformanceMetrics,
   ProviderDetail,
@@ -146,6 +147,7 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     DeleteSchedule: async (id) => {
       await call<boolean>(() => b.DeleteSchedule(id));
     },
+    RecommendationsNotAssessed: async () => (await call<NotAssessed[] | null>(() => b.RecommendationsNotAssessed())) ?? [],
     GetRecommendation: (id) => call<RecommendationDetail>(() => b.GetRecommendation(id)),
     SetRecommendationState: (id, change) =>
       call<Recommendation>(() => b.SetRecommendationState(id, change as Parameters<Bindings['SetRecommendationState']>[1])),

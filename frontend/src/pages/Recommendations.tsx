@@ -7,6 +7,7 @@ import { DataTable, ResourceId, type Column } from '../components/DataTable';
 import { RecommendationDrawer } from '../components/RecommendationDrawer';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
+import { notAssessedLines } from '../lib/notAssessed';
 import { setQuery, useLocation } from '../lib/router';
 import { can, notAllowed, useSession } from '../lib/session';
 import { CoverageCard } from './TagCoverage';
@@ -33,6 +34,9 @@ export function RecommendationsPage() {
   // Every state in one call: the page counts open ones, shows realized
   // savings of done ones, and switches states without asking again.
   const state = useApi(() => api.GenerateRecommendations({ state: 'all' }), []);
+  // What the rightsizing and idle checks could not look at: a notice, so
+  // an export-only account does not read an empty list as "all is right".
+  const gaps = useApi(() => api.RecommendationsNotAssessed(), []);
   const [tableRows, setTableRows] = useState<Recommendation[] | null>(null);
   const onFiltered = useCallback((r: Recommendation[]) => setTableRows(r), []);
   const [opt, setOpt] = useState<{ running: boolean; result?: OptimizationResult; error?: ApiError }>({ running: false });
@@ -49,6 +53,7 @@ export function RecommendationsPage() {
       ),
     [all, type, provider, priority, recState],
   );
+  const notAssessed = notAssessedLines(gaps.data ?? [], { type, provider });
   const types = useMemo(() => [...new Set(all.map((r) => r.type))].sort(), [all]);
   const providers = useMemo(() => [...new Set(all.map((r) => r.provider))].sort(), [all]);
   // Totals follow every filter, the table's own included, and count open
@@ -78,6 +83,7 @@ export function RecommendationsPage() {
       const result = await api.OptimizeAll();
       setOpt({ running: false, result });
       state.reload();
+      gaps.reload();
     } catch (e) {
       setOpt({ running: false, error: toApiError(e) });
     }
@@ -215,6 +221,15 @@ export function RecommendationsPage() {
 
       {state.data && (
         <>
+          {notAssessed.length > 0 && (
+            <ul class="notices" aria-label="Not assessed">
+              {notAssessed.map((n) => (
+                <li key={n.provider} class="banner" role="note" data-testid={`not-assessed-${n.provider}`}>
+                  {n.text} Connect metrics: <code>{n.keys[0]}</code> or <code>{n.keys[1]}</code>.
+                </li>
+              ))}
+            </ul>
+          )}
           <div class="cards">
             <article class="card card-total">
               <h2 class="card-label">Potential savings / month</h2>

@@ -1144,6 +1144,28 @@ export namespace model {
 		}
 	}
 	
+	export class NotAssessed {
+	    provider: string;
+	    resources: number;
+	    monthly_cost: number;
+	    currency: string;
+	    reason: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NotAssessed(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.resources = source["resources"];
+	        this.monthly_cost = source["monthly_cost"];
+	        this.currency = source["currency"];
+	        this.reason = source["reason"];
+	        this.message = source["message"];
+	    }
+	}
 	
 	export class Recommendation {
 	    id?: string;
@@ -1226,6 +1248,7 @@ export namespace model {
 	    recommendations: Recommendation[];
 	    report_path: string;
 	    run_id?: number;
+	    not_assessed: NotAssessed[];
 	
 	    static createFrom(source: any = {}) {
 	        return new OptimizationResult(source);
@@ -1237,6 +1260,7 @@ export namespace model {
 	        this.recommendations = this.convertValues(source["recommendations"], Recommendation);
 	        this.report_path = source["report_path"];
 	        this.run_id = source["run_id"];
+	        this.not_assessed = this.convertValues(source["not_assessed"], NotAssessed);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -72,6 +72,8 @@ export function ListViews():Promise<Array<model.SavedView>>;
 
 export function OptimizeAll():Promise<model.OptimizationResult>;
 
+export function RecommendationsNotAssessed():Promise<Array<model.NotAssessed>>;
+
 export function ReplaceView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
 
 export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<store.RuleSet>;

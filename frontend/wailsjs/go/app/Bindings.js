@@ -134,6 +134,10 @@ export function OptimizeAll() {
   return window['go']['app']['Bindings']['OptimizeAll']();
 }
 
+export function RecommendationsNotAssessed() {
+  return window['go']['app']['Bindings']['RecommendationsNotAssessed']();
+}
+
 export function ReplaceView(arg1, arg2) {
   return window['go']['app']['Bindings']['ReplaceView'](arg1, arg2);
 }
