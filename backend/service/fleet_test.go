@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -70,5 +71,21 @@ func TestFleetYearRecommendations(t *testing.T) {
 			t.Errorf("%s: %d billing findings, %d tagging items", p, bill[p], tagging[p])
 		}
 	}
-	t.Logf("%d recommendations, %d with savings, billing findings %v", len(recs), saving, bill)
+	// No utilization came with the bill: the notice says, per provider,
+	// how many compute resources and how much money were not assessed.
+	na, err := s.NotAssessed(actx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notAssessed := map[model.ProviderKey]model.NotAssessed{}
+	for _, n := range na {
+		notAssessed[n.Provider] = n
+	}
+	for _, p := range model.AllProviders {
+		n := notAssessed[p]
+		if n.Resources < 100 || n.MonthlyCost <= 0 || !strings.Contains(n.Message, "utilization") {
+			t.Errorf("%s: not assessed %+v", p, n)
+		}
+	}
+	t.Logf("%d recommendations, %d with savings, billing findings %v, not assessed %v", len(recs), saving, bill, na)
 }

@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -154,5 +158,42 @@ func TestStrictSync(t *testing.T) {
 				t.Error("a strict failure is not bad usage")
 			}
 		})
+	}
+}
+
+// TestStrictSyncEndToEnd: a live source whose API refuses every call (a
+// local server answering as STS does, in its XML error shape) fails its
+// sync beside a demo source that succeeds; the table prints the failure
+// whole and --strict exits 1 (a failed part exits 1 with or without it;
+// --strict also fails on warnings, TestStrictSync).
+func TestStrictSyncEndToEnd(t *testing.T) {
+	dir := isolate(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/xml")
+		w.WriteHeader(http.StatusForbidden)
+		_, _ = io.WriteString(w, `<ErrorResponse><Error><Type>Sender</Type><Code>AccessDenied</Code>`+
+			`<Message>User: arn:aws:iam::111122223333:user/ci is not authorized to perform: sts:GetCallerIdentity</Message></Error>`+
+			`<RequestId>4a1b2c3d</RequestId></ErrorResponse>`)
+	}))
+	defer srv.Close()
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true") // never ask a metadata address for credentials
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
+	cfg := filepath.Join(dir, "costpilot.yaml")
+	yaml := "aws:\n  enabled: true\n  source: api\n  region: us-east-1\n  access_key_id: AKIDEXAMPLE\n  secret_access_key: not-a-real-secret\n  endpoint: " + srv.URL + "\nazure:\n  enabled: true\n  source: demo\n"
+	if err := os.WriteFile(cfg, []byte(yaml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	data := filepath.Join(dir, "data")
+	code, out, errs := run(t, "sync", "--days", "3", "--strict", "--config", cfg, "--data-dir", data)
+	if code != ExitFailure {
+		t.Fatalf("--strict with a failed part: exit %d, want %d\n%s\n%s", code, ExitFailure, out, errs)
+	}
+	all := strings.Join(strings.Fields(out+errs), " ")
+	if !strings.Contains(all, "FAILED") || !strings.Contains(all, "AccessDenied") {
+		t.Errorf("the failure is not printed whole:\n%s\n%s", out, errs)
+	}
+	if strings.Contains(out+errs, "not-a-real-secret") {
+		t.Error("the secret is printed")
 	}
 }
