@@ -31,7 +31,10 @@ func NotAssessed(in Input, currency string) []model.NotAssessed {
 	}
 	cost := map[model.ProviderKey]map[string]float64{}
 	for _, l := range in.Costs {
-		if l.ResourceID == "" || !IsComputeUsage(l) {
+		// Machines only: what rightsizing and idle checks read. Databases
+		// and containers are commitment-eligible (IsComputeUsage) but not
+		// assessed from machine utilization.
+		if l.ResourceID == "" || l.ServiceCategory != "Compute" || !IsComputeUsage(l) {
 			continue
 		}
 		id := normalID(l.ResourceID)

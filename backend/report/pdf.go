@@ -84,7 +84,10 @@ func (d *pdfDoc) details(v *view) {
 	}
 	if f := v.Forecast; f != nil {
 		cs := append([]card{{"Forecast", f.Total, "next " + f.Period}, {"Confidence interval", f.Interval, f.Model}}, f.Impact...)
-		d.heading("Forecast", cardHeight)
+		// Every row of cards stays with the heading: a page never starts
+		// with a row of cards alone.
+		rows := (len(cs) + cardsPerRow - 1) / cardsPerRow
+		d.heading("Forecast", cardHeight*float64(rows))
 		d.cards(cs)
 		if f.Chart != nil {
 			d.chart(f.Chart)

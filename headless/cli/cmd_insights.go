@@ -53,7 +53,7 @@ API's GET /api/recommendations/not-assessed).`,
 				}
 				return a.emit(out, func(w io.Writer) {
 					printRecommendations(w, out, svc.Config().Currency.Base, a.width())
-					printNotAssessed(w, na, f)
+					printNotAssessed(w, na, f, a.width())
 				})
 			})
 		},
@@ -187,12 +187,12 @@ func printRecommendations(w io.Writer, recs []model.Recommendation, cur string, 
 	}
 	t.print(w, limit)
 	fmt.Fprintf(w, "\n%d recommendations, potential savings %s a month\n", len(recs), money(total, cur))
-	printBases(w, recs)
+	printBases(w, recs, limit)
 }
 
 // printBases says, per distinct span, which days of cost history the
 // recommendations were computed from when the data ends before yesterday.
-func printBases(w io.Writer, recs []model.Recommendation) {
+func printBases(w io.Writer, recs []model.Recommendation, limit int) {
 	var order []model.Basis
 	providers := map[model.Basis][]string{}
 	for _, r := range recs {
@@ -208,20 +208,20 @@ func printBases(w io.Writer, recs []model.Recommendation) {
 		}
 	}
 	for _, b := range order {
-		fmt.Fprintf(w, "Costs read from %s to %s (%s): %s\n", b.From, b.To, strings.Join(providers[b], ", "), b.Reason)
+		printWrapped(w, fmt.Sprintf("Costs read from %s to %s (%s): %s", b.From, b.To, strings.Join(providers[b], ", "), b.Reason), limit)
 	}
 }
 
 // printNotAssessed says, below the table, what the rightsizing and idle
 // checks could not look at: for the providers the filter keeps, unless it
 // asks only for kinds that need no utilization.
-func printNotAssessed(w io.Writer, na []model.NotAssessed, f service.RecommendationFilter) {
+func printNotAssessed(w io.Writer, na []model.NotAssessed, f service.RecommendationFilter, limit int) {
 	if f.Type != "" && f.Type != string(model.RecRightsizing) && f.Type != string(model.RecIdle) {
 		return
 	}
 	for _, n := range na {
 		if f.Provider == "" || f.Provider == string(n.Provider) {
-			fmt.Fprintf(w, "note: %s\n", n.Message)
+			printWrapped(w, "note: "+n.Message, limit)
 		}
 	}
 }
@@ -508,4 +508,11 @@ func (a *app) runsCmd() *cobra.Command {
 	cmd.Flags().IntVar(&limit, "limit", 0, fmt.Sprintf("how many runs, 1-%d (default %d)", service.MaxRuns, service.DefaultRuns))
 	a.outputFlag(cmd)
 	return cmd
+}
+
+// printWrapped prints a sentence whole, wrapped to the width.
+func printWrapped(w io.Writer, s string, limit int) {
+	for _, l := range wrap(s, limit, "  ") {
+		fmt.Fprintln(w, l)
+	}
 }

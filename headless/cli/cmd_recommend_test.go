@@ -42,7 +42,8 @@ func TestRecommendSaysWhatWasNotAssessed(t *testing.T) {
 		t.Fatalf("recommend: exit %d: %s", code, errs)
 	}
 	// 2 machines at $10 a day: $608 over a month of 730 hours.
-	if !strings.Contains(out, "note: Rightsizing and idle checks not assessed for 2 AWS compute resources, $608 a month: no utilization data. Connect metrics: aws.inventory: api or aws.prometheus.") {
+	// Whole, wrapped to the terminal.
+	if !strings.Contains(strings.Join(strings.Fields(out), " "), "note: Rightsizing and idle checks not assessed for 2 AWS compute resources, $608 a month: no utilization data. Connect metrics: aws.inventory: api or aws.prometheus.") {
 		t.Fatalf("table without the not-assessed note:\n%s", out)
 	}
 	if code, out, _ := run(t, "recommend", "--type", "cost_allocation", "--config", cfg, "--data-dir", data); code != 0 || strings.Contains(out, "not assessed") {
