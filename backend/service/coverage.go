@@ -10,17 +10,14 @@ import (
 // TagCoverage is GET /api/allocation/coverage: the period's usage spend
 // split into allocatable (carrying an owner tag) and unallocated, per
 // provider, account and owner, month by month, with the tagging worklist.
-// Like the other reads it refreshes stale demo and export data first
-// (ensureFresh), until refreshing moves to the background loop alone.
+// It reads the stored history only: refreshing is the background loop's
+// and the explicit sync's job.
 func (s *Service) TagCoverage(ctx context.Context, p model.Period) (model.TagCoverage, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return model.TagCoverage{}, err
 	}
 	keys, err := s.providers("")
 	if err != nil {
-		return model.TagCoverage{}, err
-	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
 		return model.TagCoverage{}, err
 	}
 	lines, err := s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())
