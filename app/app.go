@@ -102,10 +102,16 @@ func (w *window) startup(ctx context.Context) {
 	if w.state.Placed && !w.state.Maximised {
 		runtime.WindowSetPosition(ctx, w.state.X, w.state.Y)
 	}
+	// The window's start refreshes export folders and demo history before
+	// the first page reads them.
+	if err := w.b.svc.Refresh(w.ctx); err != nil {
+		w.b.svc.Logger().Warn("refresh at start failed; showing the stored history", "err", err)
+	}
 	if w.b.selfTest != nil {
 		go w.watchSelfTest()
 	} else {
-		// Scheduled live syncs, alert delivery and metrics, as the dashboard does.
+		// Scheduled refreshes, live syncs, alert delivery and metrics, as
+		// the dashboard does.
 		go w.b.svc.RunBackground(w.ctx)
 	}
 }

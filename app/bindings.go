@@ -158,6 +158,12 @@ func (b *Bindings) OptimizeAll() (model.OptimizationResult, error) {
 	return do(b, longTimeout, func(ctx context.Context) (model.OptimizationResult, error) { return b.svc.OptimizeAll(ctx, true, true) })
 }
 
+// Sync is POST /api/sync: the Sync action (demo regenerated, changed
+// export files imported, live days fetched).
+func (b *Bindings) Sync(req service.SyncRequest) ([]service.SyncResult, error) {
+	return do(b, longTimeout, func(ctx context.Context) ([]service.SyncResult, error) { return b.svc.RunSync(ctx, req) })
+}
+
 // GenerateReport is POST /api/reports.
 func (b *Bindings) GenerateReport(req model.ReportRequest) (model.ReportResult, error) {
 	return do(b, longTimeout, func(ctx context.Context) (model.ReportResult, error) {

@@ -53,7 +53,7 @@ func warmService(t *testing.T) *service.Service {
 			return
 		}
 		warm = openService(t, warmDir)
-		_, errWarm = warm.AnalyzeCosts(adminCtx(), model.CostQuery{})
+		errWarm = warm.Refresh(adminCtx())
 	})
 	if errWarm != nil {
 		t.Fatal(errWarm)
@@ -92,6 +92,7 @@ var (
 		"DeleteSchedule":             {Method: "DELETE", Path: "/api/schedules/{id}"},
 		"ForecastCosts":              {Method: "GET", Path: "/api/forecast"},
 		"OptimizeAll":                {Method: "POST", Path: "/api/optimize"},
+		"Sync":                       {Method: "POST", Path: "/api/sync"},
 		"GenerateReport":             {Method: "POST", Path: "/api/reports"},
 		"ListReports":                {Method: "GET", Path: "/api/reports"},
 		"GetProviderStatus":          {Method: "GET", Path: "/api/status"},

@@ -22,7 +22,7 @@ var bindingPerm = map[string]model.Permission{
 	"ForecastCosts": model.PermRead, "ListReports": model.PermRead, "GetProviderStatus": model.PermRead,
 	"GetProviderDetails": model.PermRead, "AllocateCosts": model.PermRead, "ListAllocationRules": model.PermRead,
 	"GetMetrics": model.PermRead, "GetAlerts": model.PermRead, "ListRuns": model.PermRead, "SaveReportAs": model.PermRead,
-	"SetRecommendationState": model.PermChange, "OptimizeAll": model.PermChange, "GenerateReport": model.PermChange,
+	"SetRecommendationState": model.PermChange, "OptimizeAll": model.PermChange, "Sync": model.PermChange, "GenerateReport": model.PermChange,
 	"SaveAllocationRule": model.PermChange, "ImportFilesDialog": model.PermChange, "ExportReport": model.PermChange,
 	"ValidateCredentials": model.PermAdmin, "SetCredential": model.PermAdmin, "DeleteCredential": model.PermAdmin,
 	"CredentialFields": model.PermAdmin, "CredentialStoreStatus": model.PermAdmin, "UnlockCredentials": model.PermAdmin,

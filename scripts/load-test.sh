@@ -30,7 +30,7 @@ YAML
 export COSTPILOT_CONFIG="$work/config.yaml" COSTPILOT_DATA_DIR="$work/data"
 password="load-test-password-$$"
 printf '%s\n' "$password" | "$work/costpilot" user add loadtest >/dev/null
-"$work/costpilot" analyze --days 90 >/dev/null   # seed the demo history first
+"$work/costpilot" sync >/dev/null   # seed the demo history first
 "$work/costpilot" dashboard --host 127.0.0.1 --port "$PORT" 2>"$work/server.log" &
 pid=$!
 base="http://127.0.0.1:$PORT"

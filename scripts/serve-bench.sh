@@ -39,7 +39,7 @@ dashboard:
   rate_limit: {enabled: false}
 YAML
 export COSTPILOT_CONFIG="$work/config.yaml" COSTPILOT_DATA_DIR="$work/data"
-"$work/costpilot" analyze --days 90 >/dev/null # seed the demo history first
+"$work/costpilot" sync >/dev/null # seed the demo history first
 token=$("$work/costpilot" token create serve-bench 2>/dev/null)
 "$work/costpilot" dashboard --host 127.0.0.1 --port "$PORT" 2>"$work/server.log" &
 dash=$!

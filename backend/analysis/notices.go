@@ -11,6 +11,17 @@ import (
 type Extent struct {
 	Source         model.SourceKind
 	FirstDay, Last string // YYYY-MM-DD; "" when there is none
+	RefreshedAt    string // when it was last stored (RFC 3339); "" when never
+}
+
+// DataAge is the age of each provider's history, in keys' order.
+func DataAge(keys []model.ProviderKey, extents map[model.ProviderKey]Extent) []model.DataAge {
+	out := make([]model.DataAge, 0, len(keys))
+	for _, k := range keys {
+		e := extents[k]
+		out = append(out, model.DataAge{Provider: k, Source: e.Source, LastDay: e.Last, RefreshedAt: e.RefreshedAt})
+	}
+	return out
 }
 
 // lagDays is how far behind the period's end a provider's data may end
@@ -28,6 +39,16 @@ func Notices(keys []model.ProviderKey, extents map[model.ProviderKey]Extent, fir
 		e := extents[k]
 		if e.Source == model.SourceDemo {
 			demo = append(demo, k)
+			// Reads do not regenerate the demo: say how to.
+			const how = "`costpilot sync`, the dashboard and the desktop app generate it"
+			switch {
+			case e.Last == "":
+				out = append(out, model.Notice{Kind: model.NoticeNoData, Providers: []model.ProviderKey{k},
+					Message: fmt.Sprintf("%s has no demo history yet: %s.", k.Name(), how)})
+			case ok && e.Last < (lastDay-lagDays).String():
+				out = append(out, model.Notice{Kind: model.NoticeDataEnds, Providers: []model.ProviderKey{k}, Day: e.Last,
+					Message: fmt.Sprintf("%s's demo history ends on %s: %s up to yesterday.", k.Name(), e.Last, how)})
+			}
 			continue
 		}
 		real = append(real, k)

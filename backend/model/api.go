@@ -68,6 +68,19 @@ type CostSummary struct {
 	Series   []DailyPoint `json:"series,omitempty"` // the total per bucket of the granularity
 	GroupBy  Dimension    `json:"group_by,omitempty"`
 	Groups   []CostGroup  `json:"groups,omitempty"`
+	// DataAge is how old each provider's stored history is: reads never
+	// refresh (the background loop and sync do), so they say what they read.
+	DataAge []DataAge `json:"data_age,omitempty"`
+}
+
+// DataAge is one provider's entry of CostSummary.DataAge.
+type DataAge struct {
+	Provider ProviderKey `json:"provider"`
+	Source   SourceKind  `json:"source"`
+	LastDay  string      `json:"last_day,omitempty"` // the last day of stored history; "" when none
+	// RefreshedAt is when the history was last imported, synced or
+	// regenerated (RFC 3339); "" when never.
+	RefreshedAt string `json:"refreshed_at,omitempty"`
 }
 
 // Notice kinds.

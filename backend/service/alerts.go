@@ -46,11 +46,6 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 	}
 	now := s.now()
 	out := providerAlerts(details, yesterday(now), now)
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		// History that cannot be refreshed is already a provider alert;
-		// budgets and anomalies work on what is stored.
-		s.log.Warn("alerts: cannot refresh history", "err", err)
-	}
 	st, err := s.BudgetStatuses(ctx)
 	if err != nil {
 		return nil, err

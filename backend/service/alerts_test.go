@@ -166,7 +166,7 @@ func anomaliesOf(ctx context.Context, s *Service) ([]monitor.Anomaly, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
+	if err := s.refresh(ctx, keys); err != nil {
 		return nil, "", err
 	}
 	return s.anomalies(ctx, keys, monitor.AnomalyOptions{})

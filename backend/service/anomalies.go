@@ -170,9 +170,6 @@ func (s *Service) Anomalies(ctx context.Context) (AnomalyList, error) {
 	if err != nil {
 		return AnomalyList{}, err
 	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return AnomalyList{}, err
-	}
 	to := demo.Today(s.now()).AddDate(0, 0, -1)
 	from := to.AddDate(0, 0, -(anomalyHistoryDays - 1))
 	if first, ok := s.firstDay(ctx, keys); ok && first.After(from) {

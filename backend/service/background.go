@@ -12,10 +12,15 @@ const (
 	metricsFlushEvery = time.Minute
 	alertsEvery       = 15 * time.Minute
 	liveSyncEvery     = 6 * time.Hour
+	// refreshEvery is how often export folders are checked for new files
+	// and demo history for a new day: a stat per file, cheap enough to
+	// poll, and polling sees network mounts that file events miss.
+	refreshEvery = 30 * time.Second
 )
 
 // RunBackground does the periodic work of a long-running front door until
-// ctx ends: it syncs live (api) providers, and the inventory of export
+// ctx ends: it imports new or changed files of export_paths and regenerates
+// demo history when the day changes (at start and every 30 seconds), syncs live (api) providers, and the inventory of export
 // providers with inventory: api or prometheus, at start and every six hours,
 // sends new alerts to the webhook every 15 minutes when notifications are
 // on, delivers the scheduled reports that are due (and retries failed
@@ -50,9 +55,17 @@ func (s *Service) RunBackground(ctx context.Context) {
 			s.log.Warn("scheduled reports: cannot deliver", "err", err, "delivered", len(res.Delivered))
 		}
 	}
+	refresh := func() {
+		if err := s.refresh(ctx, s.cfg.EnabledProviders()); err != nil && ctx.Err() == nil {
+			s.log.Warn("background refresh failed", "err", err)
+		}
+	}
+	refresh()
 	syncLive()
 	sendAlerts()
 	deliver()
+	refreshT := time.NewTicker(refreshEvery)
+	defer refreshT.Stop()
 	flush := time.NewTicker(metricsFlushEvery)
 	reports := time.NewTicker(schedulesEvery)
 	defer reports.Stop()
@@ -72,6 +85,8 @@ func (s *Service) RunBackground(ctx context.Context) {
 			if err := s.FlushMetrics(ctx); err != nil && ctx.Err() == nil {
 				s.log.Warn("metrics flush failed", "err", err)
 			}
+		case <-refreshT.C:
+			refresh()
 		case <-alerts.C:
 			sendAlerts()
 		case <-reports.C:

@@ -66,13 +66,6 @@ func (s *Service) Budgets(ctx context.Context) ([]BudgetView, error) {
 	if err != nil || len(views) == 0 {
 		return []BudgetView{}, err
 	}
-	keys, err := s.providers("")
-	if err != nil {
-		return nil, err
-	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return nil, err
-	}
 	today := demo.Today(s.now())
 	yday := today.AddDate(0, 0, -1)
 	for i := range views {

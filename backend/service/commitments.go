@@ -40,9 +40,6 @@ func (s *Service) Commitments(ctx context.Context, p model.Period) (model.Commit
 	if err != nil {
 		return model.CommitmentReport{}, err
 	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return model.CommitmentReport{}, err
-	}
 	sc := s.scope(ctx, keys)
 	p, basis, err := s.commitmentWindow(ctx, sc, p)
 	if err != nil {

@@ -70,17 +70,14 @@ func ParseTagFilter(tag string) (string, string, error) {
 }
 
 // queryScope is the providers and the history scope of a cost query: its
-// enabled providers (those its filters allow), synced if due, its filters
-// and its period.
+// enabled providers (those its filters allow), its filters and its period.
+// It reads what is stored: refreshing is the background loop's job.
 func (s *Service) queryScope(ctx context.Context, q model.CostQuery) ([]model.ProviderKey, store.Scope, error) {
 	keys, err := s.providers(q.Provider)
 	if err != nil {
 		return nil, store.Scope{}, err
 	}
 	keys = filterProviders(keys, q.Filters)
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return nil, store.Scope{}, err
-	}
 	sc := s.scope(ctx, keys)
 	sc.Account, sc.Service, sc.TagKey, sc.TagValue, sc.Filters = q.Account, q.Service, q.TagKey, q.TagValue, q.Filters
 	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
@@ -142,12 +139,13 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		e := analysis.Extent{Source: sc.Sources[k]}
 		for _, h := range states {
 			if h.Provider == k && h.Source == e.Source {
-				e.FirstDay, e.Last = h.FirstDay, h.LastDay
+				e.FirstDay, e.Last, e.RefreshedAt = h.FirstDay, h.LastDay, h.SyncedAt
 			}
 		}
 		extents[k] = e
 	}
 	a.Summary.Notices = analysis.Notices(keys, extents, sc.From, sc.To)
+	a.Summary.DataAge = analysis.DataAge(keys, extents)
 	if q.Info == nil {
 		return a, nil
 	}
@@ -253,9 +251,6 @@ func (s *Service) DailySeries(ctx context.Context, from, to string, metric model
 	}
 	keys, err := s.providers("")
 	if err != nil {
-		return nil, "", err
-	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
 		return nil, "", err
 	}
 	sc := s.scope(ctx, keys)

@@ -16,15 +16,16 @@ import (
 // loadExports imports the files and folders of a provider's export_paths
 // when any file is new or changed since the last import. All of them are imported
 // together, as ImportFiles does, so the parts of one delivery add up
-// instead of replacing each other. A bad file is an error naming it; the
-// history keeps what it had.
-func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
+// instead of replacing each other. It returns the daily lines imported (0
+// when nothing changed). A bad file is an error naming it; the history
+// keeps what it had.
+func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) (int, error) {
 	ps := s.cfg.Provider(k)
 	var files []string
 	for _, pat := range ps.ExportPaths {
 		m, err := filepath.Glob(expandHome(pat))
 		if err != nil {
-			return apperr.E(apperr.Configuration, "%s.export_paths: bad pattern %q: %v", k, pat, err).WithDetail("field", string(k)+".export_paths")
+			return 0, apperr.E(apperr.Configuration, "%s.export_paths: bad pattern %q: %v", k, pat, err).WithDetail("field", string(k)+".export_paths")
 		}
 		files = append(files, m...)
 	}
@@ -52,7 +53,7 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 		paths = append(paths, abs)
 		if !st.IsDir() {
 			if err := note(f, st); err != nil {
-				return err
+				return 0, err
 			}
 			continue
 		}
@@ -69,21 +70,27 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) error {
 			return note(q, info)
 		})
 		if err != nil {
-			return apperr.Wrap(apperr.Provider, err, "%s export %s: %v", k, f, err).WithProvider(string(k))
+			return 0, apperr.Wrap(apperr.Provider, err, "%s export %s: %v", k, f, err).WithProvider(string(k))
 		}
 	}
 	if !changed || len(paths) == 0 {
-		return nil
+		return 0, nil
 	}
-	if _, err := s.importFiles(ctx, paths, ImportOptions{Provider: k}); err != nil {
-		return apperr.Wrap(apperr.Provider, err, "%s export: %v", k, err).WithProvider(string(k))
+	res, err := s.importFiles(ctx, paths, ImportOptions{Provider: k})
+	if err != nil {
+		return 0, apperr.Wrap(apperr.Provider, err, "%s export: %v", k, err).WithProvider(string(k))
 	}
 	for _, cur := range states {
 		if err := s.store.RecordExportFile(ctx, k, cur); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	lines := 0
+	for _, f := range res.Files {
+		lines += f.Lines
+	}
+	s.log.Info("imported changed export files", "provider", k, "files", len(res.Files), "lines", lines)
+	return lines, nil
 }
 
 func expandHome(p string) string {

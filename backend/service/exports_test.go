@@ -1,6 +1,8 @@
 package service
 
 import (
+	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,46 +11,93 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
-func TestExportPathsLoadOnceAndOnChange(t *testing.T) {
+// TestReadsOnlyReadExportFolders: a read of a data dir whose export folder
+// changed returns what is stored and its age; the explicit refresh and the
+// background loop import the change, once.
+func TestReadsOnlyReadExportFolders(t *testing.T) {
 	src := sharedFile(t, "focus-1.0-sample-aws-azure-oci.csv")
 	dir := t.TempDir()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h, parts := splitRows(t, src, 2)
 	f := filepath.Join(dir, "focus.csv")
-	if err := os.WriteFile(f, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, f, h+strings.Join(parts[0], ""))
 	cfg, err := config.Parse([]byte("aws:\n  enabled: true\n  region: us-east-1\n  source: export\n  export_paths: [\""+dir+"/*.csv\"]\n"), "c.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := openDemo(t, cfg)
 	ctx := adminCtx()
-	q := model.CostQuery{Period: model.Period{Start: time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2024, 10, 31, 23, 0, 0, 0, time.UTC)}}
+	q := model.CostQuery{Provider: model.AWS, Period: model.Period{Start: time.Date(2024, 9, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2024, 10, 31, 23, 0, 0, 0, time.UTC)}}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(s.DataDirPath(), store.FileName)+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	imports := func() int {
+		t.Helper()
+		var n int
+		if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM imports`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Nothing read imports: the export folder waits for a refresh.
 	a, err := s.AnalyzeCosts(ctx, q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := a.Summary.TotalCost
-	if first <= 0 || a.Providers[model.AWS].Source != model.SourceExport {
-		t.Fatalf("export not loaded: %+v", a.Summary)
+	if a.Summary.TotalCost != 0 || imports() != 0 || len(a.Summary.DataAge) != 1 || a.Summary.DataAge[0].LastDay != "" {
+		t.Fatalf("a read imported the export folder: total %v, %d imports, age %+v", a.Summary.TotalCost, imports(), a.Summary.DataAge)
+	}
+	if err := s.Refresh(ctx); err != nil {
+		t.Fatal(err)
 	}
 	b, err := s.AnalyzeCosts(ctx, q)
-	if err != nil || b.Summary.TotalCost != first {
-		t.Fatalf("second analysis %v %v", b.Summary.TotalCost, err)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A changed file is imported again; the period is replaced, not added.
+	first, age := b.Summary.TotalCost, b.Summary.DataAge
+	if first <= 0 || imports() != 1 || len(age) != 1 || age[0].Source != model.SourceExport || age[0].LastDay == "" || age[0].RefreshedAt == "" {
+		t.Fatalf("the refresh did not import the folder: total %v, %d imports, age %+v", first, imports(), age)
+	}
+	// The whole file arrives: reads keep answering from the stored half.
+	writeFile(t, f, h+strings.Join(parts[0], "")+strings.Join(parts[1], ""))
 	later := time.Now().Add(time.Hour)
 	if err := os.Chtimes(f, later, later); err != nil {
 		t.Fatal(err)
 	}
-	c, err := s.AnalyzeCosts(ctx, q)
-	if err != nil || !relClose(c.Summary.TotalCost, first) {
-		t.Fatalf("after touching the file: %v %v", c.Summary.TotalCost, err)
+	for range 3 {
+		c, err := s.AnalyzeCosts(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Summary.TotalCost != first || imports() != 1 || c.Summary.DataAge[0] != age[0] {
+			t.Fatalf("a read imported the changed file: total %v (stored %v), %d imports, age %+v", c.Summary.TotalCost, first, imports(), c.Summary.DataAge)
+		}
+	}
+	// The background loop imports it at its start.
+	bg, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { s.RunBackground(bg); close(done) }()
+	defer func() { stop(); <-done }()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		c, err := s.AnalyzeCosts(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Summary.TotalCost > first {
+			if n := imports(); n != 2 {
+				t.Fatalf("the background loop imported the change %d times", n-1)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the background loop did not import the changed file within a minute: total %v", c.Summary.TotalCost)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	st, _ := s.store.ExportFileState(ctx, f)
 	if st.MTime != later.UnixNano() {
@@ -81,6 +130,9 @@ func TestExportPathsFolderOfParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := openDemo(t, cfg)
+	if err := s.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
 	got, err := s.AnalyzeCosts(ctx, q)
 	if err != nil {
 		t.Fatal(err)

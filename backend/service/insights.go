@@ -42,9 +42,6 @@ func (s *Service) generatedSet(ctx context.Context) (generatedFindings, error) {
 	if err != nil {
 		return generatedFindings{}, err
 	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return generatedFindings{}, err
-	}
 	opt := recommend.Options{CPUThreshold: s.cfg.Optimization.CPUUtilizationThreshold,
 		MemoryThreshold: s.cfg.Optimization.MemoryUtilizationThreshold, Now: s.now()}
 	cacheKey := fmt.Sprintf("findings:%d:%s:%g:%g:%v", s.historyVersion(ctx), yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
@@ -407,9 +404,6 @@ func (s *Service) EvaluateModel(ctx context.Context, horizon int) (model.ModelEv
 	if err != nil {
 		return model.ModelEvaluation{}, err
 	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return model.ModelEvaluation{}, err
-	}
 	cacheKey := fmt.Sprintf("evaluate:%d:%s:%d:%s:%v", s.historyVersion(ctx), yesterday(s.now()), horizon, s.cfg.Analysis.CostMetric, keys)
 	if b, ok := s.cache.Get(ResultsBucket, cacheKey); ok {
 		var ev model.ModelEvaluation
@@ -480,9 +474,6 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 	}
 	keys, err := s.providers("")
 	if err != nil {
-		return model.AllocationResult{}, err
-	}
-	if err := s.ensureFresh(ctx, keys); err != nil {
 		return model.AllocationResult{}, err
 	}
 	lines, err := s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())

@@ -59,6 +59,7 @@ var serviceOpen = map[string]string{
 	"ChangeVersions":    "counters the front doors' caches compare, before a caller is known",
 	"CheckHealth":       "GET /healthz is public; the server drops its messages for anonymous callers",
 	"RunBackground":     "the Service's own schedule: it acts as the system principal",
+	"Refresh":           "the front doors' start: it acts as the system principal, as RunBackground does",
 	"FlushMetrics":      "writes the request counters, from the schedule and at shutdown",
 }
 

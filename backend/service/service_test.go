@@ -69,7 +69,7 @@ var demoTemplate = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := s.AnalyzeCosts(adminCtx(), model.CostQuery{}); err != nil {
+	if err := s.Refresh(adminCtx()); err != nil {
 		s.Close()
 		return "", err
 	}

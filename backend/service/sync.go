@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider/demo"
 	"github.com/costpilot/costpilot/backend/provider/live"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // SyncResult reports what a sync did for one provider.
@@ -51,56 +53,58 @@ type syncSpan struct {
 // DefaultSyncDays is how far back a first live sync reaches.
 const DefaultSyncDays = 90
 
-// ensureFresh brings demo history up to yesterday. It is cheap when the
-// history is current, so analysis calls it every time.
-func (s *Service) ensureFresh(ctx context.Context, keys []model.ProviderKey) error {
-	stale, err := s.staleDemo(ctx, keys)
-	if err != nil || len(stale) == 0 {
-		return err
-	}
+// refresh brings the stored history up to date from the sources that need
+// no request of their own: changed files under a provider's export_paths
+// are imported and demo history that does not end yesterday is
+// regenerated. It is cheap when nothing changed. The background loop and
+// the explicit refreshes (sync, the dashboard's and the window's start)
+// call it; reads never do: they report the data's age instead. One
+// provider failing does not stop the others; the errors are joined.
+func (s *Service) refresh(ctx context.Context, keys []model.ProviderKey) error {
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	// Another request may have refreshed them while this one waited.
-	if stale, err = s.staleDemo(ctx, stale); err != nil || len(stale) == 0 {
-		return err
-	}
-	_, err = s.syncParallel(ctx, stale, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
-		return s.syncProvider(ctx, k, syncSpan{}, true)
-	})
-	return err
-}
-
-// staleDemo loads changed export files and returns the demo providers
-// whose history does not end yesterday.
-func (s *Service) staleDemo(ctx context.Context, keys []model.ProviderKey) ([]model.ProviderKey, error) {
 	states, err := s.store.SyncStates(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	want := yesterday(s.now())
+	var errs []error
 	var stale []model.ProviderKey
 	for _, k := range keys {
-		src := sourceFrom(s.cfg, s.cfgPath, states, k)
-		if src == model.SourceExport && len(s.cfg.Provider(k).ExportPaths) > 0 {
-			if err := s.loadExports(ctx, k); err != nil {
-				return nil, err
+		switch src := sourceFrom(s.cfg, s.cfgPath, states, k); {
+		case src == model.SourceExport && len(s.cfg.Provider(k).ExportPaths) > 0:
+			if _, err := s.loadExports(ctx, k); err != nil {
+				errs = append(errs, err)
 			}
-			continue
-		}
-		if src != model.SourceDemo {
-			continue
-		}
-		fresh := false
-		for _, h := range states {
-			if h.Provider == k && h.Source == model.SourceDemo && h.LastDay == want && h.Status == "ok" {
-				fresh = true
-			}
-		}
-		if !fresh {
+		case src == model.SourceDemo && !demoCurrent(states, k, want):
 			stale = append(stale, k)
 		}
 	}
-	return stale, nil
+	if len(stale) > 0 {
+		_, err := s.syncParallel(ctx, stale, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
+			return s.syncProvider(ctx, k, syncSpan{}, true)
+		})
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// demoCurrent reports whether k's demo history ends on day want.
+func demoCurrent(states []store.HistoryStats, k model.ProviderKey, want string) bool {
+	for _, h := range states {
+		if h.Provider == k && h.Source == model.SourceDemo && h.LastDay == want && h.Status == "ok" {
+			return true
+		}
+	}
+	return false
+}
+
+// Refresh is the refresh of every enabled provider's export folders and
+// demo history (see refresh) that the front doors run as they start, before
+// the first read. Like RunBackground it acts for the Service itself, not for
+// whoever started it; users refresh with Sync.
+func (s *Service) Refresh(ctx context.Context) error {
+	return s.refresh(WithPrincipal(ctx, systemPrincipal), s.cfg.EnabledProviders())
 }
 
 // Sync pulls provider data into the history: for demo providers the whole
@@ -166,11 +170,21 @@ func (s *Service) syncProvider(ctx context.Context, k model.ProviderKey, span sy
 	src := s.source(ctx, k)
 	res := SyncResult{Provider: k, Source: src}
 	if src == model.SourceExport {
-		if s.cfg.Provider(k).InventorySynced() {
+		ps := s.cfg.Provider(k)
+		if len(ps.ExportPaths) > 0 {
+			n, err := s.loadExports(ctx, k)
+			if err != nil {
+				return res, err
+			}
+			res.Lines = n
+		}
+		if ps.InventorySynced() {
 			return s.syncInventory(ctx, k, res, quiet)
 		}
-		res.Skipped = true
-		res.Warning = "export providers are loaded with `costpilot import` or from export_paths"
+		if len(ps.ExportPaths) == 0 {
+			res.Skipped = true
+			res.Warning = "export providers are loaded with `costpilot import` or from export_paths"
+		}
 		return res, nil
 	}
 	p, err := s.reg.Build(s.cfg, k, s.creds)

@@ -165,9 +165,6 @@ func (s *Service) TagValues(ctx context.Context, r CostRequest) (map[string][]st
 		return nil, err
 	}
 	keys = filterProviders(keys, q.Filters)
-	if err := s.ensureFresh(ctx, keys); err != nil {
-		return nil, err
-	}
 	sc := s.scope(ctx, keys)
 	sc.From, sc.To = q.Period.FirstDay(), q.Period.LastDay()
 	return s.store.TagValues(ctx, sc)

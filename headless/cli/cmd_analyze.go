@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -150,14 +151,19 @@ func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 		}
 	}
 	fmt.Fprintln(w)
-	t := table{cols: []column{{name: "PROVIDER"}, {name: "SOURCE"}, {name: "TOTAL", right: true}, {name: "SHARE", right: true}}}
+	// Reads never refresh: the table says how far each provider's data goes.
+	through := map[model.ProviderKey]string{}
+	for _, d := range s.DataAge {
+		through[d.Provider] = cmp.Or(d.LastDay, "no data")
+	}
+	t := table{cols: []column{{name: "PROVIDER"}, {name: "SOURCE"}, {name: "DATA THROUGH"}, {name: "TOTAL", right: true}, {name: "SHARE", right: true}}}
 	for _, k := range s.ProvidersAnalyzed {
 		pc := a.Providers[k]
 		share := 0.0
 		if s.TotalCost != 0 {
 			share = pc.TotalCost / s.TotalCost
 		}
-		t.add(string(k), string(pc.Source), money(pc.TotalCost, cur), pct(share))
+		t.add(string(k), string(pc.Source), through[k], money(pc.TotalCost, cur), pct(share))
 	}
 	t.print(w, limit)
 	if len(s.Groups) > 0 {

@@ -47,6 +47,11 @@ Stops gracefully on SIGINT or SIGTERM, letting requests in flight finish.`,
 				for _, w := range srv.Warnings(cmd.Context()) {
 					svc.Logger().Warn(w)
 				}
+				// The explicit refresh of the dashboard's start: the first
+				// page reads current demo history and export files.
+				if err := svc.Refresh(cmd.Context()); err != nil {
+					svc.Logger().Warn("refresh at start failed; serving the stored history", "err", err)
+				}
 				ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 				if err != nil {
 					return fmt.Errorf("dashboard: cannot listen on %s:%d: %w", host, port, err)

@@ -86,10 +86,15 @@ func (a *app) syncCmd() *cobra.Command {
 		Use:   "sync [--provider KEY] [--days N | --start YYYY-MM-DD [--end YYYY-MM-DD]] [--strict]",
 		Short: "Pull provider data into the history",
 		Long: `Pull costs, inventory and utilization from each enabled provider into the local history:
-the whole simulated history for demo providers; for api providers the days not yet stored plus
+the whole simulated history for demo providers; for export providers the new or changed files
+of export_paths; for api providers the days not yet stored plus
 the last three again (clouds restate recent days), reaching back --days on a first sync
 (default 90). --start (and --end, default yesterday) backfill exactly those days (UTC,
 inclusive), stored or not; they replace what is stored there.
+
+Reads (analyze, report, recommend…) only read what is stored and say how old it is; sync, the
+dashboard's and the desktop app's start and their background refresh (every 30 seconds) bring
+it up to date.
 
 Each warning and failure is printed whole under the table (-o json lists them in warnings).
 Exits 0 when costs synced (inventory or metrics failures are warnings), 1 when a provider's

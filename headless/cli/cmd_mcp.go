@@ -31,6 +31,10 @@ standard error.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
+				// A session's start is an explicit refresh, as the dashboard's is.
+				if err := svc.Refresh(cmd.Context()); err != nil {
+					svc.Logger().Warn("refresh at start failed; answering from the stored history", "err", err)
+				}
 				srv := assistant.New(svc, assistant.Options{Version: service.Version, AllowWrites: svc.Config().MCP.AllowWrites,
 					Actor: func(context.Context) string { return cliActor }})
 				t := &mcp.IOTransport{Reader: io.NopCloser(a.stdin), Writer: nopWriteCloser{a.stdout}}

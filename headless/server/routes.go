@@ -106,6 +106,7 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/forecast", read, (*Server).forecast), "days", "include_recommendations"),
 		cachedAPI(api("GET", "/api/forecast/evaluate", read, (*Server).forecastEvaluation), "days"),
 		longAPI(api("POST", "/api/optimize", change, (*Server).optimize)),
+		longAPI(api("POST", "/api/sync", change, (*Server).sync)),
 		longAPI(api("POST", "/api/reports", change, (*Server).generateReport)),
 		api("GET", "/api/status", read, (*Server).status),
 		api("POST", "/api/allocate", read, (*Server).allocate),

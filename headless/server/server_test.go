@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
-	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
@@ -51,8 +50,7 @@ func seedDir(t testing.TB) string {
 			seeded.err = err
 			return
 		}
-		p, _ := svc.PeriodForDays(30)
-		if _, err := svc.AnalyzeCosts(adminCtx(), model.CostQuery{Period: p}); err != nil {
+		if err := svc.Refresh(context.Background()); err != nil {
 			seeded.err = err
 		}
 		if err := svc.Close(); err != nil && seeded.err == nil {

@@ -62,7 +62,7 @@ func apiConfig() apiSpec {
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
 			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](), t[config.Schedule](),
-			t[service.AnomalyDecisionRequest](), t[service.CommitmentRequest](),
+			t[service.AnomalyDecisionRequest](), t[service.CommitmentRequest](), t[service.SyncRequest](), t[service.SyncResult](),
 			t[service.NewUser](), t[service.UserChange](), t[service.TokenRequest](),
 			// Errors, and the reason a live provider failed (details.reason).
 			t[apperr.Body](), t[model.ProviderFailure](),

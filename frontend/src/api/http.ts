@@ -115,6 +115,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     SetRecommendationState: (id, change) => post(`/api/recommendations/${encodeURIComponent(id)}/state`, change),
     ForecastCosts: (days) => get(`/api/forecast?days=${encodeURIComponent(String(days))}`),
     OptimizeAll: () => post('/api/optimize'),
+    Sync: (req) => post('/api/sync', req),
     GenerateReport: (req: ReportRequest) => post('/api/reports', req),
     ListReports: () => list('/api/reports'),
     ReportURL: (name) => `${base}/api/reports/${encodeURIComponent(name)}`,

@@ -25,6 +25,8 @@ import type {
   ImportResult,
   NotAssessed,
   OptimizationResult,
+  SyncRequest,
+  SyncResult,
   PerformanceMetrics,
   ProviderDetail,
   ProviderStatus,
@@ -59,6 +61,8 @@ export interface Transport {
   SetRecommendationState(id: string, change: StateChange): Promise<Recommendation>;
   ForecastCosts(days: number): Promise<Forecast>;
   OptimizeAll(): Promise<OptimizationResult>;
+  /** Sync is POST /api/sync: demo regenerated, changed export files imported, live days fetched. */
+  Sync(req: SyncRequest): Promise<SyncResult[]>;
   GenerateReport(req: ReportRequest): Promise<ReportResult>;
   ListReports(): Promise<ReportFile[]>;
   /** ReportURL is where the browser downloads a report (web only). */

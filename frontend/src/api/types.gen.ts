@@ -277,6 +277,7 @@ export interface CostSummary {
   series?: DailyPoint[];
   group_by?: Dimension;
   groups?: CostGroup[];
+  data_age?: DataAge[];
 }
 
 /** Go: model.CoverageMonth */
@@ -331,6 +332,14 @@ export interface CredentialStoreStatus {
 export interface DailyPoint {
   date: string;
   cost: number;
+}
+
+/** Go: model.DataAge */
+export interface DataAge {
+  provider: ProviderKey;
+  source: SourceKind;
+  last_day?: string;
+  refreshed_at?: string;
 }
 
 /** Go: service.DeliveryView */
@@ -870,6 +879,28 @@ export interface StateChange {
   state: string;
   reason?: string;
   until?: string;
+}
+
+/** Go: service.SyncRequest */
+export interface SyncRequest {
+  provider?: ProviderKey;
+  days?: number;
+  start?: string;
+  end?: string;
+}
+
+/** Go: service.SyncResult */
+export interface SyncResult {
+  provider: ProviderKey;
+  source: SourceKind;
+  from?: string;
+  to?: string;
+  lines: number;
+  resources: number;
+  skipped?: boolean;
+  warning?: string;
+  warnings?: string[];
+  error?: string;
 }
 
 /** Go: model.TagCoverage */

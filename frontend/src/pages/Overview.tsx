@@ -5,6 +5,7 @@
 // filter and groups by what is inside it; breadcrumbs go back.
 import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type Granularity } from '../api/client';
+import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
@@ -506,6 +507,7 @@ export function OverviewPage() {
                 </h2>
                 <div class="card-value small-value">{formatCurrency(pc.total_cost, currency)}</div>
                 <Change current={pc.total_cost} previous={s.previous?.providers?.[k]} span={previousSpan} />
+                <DataThrough age={(s.data_age ?? []).find((d) => d.provider === k)} />
               </article>
             ))}
           </div>
@@ -573,5 +575,17 @@ export function OverviewPage() {
         </>
       )}
     </section>
+  );
+}
+
+// DataThrough says how far a provider's stored history goes: reads never
+// refresh it (the background refresh and sync do).
+function DataThrough({ age }: { age?: DataAge }) {
+  if (!age) return null;
+  const when = age.refreshed_at ? `stored ${new Date(age.refreshed_at).toLocaleString()}` : 'never stored';
+  return (
+    <div class="muted small" data-testid={`data-through-${age.provider}`} title={when}>
+      {age.last_day ? `Data through ${age.last_day}` : 'No data yet'}
+    </div>
   );
 }

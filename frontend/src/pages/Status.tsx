@@ -3,7 +3,7 @@
 // pipeline runs. Each section loads on its own so one missing capability
 // never blanks the page.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run } from '../api/client';
+import { api, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run, type SyncResult } from '../api/client';
 import { ImportSummary } from '../components/ImportSummary';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
@@ -65,6 +65,18 @@ export function StatusPage() {
     }
   };
 
+  // Sync is the explicit refresh: pages only read what is stored.
+  const [sync, setSync] = useState<{ busy: boolean; result?: SyncResult[]; error?: ApiError }>({ busy: false });
+  const runSync = async () => {
+    setSync({ busy: true });
+    try {
+      setSync({ busy: false, result: await api.Sync({}) });
+    } catch (e) {
+      setSync({ busy: false, error: toApiError(e) });
+    }
+    providers.reload();
+  };
+
   const [imp, setImp] = useState<{ busy: boolean; file?: File; result?: ImportResult; error?: ApiError }>({ busy: false });
   const upload = async (e: Event) => {
     e.preventDefault();
@@ -93,6 +105,9 @@ export function StatusPage() {
           <button type="button" class="btn btn-primary" onClick={validate} disabled={creds.busy || !mayAdmin} title={mayAdmin ? undefined : notAllowed(session, 'admin')}>
             {creds.busy ? 'Validating…' : 'Validate credentials'}
           </button>
+          <button type="button" class="btn" onClick={runSync} disabled={sync.busy || !mayChange} title={mayChange ? 'Import changed export files, regenerate the demo, fetch new days' : notAllowed(session, 'change')} data-testid="sync-now">
+            {sync.busy ? 'Syncing…' : 'Sync now'}
+          </button>
           {import.meta.env.VITE_TARGET === 'wails' && (
             <button type="button" class="btn" onClick={() => void import('../desktop').then((d) => d.openCredentials())}>
               Manage credentials
@@ -103,6 +118,12 @@ export function StatusPage() {
 
       <Section title="Providers" id="providers">
         {creds.error && <ErrorState error={creds.error} what="Credential validation" />}
+        {sync.error && <ErrorState error={sync.error} what="Sync" />}
+        {sync.result && (
+          <p class="muted small" role="status" data-testid="sync-result">
+            Synced: {sync.result.map((r) => `${providerName(r.provider)} ${r.skipped ? 'skipped' : `${r.lines} lines`}${r.warning ? ` (${r.warning})` : ''}`).join('; ')}
+          </p>
+        )}
         {!providers.data && providers.loading && <Loading />}
         {!providers.data && providers.error && <ErrorState error={providers.error} onRetry={providers.reload} what="Provider status" />}
         {providers.data && providers.data.length === 0 && <Empty title="No providers enabled">Enable a provider in the configuration file.</Empty>}

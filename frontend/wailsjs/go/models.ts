@@ -550,6 +550,24 @@ export namespace model {
 	        this.providers = source["providers"];
 	    }
 	}
+	export class DataAge {
+	    provider: string;
+	    source: string;
+	    last_day?: string;
+	    refreshed_at?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DataAge(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.source = source["source"];
+	        this.last_day = source["last_day"];
+	        this.refreshed_at = source["refreshed_at"];
+	    }
+	}
 	export class CostGroup {
 	    key: string;
 	    label: string;
@@ -661,6 +679,7 @@ export namespace model {
 	    series?: DailyPoint[];
 	    group_by?: string;
 	    groups?: CostGroup[];
+	    data_age?: DataAge[];
 	
 	    static createFrom(source: any = {}) {
 	        return new CostSummary(source);
@@ -680,6 +699,7 @@ export namespace model {
 	        this.series = this.convertValues(source["series"], DailyPoint);
 	        this.group_by = source["group_by"];
 	        this.groups = this.convertValues(source["groups"], CostGroup);
+	        this.data_age = this.convertValues(source["data_age"], DataAge);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -824,6 +844,7 @@ export namespace model {
 	        this.message = source["message"];
 	    }
 	}
+	
 	
 	
 	export class MonthEndForecast {
@@ -2289,6 +2310,54 @@ export namespace service {
 	        this.state = source["state"];
 	        this.reason = source["reason"];
 	        this.until = source["until"];
+	    }
+	}
+	export class SyncRequest {
+	    provider?: string;
+	    days?: number;
+	    start?: string;
+	    end?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SyncRequest(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.days = source["days"];
+	        this.start = source["start"];
+	        this.end = source["end"];
+	    }
+	}
+	export class SyncResult {
+	    provider: string;
+	    source: string;
+	    from?: string;
+	    to?: string;
+	    lines: number;
+	    resources: number;
+	    skipped?: boolean;
+	    warning?: string;
+	    warnings?: string[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SyncResult(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.provider = source["provider"];
+	        this.source = source["source"];
+	        this.from = source["from"];
+	        this.to = source["to"];
+	        this.lines = source["lines"];
+	        this.resources = source["resources"];
+	        this.skipped = source["skipped"];
+	        this.warning = source["warning"];
+	        this.warnings = source["warnings"];
+	        this.error = source["error"];
 	    }
 	}
 

@@ -90,6 +90,8 @@ export function SetCredential(arg1:string,arg2:string,arg3:string):Promise<void>
 
 export function SetRecommendationState(arg1:string,arg2:service.StateChange):Promise<model.Recommendation>;
 
+export function Sync(arg1:service.SyncRequest):Promise<Array<service.SyncResult>>;
+
 export function TagCoverage(arg1:service.CommitmentRequest):Promise<model.TagCoverage>;
 
 export function TagValues(arg1:app.CostRequest):Promise<Record<string, Array<string>>>;

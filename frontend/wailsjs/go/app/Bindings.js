@@ -170,6 +170,10 @@ export function SetRecommendationState(arg1, arg2) {
   return window['go']['app']['Bindings']['SetRecommendationState'](arg1, arg2);
 }
 
+export function Sync(arg1) {
+  return window['go']['app']['Bindings']['Sync'](arg1);
+}
+
 export function TagCoverage(arg1) {
   return window['go']['app']['Bindings']['TagCoverage'](arg1);
 }
