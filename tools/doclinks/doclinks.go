@@ -46,11 +46,35 @@ func (p Problem) String() string {
 	return s
 }
 
-// Report is the result of a check: how many relative links were checked and
-// those that fail.
+// Report is the result of a check: how many links were checked, those
+// that fail, and which files each file links to (for reachability).
 type Report struct {
 	Links    int
 	Problems []Problem
+	Targets  map[string][]string // file -> the repository files it links to
+}
+
+// Unreached returns the files that no chain of links from start reaches.
+func (r Report) Unreached(start string, files []string) []string {
+	seen := map[string]bool{start: true}
+	queue := []string{start}
+	for len(queue) > 0 {
+		f := queue[0]
+		queue = queue[1:]
+		for _, t := range r.Targets[f] {
+			if !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	var out []string
+	for _, f := range files {
+		if !seen[f] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // Files lists the manual under root: README.md and every .md file below
@@ -102,7 +126,7 @@ func Check(root string, files []string) (Report, error) {
 		return Report{}, fmt.Errorf("doclinks: %w", err)
 	}
 	c := checker{root: root, anchors: map[string]map[string]bool{}}
-	var rep Report
+	rep := Report{Targets: map[string][]string{}}
 	for _, f := range files {
 		lines, err := c.read(f)
 		if err != nil {
@@ -110,8 +134,11 @@ func Check(root string, files []string) (Report, error) {
 		}
 		for _, l := range links(lines) {
 			rep.Links++
-			if p, bad := c.check(f, l); bad {
+			target, p, bad := c.check(f, l)
+			if bad {
 				rep.Problems = append(rep.Problems, p)
+			} else if target != "" && target != f {
+				rep.Targets[f] = append(rep.Targets[f], target)
 			}
 		}
 	}
@@ -173,16 +200,17 @@ func (c *checker) read(rel string) ([]string, error) {
 	return strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n"), nil
 }
 
-// check reports whether the link l of file from is broken, and why.
-func (c *checker) check(from string, l link) (Problem, bool) {
+// check resolves the link l of file from to a repository file (empty for
+// another site) and reports whether it is broken, and why.
+func (c *checker) check(from string, l link) (string, Problem, bool) {
 	p := Problem{File: from, Line: l.line, Link: l.target}
 	target := l.target
 	if target == "" || target == "#" {
 		p.Reason = ReasonEmpty
-		return p, true
+		return "", p, true
 	}
 	if scheme.MatchString(target) || strings.HasPrefix(target, "//") {
-		return p, false // another site: not this repository's to check
+		return "", p, false // another site: not this repository's to check
 	}
 	pathPart, frag, _ := strings.Cut(target, "#")
 	pathPart, _, _ = strings.Cut(pathPart, "?")
@@ -198,17 +226,17 @@ func (c *checker) check(from string, l link) (Problem, bool) {
 		rel := filepath.Clean(filepath.Join(base, filepath.FromSlash(pathPart)))
 		if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			p.Reason = ReasonOutside
-			return p, true
+			return "", p, true
 		}
 		resolved = filepath.ToSlash(rel)
 		if _, err := os.Stat(filepath.Join(c.root, rel)); err != nil {
 			p.Reason = ReasonMissingFile
 			p.Detail = resolved
-			return p, true
+			return "", p, true
 		}
 	}
 	if frag == "" || !strings.HasSuffix(resolved, ".md") {
-		return p, false // a heading is checked only in Markdown
+		return resolved, p, false // a heading is checked only in Markdown
 	}
 	if unescaped, err := url.PathUnescape(frag); err == nil {
 		frag = unescaped
@@ -217,14 +245,14 @@ func (c *checker) check(from string, l link) (Problem, bool) {
 	if err != nil {
 		p.Reason = ReasonMissingFile
 		p.Detail = err.Error()
-		return p, true
+		return "", p, true
 	}
 	if !anchors[frag] {
 		p.Reason = ReasonMissingAnchor
 		p.Detail = "in " + resolved
-		return p, true
+		return "", p, true
 	}
-	return p, false
+	return resolved, p, false
 }
 
 func (c *checker) anchorsOf(rel string) (map[string]bool, error) {

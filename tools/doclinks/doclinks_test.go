@@ -36,6 +36,32 @@ func TestRepositoryLinks(t *testing.T) {
 	for _, p := range rep.Problems {
 		t.Errorf("%s", p)
 	}
+	// What moves out of the README must stay findable from it.
+	for _, f := range rep.Unreached("README.md", files) {
+		t.Errorf("%s: no chain of links from README.md reaches it", f)
+	}
+}
+
+// TestUnreachedPages: a page no chain of links from the README reaches is
+// reported; one reached through another page is not.
+func TestUnreachedPages(t *testing.T) {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "README.md"), "# Title\n\n[a](docs/a.md)\n")
+	write(t, filepath.Join(root, "docs", "a.md"), "# A\n\n[b](b.md#b) [home](../README.md)\n")
+	write(t, filepath.Join(root, "docs", "b.md"), "# B\n")
+	write(t, filepath.Join(root, "docs", "orphan.md"), "# Orphan\n\n[a](a.md)\n")
+	files, err := Files(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Check(root, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rep.Unreached("README.md", files)
+	if len(got) != 1 || got[0] != "docs/orphan.md" {
+		t.Errorf("unreached = %v, want [docs/orphan.md]", got)
+	}
 }
 
 // TestCheckFindsBrokenLinks: a repository in a temporary directory, each
