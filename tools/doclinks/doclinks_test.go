@@ -17,16 +17,9 @@ func TestRepositoryLinks(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
 		t.Fatalf("the repository root is not two levels up: %v", err)
 	}
-	files, err := Files(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files, rep := checkTree(t, root)
 	if len(files) < 2 || files[0] != "README.md" {
 		t.Fatalf("files = %v, want README.md and the docs pages", files)
-	}
-	rep, err := Check(root, files)
-	if err != nil {
-		t.Fatal(err)
 	}
 	// The README alone links every docs page: far fewer links means the
 	// parser stopped seeing them, and the check would pass by reading nothing.
@@ -50,14 +43,7 @@ func TestUnreachedPages(t *testing.T) {
 	write(t, filepath.Join(root, "docs", "a.md"), "# A\n\n[b](b.md#b) [home](../README.md)\n")
 	write(t, filepath.Join(root, "docs", "b.md"), "# B\n")
 	write(t, filepath.Join(root, "docs", "orphan.md"), "# Orphan\n\n[a](a.md)\n")
-	files, err := Files(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Check(root, files)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files, rep := checkTree(t, root)
 	got := rep.Unreached("README.md", files)
 	if len(got) != 1 || got[0] != "docs/orphan.md" {
 		t.Errorf("unreached = %v, want [docs/orphan.md]", got)
@@ -127,14 +113,7 @@ func TestCheckFindsBrokenLinks(t *testing.T) {
 			write(t, filepath.Join(root, "README.md"), tt.readme)
 			write(t, filepath.Join(root, "docs", "guide.md"), docs)
 			write(t, filepath.Join(root, "docs", "main.go"), "package docs\n")
-			files, err := Files(root)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := Check(root, files)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, rep := checkTree(t, root)
 			var got []Problem
 			for _, p := range rep.Problems {
 				p.Detail = ""
@@ -185,6 +164,20 @@ func TestSlug(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkTree checks the manual of the repository at root.
+func checkTree(t *testing.T, root string) ([]string, Report) {
+	t.Helper()
+	files, err := Files(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Check(root, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, rep
 }
 
 func write(t *testing.T, path, content string) {
