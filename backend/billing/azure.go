@@ -126,7 +126,7 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 var one = []byte("1")
 
 // commitment fills l.commit from a row of an export with PricingModel (the
-// measures are defined in the README). Only the amortized dataset's facts
+// measures are defined in docs/commitments.md). Only the amortized dataset's facts
 // are kept (unitPart drops the actual dataset's): there, usage a
 // reservation or savings plan covered carries its amortized cost, which is
 // also the used part of the commitment (Azure has no used-fee row), and

@@ -14,7 +14,7 @@ import (
 // daily lines, per commitment, account and day: a few rows per commitment
 // and day, whatever the number of source rows. A mapper fills a line's
 // commit only when its export has the columns; the definitions of the
-// measures are in the README ("Commitments").
+// measures are in docs/commitments.md.
 
 // commitKind is what a row is to the commitment measures.
 type commitKind uint8

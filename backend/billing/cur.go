@@ -196,7 +196,7 @@ func (m *curMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 }
 
 // commitment fills l.commit from a row of an export with reservation or
-// savings plan columns (the measures are defined in the README).
+// savings plan columns (the measures are defined in docs/commitments.md).
 func (m *curMapper) commitment(rec [][]byte, typ []byte, l *rawLine) *fieldError {
 	c := &l.commit
 	var fe *fieldError

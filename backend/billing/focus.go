@@ -176,7 +176,7 @@ func (m *focusMapper) accountNames(l *rawLine) [][2][]byte {
 }
 
 // commitment fills l.commit from a FOCUS row (the measures are defined in
-// the README, and FOCUSCommitRole says what each kind of row gives). A
+// docs/commitments.md, and FOCUSCommitRole says what each kind of row gives). A
 // file without the CommitmentDiscount columns still gives its eligible
 // usage: every row is then on demand or not eligible.
 // FOCUS 1.1+ gives the quantity of a row (consumed by a Used row, left by

@@ -173,8 +173,8 @@ var (
 	gcpGlobal      = []byte("global")
 )
 
-// commitment fills the commitment measures of a row (defined in the
-// README). The export never ties a credit to one commitment, so the
+// commitment fills the commitment measures of a row (defined in
+// docs/commitments.md). The export never ties a credit to one commitment, so the
 // commitments of a billing account are grouped: resource-based CUDs per
 // region and pricing unit (they apply only there, and a vCPU-hour is not a
 // GiB-hour), spend-based ones together (Compute flexible CUDs apply across

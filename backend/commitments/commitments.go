@@ -1,6 +1,6 @@
 // Package commitments computes coverage, utilization, unused cost,
 // effective savings rate and expiring terms of commitment discounts from
-// their daily facts. The formulas are the README's ("Commitments"); each
+// their daily facts. The formulas are those of docs/commitments.md; each
 // is written once, here.
 package commitments
 

@@ -49,7 +49,8 @@ type evidence struct {
 	kind         float64 // what the kind itself can know (e.g. a snapshot may be a backup)
 }
 
-// confidence multiplies the factors; see the README's definition.
+// confidence multiplies the factors; see the definition in
+// docs/recommendations.md ("Confidence").
 func (e evidence) confidence() float64 {
 	length := math.Min(1, 0.5+e.days/60)
 	price := 1.0

@@ -269,7 +269,7 @@ func TestImportPartsOfOneDelivery(t *testing.T) {
 		}
 	}
 	// One part alone replaces the period with just that part: parts must be
-	// given together (the README says so).
+	// given together (docs/exports.md says so).
 	if _, err := s.ImportFiles(ctx, []string{p1}, ImportOptions{}); err != nil {
 		t.Fatal(err)
 	}

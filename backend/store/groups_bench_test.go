@@ -10,7 +10,7 @@ import (
 )
 
 // benchHistory is a year of 5,000 resources (1.8 M daily lines), the size
-// the README's benchmarks use, written once per benchmark binary.
+// docs/benchmarks.md uses, written once per benchmark binary.
 func benchHistory(b *testing.B) (*Store, Scope) {
 	b.Helper()
 	ctx := context.Background()

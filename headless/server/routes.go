@@ -77,7 +77,7 @@ var costParams = func() []string {
 const routeStatic = "static"
 
 // routeTable lists every route. Paths follow docs/api.md and the extra
-// endpoints the UI uses (README: HTTP API).
+// endpoints the UI uses (docs/operations.md, "HTTP API").
 func routeTable() []route {
 	// A cached route names the query parameters it reads: they alone make
 	// the cache key, and the handler sees no others (respcache.go).

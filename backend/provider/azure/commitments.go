@@ -52,7 +52,7 @@ const coverageNote = "Azure's APIs give no on-demand price for covered usage: im
 	"(and for savings plans, which the live connector does not read)"
 
 // CommitmentsNote implements provider.CommitmentSource: reservations are
-// read with the costs (savings plans are not: see the README).
+// read with the costs (savings plans are not: see docs/connectors.md).
 func (p *Provider) CommitmentsNote() string { return "" }
 
 // CoverageNote implements provider.CoverageSource: utilization and unused

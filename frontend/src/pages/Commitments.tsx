@@ -1,8 +1,8 @@
 // Commitments: per provider and commitment type, how much of the eligible
 // usage reservations and savings plans covered, how much of what was bought
 // was used, the unused cost and the savings; and the terms ending soon.
-// The figures and their definitions come from the API (README,
-// "Commitments"); this page only shows them.
+// The figures and their definitions come from the API
+// (docs/commitments.md); this page only shows them.
 import { useState } from 'preact/hooks';
 import { api, type CommitmentReport, type CommitmentRequest, type CommitmentSummary } from '../api/client';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
