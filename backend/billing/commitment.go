@@ -67,13 +67,24 @@ const (
 	CategorySpend = "Spend"
 )
 
-// timePriced reports whether a pricing unit is a unit of time (Hrs, Hours,
-// GB-Seconds…): the usage commitments are sold for; data transfer,
-// storage and requests are not.
+// timeUnits are the (lower-case) words of a pricing unit of time (Hrs,
+// Hours, GB-Seconds…): the usage commitments are sold for; data
+// transfer, storage and requests are not.
+var timeUnits = []string{"hour", "hrs", "second"}
+
+// onDemandCategories are the PricingCategory values (in any case) of
+// usage paid on demand.
+var onDemandCategories = []string{"standard", "on-demand", "ondemand", "on demand"}
+
+// timePriced reports whether a pricing unit is a unit of time (timeUnits).
 func timePriced(unit []byte) bool {
 	u := bytes.ToLower(unit)
-	return bytes.Contains(u, []byte("hour")) || bytes.Contains(u, []byte("hrs")) ||
-		bytes.Contains(u, []byte("second"))
+	for _, w := range timeUnits {
+		if bytes.Contains(u, []byte(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // Eligibility for a commitment discount is one rule in two halves: the
@@ -201,6 +212,28 @@ func EligibleRow(pricingCategory, unit string, texts ...string) bool {
 	return r.eligible([]byte(pricingCategory), []byte(unit), bs...)
 }
 
+// RowWords is the row's half of the eligibility rule as the words it
+// matches, for a connector whose query must state part of it where the
+// rows are: the rule reads these very lists, so a predicate built from
+// them is the rule's, not a second one.
+type RowWords struct {
+	// OnDemand are the PricingCategory values of usage paid on demand,
+	// matched whole in any case; a row without one is on demand too.
+	OnDemand []string
+	// TimeUnits: a pricing unit of time contains one (lower case).
+	TimeUnits []string
+	// Ineligible: a unit or text (usage type, SKU, meter, charge
+	// description) containing one (lower case, ASCII) names a charge no
+	// commitment covers.
+	Ineligible []string
+}
+
+// EligibleRowWords returns the words of EligibleRow (copies).
+func EligibleRowWords() RowWords {
+	return RowWords{OnDemand: slices.Clone(onDemandCategories), TimeUnits: slices.Clone(timeUnits),
+		Ineligible: slices.Clone(ineligibleUsage)}
+}
+
 // unknownTime stands for the unit of an export without a unit column:
 // its rows are taken as priced by time, the other halves still apply.
 var unknownTime = []byte("hours")
@@ -210,7 +243,7 @@ var unknownTime = []byte("hours")
 const rowRuleMemo = 1 << 14
 
 func (r *rowRule) eligible(pricingCategory, unit []byte, texts ...[]byte) bool {
-	if len(pricingCategory) > 0 && !equalFoldAny(pricingCategory, "standard", "on-demand", "ondemand", "on demand") {
+	if len(pricingCategory) > 0 && !equalFoldAny(pricingCategory, onDemandCategories...) {
 		return false
 	}
 	if !timePriced(unit) {

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,5 +184,42 @@ func TestEligibleUsageKey(t *testing.T) {
 				t.Fatalf("EligibleUsage(%+v) = %v, want %v", tt.line, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestEligibleRowWords: the words a connector states the row's half with
+// in SQL are the rule's: each ineligible word rejects a row in any case,
+// each time unit and on-demand category is accepted, and every word is
+// lower-case ASCII (what a query lower-cases a column to before matching).
+func TestEligibleRowWords(t *testing.T) {
+	w := EligibleRowWords()
+	if len(w.OnDemand) == 0 || len(w.TimeUnits) == 0 || len(w.Ineligible) == 0 {
+		t.Fatalf("words %+v", w)
+	}
+	for _, s := range slices.Concat(w.OnDemand, w.TimeUnits, w.Ineligible) {
+		for _, c := range s {
+			if c > 127 || (c >= 'A' && c <= 'Z') {
+				t.Errorf("word %q is not lower-case ASCII", s)
+			}
+		}
+	}
+	for _, u := range w.TimeUnits {
+		if !EligibleRow("", "x-"+strings.ToUpper(u)) {
+			t.Errorf("unit %q is not taken as time", u)
+		}
+	}
+	for _, c := range w.OnDemand {
+		if !EligibleRow(strings.ToUpper(c), "Hours") || EligibleRow(c+"x", "Hours") {
+			t.Errorf("pricing category %q is not matched whole", c)
+		}
+	}
+	for _, s := range w.Ineligible {
+		if EligibleRow("", "Hours", "BoxUsage "+strings.ToUpper(s)+" x") || EligibleRow("", "Hours "+s) {
+			t.Errorf("%q does not reject a row", s)
+		}
+	}
+	w.Ineligible[0] = "changed"
+	if EligibleRowWords().Ineligible[0] == "changed" {
+		t.Error("EligibleRowWords hands out the rule's own list")
 	}
 }

@@ -3,8 +3,11 @@ package athena
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -695,12 +698,13 @@ func TestFOCUSCommitmentsEqualImport(t *testing.T) {
 	}
 }
 
-// TestFOCUSWithoutCommitmentColumns: a FOCUS table without
-// CommitmentDiscountId gives its costs, no commitments, and the batch says
-// why.
+// TestFOCUSWithoutCommitmentColumns: a FOCUS table without the
+// CommitmentDiscount columns gives its costs and, as the file import of
+// the same file, its eligible usage (all usage is then on demand), day by
+// day.
 func TestFOCUSWithoutCommitmentColumns(t *testing.T) {
-	f, srv := newFakeAthena(t, focusFixture, testDB, "focus_export")
-	f.hideColumns("commitmentdiscountid")
+	path := withoutColumns(t, focusFixture, "CommitmentDiscount")
+	f, srv := newFakeAthena(t, path, testDB, "focus_export")
 	cfg := testConfig(srv.URL)
 	cfg.Athena.Table, cfg.Athena.Format = "focus_export", config.AthenaFOCUS
 	p, _ := newTestProvider(t, cfg)
@@ -708,11 +712,71 @@ func TestFOCUSWithoutCommitmentColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Lines) == 0 || len(b.Commitments) != 0 || !strings.Contains(b.CommitmentsNote, "CommitmentDiscountId") ||
-		f.count("StartQueryExecution") != 1 {
-		t.Errorf("%d lines, commitments %v, note %q, %d queries", len(b.Lines), b.Commitments, b.CommitmentsNote,
-			f.count("StartQueryExecution"))
+	if len(b.Lines) == 0 || b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 ||
+		strings.Contains(f.lastStarted().sql, focusCommitID) {
+		t.Fatalf("%d lines, note %q, %d queries, commitment query %s", len(b.Lines), b.CommitmentsNote,
+			f.count("StartQueryExecution"), f.lastStarted().sql)
 	}
+	want, got := byCommitment(importCommitments(t, path, "2024-03-27", "2024-04-05")), byCommitment(b.Commitments)
+	if len(want) != 10 {
+		t.Fatalf("the import has %d facts, want one eligible-usage fact a day", len(want))
+	}
+	for k, w := range want {
+		if g, ok := got[k]; !ok || !sameFact(w, g) || k.id != "" || w.OnDemand == 0 {
+			t.Errorf("%v: import %+v, athena %+v (found %v)", k, w, g, ok)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("athena has %d facts, the import %d", len(got), len(want))
+	}
+}
+
+// withoutColumns writes the CSV at path without the columns whose name
+// starts with prefix, and returns the copy's path.
+func withoutColumns(t *testing.T, path, prefix string) string {
+	t.Helper()
+	in, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	recs, err := csv.NewReader(in).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []int
+	for i, c := range recs[0] {
+		if !strings.HasPrefix(c, prefix) {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == len(recs[0]) {
+		t.Fatalf("%s has no %s columns", path, prefix)
+	}
+	for k, r := range recs {
+		row := make([]string, len(keep))
+		for j, i := range keep {
+			row[j] = r[i]
+		}
+		recs[k] = row
+	}
+	return writeCSV(t, filepath.Base(path), recs)
+}
+
+// writeCSV writes recs as a CSV file of a test's own and returns its path.
+func writeCSV(t *testing.T, name string, recs [][]string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	fh, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := csv.NewWriter(fh)
+	werr := w.WriteAll(recs)
+	if err := errors.Join(werr, fh.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // TestLegacyCommitmentsEqualImport: over legacy CUR's Athena table, the

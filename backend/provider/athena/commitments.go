@@ -3,6 +3,7 @@ package athena
 import (
 	"context"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/billing"
@@ -10,11 +11,6 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
 )
-
-// noCommitColumns is the batch note of a CUR table without reservation
-// and savings plan columns: as the file import, it then reports none.
-const noCommitColumns = "the Athena table has no reservation or savings plan columns (reservation_reservation_a_r_n, " +
-	"savings_plan_savings_plan_a_r_n), so it says nothing of commitment discounts"
 
 // CommitmentsNote implements provider.CommitmentSource: every format's
 // batches carry its commitment discounts.
@@ -27,24 +23,27 @@ const commitTypes = `'Usage', 'DiscountedUsage', 'SavingsPlanCoveredUsage', 'RIF
 
 // Result columns of the commitment query: the grouping columns, then the
 // sums.
-var commitCols = []string{"day", "payer", "account", "currency", "line_type", "product_code", "product_name", "unit", "id",
-	"end_day", "list", "effective", "billed", "upfront", "units", "unused_units", "used_commitment"}
+var commitCols = []string{"day", "payer", "account", "currency", "line_type", "product_code", "product_name", "unit",
+	"excluded", "id", "end_day", "list", "effective", "billed", "upfront", "units", "unused_units", "used_commitment"}
 
-const commitGroups = 9
+const commitGroups = 10
 
 // commitmentQuery sums the rows of the days [from, to] that the
 // commitment measures read, per day, account, currency, line item type
-// and commitment; on-demand usage also per service and pricing unit.
-// Whether usage is eligible for a commitment (its service is compute or
-// a database, its price one of time) is a Go rule of the file import,
-// which SQL cannot state (the service categories are a table in Go):
-// the query groups by the columns the rule reads and addCURCommitRow
-// applies it to each group. The amounts are the cost query's (effective
-// and list as curEffective and curList).
+// and commitment; on-demand usage also per service and pricing unit, and
+// by whether its usage type or description names a charge no commitment
+// covers (excluded). Whether usage is eligible for a commitment is the
+// file import's rule: Go applies it to each group (addCURCommitRow), all
+// of it but the test of the texts, whose values are too many to group by
+// and which the query states with the rule's own words (excludedText).
+// The amounts are the cost query's (effective and list as curEffective
+// and curList). A table without reservation or savings plan columns is
+// read too: its usage is all on demand, and its eligible usage counts.
 func commitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) query {
 	typ := t.col(curType)
 	ri := `(` + typ + ` IN ('DiscountedUsage', 'RIFee'))`
 	sp := `(` + typ + ` IN ('SavingsPlanCoveredUsage', 'SavingsPlanRecurringFee'))`
+	usage := typ + ` = 'Usage'`
 	exprs := []string{
 		dayOf(t.col(curStart)),
 		t.text("bill_payer_account_id"),
@@ -53,7 +52,8 @@ func commitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) 
 		t.text(curType),
 		t.text("line_item_product_code"),
 		t.text("product_product_name"),
-		`CASE WHEN ` + typ + ` = 'Usage' THEN ` + t.text("pricing_unit") + ` ELSE '' END`,
+		`CASE WHEN ` + usage + ` THEN ` + t.text("pricing_unit") + ` ELSE '' END`,
+		excludedText(t, usage, "line_item_usage_type", "line_item_line_item_description"),
 		`CASE WHEN ` + ri + ` THEN ` + t.text("reservation_reservation_a_r_n") +
 			` WHEN ` + sp + ` THEN ` + t.text("savings_plan_savings_plan_a_r_n") + ` ELSE '' END`,
 		`MAX(CASE WHEN ` + ri + ` THEN ` + dayOf(t.col("reservation_end_time")) +
@@ -71,6 +71,34 @@ func commitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) 
 	return query{sql: selectSQL(exprs, commitCols, ref(cfg), w, commitGroups), params: params, cols: commitCols}
 }
 
+// excludedText is 'x' for a row where when holds whose texts (the
+// present columns of cols) name a charge no commitment covers, else ”:
+// the text test of the row's half of the eligibility rule, in SQL from
+// the rule's own words (billing.EligibleRowWords), matched as the rule
+// matches them, in the texts lower-cased. The texts are joined by a
+// character no word has, so no word matches across two of them.
+func excludedText(t *tableInfo, when string, cols ...string) string {
+	var texts []string
+	for _, c := range cols {
+		if t.has(c) {
+			texts = append(texts, t.text(c))
+		}
+	}
+	if len(texts) == 0 {
+		return "''"
+	}
+	text := `lower(` + strings.Join(texts, ` || '|' || `) + `)`
+	words := billing.EligibleRowWords().Ineligible
+	conds := make([]string, len(words))
+	for i, w := range words {
+		conds[i] = text + ` LIKE ` + lit("%"+likeEscape.Replace(w)+"%") + ` ESCAPE '\'`
+	}
+	return `CASE WHEN ` + when + ` AND (` + strings.Join(conds, "\n    OR ") + `) THEN 'x' ELSE '' END`
+}
+
+// likeEscape escapes LIKE's wildcards (and its escape) in a word.
+var likeEscape = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
 // commitments returns the commitment facts of the days [from, to], with
 // one eligible-usage fact (zero or not) for each day, account and
 // currency of lines (the days the batch covers). The query is optional:
@@ -82,14 +110,8 @@ func (p *Provider) commitments(ctx context.Context, t *tableInfo, from, to time.
 		add func(factSet, []string) error
 	)
 	if p.cfg.Format == config.AthenaFOCUS {
-		if !t.has(focusCommitID) {
-			return nil, noFOCUSCommitColumns, nil
-		}
 		q, add = focusCommitmentQuery(p.cfg, t, from, to), addFOCUSCommitRow
 	} else {
-		if !t.has("reservation_reservation_a_r_n") && !t.has("savings_plan_savings_plan_a_r_n") {
-			return nil, noCommitColumns, nil
-		}
 		q, add = commitmentQuery(p.cfg, t, from, to), addCURCommitRow
 	}
 	facts := factSet{}
@@ -107,6 +129,7 @@ func (p *Provider) commitments(ctx context.Context, t *tableInfo, from, to time.
 type commitRow struct {
 	key                                     billing.CURKey
 	day, unit, id, end                      string
+	excluded                                bool // its texts name a charge no commitment covers
 	list, effective, billed, upfront, units model.Nanos
 	unusedUnits, usedCommitment             model.Nanos
 }
@@ -115,14 +138,14 @@ func readCommitRow(r []string) (commitRow, error) {
 	row := commitRow{
 		key: billing.CURKey{Payer: trim(r[1]), Account: trim(r[2]), Currency: r[3], LineItemType: r[4],
 			ProductCode: trim(r[5]), ProductName: trim(r[6])},
-		day: r[0], unit: r[7], id: r[8], end: r[9],
+		day: r[0], unit: r[7], excluded: r[8] != "", id: r[9], end: r[10],
 	}
 	if _, err := time.Parse(model.DateLayout, row.day); err != nil {
 		return row, badRow("commitment query", "unreadable day "+clip(row.day))
 	}
 	for i, dst := range []*model.Nanos{&row.list, &row.effective, &row.billed, &row.upfront, &row.units,
 		&row.unusedUnits, &row.usedCommitment} {
-		v, err := nanos(r[10+i])
+		v, err := nanos(r[11+i])
 		if err != nil {
 			return row, badRow("commitment query", err.Error())
 		}
@@ -182,8 +205,8 @@ func (s factSet) list(lines []model.CostLine) []model.CommitmentFact {
 
 // addCURCommitRow adds one row of commitmentQuery as the file import reads
 // the same rows (see billing's CUR mapper): on-demand usage is eligible
-// when its price is one of time and its line is compute or database
-// usage; covered usage gives its list and effective cost; a reservation
+// when the row's half of the rule accepts its unit and texts and the
+// line's half its line (compute or database usage); covered usage gives its list and effective cost; a reservation
 // fee its used and unused amortized fee and reserved units, a savings
 // plan fee its used commitment and the rest.
 func addCURCommitRow(facts factSet, raw []string) error {
@@ -198,7 +221,7 @@ func addCURCommitRow(facts factSet, raw []string) error {
 	day, _ := model.ParseDayNum(r.day)
 	k := factKey{account: l.BillingAccount, currency: l.Currency, day: day}
 	if r.key.LineItemType == "Usage" {
-		if billing.TimePriced(r.unit) && billing.EligibleUsage(&l) {
+		if !r.excluded && billing.EligibleRow("", r.unit) && billing.EligibleUsage(&l) {
 			facts.get(k, "", "").OnDemand += r.list
 		}
 		return nil

@@ -73,32 +73,34 @@ func focusLine(r []string) (model.CostLine, [2][2]string, error) {
 	return l, [2][2]string{{l.BillingAccount, r[14]}, {l.SubAccount, r[15]}}, nil
 }
 
-// focusCommitID is the column a FOCUS table needs for commitments.
+// focusCommitID is the column of a FOCUS table that names a row's
+// commitment; without it every row is on demand, as in the file import.
 const focusCommitID = "commitmentdiscountid"
-
-// noFOCUSCommitColumns is the batch note of a FOCUS table without it: as
-// the file import, it then reports none.
-const noFOCUSCommitColumns = "the Athena table has no CommitmentDiscountId column, so it says nothing of commitment discounts"
 
 // Result columns of focusCommitmentQuery: the grouping columns, then the
 // sums.
 var focusCommitCols = []string{"day", "billing_account", "currency", "charge_category", "service", "service_category",
-	"pricing_unit", "id", "type", "category", "status", "unit", "list", "effective", "quantity"}
+	"pricing_unit", "pricing_category", "excluded", "id", "type", "category", "status", "unit", "list", "effective", "quantity"}
 
-const focusCommitGroups = 12
+const focusCommitGroups = 14
 
 // focusCommitmentQuery sums the rows of the days [from, to] per day,
 // billing account, currency and every column the file import's FOCUS
 // commitment rule reads (billing.FOCUSCommitment: charge category,
-// commitment, status, pricing unit; the service and its category for
+// commitment, status, pricing unit; the service and its category, the
+// pricing category and whether the texts name an ineligible charge for
 // eligibility; the quantity's unit), so addFOCUSCommitRow applies the
-// rule to each group as the import does to each row. The amounts are the
-// cost query's.
+// rule to each group as the import does to each row. The texts are the
+// import's (x_UsageType, ChargeDescription, x_SkuMeterName), tested in
+// SQL with the rule's words (excludedText) on usage without a
+// commitment. The amounts are the cost query's.
 func focusCommitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.Time) query {
+	onDemand := t.text(focusCommitID) + ` = ''`
 	exprs := []string{
 		dayOf(t.col(focusStart)),
 		t.text("billingaccountid"), t.text("billingcurrency"), t.text("chargecategory"),
-		t.text("servicename"), t.text("servicecategory"), t.text("pricingunit"),
+		t.text("servicename"), t.text("servicecategory"), t.text("pricingunit"), t.text("pricingcategory"),
+		excludedText(t, onDemand, "x_usagetype", "chargedescription", "x_skumetername"),
 		t.text(focusCommitID), t.text("commitmentdiscounttype"), t.text("commitmentdiscountcategory"),
 		t.text("commitmentdiscountstatus"), t.text("commitmentdiscountunit"),
 		`SUM(` + orBilled(t, "listcost") + `)`,
@@ -110,7 +112,9 @@ func focusCommitmentQuery(cfg config.AthenaConfig, t *tableInfo, from, to time.T
 }
 
 // addFOCUSCommitRow adds one row of focusCommitmentQuery: on-demand usage
-// priced by time is eligible when its line is compute or database usage;
+// priced by time is eligible when the row's half of the rule accepts its
+// pricing category, unit and texts and the line's half its line (compute
+// or database usage);
 // covered usage gives its list and effective cost (the commitment used),
 // an unused row its effective cost; a quantity in hours gives the units.
 func addFOCUSCommitRow(facts factSet, r []string) error {
@@ -120,13 +124,13 @@ func addFOCUSCommitRow(facts factSet, r []string) error {
 	}
 	var list, effective, qty model.Nanos
 	for i, dst := range []*model.Nanos{&list, &effective, &qty} {
-		v, err := nanos(r[12+i])
+		v, err := nanos(r[14+i])
 		if err != nil {
 			return badRow("commitment query", err.Error())
 		}
 		*dst = v
 	}
-	role := billing.FOCUSCommitment(r[3], r[7], r[10], r[6])
+	role := billing.FOCUSCommitment(r[3], r[9], r[12], r[6])
 	if role == billing.FOCUSCommitNone {
 		return nil
 	}
@@ -137,13 +141,13 @@ func addFOCUSCommitRow(facts factSet, r []string) error {
 	}
 	k := factKey{account: l.BillingAccount, currency: l.Currency, day: day}
 	if role == billing.FOCUSCommitOnDemand {
-		if billing.EligibleUsage(&l) {
+		if r[8] == "" && billing.EligibleRow(r[7], r[6]) && billing.EligibleUsage(&l) {
 			facts.get(k, "", "").OnDemand += list
 		}
 		return nil
 	}
-	k.id = r[7]
-	f := facts.get(k, r[8], r[9])
+	k.id = r[9]
+	f := facts.get(k, r[10], r[11])
 	if role == billing.FOCUSCommitUnused {
 		f.Unused += effective
 	} else {
@@ -151,7 +155,7 @@ func addFOCUSCommitRow(facts factSet, r []string) error {
 		f.CoveredCost += effective
 		f.Used += effective
 	}
-	if billing.FOCUSCommitUnits(r[11]) {
+	if billing.FOCUSCommitUnits(r[13]) {
 		f.Units += qty
 		if role == billing.FOCUSCommitUnused {
 			f.UnusedUnits += qty

@@ -286,19 +286,6 @@ func (b *batchInsert) flush() error {
 	return err
 }
 
-// hideColumns makes the table one without cols: its metadata does not
-// list them, and a query naming them fails.
-func (f *fakeAthena) hideColumns(cols ...string) {
-	for _, c := range cols {
-		for i, o := range f.order {
-			if o == c {
-				f.order = append(f.order[:i], f.order[i+1:]...)
-				break
-			}
-		}
-	}
-}
-
 func (f *fakeAthena) count(op string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()

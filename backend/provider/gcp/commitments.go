@@ -1,11 +1,15 @@
 package gcp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	bigquery "google.golang.org/api/bigquery/v2"
 
+	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
 )
@@ -20,11 +24,6 @@ const (
 	idResourceCUD   = "gcp-cud/resource-based/"
 	idSpendCUD      = "gcp-cud/spend-based"
 )
-
-// eligibleServices are the services whose time-priced usage a committed use
-// discount can cover; their usage without CUD credits is eligible usage
-// paid on demand.
-const eligibleServices = `'Compute Engine', 'Kubernetes Engine', 'Cloud SQL', 'Cloud Run', 'Cloud Spanner', 'Memorystore for Redis', 'AlloyDB for PostgreSQL'`
 
 // CommitmentsNote implements provider.CommitmentSource: committed use
 // discounts are read from the billing export with the costs.
@@ -42,14 +41,19 @@ func (p *Provider) CommitmentsNote() string { return "" }
 //     pricing units (the row's quantity times the share of its cost the
 //     credit covers) and the committed quantity of the fee rows, which
 //     split the fee into used and unused;
-//   - on_demand (id ”): eligible usage paid on demand, the list cost of
-//     time-priced usage of eligible services, less what CUD credits
-//     covered.
-const commitmentQuery = `WITH r AS (
+//   - on_demand (id ”): usage priced by a unit of time, at list cost
+//     less what CUD credits covered, per service, pricing unit and SKU.
+//     Whether it is eligible usage is the file import's rule, applied in
+//     Go to each group (eligibleOnDemand): the SKU says what SQL could
+//     only say with a second list (an external IP, a Cloud NAT gateway, a
+//     forwarding rule, a Spot VM are all priced by the hour on Compute
+//     Engine). The unit filter, built from the rule's own words, bounds
+//     the groups to the time-priced SKUs of each day.
+var commitmentQuery = `WITH r AS (
   SELECT FORMAT_DATE('%%F', DATE(usage_start_time)) AS day,
     IFNULL(billing_account_id, '') AS account, IFNULL(currency, '') AS currency,
     IFNULL(location.region, 'global') AS region, LOWER(IFNULL(usage.pricing_unit, '')) AS unit,
-    LOWER(IFNULL(sku.description, '')) AS sku, IFNULL(service.description, '') AS service,
+    IFNULL(sku.description, '') AS sku_text, IFNULL(service.description, '') AS service,
     CAST(cost AS NUMERIC) AS cost, CAST(%s AS NUMERIC) AS list,
     CAST(IFNULL(usage.amount_in_pricing_units, 0) AS NUMERIC) AS qty,
     IFNULL((SELECT SUM(CAST(c.amount AS NUMERIC)) FROM UNNEST(credits) AS c WHERE c.type = 'COMMITTED_USAGE_DISCOUNT'), 0) AS cud,
@@ -58,8 +62,8 @@ const commitmentQuery = `WITH r AS (
   WHERE DATE(usage_start_time) BETWEEN @from AND @to%s
     AND IFNULL(cost_type, 'regular') = 'regular'
 ), k AS (
-  SELECT *, STARTS_WITH(sku, 'commitment') AS is_fee,
-    STARTS_WITH(sku, 'commitment') AND (STRPOS(sku, 'dollar') > 0 OR STRPOS(sku, 'spend') > 0) AS spend_fee
+  SELECT *, LOWER(sku_text) AS sku, STARTS_WITH(LOWER(sku_text), 'commitment') AS is_fee,
+    STARTS_WITH(LOWER(sku_text), 'commitment') AND (STRPOS(LOWER(sku_text), 'dollar') > 0 OR STRPOS(LOWER(sku_text), 'spend') > 0) AS spend_fee
   FROM r
 )
 SELECT day, account, currency, CONCAT('` + idResourceCUD + `', region, '/', unit) AS id, 'resource' AS kind,
@@ -67,27 +71,36 @@ SELECT day, account, currency, CONCAT('` + idResourceCUD + `', region, '/', unit
   CAST(SUM(IF(is_fee, cost, 0)) AS STRING) AS fee,
   CAST(SUM(IF(is_fee, 0, IFNULL(SAFE_DIVIDE(-cud, cost), 0) * qty)) AS STRING) AS covered_qty,
   CAST(SUM(IF(is_fee, qty, 0)) AS STRING) AS capacity,
-  '0' AS on_demand
+  '0' AS on_demand, '' AS service, '' AS unit_text, '' AS sku_text
 FROM k WHERE (is_fee AND NOT spend_fee) OR (NOT is_fee AND cud != 0)
 GROUP BY day, account, currency, id
 UNION ALL
 SELECT day, account, currency, '` + idSpendCUD + `', 'spend',
-  CAST(SUM(IF(is_fee, 0, -cud_spend)) AS STRING), CAST(SUM(IF(is_fee, cost, 0)) AS STRING), '0', '0', '0'
+  CAST(SUM(IF(is_fee, 0, -cud_spend)) AS STRING), CAST(SUM(IF(is_fee, cost, 0)) AS STRING), '0', '0', '0', '', '', ''
 FROM k WHERE spend_fee OR (NOT is_fee AND cud_spend != 0)
 GROUP BY day, account, currency
 UNION ALL
 SELECT day, account, currency, '', '', '0', '0', '0', '0',
-  CAST(SUM(GREATEST(list + cud + cud_spend, 0)) AS STRING)
-FROM k WHERE NOT is_fee AND (cud != 0 OR cud_spend != 0
-  OR (service IN (` + eligibleServices + `) AND (STRPOS(unit, 'hour') > 0 OR STRPOS(unit, 'second') > 0)))
-GROUP BY day, account, currency`
+  CAST(SUM(GREATEST(list + cud + cud_spend, 0)) AS STRING), service, unit, sku_text
+FROM k WHERE NOT is_fee AND ` + anyWord("unit", billing.EligibleRowWords().TimeUnits) + `
+GROUP BY day, account, currency, service, unit, sku_text`
+
+// anyWord is a BigQuery condition: the (lower-case) column col contains
+// one of words.
+func anyWord(col string, words []string) string {
+	conds := make([]string, len(words))
+	for i, w := range words {
+		conds[i] = "STRPOS(" + col + ", '" + strings.NewReplacer(`\`, `\\`, `'`, `\'`).Replace(w) + "') > 0"
+	}
+	return "(" + strings.Join(conds, " OR ") + ")"
+}
 
 // commitments reads the span's committed use discounts from the billing
-// export (one eligible-usage fact a day and account at least, zero or not,
-// on the days the export has rows). The query is optional: when it fails
-// the costs still stand, so the failure comes back as the batch's note
-// (cancellation excepted).
-func (p *Provider) commitments(ctx context.Context, bq *bigquery.Service, from, to string) ([]model.CommitmentFact, string, error) {
+// export, with one eligible-usage fact (zero or not) for each day, billing
+// account and currency of lines (the days the batch covers). The query is
+// optional: when it fails the costs still stand, so the failure comes back
+// as the batch's note (cancellation excepted).
+func (p *Provider) commitments(ctx context.Context, bq *bigquery.Service, from, to string, lines []model.CostLine) ([]model.CommitmentFact, string, error) {
 	format, hasList, ingestion, err := p.detect(ctx, bq)
 	if err != nil {
 		return nil, "", err
@@ -106,10 +119,15 @@ func (p *Provider) commitments(ctx context.Context, bq *bigquery.Service, from, 
 	}
 	req := queryRequest(fmt.Sprintf(commitmentQuery, list, fmt.Sprintf("`%s.%s.%s`", project, dataset, table), partition), from, to)
 	var facts []model.CommitmentFact
+	onDemand := map[onDemandKey]model.Nanos{}
 	err = p.run(ctx, bq, req, func(r *bigquery.TableRow) error {
 		f, err := commitmentFact(r)
 		if err != nil {
 			return err
+		}
+		if f.ID == "" {
+			onDemand[onDemandKey{f.Day, f.Account, f.Currency}] += f.OnDemand
+			return nil
 		}
 		facts = append(facts, f)
 		return nil
@@ -120,15 +138,45 @@ func (p *Provider) commitments(ctx context.Context, bq *bigquery.Service, from, 
 		}
 		return nil, provider.CommitmentsFailed(err, ""), nil
 	}
+	for i := range lines {
+		if day, ok := model.ParseDayNum(lines[i].Day); ok {
+			k := onDemandKey{day, lines[i].BillingAccount, lines[i].Currency}
+			if _, seen := onDemand[k]; !seen {
+				onDemand[k] = 0 // a day without eligible usage reads as none, not unknown
+			}
+		}
+	}
+	for k, v := range onDemand {
+		facts = append(facts, model.CommitmentFact{Day: k.day, Account: k.account, Currency: k.currency, OnDemand: v})
+	}
+	slices.SortFunc(facts, func(a, b model.CommitmentFact) int {
+		return cmp.Or(cmp.Compare(a.Day, b.Day), cmp.Compare(a.Account, b.Account), cmp.Compare(a.ID, b.ID),
+			cmp.Compare(a.Currency, b.Currency))
+	})
 	return facts, "", nil
+}
+
+// onDemandKey identifies the one eligible-usage fact of a day.
+type onDemandKey struct {
+	day               model.DayNum
+	account, currency string
+}
+
+// eligibleOnDemand is the file import's eligibility rule for a group of
+// time-priced usage: its SKU and unit (the row's half) and its service
+// (the line's half; the group has no resource, so its type is not read).
+func eligibleOnDemand(service, unit, sku string) bool {
+	l := model.CostLine{Provider: model.GCP, Service: service, ChargeCategory: "Usage"}
+	return billing.EligibleRow("", unit, sku) && billing.EligibleUsage(&l)
 }
 
 // commitmentFact reads one row of the commitment query. A group's fee is
 // split by the committed quantity it covered (resource-based), else, with
 // no quantity, by what its credits covered: used = min(fee, covered). The
-// used fee is what the covered usage cost.
+// used fee is what the covered usage cost. An on-demand group (id "")
+// counts only when eligibleOnDemand accepts it.
 func commitmentFact(r *bigquery.TableRow) (model.CommitmentFact, error) {
-	if r == nil || len(r.F) != 10 {
+	if r == nil || len(r.F) != 13 {
 		return model.CommitmentFact{}, badRow("a commitment row has the wrong number of cells")
 	}
 	s := func(i int) string {
@@ -160,7 +208,9 @@ func commitmentFact(r *bigquery.TableRow) (model.CommitmentFact, error) {
 	f := model.CommitmentFact{Account: s(1), Day: day, Currency: s(2), ID: s(3)}
 	switch s(4) {
 	case "":
-		f.OnDemand = onDemand
+		if eligibleOnDemand(s(10), s(11), s(12)) {
+			f.OnDemand = onDemand
+		}
 		return f, nil
 	case "spend":
 		f.Type, f.Category = typeSpendCUD, "Spend"

@@ -63,7 +63,7 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 	if err != nil {
 		return model.Batch{}, err
 	}
-	b.Commitments, b.CommitmentsNote, err = p.commitments(ctx, bq, from, to)
+	b.Commitments, b.CommitmentsNote, err = p.commitments(ctx, bq, from, to, b.Lines)
 	if err != nil {
 		return model.Batch{}, err
 	}
