@@ -221,3 +221,27 @@ func TestCommitmentEligibleUsage(t *testing.T) {
 		t.Fatalf("eligible %v covered %v, want 900 and 180", e, c)
 	}
 }
+
+// TestCommitmentNeverSizedOnAnotherFigure: a provider with commitment facts
+// too short to size a purchase on gets none, not one sized on its cost
+// lines (a figure the Commitments view does not show).
+func TestCommitmentNeverSizedOnAnotherFigure(t *testing.T) {
+	cov := Coverage{OnDemand: map[string]float64{}, Eligible: 72, Covered: 0}
+	for d := 0; d < 3; d++ {
+		cov.OnDemand[testNow.AddDate(0, 0, -d).Format(model.DateLayout)] = 24
+	}
+	with := Input{Costs: steadyCompute(), Coverage: map[model.ProviderKey]Coverage{model.AWS: cov}}
+	for _, r := range AnalyzeProvider(model.AWS, with, defaultOptions) {
+		if r.Type == model.RecCommitment {
+			t.Fatalf("a purchase sized without the view's facts: %s", r.Description)
+		}
+	}
+	// Without facts the cost lines still size one.
+	found := false
+	for _, r := range AnalyzeProvider(model.AWS, Input{Costs: steadyCompute()}, defaultOptions) {
+		found = found || r.Type == model.RecCommitment
+	}
+	if !found {
+		t.Fatal("no commitment from the cost lines alone")
+	}
+}

@@ -71,13 +71,14 @@ func AnalyzeProvider(p model.ProviderKey, in Input, opt Options) []model.Recomme
 	}
 	b, ok := baseline{}, false
 	if cov, has := in.Coverage[p]; has {
+		// The Commitments view reads these facts: with them the purchase
+		// is sized on the view's eligible usage or not at all, never on
+		// another figure that could disagree with it.
 		b, ok = coverageBaseline(p, cov, end)
-	}
-	if !ok {
-		b, ok = costBaseline(daily, end)
-	}
-	if !ok {
-		b, ok = inventoryBaseline(resources, byID, opt)
+	} else {
+		if b, ok = costBaseline(daily, end); !ok {
+			b, ok = inventoryBaseline(resources, byID, opt)
+		}
 	}
 	if ok {
 		if r, ok := commit(p, b, other, why); ok {
