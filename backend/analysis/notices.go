@@ -33,18 +33,17 @@ const lagDays = 2
 // well inside it, and demo data shown beside imported or live data.
 func Notices(keys []model.ProviderKey, extents map[model.ProviderKey]Extent, first, last string) []model.Notice {
 	var out []model.Notice
-	var demo, real []model.ProviderKey
+	var demo, real, unseeded []model.ProviderKey
 	lastDay, ok := model.ParseDayNum(last)
 	for _, k := range keys {
 		e := extents[k]
 		if e.Source == model.SourceDemo {
 			demo = append(demo, k)
 			// Reads do not regenerate the demo: say how to.
-			const how = "`costpilot sync`, the dashboard and the desktop app generate it"
+			const how = "`costpilot sync`, the dashboard and the desktop app bring it"
 			switch {
 			case e.Last == "":
-				out = append(out, model.Notice{Kind: model.NoticeNoData, Providers: []model.ProviderKey{k},
-					Message: fmt.Sprintf("%s has no demo history yet: %s.", k.Name(), how)})
+				unseeded = append(unseeded, k)
 			case ok && e.Last < (lastDay-lagDays).String():
 				out = append(out, model.Notice{Kind: model.NoticeDataEnds, Providers: []model.ProviderKey{k}, Day: e.Last,
 					Message: fmt.Sprintf("%s's demo history ends on %s: %s up to yesterday.", k.Name(), e.Last, how)})
@@ -68,6 +67,14 @@ func Notices(keys []model.ProviderKey, extents map[model.ProviderKey]Extent, fir
 			out = append(out, model.Notice{Kind: model.NoticeDataEnds, Providers: []model.ProviderKey{k}, Day: e.Last,
 				Message: fmt.Sprintf("%s's data ends on %s: the days after show no cost.", name, e.Last)})
 		}
+	}
+	if len(unseeded) > 0 {
+		v := "have"
+		if len(unseeded) == 1 {
+			v = "has"
+		}
+		out = append(out, model.Notice{Kind: model.NoticeNoData, Providers: unseeded,
+			Message: fmt.Sprintf("%s %s no demo history yet: `costpilot sync`, the dashboard and the desktop app generate it.", names(unseeded), v)})
 	}
 	if len(demo) > 0 && len(real) > 0 {
 		v, its, it := "show", "their", "them"

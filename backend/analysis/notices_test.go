@@ -40,3 +40,27 @@ func TestNotices(t *testing.T) {
 		t.Errorf("demo only: %+v", n)
 	}
 }
+
+// TestDemoNotices: reads never regenerate the demo, so demo history that
+// is missing or ends early says how to bring it up to date; one notice
+// names every provider without any.
+func TestDemoNotices(t *testing.T) {
+	ext := map[model.ProviderKey]Extent{
+		model.AWS:   {Source: model.SourceDemo},
+		model.Azure: {Source: model.SourceDemo},
+		model.GCP:   {Source: model.SourceDemo, FirstDay: "2025-01-01", Last: "2026-04-20"},
+		model.OCI:   {Source: model.SourceDemo, FirstDay: "2025-01-01", Last: "2026-04-29"},
+	}
+	got := Notices([]model.ProviderKey{model.AWS, model.Azure, model.GCP, model.OCI}, ext, "2026-04-01", "2026-04-30")
+	if len(got) != 2 {
+		t.Fatalf("notices %+v", got)
+	}
+	if got[0].Kind != model.NoticeDataEnds || got[0].Day != "2026-04-20" || got[0].Providers[0] != model.GCP ||
+		got[0].Message != "Google Cloud's demo history ends on 2026-04-20: `costpilot sync`, the dashboard and the desktop app bring it up to yesterday." {
+		t.Errorf("stale demo: %+v", got[0])
+	}
+	if got[1].Kind != model.NoticeNoData || len(got[1].Providers) != 2 ||
+		got[1].Message != "AWS and Azure have no demo history yet: `costpilot sync`, the dashboard and the desktop app generate it." {
+		t.Errorf("no demo history: %+v", got[1])
+	}
+}

@@ -90,6 +90,7 @@ const (
 	NoticeDataEndsBefore = "data_ends_before" // its history ends before the period starts
 	NoticeDemoBeside     = "demo_beside_real" // demo data shown beside imported or live data
 	NoticePeriodCut      = "period_cut"       // the range asked for ends after today
+	NoticeUnknownTag     = "unknown_tag"      // a tag filter matches nothing in the period and scope
 )
 
 // Notice is one of CostSummary.Notices.

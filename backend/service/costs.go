@@ -146,6 +146,13 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	}
 	a.Summary.Notices = analysis.Notices(keys, extents, sc.From, sc.To)
 	a.Summary.DataAge = analysis.DataAge(keys, extents)
+	if a.Summary.TotalCost == 0 {
+		n, err := s.tagFilterNotices(ctx, sc)
+		if err != nil {
+			return model.CostAnalysis{}, err
+		}
+		a.Summary.Notices = append(a.Summary.Notices, n...)
+	}
 	if q.Info == nil {
 		return a, nil
 	}
@@ -298,4 +305,30 @@ func (s *Service) accountLabels(ctx context.Context, d model.Dimension) (analysi
 		}
 		return ""
 	}, nil
+}
+
+// tagFilterNotices names the tag filters of an empty answer that match
+// nothing in its scope, with the keys or values that are there.
+func (s *Service) tagFilterNotices(ctx context.Context, sc store.Scope) ([]model.Notice, error) {
+	var wants []analysis.TagWant
+	if sc.TagKey != "" {
+		wants = append(wants, analysis.TagWant{Key: sc.TagKey, Values: []string{sc.TagValue}})
+	}
+	var rest []model.Filter
+	for _, f := range sc.Filters {
+		if k, ok := f.Dim.TagKey(); ok {
+			wants = append(wants, analysis.TagWant{Key: k, Values: f.Values})
+			continue
+		}
+		rest = append(rest, f)
+	}
+	if len(wants) == 0 {
+		return nil, nil
+	}
+	sc.TagKey, sc.TagValue, sc.Filters = "", "", rest
+	known, err := s.store.TagValues(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	return analysis.TagFilterNotices(wants, known), nil
 }

@@ -438,3 +438,19 @@ func TestReportPeriodAndProviders(t *testing.T) {
 		t.Errorf("a start without an end: exit %d, %s", code, errs)
 	}
 }
+
+// TestAnalyzeNamesAnUnknownTag: a tag filter that matches nothing prints
+// $0.00 with a note naming the values there, not a silent zero; a data
+// dir never synced says how to fill it and shows no data.
+func TestAnalyzeNamesAnUnknownTag(t *testing.T) {
+	dir := isolate(t)
+	data := seeded(t, dir)
+	code, out, errs := run(t, "analyze", "--days", "30", "--tag", "team:nosuchteam", "--data-dir", data)
+	if code != 0 || !strings.Contains(out, "Total: $0.00") || !strings.Contains(out, "team=nosuchteam; team's values here: ") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = run(t, "analyze", "--days", "30", "--data-dir", filepath.Join(dir, "empty"))
+	if code != 0 || !strings.Contains(out, "no demo history yet: `costpilot sync`") || !strings.Contains(out, "no data") {
+		t.Fatalf("a never-synced data dir: exit %d\n%s\n%s", code, out, errs)
+	}
+}
