@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"math"
 	"slices"
 	"strings"
@@ -272,15 +273,4 @@ func priority(save, confidence float64) model.Priority {
 }
 
 // dollars formats an amount with thousands separators: "$31,060.25".
-func dollars(x float64) string {
-	c := int64(math.Round(math.Abs(x) * 100))
-	s := fmt.Sprint(c / 100)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	sign := ""
-	if x < 0 {
-		sign = "-"
-	}
-	return fmt.Sprintf("%s$%s.%02d", sign, s, c%100)
-}
+func dollars(x float64) string { return moneyfmt.USD(x) }

@@ -3,6 +3,7 @@ package recommend
 import (
 	"cmp"
 	"fmt"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"maps"
 	"math"
 	"regexp"
@@ -344,19 +345,7 @@ func AllocationRecommendations(costs []model.CostLine) []model.Recommendation {
 }
 
 // dollars formats an amount with thousands separators: "$31,060.25".
-func dollars(x float64) string {
-	neg := x < 0
-	c := int64(math.Round(math.Abs(x) * 100))
-	whole, cents := c/100, c%100
-	s := fmt.Sprint(whole)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	if neg {
-		return fmt.Sprintf("-$%s.%02d", s, cents)
-	}
-	return fmt.Sprintf("$%s.%02d", s, cents)
-}
+func dollars(x float64) string { return moneyfmt.USD(x) }
 
 // worklistFor is one account's tagging work: the tags suggested for its
 // untagged resources, from resource names (a name token that is a known

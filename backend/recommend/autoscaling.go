@@ -91,8 +91,8 @@ func autoscale(f *fleet, opt Options) (model.Recommendation, bool) {
 		ResourceID:   f.name,
 		ResourceType: "autoscaling_group",
 		Description: fmt.Sprintf("Scale %s with demand: it runs %.1f %s on average but its %s pattern needs %.1f; "+
-			"a %d-%d instance policy tracking %.0f%% CPU, with %d scheduled minimum(s) in UTC, saves $%.2f a month.",
-			f.name, now, typ, kind, with, policy.Min, policy.Max, policy.TargetUtilization*100, len(policy.Schedule), savings),
+			"a %d-%d instance policy tracking %.0f%% CPU, with %d scheduled minimum(s) in UTC, saves %s a month.",
+			f.name, now, typ, kind, with, policy.Min, policy.Max, policy.TargetUtilization*100, len(policy.Schedule), dollars(savings)),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: fmt.Sprintf("%s x %.1f", typ, now), Cost: money(curMonthly)},
 		RecommendedConfig:    &model.InstanceConfig{InstanceType: fmt.Sprintf("%s x %d-%d", typ, policy.Min, policy.Max), Cost: money(newMonthly)},
 		PotentialSavings:     savings,

@@ -2,6 +2,7 @@ package recommend
 
 import (
 	"fmt"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"maps"
 	"slices"
 	"strings"
@@ -204,9 +205,9 @@ func commit(p model.ProviderKey, b baseline, otherMonthlySavings float64, why st
 		Type:         model.RecCommitment,
 		ResourceID:   "compute-baseline",
 		ResourceType: "commitment",
-		Description: fmt.Sprintf("Buy a %d-year %s for the steady %s compute baseline: $%.4f an hour of on-demand "+
-			"spend (from %s, after the other recommendations) costs $%.4f an hour committed; saves $%.2f a month.",
-			commitmentTermYears, product, p, covered, source, commitPerHour, savings),
+		Description: fmt.Sprintf("Buy a %d-year %s for the steady %s compute baseline: %s an hour of on-demand "+
+			"spend (from %s, after the other recommendations) costs %s an hour committed; saves %s a month.",
+			commitmentTermYears, product, p, moneyfmt.Rate(covered, "USD"), source, moneyfmt.Rate(commitPerHour, "USD"), dollars(savings)),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: "on-demand", Cost: money(covered * pricing.HoursPerMonth)},
 		RecommendedConfig:    &model.InstanceConfig{InstanceType: fmt.Sprintf("%s %dy", product, commitmentTermYears), Cost: money(commitPerHour * pricing.HoursPerMonth)},
 		PotentialSavings:     savings,

@@ -1,6 +1,7 @@
 package recommend
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -196,6 +197,8 @@ func TestCommitmentOnTheLastDaysWithData(t *testing.T) {
 				t.Fatalf("savings %v basis %+v, want 408.8 and %+v", got.PotentialSavings, got.Basis, *tt.want)
 			case !strings.Contains(got.Description, first+" to "+end):
 				t.Fatalf("the description does not say the days: %s", got.Description)
+			case !strings.Contains(got.Description, "saves $408.80 a month") || !regexp.MustCompile(`: \$\d+\.\d\d an hour of on-demand`).MatchString(got.Description):
+				t.Fatalf("the description's amounts are not written as money: %s", got.Description)
 			}
 		})
 	}

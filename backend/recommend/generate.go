@@ -69,7 +69,8 @@ func AnalyzeProvider(p model.ProviderKey, in Input, opt Options) []model.Recomme
 			end, why = t, bs.Reason
 		}
 	}
-	b, ok := baseline{}, false
+	var b baseline
+	var ok bool
 	if cov, has := in.Coverage[p]; has {
 		// The Commitments view reads these facts: with them the purchase
 		// is sized on the view's eligible usage or not at all, never on

@@ -24,7 +24,7 @@ func idleInstance(r model.Resource, u usage, cp currentPrice) (model.Recommendat
 		ResourceID:   r.ResourceID,
 		ResourceType: resourceTypeOr(r, "instance"),
 		Description: fmt.Sprintf("Stop or delete idle %s (%s): peak CPU %.1f%% and p95 network %.2f MiB an hour over %.0f days; "+
-			"it costs $%.2f a month.", nameOf(r), cp.quote.Name, u.maxCPU*100, u.p95Network/(1<<20), u.days, savings),
+			"it costs %s a month.", nameOf(r), cp.quote.Name, u.maxCPU*100, u.p95Network/(1<<20), u.days, dollars(savings)),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: cp.quote.Name, Cost: money(monthly)},
 		PotentialSavings:     savings,
 		Priority:             priority(savings, riskMedium),
@@ -128,7 +128,7 @@ func idleStorage(r model.Resource, opt Options) (model.Recommendation, bool) {
 		Type:                 model.RecIdle,
 		ResourceID:           r.ResourceID,
 		ResourceType:         resourceTypeOr(r, typeLabel),
-		Description:          fmt.Sprintf("%s %s: it costs $%.2f a month.", upperFirst(action), what, savings),
+		Description:          fmt.Sprintf("%s %s: it costs %s a month.", upperFirst(action), what, dollars(savings)),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: r.InstanceType, Cost: savings},
 		PotentialSavings:     savings,
 		Priority:             priority(savings, rsk),

@@ -103,9 +103,9 @@ func rightsize(r model.Resource, u usage, cp currentPrice, opt Options) (model.R
 		ResourceID:   r.ResourceID,
 		ResourceType: resourceTypeOr(r, "instance"),
 		Description: fmt.Sprintf("Resize %s from %s to %s: p95 CPU %.0f%% of %g vCPU and %s over %.0f days; "+
-			"%s keeps p95 demand under the %.0f%% CPU and %.0f%% memory targets and saves $%.2f a month.",
+			"%s keeps p95 demand under the %.0f%% CPU and %.0f%% memory targets and saves %s a month.",
 			nameOf(r), cur.Name, best.Name, u.p95CPU*100, cur.VCPU, memText, u.days,
-			best.Name, opt.CPUThreshold*100, opt.MemoryThreshold*100, savings),
+			best.Name, opt.CPUThreshold*100, opt.MemoryThreshold*100, dollars(savings)),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: cur.Name, Cost: money(curMonthly)},
 		RecommendedConfig:    &model.InstanceConfig{InstanceType: best.Name, Cost: money(newMonthly)},
 		PotentialSavings:     savings,

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"math"
 	"sort"
 	"strconv"
@@ -377,12 +378,7 @@ func periodDays(sum model.CostSummary) string {
 }
 
 // itoa formats a count with thousands separators.
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + groupThousands(strconv.Itoa(-n))
-	}
-	return groupThousands(strconv.Itoa(n))
-}
+func itoa(n int) string { return moneyfmt.Count(n) }
 
 // formatFloat formats a plain number with two decimals.
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
