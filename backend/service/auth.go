@@ -3,13 +3,13 @@ package service
 import (
 	"context"
 	"errors"
-	"math"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/loginthrottle"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/security"
 	"github.com/costpilot/costpilot/backend/store"
@@ -326,41 +326,6 @@ func (s *Service) userByName(ctx context.Context, username string) (store.User, 
 	return u, err
 }
 
-// lockoutWindow is how long a lock lasts, and how long failures count
-// towards one.
-func (s *Service) lockoutWindow() time.Duration {
-	sec := s.cfg.Dashboard.Auth.LockoutSeconds
-	if sec <= 0 {
-		sec = 900
-	}
-	return time.Duration(sec) * time.Second
-}
-
-func (s *Service) maxAttempts() int {
-	if n := s.cfg.Dashboard.Auth.MaxLoginAttempts; n > 0 {
-		return n
-	}
-	return 5
-}
-
-// throttleSubjects are the username (case-folded, so case games do not
-// multiply the allowance) and the client address a login counts against.
-func throttleSubjects(r LoginRequest) []store.ThrottleSubject {
-	return []store.ThrottleSubject{
-		{Scope: store.ThrottleUser, Subject: Bounded(strings.ToLower(r.Username), maxAuditLen)},
-		{Scope: store.ThrottleAddr, Subject: Bounded(r.ClientAddr, maxAuditLen)},
-	}
-}
-
-// retryAfter is a RateLimited error for a lock lasting until `until`.
-func retryAfter(until, now time.Time) error {
-	sec := int(math.Ceil(until.Sub(now).Seconds()))
-	if sec < 1 {
-		sec = 1
-	}
-	return apperr.E(apperr.RateLimited, "too many failed login attempts: try again in %d seconds", sec).WithDetail("retry_after", sec)
-}
-
 // Login checks a username and password. Each attempt first reserves one
 // of the max_login_attempts allowed per username and per client address,
 // in the same database transaction that reads their locks, so that
@@ -371,17 +336,16 @@ func retryAfter(until, now time.Time) error {
 // On success the failures are forgotten, the previous session, if any, is
 // ended and a new one is created.
 func (s *Service) Login(ctx context.Context, r LoginRequest) (LoginResult, error) {
-	now := s.now()
-	subjects := throttleSubjects(r)
-	l, err := s.store.ReserveLoginAttempt(ctx, subjects, now, s.lockoutWindow(), s.maxAttempts())
-	if err != nil {
-		return LoginResult{}, err
-	}
-	if l.LockedUntil.After(now) {
+	subjects := loginthrottle.Subjects(r.Username, r.ClientAddr, func(v string) string { return Bounded(v, maxAuditLen) })
+	locked, err := loginthrottle.PolicyFrom(s.cfg.Dashboard.Auth).Reserve(ctx, s.store, subjects, s.now())
+	if locked {
 		if err := s.audit(ctx, AuditLoginLocked, r.Username, r.ClientAddr, nil); err != nil {
 			return LoginResult{}, err
 		}
-		return LoginResult{}, retryAfter(l.LockedUntil, now)
+		return LoginResult{}, err
+	}
+	if err != nil {
+		return LoginResult{}, err
 	}
 	keys, err := s.keys()
 	if err != nil {
