@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/anomaly"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/forecast"
@@ -69,7 +70,7 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 	for _, a := range anomalies {
 		// Acknowledged and ignored anomalies, and those an ignored
 		// pattern covers, no longer alert.
-		if _, ok := decided.of(anomalyID(a.Provider, a.Day, "")); ok || decided.suppresses(a.Provider, topDriver(a)) {
+		if decided.Silences(a) {
 			continue
 		}
 		out = append(out, a.Alert(cur))
@@ -276,33 +277,7 @@ func (s *Service) anomalySeries(ctx context.Context, keys []model.ProviderKey, f
 	if err != nil {
 		return nil, "", err
 	}
-	n := int(to.Sub(from).Hours()/24) + 1
-	series := map[model.ProviderKey]*monitor.DailySeries{}
-	for _, k := range keys {
-		series[k] = &monitor.DailySeries{Provider: k, Start: from, Total: make([]float64, n), Services: map[string][]float64{}}
-	}
-	for _, d := range sums {
-		ds := series[d.Provider]
-		t, err := time.Parse(model.DateLayout, d.Day)
-		if ds == nil || err != nil {
-			continue
-		}
-		i := int(t.Sub(from).Hours() / 24)
-		if i < 0 || i >= n {
-			continue
-		}
-		v := conv.Convert(d.Amount, d.Currency)
-		ds.Total[i] += v
-		name := d.Service
-		if name == "" {
-			name = "(no service)"
-		}
-		if ds.Services[name] == nil {
-			ds.Services[name] = make([]float64, n)
-		}
-		ds.Services[name][i] += v
-	}
-	return series, conv.Target, nil
+	return anomaly.Series(sums, keys, from, to, conv.Convert), conv.Target, nil
 }
 
 // SendResult says what SendAlerts did.
