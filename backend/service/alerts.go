@@ -2,9 +2,6 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"strings"
 	"time"
 
@@ -21,9 +18,6 @@ import (
 const (
 	// budgetHistoryDays is the history a budget forecast is fitted on.
 	budgetHistoryDays = 120
-	// staleAfterDays: newest data older than this many days before
-	// yesterday is stale (clouds bill a day or two late).
-	staleAfterDays = 2
 	// deliveryClaimTTL: a delivery claimed this long ago and never
 	// finished (a crashed sender) may be tried again.
 	deliveryClaimTTL = 10 * time.Minute
@@ -46,7 +40,7 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 		return nil, err
 	}
 	now := s.now()
-	out := providerAlerts(details, yesterday(now), now)
+	out := monitor.ProviderAlerts(details, yesterday(now), now)
 	if err := s.ensureFresh(ctx, keys); err != nil {
 		// History that cannot be refreshed is already a provider alert;
 		// budgets and anomalies work on what is stored.
@@ -81,55 +75,6 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 		out = []model.Alert{} // [] in JSON, not null
 	}
 	return out, nil
-}
-
-// providerAlerts reports enabled providers that are not connected or whose
-// newest data is stale. The demo is always fresh.
-func providerAlerts(details []model.ProviderDetail, yday string, now time.Time) []model.Alert {
-	var out []model.Alert
-	at := now.UTC().Format(time.RFC3339)
-	y, _ := time.Parse(model.DateLayout, yday)
-	for _, d := range details {
-		if !d.Enabled {
-			continue
-		}
-		if !d.Connected || d.Error != "" {
-			// The id holds a digest of the error, so a different failure
-			// is a new alert and the same one is not repeated.
-			h := sha256.Sum256([]byte(d.Error))
-			out = append(out, model.Alert{
-				ID: fmt.Sprintf("provider:%s:%s", d.Provider, hex.EncodeToString(h[:4])), Kind: monitor.KindProvider,
-				Severity: monitor.SeverityCritical, Provider: d.Provider, Time: at,
-				Message: fmt.Sprintf("Provider %s (%s) is failing: %s", d.Provider, d.Source, d.Error),
-				Details: map[string]any{"source": d.Source, "error": d.Error, "last_sync": d.LastSync},
-			})
-			continue
-		}
-		if d.Source == model.SourceDemo {
-			continue
-		}
-		if d.LastDay == "" {
-			out = append(out, model.Alert{
-				ID: fmt.Sprintf("stale_data:%s:none", d.Provider), Kind: monitor.KindStaleData, Severity: monitor.SeverityWarning,
-				Provider: d.Provider, Time: at, Details: map[string]any{"source": d.Source},
-				Message: fmt.Sprintf("Provider %s (%s) has no cost data yet: run costpilot sync or import", d.Provider, d.Source),
-			})
-			continue
-		}
-		last, err := time.Parse(model.DateLayout, d.LastDay)
-		if err != nil {
-			continue
-		}
-		if age := int(y.Sub(last).Hours() / 24); age > staleAfterDays {
-			out = append(out, model.Alert{
-				ID: fmt.Sprintf("stale_data:%s:%s", d.Provider, d.LastDay), Kind: monitor.KindStaleData, Severity: monitor.SeverityWarning,
-				Provider: d.Provider, Time: at,
-				Details: map[string]any{"source": d.Source, "last_day": d.LastDay, "age_days": age, "last_sync": d.LastSync},
-				Message: fmt.Sprintf("Provider %s (%s): the newest cost data is from %s, %d days old", d.Provider, d.Source, d.LastDay, age),
-			})
-		}
-	}
-	return out
 }
 
 // BudgetStatuses measures every budget (the config file's and those made
@@ -311,7 +256,7 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 	}
 	res.Alerts = len(alerts)
 	hook := &monitor.Webhook{URL: url, AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses}
-	target := redactURL(url)
+	target := monitor.RedactURL(url)
 	for _, a := range alerts {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -343,20 +288,6 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 			len(res.Failed)+len(res.Sent), res.LastError).WithDetail("failed", res.Failed)
 	}
 	return res, nil
-}
-
-// redactURL keeps the scheme and host of a webhook URL: its path is the
-// secret of a Slack hook and must not reach logs or the audit log.
-func redactURL(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return "(webhook)"
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	if i := strings.LastIndexByte(host, '@'); i >= 0 {
-		host = host[i+1:]
-	}
-	return scheme + "://" + host
 }
 
 func dedupe(as []model.Alert) []model.Alert {

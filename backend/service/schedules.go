@@ -241,7 +241,7 @@ func (s *Service) deliverer() *schedule.Deliverer {
 		Email: schedule.Sender{SMTP: s.cfg.Reports.SMTP, Now: s.now,
 			Password: func() (string, error) { return schedule.SMTPPassword(s.creds) }}.Send,
 		Webhook:       &monitor.Webhook{URL: url, AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses},
-		WebhookTarget: redactURL(s.cfg.Alerts.WebhookURL)}
+		WebhookTarget: monitor.RedactURL(s.cfg.Alerts.WebhookURL)}
 }
 
 // scheduledReport makes a schedule's report, covering its period as it
