@@ -322,23 +322,3 @@ func TestSendAlertsToWebhookOnce(t *testing.T) {
 		t.Fatalf("off: %+v %v", res, err)
 	}
 }
-
-func TestProviderAndStaleAlerts(t *testing.T) {
-	now := testNow
-	details := []model.ProviderDetail{
-		{Provider: model.AWS, Enabled: true, Source: model.SourceAPI, Connected: false, Error: "aws: credential check: expired token"},
-		{Provider: model.Azure, Enabled: true, Source: model.SourceExport, Connected: true, LastDay: "2026-05-30"},
-		{Provider: model.GCP, Enabled: true, Source: model.SourceAPI, Connected: true, LastDay: "2026-06-08"},
-		{Provider: model.OCI, Enabled: true, Source: model.SourceDemo, Connected: true, LastDay: "2026-01-01"},
-	}
-	got := providerAlerts(details, yesterday(now), now)
-	if len(got) != 2 || got[0].Kind != monitor.KindProvider || got[0].Severity != monitor.SeverityCritical ||
-		!strings.HasPrefix(got[0].ID, "provider:aws:") || got[1].ID != "stale_data:azure:2026-05-30" {
-		t.Fatalf("alerts %+v", got)
-	}
-	// Another error is another alert.
-	details[0].Error = "aws: throttled"
-	if other := providerAlerts(details, yesterday(now), now); other[0].ID == got[0].ID {
-		t.Fatal("a different failure kept the id")
-	}
-}
