@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -59,7 +60,7 @@ func (s *Service) CheckHealth(ctx context.Context) model.Health {
 	}
 	details, err := s.providerDetails(ctx)
 	if err != nil {
-		add("providers", StatusError, err.Error())
+		add("providers", StatusError, apperr.Text(err))
 	}
 	for _, d := range details {
 		if d.Enabled {

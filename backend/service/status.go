@@ -52,7 +52,7 @@ func (s *Service) providerDetails(ctx context.Context) ([]model.ProviderDetail, 
 		if ps.Enabled {
 			d.Source = s.source(ctx, k)
 			if err := s.check(ctx, k); err != nil {
-				d.Error = err.Error()
+				d.Error = apperr.Text(err)
 			} else {
 				d.Connected = true
 			}
@@ -116,7 +116,7 @@ func (s *Service) ValidateCredentials(ctx context.Context) (map[model.ProviderKe
 	out := map[model.ProviderKey]model.CredentialCheck{}
 	for _, k := range s.cfg.EnabledProviders() {
 		if err := s.check(ctx, k); err != nil {
-			out[k] = model.CredentialCheck{Valid: false, Error: err.Error()}
+			out[k] = model.CredentialCheck{Valid: false, Error: apperr.Text(err)}
 		} else {
 			out[k] = model.CredentialCheck{Valid: true}
 		}

@@ -51,7 +51,7 @@ is reported with its line number.`,
 			res, err := service.ValidateConfig(a.g.configPath)
 			if err != nil {
 				if e, ok := apperr.As(err); ok && e.Kind == apperr.Configuration && a.g.output == outputJSON {
-					_ = a.emit(map[string]any{"valid": false, "errors": []map[string]any{{"field": "", "message": e.Error(), "line": e.Details["line"]}}, "path": res.Path}, nil)
+					_ = a.emit(map[string]any{"valid": false, "errors": []map[string]any{{"field": "", "message": e.Text(), "line": e.Details["line"]}}, "path": res.Path}, nil)
 				}
 				return err
 			}
