@@ -13,7 +13,6 @@ import (
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
-	"github.com/costpilot/costpilot/backend/store"
 )
 
 // Time limits of bound calls, as the HTTP server's: most finish in well
@@ -191,13 +190,13 @@ func (b *Bindings) AllocateCosts(rules model.AllocationRules) (model.AllocationR
 }
 
 // ListAllocationRules is GET /api/allocation/rules.
-func (b *Bindings) ListAllocationRules() ([]store.RuleSet, error) {
+func (b *Bindings) ListAllocationRules() ([]model.RuleSet, error) {
 	return do(b, callTimeout, b.svc.RuleSets)
 }
 
 // SaveAllocationRule is POST /api/allocation/rules.
-func (b *Bindings) SaveAllocationRule(name string, rules model.AllocationRules) (store.RuleSet, error) {
-	return do(b, callTimeout, func(ctx context.Context) (store.RuleSet, error) { return b.svc.SaveRuleSet(ctx, name, rules) })
+func (b *Bindings) SaveAllocationRule(name string, rules model.AllocationRules) (model.RuleSet, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.RuleSet, error) { return b.svc.SaveRuleSet(ctx, name, rules) })
 }
 
 // GetMetrics is GET /api/performance.
@@ -216,8 +215,8 @@ func (b *Bindings) GetAlerts() ([]model.Alert, error) {
 }
 
 // ListRuns is GET /api/runs.
-func (b *Bindings) ListRuns() ([]store.Run, error) {
-	return do(b, callTimeout, func(ctx context.Context) ([]store.Run, error) { return b.svc.Runs(ctx, 0) })
+func (b *Bindings) ListRuns() ([]model.Run, error) {
+	return do(b, callTimeout, func(ctx context.Context) ([]model.Run, error) { return b.svc.Runs(ctx, 0) })
 }
 
 // GetSession is GET /api/session. The desktop is a local, single-user app:

@@ -8,7 +8,6 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
-	"github.com/costpilot/costpilot/backend/store"
 )
 
 // intParam reads an integer query parameter, def when absent.
@@ -244,7 +243,7 @@ func (s *Server) ruleSets() http.Handler {
 }
 
 func (s *Server) saveRuleSet() http.Handler {
-	return endpoint(jsonBody[ruleSetRequest], func(ctx context.Context, in ruleSetRequest) (store.RuleSet, error) {
+	return endpoint(jsonBody[ruleSetRequest], func(ctx context.Context, in ruleSetRequest) (model.RuleSet, error) {
 		return s.svc.SaveRuleSet(ctx, in.Name, in.Rules)
 	})
 }

@@ -1456,6 +1456,68 @@ export namespace model {
 	    }
 	}
 	
+	export class RuleSet {
+	    id: number;
+	    name: string;
+	    rules: AllocationRules;
+	    created_at: string;
+	    updated_at: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RuleSet(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.rules = this.convertValues(source["rules"], AllocationRules);
+	        this.created_at = source["created_at"];
+	        this.updated_at = source["updated_at"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Run {
+	    id: number;
+	    kind: string;
+	    started_at: string;
+	    finished_at: string;
+	    status: string;
+	    summary: number[];
+	    error?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Run(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.kind = source["kind"];
+	        this.started_at = source["started_at"];
+	        this.finished_at = source["finished_at"];
+	        this.status = source["status"];
+	        this.summary = source["summary"];
+	        this.error = source["error"];
+	    }
+	}
 	export class ViewSpec {
 	    period?: string;
 	    days?: number;
@@ -2289,73 +2351,6 @@ export namespace service {
 	        this.state = source["state"];
 	        this.reason = source["reason"];
 	        this.until = source["until"];
-	    }
-	}
-
-}
-
-export namespace store {
-	
-	export class RuleSet {
-	    id: number;
-	    name: string;
-	    rules: model.AllocationRules;
-	    created_at: string;
-	    updated_at: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new RuleSet(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.name = source["name"];
-	        this.rules = this.convertValues(source["rules"], model.AllocationRules);
-	        this.created_at = source["created_at"];
-	        this.updated_at = source["updated_at"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class Run {
-	    id: number;
-	    kind: string;
-	    started_at: string;
-	    finished_at: string;
-	    status: string;
-	    summary: number[];
-	    error?: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new Run(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.id = source["id"];
-	        this.kind = source["kind"];
-	        this.started_at = source["started_at"];
-	        this.finished_at = source["finished_at"];
-	        this.status = source["status"];
-	        this.summary = source["summary"];
-	        this.error = source["error"];
 	    }
 	}
 

@@ -3,7 +3,6 @@
 import {model} from '../models';
 import {app} from '../models';
 import {service} from '../models';
-import {store} from '../models';
 import {config} from '../models';
 
 export function AllocateCosts(arg1:model.AllocationRules):Promise<model.AllocationResult>;
@@ -56,7 +55,7 @@ export function GetSession():Promise<app.Session>;
 
 export function ImportFilesDialog():Promise<service.ImportResult>;
 
-export function ListAllocationRules():Promise<Array<store.RuleSet>>;
+export function ListAllocationRules():Promise<Array<model.RuleSet>>;
 
 export function ListAnomalies():Promise<service.AnomalyList>;
 
@@ -64,7 +63,7 @@ export function ListBudgets():Promise<Array<service.BudgetView>>;
 
 export function ListReports():Promise<Array<service.ReportFile>>;
 
-export function ListRuns():Promise<Array<store.Run>>;
+export function ListRuns():Promise<Array<model.Run>>;
 
 export function ListSchedules():Promise<Array<service.ScheduleView>>;
 
@@ -76,7 +75,7 @@ export function RecommendationsNotAssessed():Promise<Array<model.NotAssessed>>;
 
 export function ReplaceView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
 
-export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<store.RuleSet>;
+export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<model.RuleSet>;
 
 export function SaveBudget(arg1:number,arg2:config.Budget):Promise<service.BudgetView>;
 
