@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type * as B from '../../wailsjs/go/app/Bindings';
 import { matchRendered, reportFor } from '../desktop/firstRender';
 import { ApiError } from './errors';
 import type { CostAnalysis } from './types';
-import { bindingError, costRequest, createWailsTransport, IMPORT_PATH, REPORTS_PREFIX } from './wails';
+import { bindingError, REPORTS_PREFIX, type Bindings } from '../desktop/bindings';
+import { costRequest, createWailsTransport, IMPORT_PATH } from './wails';
 
 const shape = JSON.stringify({
   error: 'days must be an integer from 1 to 365, got 0',
@@ -67,7 +67,7 @@ describe('createWailsTransport', () => {
     GetAlerts: async () => {
       throw new Error(shape); // newer Wails: an Error around it
     },
-  } as unknown as typeof B;
+  } as unknown as Bindings;
   const t = createWailsTransport(fake, async (input, init) => {
     calls.push(['fetch', input, init?.method, init?.body instanceof Uint8Array ? 'bytes' : typeof init?.body]);
     return new Response(JSON.stringify({ error: 'not a billing export', error_type: 'ValidationError', details: {} }), { status: 400 });

@@ -1,12 +1,11 @@
 // The desktop transport (docs/architecture.md): the Transport of http.ts over the
-// Wails bindings generated in frontend/wailsjs (app.Bindings in Go). There
-// is no login: the window is a local, single-user app. A rejected call
-// carries the JSON string app.ErrorFormatter makes, either raw or as an
-// Error's message depending on the Wails version; both become an ApiError.
-import * as B from '../../wailsjs/go/app/Bindings';
+// Wails bindings (app.Bindings in Go), reached through desktop/bindings.ts,
+// the one module that imports Wails' generated code. There is no login:
+// the window is a local, single-user app.
 import { installDesktop } from '../desktop';
+import { bindings, call, REPORTS_PREFIX, type Bindings } from '../desktop/bindings';
 import { noteAnalysis, noteAnalysisError } from '../desktop/firstRender';
-import { ApiError, errorFromBody, errorFromJSONString, NETWORK } from './errors';
+import { ApiError, errorFromBody, NETWORK } from './errors';
 import type { Transport } from './transport';
 import type {
   AllocationResult,
@@ -47,9 +46,6 @@ import type {
  */
 export const TRANSPORT_MARKER = 'costpilot-transport:wails';
 
-/** REPORTS_PREFIX is where the window's asset server serves reports. */
-export const REPORTS_PREFIX = '/desktop/reports/';
-
 /** IMPORT_PATH is where the window's asset server takes a billing file. */
 export const IMPORT_PATH = '/desktop/import';
 
@@ -59,26 +55,9 @@ export const IMPORT_PATH = '/desktop/import';
  */
 export const MAX_WINDOW_IMPORT = 256 * 1024 * 1024;
 
-/** bindingError turns whatever a binding rejected with into an ApiError. */
-export function bindingError(e: unknown): ApiError {
-  if (e instanceof ApiError) return e;
-  if (typeof e === 'string') return errorFromJSONString(e);
-  if (e instanceof Error) return errorFromJSONString(e.message);
-  return new ApiError(String(e), 'BaseError');
-}
-
-/** call runs one binding and rejects with an ApiError on failure. */
-export async function call<T>(fn: () => Promise<unknown>): Promise<T> {
-  try {
-    return (await fn()) as T;
-  } catch (e) {
-    throw bindingError(e);
-  }
-}
-
 /** costRequest is app.CostRequest: days, a period or start and end, then the grouping and filters. */
-export function costRequest(q: CostRequest): Parameters<typeof B.AnalyzeCosts>[0] {
-  const r: Parameters<typeof B.AnalyzeCosts>[0] = {};
+export function costRequest(q: CostRequest): Parameters<Bindings['AnalyzeCosts']>[0] {
+  const r: Parameters<Bindings['AnalyzeCosts']>[0] = {};
   if (q.start || q.end) {
     r.start = q.start;
     r.end = q.end;
@@ -109,15 +88,13 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
-type Bindings = typeof B;
-
 /** webOnly refuses the administration calls: the desktop has no users or tokens of its own. */
 function webOnly(): Promise<never> {
   return Promise.reject(new ApiError('Users, tokens and the audit log are managed in the web dashboard or with costpilot user, token and audit', 'NotImplementedError'));
 }
 
 /** createWailsTransport builds the transport over b (the generated bindings; tests pass fakes). */
-export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i, init) => fetch(i, init)): Transport {
+export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fetch = (i, init) => fetch(i, init)): Transport {
   return {
     AnalyzeCosts: async (q) => {
       const req = costRequest(q);
