@@ -227,8 +227,8 @@ type ProviderInfo struct {
 	Lines    int64             `json:"lines"`
 }
 
-// GetInfo returns Info.
-func (s *Service) GetInfo(ctx context.Context) (Info, error) {
+// Info returns Info.
+func (s *Service) Info(ctx context.Context) (Info, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return Info{}, err
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// GetProviderStatus is GET /api/status: for each
+// ProviderStatus is GET /api/status: for each
 // enabled provider, whether it is connected (its source answers).
-func (s *Service) GetProviderStatus(ctx context.Context) (model.ProviderStatus, error) {
+func (s *Service) ProviderStatus(ctx context.Context) (model.ProviderStatus, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return model.ProviderStatus{}, err
 	}

@@ -103,7 +103,7 @@ has the deliveries).`,
 					}
 					return a.emit(d, func(w io.Writer) { printDetails(w, d, a.width()); retries(w) })
 				}
-				st, err := svc.GetProviderStatus(cmd.Context())
+				st, err := svc.ProviderStatus(cmd.Context())
 				if err != nil {
 					return err
 				}
@@ -221,7 +221,7 @@ func (a *app) infoCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				in, err := svc.GetInfo(cmd.Context())
+				in, err := svc.Info(cmd.Context())
 				if err != nil {
 					return err
 				}

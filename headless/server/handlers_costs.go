@@ -197,11 +197,11 @@ func (s *Server) allocate() http.Handler {
 }
 
 func (s *Server) alerts() http.Handler {
-	return endpoint(none, noInput(s.svc.GetAlerts))
+	return endpoint(none, noInput(s.svc.Alerts))
 }
 
 func (s *Server) status() http.Handler {
-	return endpoint(none, noInput(s.svc.GetProviderStatus))
+	return endpoint(none, noInput(s.svc.ProviderStatus))
 }
 
 func (s *Server) statusDetailed() http.Handler {

@@ -64,7 +64,7 @@ describe('createWailsTransport', () => {
       throw shape; // older Wails: the raw value
     },
     GenerateRecommendations: async () => null,
-    GetAlerts: async () => {
+    Alerts: async () => {
       throw new Error(shape); // newer Wails: an Error around it
     },
   } as unknown as Bindings;
@@ -80,7 +80,7 @@ describe('createWailsTransport', () => {
   });
   it('rejects with an ApiError for either kind of rejection', async () => {
     await expect(t.ForecastCosts(0)).rejects.toMatchObject({ type: 'ValidationError' });
-    await expect(t.GetAlerts()).rejects.toMatchObject({ type: 'ValidationError' });
+    await expect(t.Alerts()).rejects.toMatchObject({ type: 'ValidationError' });
   });
   it('turns null lists into empty ones', async () => {
     expect(await t.GenerateRecommendations()).toEqual([]);
