@@ -23,11 +23,11 @@ const (
 	deliveryClaimTTL = 10 * time.Minute
 )
 
-// GetAlerts is get_alerts: budgets crossed by actual spend or heading past
+// Alerts is get_alerts: budgets crossed by actual spend or heading past
 // a threshold by the period end, cost anomalies with the services that
 // drove them, failing providers, and stale data. Each alert has a stable
 // id: evaluating again gives the same ids for the same conditions.
-func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
+func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return nil, err
 	}
@@ -245,7 +245,7 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 	if !res.Enabled {
 		return res, nil
 	}
-	alerts, err := s.GetAlerts(ctx)
+	alerts, err := s.Alerts(ctx)
 	if err != nil {
 		return res, err
 	}

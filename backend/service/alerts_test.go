@@ -64,7 +64,7 @@ func TestBudgetAlertsOnDemoData(t *testing.T) {
 		{Name: "gcp top service", Amount: svcCost * 0.5, Period: "monthly", Scope: config.BudgetScope{Provider: model.GCP, Service: svc}},
 		{Name: "azure off", Amount: 1, Period: "quarterly", Scope: config.BudgetScope{Provider: model.Azure}},
 	}
-	alerts, err := s.GetAlerts(ctx)
+	alerts, err := s.Alerts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func injectSpike(t *testing.T, s *Service, k model.ProviderKey, dayStr string, p
 	return svc
 }
 
-// anomaliesOf runs the anomaly check of GetAlerts over every enabled
+// anomaliesOf runs the anomaly check of Alerts over every enabled
 // provider's fresh history.
 func anomaliesOf(ctx context.Context, s *Service) ([]monitor.Anomaly, string, error) {
 	keys, err := s.providers("")
@@ -211,7 +211,7 @@ func TestInjectedSpikeIsAnAnomalyWithItsService(t *testing.T) {
 	if len(found.Drivers) == 0 || found.Drivers[0].Service != svc || found.Drivers[0].Share < 0.8 {
 		t.Fatalf("drivers %+v, want %s first", found.Drivers, svc)
 	}
-	alerts, err := s.GetAlerts(ctx)
+	alerts, err := s.Alerts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/monitor"
 )
@@ -57,7 +58,7 @@ func (s *Service) CheckHealth(ctx context.Context) model.Health {
 	}
 	details, err := s.providerDetails(ctx)
 	if err != nil {
-		add("providers", StatusError, err.Error())
+		add("providers", StatusError, apperr.Text(err))
 	}
 	for _, d := range details {
 		if d.Enabled {
@@ -104,8 +105,8 @@ type ProviderInfo struct {
 	Lines    int64             `json:"lines"`
 }
 
-// GetInfo returns Info.
-func (s *Service) GetInfo(ctx context.Context) (Info, error) {
+// Info returns Info.
+func (s *Service) Info(ctx context.Context) (Info, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return Info{}, err
 	}
