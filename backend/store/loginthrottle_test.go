@@ -16,8 +16,12 @@ const (
 
 var throttleT0 = time.Date(2026, 6, 10, 12, 0, 0, 0, time.UTC)
 
-func userSubject(name string) ThrottleSubject { return ThrottleSubject{Scope: ThrottleUser, Subject: name} }
-func addrSubject(addr string) ThrottleSubject { return ThrottleSubject{Scope: ThrottleAddr, Subject: addr} }
+func userSubject(name string) ThrottleSubject {
+	return ThrottleSubject{Scope: ThrottleUser, Subject: name}
+}
+func addrSubject(addr string) ThrottleSubject {
+	return ThrottleSubject{Scope: ThrottleAddr, Subject: addr}
+}
 
 // throttleStep is one call of a throttle scenario: an attempt by subjects
 // at an offset from throttleT0, or a successful login clearing them.
