@@ -251,16 +251,7 @@ func raceClaims(t *testing.T, stores []*Store, now time.Time) []Delivery {
 // retry its failure at once; each time exactly one owns it.
 func TestDeliveryClaimRaces(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
-	var stores []*Store
-	for range 3 {
-		s, err := Open(ctx, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		stores = append(stores, s)
-	}
+	stores := openShared(t, 3)
 	steps := []struct {
 		name         string
 		at           time.Duration

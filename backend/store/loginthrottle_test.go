@@ -184,17 +184,8 @@ func TestLoginThrottlePrunes(t *testing.T) {
 // loses an increment, and every other attempt is refused.
 func TestLoginThrottleAcrossHandles(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
 	const handles, perHandle, max = 4, 4, 6
-	var stores []*Store
-	for range handles {
-		s, err := Open(ctx, dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { s.Close() })
-		stores = append(stores, s)
-	}
+	stores := openShared(t, handles)
 	subjects := []ThrottleSubject{userSubject("ann"), addrSubject("192.0.2.1")}
 	var mu sync.Mutex
 	allowed, refused := 0, 0
@@ -248,4 +239,21 @@ func TestLoginThrottleAcrossHandles(t *testing.T) {
 	if l, err := stores[1].LoginLock(ctx, ThrottleUser, "shared"); err != nil || l.Failures != 2*handles {
 		t.Fatalf("shared counter %+v %v, want %d failures", l, err, 2*handles)
 	}
+}
+
+// openShared opens n stores on one data dir, as n processes sharing it
+// do: each has its own connections to the one database file.
+func openShared(t *testing.T, n int) []*Store {
+	t.Helper()
+	dir := t.TempDir()
+	var stores []*Store
+	for range n {
+		s, err := Open(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		stores = append(stores, s)
+	}
+	return stores
 }
