@@ -19,9 +19,9 @@ func TestStaticHandlers(t *testing.T) {
 		{name: "a client route is the same page", path: "/explore/by-service", role: viewer, wantStatus: 200,
 			wantHeader: map[string]string{"Content-Type": "text/html"}, wantText: []string{"<html"}},
 		{name: "no session: the login page, then back", path: "/explore?days=7", wantStatus: 303,
-			wantHeader: map[string]string{"Location": "/login?next=%2Fexplore%3Fdays%3D7"}},
+			wantLocation: "/login?next=%2Fexplore%3Fdays%3D7"},
 		{name: "a token is not a session", path: "/", role: viewer, token: true, wantStatus: 303,
-			wantHeader: map[string]string{"Location": "/login"}},
+			wantLocation: "/login"},
 		{name: "the login style sheet", path: "/login.css", wantStatus: 200,
 			wantHeader: map[string]string{"Content-Type": "text/css", "Cache-Control": "public, max-age=3600"}, wantText: []string{"{"}},
 	})

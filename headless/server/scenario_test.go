@@ -37,6 +37,8 @@ type scenario struct {
 	wantJSON any
 	// wantHeader: each header's value must contain the text given.
 	wantHeader map[string]string
+	// wantLocation is the redirect's Location, exactly.
+	wantLocation string
 	// wantText: text the answer must contain, for answers that are not
 	// JSON.
 	wantText []string
@@ -336,6 +338,9 @@ func (se *scenarioEnv) runOne(t *testing.T, sc scenario) {
 		if !strings.Contains(res.header.Get(k), v) {
 			t.Errorf("header %s: %q, want %q in it", k, res.header.Get(k), v)
 		}
+	}
+	if sc.wantLocation != "" && res.header.Get("Location") != sc.wantLocation {
+		t.Errorf("Location %q, want %q", res.header.Get("Location"), sc.wantLocation)
 	}
 	for _, s := range sc.wantText {
 		if !strings.Contains(res.body, s) {
