@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -65,7 +66,26 @@ func bodyError(err error) error {
 	if errors.As(err, &mbe) {
 		return errTooLarge(mbe.Limit)
 	}
-	return apperr.Wrap(apperr.Validation, err, "the request body is not valid JSON: %v", err)
+	e := apperr.Wrap(apperr.Validation, err, "the request body is not valid JSON: %v", err)
+	if f := badField(err); f != "" {
+		e = e.WithDetail("field", f)
+	}
+	return e
+}
+
+// badField is the JSON field a decode error is about (docs/api.md: a
+// ValidationError's details.field names it); "" for a syntax error.
+func badField(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Field
+	}
+	// DisallowUnknownFields' error has no type of its own.
+	const unknown = `json: unknown field "`
+	if msg := err.Error(); strings.HasPrefix(msg, unknown) {
+		return strings.TrimSuffix(strings.TrimPrefix(msg, unknown), `"`)
+	}
+	return ""
 }
 
 // errTooLarge is the 413 answer; details.max_bytes says the limit.
