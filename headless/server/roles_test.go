@@ -121,6 +121,7 @@ var roleOracle = []roleRow{
 	{"GET", "/api/forecast", 401, 200, 200, 200, 0},
 	{"GET", "/api/forecast/evaluate", 401, 200, 200, 200, 0},
 	{"POST", "/api/optimize", 401, 403, 200, 200, 0},
+	{"POST", "/api/sync", 401, 403, 400, 400, 0},
 	{"POST", "/api/reports", 401, 403, 400, 400, 0},
 	{"GET", "/api/status", 401, 200, 200, 200, 0},
 	// Allocating previews a split and changes nothing: a read.
