@@ -2,9 +2,9 @@ package schedule
 
 import (
 	"fmt"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"math"
 	"net/url"
-	"strconv"
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/config"
@@ -101,24 +101,5 @@ func (h Headline) WebhookMessage() map[string]any {
 	return map[string]any{"text": text}
 }
 
-// Money writes an amount with thousands separators and two decimals.
-func Money(v float64, currency string) string {
-	neg := v < 0
-	s := strconv.FormatFloat(math.Abs(v), 'f', 2, 64)
-	whole, frac, _ := strings.Cut(s, ".")
-	var b strings.Builder
-	for i, r := range whole {
-		if i > 0 && (len(whole)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	out := b.String() + "." + frac
-	if neg {
-		out = "-" + out
-	}
-	if currency != "" {
-		out += " " + currency
-	}
-	return out
-}
+// Money writes an amount as the CLI and reports do (moneyfmt).
+func Money(v float64, currency string) string { return moneyfmt.Format(v, currency) }

@@ -22,14 +22,14 @@ func TestHeadline(t *testing.T) {
 		want []string
 	}{
 		{"with a previous period and no public address", func(h Headline) Headline { return h },
-			[]string{"*costpilot report monthly &lt;finops&gt;*: May 2026 (2026-05-01 to 2026-05-31)", "Total 1,234,567.89 USD, up 123356.8% on the previous period (1,000.00 USD).", "Report: costpilot-summary-20260601T060000Z.pdf"}},
+			[]string{"*costpilot report monthly &lt;finops&gt;*: May 2026 (2026-05-01 to 2026-05-31)", "Total $1,234,567.89, up 123356.8% on the previous period ($1,000.00).", "Report: costpilot-summary-20260601T060000Z.pdf"}},
 		{"a fall, with a link", func(h Headline) Headline {
 			p := 2469135.78
 			h.Previous, h.Link = &p, "https://costs.example.com/api/reports/x.pdf"
 			return h
-		}, []string{"down 50.0% on the previous period (2,469,135.78 USD)", "Report: <https://costs.example.com/api/reports/x.pdf|costpilot-summary-20260601T060000Z.pdf>"}},
+		}, []string{"down 50.0% on the previous period ($2,469,135.78)", "Report: <https://costs.example.com/api/reports/x.pdf|costpilot-summary-20260601T060000Z.pdf>"}},
 		{"nothing to compare with", func(h Headline) Headline { h.Previous = nil; h.Total = -5; return h },
-			[]string{"Total -5.00 USD, no previous period to compare with."}},
+			[]string{"Total -$5.00, no previous period to compare with."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
