@@ -924,6 +924,23 @@ try {
     await shot('13-overview-imported-month');
   });
 
+  await check('provider cards say how far each provider\'s stored data goes, and Sync now answers what it did', async () => {
+    // Reads only read: the imported AWS export ends with its month, the
+    // demo clouds with yesterday (the dashboard's start refreshed them).
+    const aws = (await page.locator('[data-testid="data-through-aws"]').innerText()).trim();
+    assert(aws === 'Data through 2023-11-30', `AWS card: ${aws}`);
+    const api = await page.evaluate(async () => (await (await fetch('/api/costs?days=7', { credentials: 'same-origin' })).json()).summary.data_age);
+    const azure = api.find((d) => d.provider === 'azure');
+    assert(azure && azure.source === 'demo' && azure.last_day && azure.refreshed_at, `data_age ${JSON.stringify(api)}`);
+    await nav('Status');
+    await page.locator('h1', { hasText: 'Status' }).waitFor();
+    await page.locator('[data-testid="sync-now"]').click();
+    const result = page.locator('[data-testid="sync-result"]');
+    await result.waitFor({ timeout: 60000 });
+    const text = await result.innerText();
+    assert(/^Synced: /.test(text) && /Azure \d+ lines/.test(text), `sync result: ${text}`);
+  });
+
   await check('no console errors or page errors', async () => {
     const unexpected = consoleProblems.filter(
       (m) => m.text.includes('status of 501') === false && !/Failed to load resource.*\b501\b/.test(m.text),
