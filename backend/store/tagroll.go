@@ -52,35 +52,44 @@ func (r *tagRoller) load(ctx context.Context, tx *sql.Tx) error {
 		return nil
 	}
 	r.state = map[string]*rollState{}
-	rows, err := tx.QueryContext(ctx, `SELECT tkey, excluded FROM tag_roll`)
-	if err != nil {
-		return fmt.Errorf("tag rollup keys: %w", err)
-	}
-	for rows.Next() {
+	err := txRows(ctx, tx, `SELECT tkey, excluded FROM tag_roll`, nil, func(rows *sql.Rows) error {
 		var k string
 		var ex bool
 		if err := rows.Scan(&k, &ex); err != nil {
-			rows.Close()
 			return err
 		}
 		r.state[k] = &rollState{excluded: ex, values: map[string]bool{}}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows, err = tx.QueryContext(ctx, `SELECT tkey, value FROM tag_roll_values`)
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("tag rollup values: %w", err)
+		return fmt.Errorf("tag rollup keys: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
+	err = txRows(ctx, tx, `SELECT tkey, value FROM tag_roll_values`, nil, func(rows *sql.Rows) error {
 		var k, v string
 		if err := rows.Scan(&k, &v); err != nil {
 			return err
 		}
 		if st := r.state[k]; st != nil {
 			st.values[v] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("tag rollup values: %w", err)
+	}
+	return nil
+}
+
+// txRows runs q in tx and scan on each row.
+func txRows(ctx context.Context, tx *sql.Tx, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
 		}
 	}
 	return rows.Err()
@@ -240,45 +249,32 @@ func (r *tagRoller) ofLine(ctx context.Context, tx *sql.Tx, key int64) ([]int64,
 func buildTagRollup(ctx context.Context, tx *sql.Tx) error {
 	r := newTagRoller()
 	var sets []map[string]string
-	rows, err := tx.QueryContext(ctx, `SELECT tags FROM tag_sets WHERE id <> 1`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
+	err := txRows(ctx, tx, `SELECT tags FROM tag_sets WHERE id <> 1`, nil, func(rows *sql.Rows) error {
 		var s string
 		if err := rows.Scan(&s); err != nil {
-			rows.Close()
 			return err
 		}
 		var tags map[string]string
 		if err := json.Unmarshal([]byte(s), &tags); err != nil {
-			rows.Close()
 			return fmt.Errorf("tag set %s: %w", s, err)
 		}
 		sets = append(sets, tags)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if err := r.admit(ctx, tx, sets); err != nil {
 		return err
 	}
 	var keys []int64
-	rows, err = tx.QueryContext(ctx, `SELECT id FROM line_keys WHERE tag_set <> 1`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
+	err = txRows(ctx, tx, `SELECT id FROM line_keys WHERE tag_set <> 1`, nil, func(rows *sql.Rows) error {
 		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
+		err := rows.Scan(&id)
 		keys = append(keys, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	for _, k := range keys {

@@ -68,18 +68,15 @@ func TestTagRollupFillEqualsWrites(t *testing.T) {
 	}
 	written := tagDayRows(t, s)
 	var excluded []string
-	rows, err := s.r.QueryContext(ctx, `SELECT tkey FROM tag_roll WHERE excluded = 1 ORDER BY tkey`)
+	err := s.query(ctx, `SELECT tkey FROM tag_roll WHERE excluded = 1 ORDER BY tkey`, nil, func(rows *sql.Rows) error {
+		var k string
+		err := rows.Scan(&k)
+		excluded = append(excluded, k)
+		return err
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			t.Fatal(err)
-		}
-		excluded = append(excluded, k)
-	}
-	rows.Close()
 	if fmt.Sprint(excluded) != "[env name]" {
 		t.Fatalf("excluded keys %v, want env (spelled twice) and name (5 values, cap 3)", excluded)
 	}
