@@ -13,7 +13,6 @@ import (
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
-	"github.com/costpilot/costpilot/backend/store"
 )
 
 // Time limits of bound calls, as the HTTP server's: most finish in well
@@ -135,8 +134,8 @@ func (b *Bindings) RecommendationsNotAssessed() ([]model.NotAssessed, error) {
 	return do(b, callTimeout, func(ctx context.Context) ([]model.NotAssessed, error) { return b.svc.NotAssessed(ctx) })
 }
 
-// GetRecommendation is GET /api/recommendations/{id}.
-func (b *Bindings) GetRecommendation(id string) (service.RecommendationDetail, error) {
+// Recommendation is GET /api/recommendations/{id}.
+func (b *Bindings) Recommendation(id string) (service.RecommendationDetail, error) {
 	return do(b, callTimeout, func(ctx context.Context) (service.RecommendationDetail, error) { return b.svc.Recommendation(ctx, id) })
 }
 
@@ -176,13 +175,13 @@ func (b *Bindings) ListReports() ([]service.ReportFile, error) {
 	return do(b, callTimeout, b.svc.ListReports)
 }
 
-// GetProviderStatus is GET /api/status.
-func (b *Bindings) GetProviderStatus() (model.ProviderStatus, error) {
-	return do(b, callTimeout, b.svc.GetProviderStatus)
+// ProviderStatus is GET /api/status.
+func (b *Bindings) ProviderStatus() (model.ProviderStatus, error) {
+	return do(b, callTimeout, b.svc.ProviderStatus)
 }
 
-// GetProviderDetails is GET /api/status/detailed.
-func (b *Bindings) GetProviderDetails() ([]model.ProviderDetail, error) {
+// ProviderDetails is GET /api/status/detailed.
+func (b *Bindings) ProviderDetails() ([]model.ProviderDetail, error) {
 	return do(b, callTimeout, b.svc.ProviderDetails)
 }
 
@@ -197,17 +196,17 @@ func (b *Bindings) AllocateCosts(rules model.AllocationRules) (model.AllocationR
 }
 
 // ListAllocationRules is GET /api/allocation/rules.
-func (b *Bindings) ListAllocationRules() ([]store.RuleSet, error) {
+func (b *Bindings) ListAllocationRules() ([]model.RuleSet, error) {
 	return do(b, callTimeout, b.svc.RuleSets)
 }
 
 // SaveAllocationRule is POST /api/allocation/rules.
-func (b *Bindings) SaveAllocationRule(name string, rules model.AllocationRules) (store.RuleSet, error) {
-	return do(b, callTimeout, func(ctx context.Context) (store.RuleSet, error) { return b.svc.SaveRuleSet(ctx, name, rules) })
+func (b *Bindings) SaveAllocationRule(name string, rules model.AllocationRules) (model.RuleSet, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.RuleSet, error) { return b.svc.SaveRuleSet(ctx, name, rules) })
 }
 
-// GetMetrics is GET /api/performance.
-func (b *Bindings) GetMetrics() (model.PerformanceMetrics, error) {
+// Metrics is GET /api/performance.
+func (b *Bindings) Metrics() (model.PerformanceMetrics, error) {
 	return do(b, callTimeout, b.svc.PerformanceMetrics)
 }
 
@@ -216,19 +215,19 @@ func (b *Bindings) CheckHealth() (model.Health, error) {
 	return do(b, callTimeout, func(ctx context.Context) (model.Health, error) { return b.svc.CheckHealth(ctx), nil })
 }
 
-// GetAlerts is GET /api/alerts.
-func (b *Bindings) GetAlerts() ([]model.Alert, error) {
-	return do(b, callTimeout, b.svc.GetAlerts)
+// Alerts is GET /api/alerts.
+func (b *Bindings) Alerts() ([]model.Alert, error) {
+	return do(b, callTimeout, b.svc.Alerts)
 }
 
 // ListRuns is GET /api/runs.
-func (b *Bindings) ListRuns() ([]store.Run, error) {
-	return do(b, callTimeout, func(ctx context.Context) ([]store.Run, error) { return b.svc.Runs(ctx, 0) })
+func (b *Bindings) ListRuns() ([]model.Run, error) {
+	return do(b, callTimeout, func(ctx context.Context) ([]model.Run, error) { return b.svc.Runs(ctx, 0) })
 }
 
-// GetSession is GET /api/session. The desktop is a local, single-user app:
+// Session is GET /api/session. The desktop is a local, single-user app:
 // there is no login and no user name, and its user is an admin.
-func (b *Bindings) GetSession() (Session, error) {
+func (b *Bindings) Session() (Session, error) {
 	c := b.svc.Config()
 	return Session{Features: c.Dashboard.Features, Currency: c.Currency.Base, Version: service.Version, AuthKind: "desktop",
 		Role: b.who.Role, Permissions: model.PermissionsOf(b.who.Role)}, nil
@@ -268,7 +267,7 @@ func (b *Bindings) UnlockCredentials(passphrase string) error {
 	return err
 }
 
-// Session is what GetSession answers, in GET /api/session's shape.
+// Session is what the Session binding answers, in GET /api/session's shape.
 type Session struct {
 	Username string                `json:"username"`
 	Features config.FeaturesConfig `json:"features"`
@@ -319,8 +318,8 @@ func (b *Bindings) ListAnomalies() (service.AnomalyList, error) {
 	return do(b, callTimeout, b.svc.Anomalies)
 }
 
-// GetAnomaly is GET /api/anomalies/{id}.
-func (b *Bindings) GetAnomaly(id string) (service.AnomalyDetail, error) {
+// Anomaly is GET /api/anomalies/{id}.
+func (b *Bindings) Anomaly(id string) (service.AnomalyDetail, error) {
 	return do(b, callTimeout, func(ctx context.Context) (service.AnomalyDetail, error) { return b.svc.Anomaly(ctx, id) })
 }
 

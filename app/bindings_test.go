@@ -78,12 +78,12 @@ var (
 		"Commitments":                {Method: "GET", Path: "/api/commitments"},
 		"TagCoverage":                {Method: "GET", Path: "/api/allocation/coverage"},
 		"GenerateRecommendations":    {Method: "GET", Path: "/api/recommendations"},
-		"GetRecommendation":          {Method: "GET", Path: "/api/recommendations/{id}"},
+		"Recommendation":             {Method: "GET", Path: "/api/recommendations/{id}"},
 		"RecommendationsNotAssessed": {Method: "GET", Path: "/api/recommendations/not-assessed"},
 		"SetRecommendationState":     {Method: "POST", Path: "/api/recommendations/{id}/state"},
 		"ListBudgets":                {Method: "GET", Path: "/api/budgets"},
 		"ListAnomalies":              {Method: "GET", Path: "/api/anomalies"},
-		"GetAnomaly":                 {Method: "GET", Path: "/api/anomalies/{id}"},
+		"Anomaly":                    {Method: "GET", Path: "/api/anomalies/{id}"},
 		"DecideAnomaly":              {Method: "POST", Path: "/api/anomalies/{id}/decision"},
 		"SaveBudget":                 {Method: "POST", Path: "/api/budgets"},
 		"DeleteBudget":               {Method: "DELETE", Path: "/api/budgets/{id}"},
@@ -95,17 +95,17 @@ var (
 		"Sync":                       {Method: "POST", Path: "/api/sync"},
 		"GenerateReport":             {Method: "POST", Path: "/api/reports"},
 		"ListReports":                {Method: "GET", Path: "/api/reports"},
-		"GetProviderStatus":          {Method: "GET", Path: "/api/status"},
-		"GetProviderDetails":         {Method: "GET", Path: "/api/status/detailed"},
+		"ProviderStatus":             {Method: "GET", Path: "/api/status"},
+		"ProviderDetails":            {Method: "GET", Path: "/api/status/detailed"},
 		"ValidateCredentials":        {Method: "POST", Path: "/api/credentials/validate"},
 		"AllocateCosts":              {Method: "POST", Path: "/api/allocate"},
 		"ListAllocationRules":        {Method: "GET", Path: "/api/allocation/rules"},
 		"SaveAllocationRule":         {Method: "POST", Path: "/api/allocation/rules"},
-		"GetMetrics":                 {Method: "GET", Path: "/api/performance"},
+		"Metrics":                    {Method: "GET", Path: "/api/performance"},
 		"CheckHealth":                {Method: "GET", Path: "/api/health"},
-		"GetAlerts":                  {Method: "GET", Path: "/api/alerts"},
+		"Alerts":                     {Method: "GET", Path: "/api/alerts"},
 		"ListRuns":                   {Method: "GET", Path: "/api/runs"},
-		"GetSession":                 {Method: "GET", Path: "/api/session"},
+		"Session":                    {Method: "GET", Path: "/api/session"},
 		"TagValues":                  {Method: "GET", Path: "/api/tags"},
 		"ListViews":                  {Method: "GET", Path: "/api/views"},
 		"SaveView":                   {Method: "POST", Path: "/api/views"},
@@ -312,11 +312,11 @@ func TestBindingsCallTheService(t *testing.T) {
 	if _, err := b.ForecastCosts(0); apperr.KindOf(err) != apperr.Validation {
 		t.Fatalf("ForecastCosts(0): %v", err)
 	}
-	st, err := b.GetProviderStatus()
+	st, err := b.ProviderStatus()
 	if err != nil || len(st) != 1 || !st[model.AWS] {
 		t.Fatalf("status %v, %v", st, err)
 	}
-	s, err := b.GetSession()
+	s, err := b.Session()
 	if err != nil || s.Username != "" || s.AuthKind != "desktop" || s.Currency == "" {
 		t.Fatalf("session %+v, %v", s, err)
 	}
@@ -329,7 +329,7 @@ func TestBindingsCallTheService(t *testing.T) {
 	if err := json.Unmarshal(raw, &wire); err != nil || wire["summary"] == nil || wire["aws"] == nil {
 		t.Fatalf("wire keys: %v", sortedKeys(wire))
 	}
-	if m, err := b.GetMetrics(); err != nil || m.TotalRequests < 3 {
+	if m, err := b.Metrics(); err != nil || m.TotalRequests < 3 {
 		t.Fatalf("metrics %+v, %v: bound calls are counted", m, err)
 	}
 	if _, err := b.CredentialFields("aws"); apperr.KindOf(err) != apperr.NotImplemented {

@@ -64,7 +64,7 @@ func (w *window) about() {
 // errorText is an error as a dialog shows it: the message, with its kind.
 func errorText(err error) string {
 	if e, ok := apperr.As(err); ok && e.Kind != "" {
-		return fmt.Sprintf("%s (%s)", e.Error(), e.Kind)
+		return fmt.Sprintf("%s (%s)", e.Text(), e.Kind)
 	}
 	return err.Error()
 }

@@ -18,21 +18,21 @@ import (
 // information, the start-up measurement, the health checks that
 // /healthz answers publicly).
 var bindingPerm = map[string]model.Permission{
-	"AnalyzeCosts": model.PermRead, "GenerateRecommendations": model.PermRead, "GetRecommendation": model.PermRead, "RecommendationsNotAssessed": model.PermRead,
-	"ForecastCosts": model.PermRead, "ListReports": model.PermRead, "GetProviderStatus": model.PermRead,
-	"GetProviderDetails": model.PermRead, "AllocateCosts": model.PermRead, "ListAllocationRules": model.PermRead,
-	"GetMetrics": model.PermRead, "GetAlerts": model.PermRead, "ListRuns": model.PermRead, "SaveReportAs": model.PermRead,
+	"AnalyzeCosts": model.PermRead, "GenerateRecommendations": model.PermRead, "Recommendation": model.PermRead, "RecommendationsNotAssessed": model.PermRead,
+	"ForecastCosts": model.PermRead, "ListReports": model.PermRead, "ProviderStatus": model.PermRead,
+	"ProviderDetails": model.PermRead, "AllocateCosts": model.PermRead, "ListAllocationRules": model.PermRead,
+	"Metrics": model.PermRead, "Alerts": model.PermRead, "ListRuns": model.PermRead, "SaveReportAs": model.PermRead,
 	"SetRecommendationState": model.PermChange, "OptimizeAll": model.PermChange, "Sync": model.PermChange, "GenerateReport": model.PermChange,
 	"SaveAllocationRule": model.PermChange, "ImportFilesDialog": model.PermChange, "ExportReport": model.PermChange,
 	"ValidateCredentials": model.PermAdmin, "SetCredential": model.PermAdmin, "DeleteCredential": model.PermAdmin,
 	"CredentialFields": model.PermAdmin, "CredentialStoreStatus": model.PermAdmin, "UnlockCredentials": model.PermAdmin,
-	"ListBudgets": model.PermRead, "ListAnomalies": model.PermRead, "GetAnomaly": model.PermRead,
+	"ListBudgets": model.PermRead, "ListAnomalies": model.PermRead, "Anomaly": model.PermRead,
 	"ListViews": model.PermRead, "TagValues": model.PermRead, "Commitments": model.PermRead,
 	"TagCoverage": model.PermRead,
 	"SaveBudget":  model.PermChange, "DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,
 	"ListSchedules": model.PermRead, "SaveSchedule": model.PermAdmin, "DeleteSchedule": model.PermAdmin,
 	"SaveView": model.PermChange, "ReplaceView": model.PermChange, "DeleteView": model.PermChange,
-	"GetSession": "", "DesktopInfo": "", "FirstRender": "", "CheckHealth": "",
+	"Session": "", "DesktopInfo": "", "FirstRender": "", "CheckHealth": "",
 }
 
 // TestDesktopRoleMatrix: the desktop acts as a local admin, and every

@@ -42,9 +42,35 @@ type Error struct {
 	Err      error // cause; never serialised
 }
 
-// Error returns the message, with the cause for logs.
+// Error returns the message followed by the cause's text, for logs and
+// the CLI; the cause is left out when the message already quotes it. The
+// JSON error shape carries Text, never the cause.
 func (e *Error) Error() string {
-	if e.Err != nil && e.Message == "" {
+	if e.Err == nil {
+		return e.Message
+	}
+	cause := e.Err.Error()
+	switch {
+	case e.Message == "":
+		return cause
+	case cause == "" || strings.Contains(e.Message, cause):
+		return e.Message
+	}
+	// A message made by E or Wrap quotes an error by its Text: put the
+	// whole text there rather than repeating it after the message.
+	if t := Text(e.Err); t != "" && t != cause {
+		if i := strings.LastIndex(e.Message, t); i >= 0 {
+			return e.Message[:i] + cause + e.Message[i+len(t):]
+		}
+	}
+	return e.Message + ": " + cause
+}
+
+// Text is the user-facing message without the cause: the cause may name
+// internals (paths, SQL, upstream answers) that an API answer or a dialog
+// must not show. It is the cause's text only when there is no message.
+func (e *Error) Text() string {
+	if e.Message == "" && e.Err != nil {
 		return e.Err.Error()
 	}
 	return e.Message
@@ -60,14 +86,50 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Kind == e.Kind && t.Message == ""
 }
 
-// E builds an error of a kind with a formatted message.
-func E(kind Kind, format string, args ...any) *Error {
-	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...)}
+// Text is the user-facing text of any error: err.Error() with the cause
+// of the first *Error in its chain left out. A wrapper's text quotes its
+// inner error's, so that part is swapped for the inner error's Text.
+func Text(err error) string {
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	for c := err; c != nil; c = errors.Unwrap(c) {
+		if e, ok := c.(*Error); ok {
+			return strings.Replace(s, e.Error(), e.Text(), 1)
+		}
+	}
+	return s
 }
 
-// Wrap builds an error of a kind around a cause.
+// E builds an error of a kind with a formatted message. An error among
+// args is formatted by its Text, so a message never quotes a cause.
+func E(kind Kind, format string, args ...any) *Error {
+	return &Error{Kind: kind, Message: message(format, args)}
+}
+
+// Wrap builds an error of a kind around a cause; the message is formatted
+// as E's.
 func Wrap(kind Kind, err error, format string, args ...any) *Error {
-	return &Error{Kind: kind, Message: fmt.Sprintf(format, args...), Err: err}
+	return &Error{Kind: kind, Message: message(format, args), Err: err}
+}
+
+// message formats a user-facing message, swapping each error argument for
+// its Text (the caller's slice is left alone).
+func message(format string, args []any) string {
+	var out []any
+	for i, a := range args {
+		if err, ok := a.(error); ok {
+			if out == nil {
+				out = slices.Clone(args)
+			}
+			out[i] = Text(err)
+		}
+	}
+	if out == nil {
+		out = args
+	}
+	return fmt.Sprintf(format, out...)
 }
 
 // Invalid is the Validation error for a value outside an enumeration. It
@@ -146,7 +208,7 @@ func Encode(err error, now time.Time) ([]byte, bool) {
 			d = map[string]any{}
 		}
 		b, _ := json.Marshal(Body{
-			Error:     e.Error(),
+			Error:     e.Text(),
 			ErrorType: e.Kind,
 			Provider:  e.Provider,
 			Timestamp: now.UTC().Format(time.RFC3339),

@@ -274,22 +274,9 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 		return "", fileError(name, nil, "empty file")
 	}
 
-	var hdr header
-	var firstChunk chunk
-	if isJSON {
-		hdr = newHeader(gcpJSONColumns)
-		firstChunk = chunk{data: first, line: 1}
-	} else {
-		fields, pos, nls, err := nextRecord(first, 0, nil)
-		if err != nil {
-			return "", lineError(name, 1, "header", err.Error())
-		}
-		names := make([]string, len(fields))
-		for i, f := range fields {
-			names[i] = string(bytes.TrimSpace(f))
-		}
-		hdr = newHeader(names)
-		firstChunk = chunk{data: first[pos:], line: int64(1 + nls)}
+	hdr, firstChunk, err := readHeader(first, isJSON, name)
+	if err != nil {
+		return "", err
 	}
 	format, bind, err := chooseFormat(hdr, opt.Format, isJSON, name)
 	if err != nil {
@@ -309,7 +296,35 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 		}
 	}
 
-	work := make(chan chunk, workers)
+	if err := feed(ctx, ws, ch, firstChunk, readErr); err != nil {
+		return "", err
+	}
+	return format, u.added(ws)
+}
+
+// readHeader reads the header from a file's first chunk: the CSV's first
+// record, or the fixed columns of GCP's JSON lines. The rest of the chunk
+// is the first piece of work.
+func readHeader(first []byte, isJSON bool, name string) (header, chunk, error) {
+	if isJSON {
+		return newHeader(gcpJSONColumns), chunk{data: first, line: 1}, nil
+	}
+	fields, pos, nls, err := nextRecord(first, 0, nil)
+	if err != nil {
+		return header{}, chunk{}, lineError(name, 1, "header", err.Error())
+	}
+	names := make([]string, len(fields))
+	for i, f := range fields {
+		names[i] = string(bytes.TrimSpace(f))
+	}
+	return newHeader(names), chunk{data: first[pos:], line: int64(1 + nls)}, nil
+}
+
+// feed runs the workers over first and the chunks ch reads after it, until
+// the file ends, a worker fails or ctx is done; readErr words a read
+// failure. Each chunk's buffer goes back to ch.free when processed.
+func feed(ctx context.Context, ws []*worker, ch *chunker, first chunk, readErr func(error) error) error {
+	work := make(chan chunk, len(ws))
 	var fail failure
 	var wg sync.WaitGroup
 	for _, w := range ws {
@@ -323,15 +338,15 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 					}
 				}
 				if cap(c.data) > 2*ch.size {
-					free <- nil // grown for a long record: not kept
+					ch.free <- nil // grown for a long record: not kept
 				} else {
-					free <- c.data[:0]
+					ch.free <- c.data[:0]
 				}
 			}
 		}(w)
 	}
-	var lineNo = firstChunk.line + int64(bytes.Count(firstChunk.data, nlByte))
-	work <- firstChunk
+	lineNo := first.line + int64(bytes.Count(first.data, nlByte))
+	work <- first
 	for !fail.failed.Load() {
 		if err := ctx.Err(); err != nil {
 			fail.set(-1, err)
@@ -350,10 +365,7 @@ func parse(ctx context.Context, r io.Reader, ra io.ReaderAt, size int64, name st
 	}
 	close(work)
 	wg.Wait()
-	if fail.err != nil {
-		return "", fail.err
-	}
-	return format, u.added(ws)
+	return fail.err
 }
 
 // aggState is what the workers of one file share.

@@ -36,6 +36,24 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		st.close()
 		return res, fileError(name, err, "cannot merge the sums")
 	}
+	all := gather(&res, ws)
+	keys := st.keys.keys
+	st.keys.release()
+	totals, count, err := sumTotals(src, keys)
+	if err != nil {
+		st.close()
+		return res, fileError(name, err, "totals exceed the supported range")
+	}
+	res.Totals = totals
+	res.Batches = append(res.Batches, batches(res.Format, name, keys, all, count, src, part, cfacts)...)
+	res.release = st.close
+	return res, nil
+}
+
+// gather adds the workers' row counts and account names to res and
+// returns the union of their spans per provider. The workers' sums are
+// read through the merged source from then on, so their aggregators go.
+func gather(res *FileResult, ws []*worker) map[model.ProviderKey]*spans {
 	all := map[model.ProviderKey]*spans{}
 	for _, w := range ws {
 		res.Rows += w.rows
@@ -61,13 +79,16 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		}
 		w.agg = nil // the sums are in src now
 	}
-	keys := st.keys.keys
-	st.keys.release()
-	// Totals are exact sums of the rows, rounded once.
+	return all
+}
+
+// sumTotals reads every sum once: the totals per provider and currency
+// (exact sums of the rows, rounded once) and the daily lines per provider.
+func sumTotals(src source, keys map[model.ProviderKey][]model.CostLine) (map[model.ProviderKey]map[string]Totals, map[model.ProviderKey]int64, error) {
 	type exactTotals struct{ b, e, l exact }
 	exactSums := map[model.ProviderKey]map[string]*exactTotals{}
 	count := map[model.ProviderKey]int64{}
-	err = src(0, ^uint64(0), func(x entry) error {
+	err := src(0, ^uint64(0), func(x entry) error {
 		idx := x.key()
 		p := model.AllProviders[idx>>keyBits]
 		cur := keys[p][idx&(maxKeysPerProvider-1)].Currency
@@ -92,16 +113,23 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		return nil
 	})
 	if err != nil {
-		st.close()
-		return res, fileError(name, err, "totals exceed the supported range")
+		return nil, nil, err
 	}
-	res.Totals = map[model.ProviderKey]map[string]Totals{}
+	totals := map[model.ProviderKey]map[string]Totals{}
 	for p, byCur := range exactSums {
-		res.Totals[p] = map[string]Totals{}
+		totals[p] = map[string]Totals{}
 		for cur, t := range byCur {
-			res.Totals[p][cur] = Totals{Billed: t.b.round(), Effective: t.e.round(), List: t.l.round()}
+			totals[p][cur] = Totals{Billed: t.b.round(), Effective: t.e.round(), List: t.l.round()}
 		}
 	}
+	return totals, count, nil
+}
+
+// batches are the file's batches, one per provider with keys; each
+// streams its facts from src.
+func batches(format, name string, keys map[model.ProviderKey][]model.CostLine, all map[model.ProviderKey]*spans,
+	count map[model.ProviderKey]int64, src source, part *model.Part, cfacts map[model.ProviderKey][]model.CommitmentFact) []model.Batch {
+	var out []model.Batch
 	for i, p := range model.AllProviders {
 		pk := keys[p]
 		if len(pk) == 0 {
@@ -113,8 +141,8 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		}
 		lo := uint64(uint32(int32(i)<<keyBits)) << 32
 		hi := uint64(uint32(int32(i+1)<<keyBits)) << 32
-		s := replaced(res.Format, all[p])
-		res.Batches = append(res.Batches, model.Batch{
+		s := replaced(format, all[p])
+		out = append(out, model.Batch{
 			Provider: p, Source: model.SourceExport, From: s.from.String(), To: s.to.String(),
 			Accounts: slices.Sorted(mapKeys(accts)), Origin: name, Part: part, Commitments: cfacts[p],
 			Facts: &model.Facts{Keys: pk, N: count[p], Each: func(yield func(model.Fact) error) error {
@@ -129,8 +157,7 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 			}},
 		})
 	}
-	res.release = st.close
-	return res, nil
+	return out
 }
 
 func mapKeys(m map[string]bool) func(func(string) bool) {

@@ -257,76 +257,9 @@ func (c *Config) Validate() Errors {
 	add := func(field, format string, args ...any) {
 		es = append(es, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
-	for _, k := range model.AllProviders {
-		cm := c.common(k)
-		if !cm.Enabled {
-			continue
-		}
-		switch cm.Source {
-		// export needs no export_paths: with none, the provider shows
-		// what `costpilot import` stored.
-		case model.SourceDemo, model.SourceAPI, model.SourceExport:
-		case model.SourceAthena:
-			if k != model.AWS {
-				add(string(k)+".source", "athena is an aws source only; %s takes demo, api or export", k)
-			}
-		default:
-			if k == model.AWS {
-				add("aws.source", "must be demo, api, athena or export, not %q", cm.Source)
-			} else {
-				add(string(k)+".source", "must be demo, api or export, not %q", cm.Source)
-			}
-		}
-	}
-	if c.AWS.Enabled && c.AWS.Source == model.SourceAthena {
-		a := c.AWS.Athena
-		if a.Database == "" {
-			add("aws.athena.database", "is required when aws.source is athena (the Glue database of the export's table)")
-		}
-		if a.Table == "" {
-			add("aws.athena.table", "is required when aws.source is athena (the export's table)")
-		}
-		for _, f := range []struct{ name, v string }{{"database", a.Database}, {"table", a.Table}, {"catalog", a.Catalog}} {
-			if f.v != "" && !athenaName.MatchString(f.v) {
-				add("aws.athena."+f.name, "must be a Glue name (letters, digits, _ and -), not %q", f.v)
-			}
-		}
-		if a.Format != "" && !slices.Contains(AthenaFormats, a.Format) {
-			add("aws.athena.format", "must be %s, not %q", strings.Join(AthenaFormats, ", "), a.Format)
-		}
-		if a.OutputLocation != "" && !strings.HasPrefix(a.OutputLocation, "s3://") {
-			add("aws.athena.output_location", "must be an s3:// location, not %q", a.OutputLocation)
-		}
-	}
+	validateSources(c, add)
 	validateInventory(c, add)
-	if c.AWS.Enabled && c.AWS.Region == "" {
-		add("aws.region", "is required when aws.enabled is true")
-	}
-	api := func(k model.ProviderKey) bool { cm := c.common(k); return cm.Enabled && cm.Source == model.SourceAPI }
-	if api(model.Azure) && c.Azure.SubscriptionID == "" {
-		add("azure.subscription_id", "is required when azure.source is api")
-	}
-	if c.Azure.Enabled {
-		validateAzureCloud(c.Azure, add)
-	}
-	if api(model.GCP) {
-		if c.GCP.ProjectID == "" {
-			add("gcp.project_id", "is required when gcp.source is api")
-		}
-		if c.GCP.BillingTable == "" {
-			add("gcp.billing_table", "is required when gcp.source is api (the BigQuery billing export table, project.dataset.table)")
-		}
-	}
-	if api(model.OCI) {
-		for _, f := range []struct{ name, v string }{
-			{"tenancy_id", c.OCI.TenancyID}, {"user_id", c.OCI.UserID},
-			{"fingerprint", c.OCI.Fingerprint}, {"private_key_path", c.OCI.PrivateKeyPath},
-		} {
-			if f.v == "" && os.Getenv("OCI_CLI_CONFIG_FILE") == "" && !ociConfigExists() {
-				add("oci."+f.name, "is required when oci.source is api and no ~/.oci/config exists")
-			}
-		}
-	}
+	validateAPISources(c, add)
 	thr := func(field string, v float64) {
 		if !(v > 0 && v <= 1) { // NaN too
 			add(field, "must be a fraction in (0, 1], got %g", v)
@@ -368,6 +301,84 @@ func (c *Config) Validate() Errors {
 		CheckBudget(fmt.Sprintf("budgets[%d].", i), b, add)
 	}
 	return es
+}
+
+// validateSources checks each enabled provider's source, and the Athena
+// settings when AWS reads through Athena.
+func validateSources(c *Config, add func(field, format string, args ...any)) {
+	for _, k := range model.AllProviders {
+		cm := c.common(k)
+		if !cm.Enabled {
+			continue
+		}
+		switch cm.Source {
+		// export needs no export_paths: with none, the provider shows
+		// what `costpilot import` stored.
+		case model.SourceDemo, model.SourceAPI, model.SourceExport:
+		case model.SourceAthena:
+			if k != model.AWS {
+				add(string(k)+".source", "athena is an aws source only; %s takes demo, api or export", k)
+			}
+		default:
+			if k == model.AWS {
+				add("aws.source", "must be demo, api, athena or export, not %q", cm.Source)
+			} else {
+				add(string(k)+".source", "must be demo, api or export, not %q", cm.Source)
+			}
+		}
+	}
+	if c.AWS.Enabled && c.AWS.Source == model.SourceAthena {
+		a := c.AWS.Athena
+		if a.Database == "" {
+			add("aws.athena.database", "is required when aws.source is athena (the Glue database of the export's table)")
+		}
+		if a.Table == "" {
+			add("aws.athena.table", "is required when aws.source is athena (the export's table)")
+		}
+		for _, f := range []struct{ name, v string }{{"database", a.Database}, {"table", a.Table}, {"catalog", a.Catalog}} {
+			if f.v != "" && !athenaName.MatchString(f.v) {
+				add("aws.athena."+f.name, "must be a Glue name (letters, digits, _ and -), not %q", f.v)
+			}
+		}
+		if a.Format != "" && !slices.Contains(AthenaFormats, a.Format) {
+			add("aws.athena.format", "must be %s, not %q", strings.Join(AthenaFormats, ", "), a.Format)
+		}
+		if a.OutputLocation != "" && !strings.HasPrefix(a.OutputLocation, "s3://") {
+			add("aws.athena.output_location", "must be an s3:// location, not %q", a.OutputLocation)
+		}
+	}
+}
+
+// validateAPISources checks the settings each provider's live API needs.
+func validateAPISources(c *Config, add func(field, format string, args ...any)) {
+	if c.AWS.Enabled && c.AWS.Region == "" {
+		add("aws.region", "is required when aws.enabled is true")
+	}
+	api := func(k model.ProviderKey) bool { cm := c.common(k); return cm.Enabled && cm.Source == model.SourceAPI }
+	if api(model.Azure) && c.Azure.SubscriptionID == "" {
+		add("azure.subscription_id", "is required when azure.source is api")
+	}
+	if c.Azure.Enabled {
+		validateAzureCloud(c.Azure, add)
+	}
+	if api(model.GCP) {
+		if c.GCP.ProjectID == "" {
+			add("gcp.project_id", "is required when gcp.source is api")
+		}
+		if c.GCP.BillingTable == "" {
+			add("gcp.billing_table", "is required when gcp.source is api (the BigQuery billing export table, project.dataset.table)")
+		}
+	}
+	if api(model.OCI) {
+		for _, f := range []struct{ name, v string }{
+			{"tenancy_id", c.OCI.TenancyID}, {"user_id", c.OCI.UserID},
+			{"fingerprint", c.OCI.Fingerprint}, {"private_key_path", c.OCI.PrivateKeyPath},
+		} {
+			if f.v == "" && os.Getenv("OCI_CLI_CONFIG_FILE") == "" && !ociConfigExists() {
+				add("oci."+f.name, "is required when oci.source is api and no ~/.oci/config exists")
+			}
+		}
+	}
 }
 
 // Budget bounds.

@@ -157,38 +157,13 @@ func buildView(d Data) *view {
 		names = append(names, string(p.key))
 	}
 	v.Providers = strings.Join(names, ", ")
-	total := a.Summary.TotalCost
 	e := d.Executive
 	if e == nil {
 		e = summarize(d)
 	}
-
 	comprehensive := d.Type == model.ReportComprehensive
 	if d.Type != model.ReportRecommendations {
-		v.Exec = execSection(e, a, money)
-		v.ShowProviders = true
-		for _, p := range provs {
-			v.ProviderRows = append(v.ProviderRows, cells{string(p.key), string(p.pc.Source), money(p.pc.TotalCost), formatPercent(share(p.pc.TotalCost, total))})
-		}
-		v.CostCharts = append(v.CostCharts, dailyChart(a, provs, short))
-		if len(provs) > 1 {
-			v.CostCharts = append(v.CostCharts, barScene("Cost by provider", providerBars(provs), short))
-		}
-		n := summaryServices
-		if comprehensive {
-			n = topServices
-		}
-		svc := services(provs)
-		v.ShowServices = true
-		for i, s := range svc {
-			if i == n {
-				break
-			}
-			v.ServiceRows = append(v.ServiceRows, cells{string(s.provider), s.name, money(s.cost), formatPercent(share(s.cost, total))})
-		}
-		if comprehensive {
-			v.CostCharts = append(v.CostCharts, barScene("Top services", serviceBars(svc), short))
-		}
+		v.costSections(d, e, provs, money, short)
 	}
 	if comprehensive {
 		v.ShowResources = true
@@ -197,37 +172,7 @@ func buildView(d Data) *view {
 		}
 	}
 	if comprehensive || d.Type == model.ReportRecommendations {
-		v.ShowRecs = true
-		v.RecTotal = money(e.OpenSavings)
-		top := largestRecs(d.Recommendations, topRecs)
-		for _, r := range top {
-			v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, r.Description,
-				money(r.PotentialSavings), formatPercent(r.Confidence), string(r.ImplementationEffort)})
-		}
-		for _, g := range e.Rollup {
-			v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
-		}
-		v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
-		for _, n := range d.NotAssessed {
-			v.NotAssessed = append(v.NotAssessed, n.Message)
-		}
-		if d.Type == model.ReportRecommendations {
-			high := 0
-			for _, r := range d.Recommendations {
-				if r.Priority == model.PriorityHigh {
-					high++
-				}
-			}
-			v.Cards = append(v.Cards,
-				card{"Open recommendations", itoa(e.OpenCount), itoa(high) + " high priority"},
-				card{"Potential savings", money(e.OpenSavings), "per month"},
-				card{"Annualised", money(e.OpenSavings * 12), "if all are applied"},
-				card{"Realized savings", money(e.RealizedMonthly), "per month, " + itoa(e.RealizedCount) + " done"},
-			)
-			if len(d.Recommendations) > 0 {
-				v.RecChart = barScene("Savings by recommendation type", recBars(d.Recommendations), short)
-			}
-		}
+		v.recSections(d, e, money, short)
 	}
 	if comprehensive && d.Forecast != nil {
 		v.Forecast = forecastSection(d.Forecast, money)
@@ -243,6 +188,74 @@ func buildView(d Data) *view {
 		}
 	}
 	return v
+}
+
+// costSections fills the executive summary, the provider and service
+// tables and the cost charts (every type but the recommendations report).
+func (v *view) costSections(d Data, e *Executive, provs []providerTotal, money, short func(float64) string) {
+	a := d.Analysis
+	total := a.Summary.TotalCost
+	comprehensive := d.Type == model.ReportComprehensive
+	v.Exec = execSection(e, a, money)
+	v.ShowProviders = true
+	for _, p := range provs {
+		v.ProviderRows = append(v.ProviderRows, cells{string(p.key), string(p.pc.Source), money(p.pc.TotalCost), formatPercent(share(p.pc.TotalCost, total))})
+	}
+	v.CostCharts = append(v.CostCharts, dailyChart(a, provs, short))
+	if len(provs) > 1 {
+		v.CostCharts = append(v.CostCharts, barScene("Cost by provider", providerBars(provs), short))
+	}
+	n := summaryServices
+	if comprehensive {
+		n = topServices
+	}
+	svc := services(provs)
+	v.ShowServices = true
+	for i, s := range svc {
+		if i == n {
+			break
+		}
+		v.ServiceRows = append(v.ServiceRows, cells{string(s.provider), s.name, money(s.cost), formatPercent(share(s.cost, total))})
+	}
+	if comprehensive {
+		v.CostCharts = append(v.CostCharts, barScene("Top services", serviceBars(svc), short))
+	}
+}
+
+// recSections fills the recommendations table and rollup, and for the
+// recommendations report its cards and chart.
+func (v *view) recSections(d Data, e *Executive, money, short func(float64) string) {
+	v.ShowRecs = true
+	v.RecTotal = money(e.OpenSavings)
+	top := largestRecs(d.Recommendations, topRecs)
+	for _, r := range top {
+		v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, r.Description,
+			money(r.PotentialSavings), formatPercent(r.Confidence), string(r.ImplementationEffort)})
+	}
+	for _, g := range e.Rollup {
+		v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
+	}
+	v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
+	for _, n := range d.NotAssessed {
+		v.NotAssessed = append(v.NotAssessed, n.Message)
+	}
+	if d.Type == model.ReportRecommendations {
+		high := 0
+		for _, r := range d.Recommendations {
+			if r.Priority == model.PriorityHigh {
+				high++
+			}
+		}
+		v.Cards = append(v.Cards,
+			card{"Open recommendations", itoa(e.OpenCount), itoa(high) + " high priority"},
+			card{"Potential savings", money(e.OpenSavings), "per month"},
+			card{"Annualised", money(e.OpenSavings * 12), "if all are applied"},
+			card{"Realized savings", money(e.RealizedMonthly), "per month, " + itoa(e.RealizedCount) + " done"},
+		)
+		if len(d.Recommendations) > 0 {
+			v.RecChart = barScene("Savings by recommendation type", recBars(d.Recommendations), short)
+		}
+	}
 }
 
 // Charts lists every chart of the view, in reading order.

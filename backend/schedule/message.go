@@ -3,9 +3,12 @@ package schedule
 import (
 	"fmt"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/monitor"
 )
 
@@ -20,6 +23,27 @@ type Headline struct {
 	Previous   *float64 // the previous period's total, when there is one
 	Report     string   // the report's file name
 	Link       string   // where to read it; "" when the dashboard has no public address
+}
+
+// HeadlineOf is the headline of schedule sc's report named report, from
+// the cost summary of its period. Link is the report under publicURL, the
+// dashboard's public address; none when that is "".
+func HeadlineOf(sc config.Schedule, sum model.CostSummary, report, publicURL string) Headline {
+	h := Headline{Schedule: sc.Name, Total: sum.TotalCost, Currency: sum.Currency, Report: report,
+		Start: sum.AnalysisPeriod.StartDate, End: sum.AnalysisPeriod.EndDate, Period: string(sc.Period)}
+	if p := sum.Period; p != nil {
+		h.Period, h.Start, h.End = p.Label, p.Start, p.End
+	}
+	if prev := sum.Previous; prev != nil {
+		v := prev.TotalCost
+		h.Previous = &v
+	}
+	if base := strings.TrimSpace(publicURL); base != "" {
+		if link, err := url.JoinPath(base, "api", "reports", report); err == nil {
+			h.Link = link
+		}
+	}
+	return h
 }
 
 // Change is the change from the previous period in percent; false when

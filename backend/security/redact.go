@@ -53,3 +53,33 @@ func RedactQuery(raw string) string {
 	}
 	return q.Encode()
 }
+
+// Scrub replaces every secret value in s with "[redacted]". Values
+// shorter than four characters are left alone: replacing them would
+// mangle ordinary words without hiding anything.
+func Scrub(s string, secrets []string) string {
+	for _, v := range secrets {
+		if len(v) >= 4 {
+			s = strings.ReplaceAll(s, v, "[redacted]")
+		}
+	}
+	return s
+}
+
+// ScrubError is err with its text scrubbed of secrets, for a cause that
+// ends up in logs (apperr.Error quotes its cause); errors.Is and errors.As
+// still reach err.
+func ScrubError(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	return &scrubbed{err: err, text: Scrub(err.Error(), secrets)}
+}
+
+type scrubbed struct {
+	err  error
+	text string
+}
+
+func (s *scrubbed) Error() string { return s.text }
+func (s *scrubbed) Unwrap() error { return s.err }

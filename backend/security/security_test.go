@@ -2,6 +2,8 @@ package security
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"runtime"
 	"strings"
@@ -221,5 +223,23 @@ func TestHashingRefusedWhenBusy(t *testing.T) {
 	cancel()
 	if err := BurnVerification(cctx, "password12345"); err != context.Canceled {
 		t.Fatalf("cancelled wait: %v", err)
+	}
+}
+
+type sentinelError struct{}
+
+func (sentinelError) Error() string { return "token AKIAEXAMPLEKEY rejected" }
+
+func TestScrubErrorKeepsTheChain(t *testing.T) {
+	err := ScrubError(fmt.Errorf("load: %w", sentinelError{}), []string{"AKIAEXAMPLEKEY", "ab"})
+	if got := err.Error(); got != "load: token [redacted] rejected" {
+		t.Fatalf("Error() = %q", got)
+	}
+	var s sentinelError
+	if !errors.As(err, &s) {
+		t.Fatal("errors.As no longer reaches the cause")
+	}
+	if ScrubError(nil, []string{"x"}) != nil {
+		t.Fatal("a nil error became non-nil")
 	}
 }

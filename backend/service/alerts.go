@@ -2,12 +2,10 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"fmt"
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/anomaly"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/forecast"
@@ -20,19 +18,16 @@ import (
 const (
 	// budgetHistoryDays is the history a budget forecast is fitted on.
 	budgetHistoryDays = 120
-	// staleAfterDays: newest data older than this many days before
-	// yesterday is stale (clouds bill a day or two late).
-	staleAfterDays = 2
 	// deliveryClaimTTL: a delivery claimed this long ago and never
 	// finished (a crashed sender) may be tried again.
 	deliveryClaimTTL = 10 * time.Minute
 )
 
-// GetAlerts is get_alerts: budgets crossed by actual spend or heading past
+// Alerts is get_alerts: budgets crossed by actual spend or heading past
 // a threshold by the period end, cost anomalies with the services that
 // drove them, failing providers, and stale data. Each alert has a stable
 // id: evaluating again gives the same ids for the same conditions.
-func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
+func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return nil, err
 	}
@@ -45,7 +40,7 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 		return nil, err
 	}
 	now := s.now()
-	out := providerAlerts(details, yesterday(now), now)
+	out := monitor.ProviderAlerts(details, yesterday(now), now)
 	st, err := s.BudgetStatuses(ctx)
 	if err != nil {
 		return nil, err
@@ -64,7 +59,7 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 	for _, a := range anomalies {
 		// Acknowledged and ignored anomalies, and those an ignored
 		// pattern covers, no longer alert.
-		if _, ok := decided.of(anomalyID(a.Provider, a.Day, "")); ok || decided.suppresses(a.Provider, topDriver(a)) {
+		if decided.Silences(a) {
 			continue
 		}
 		out = append(out, a.Alert(cur))
@@ -75,55 +70,6 @@ func (s *Service) GetAlerts(ctx context.Context) ([]model.Alert, error) {
 		out = []model.Alert{} // [] in JSON, not null
 	}
 	return out, nil
-}
-
-// providerAlerts reports enabled providers that are not connected or whose
-// newest data is stale. The demo is always fresh.
-func providerAlerts(details []model.ProviderDetail, yday string, now time.Time) []model.Alert {
-	var out []model.Alert
-	at := now.UTC().Format(time.RFC3339)
-	y, _ := time.Parse(model.DateLayout, yday)
-	for _, d := range details {
-		if !d.Enabled {
-			continue
-		}
-		if !d.Connected || d.Error != "" {
-			// The id holds a digest of the error, so a different failure
-			// is a new alert and the same one is not repeated.
-			h := sha256.Sum256([]byte(d.Error))
-			out = append(out, model.Alert{
-				ID: fmt.Sprintf("provider:%s:%s", d.Provider, hex.EncodeToString(h[:4])), Kind: monitor.KindProvider,
-				Severity: monitor.SeverityCritical, Provider: d.Provider, Time: at,
-				Message: fmt.Sprintf("Provider %s (%s) is failing: %s", d.Provider, d.Source, d.Error),
-				Details: map[string]any{"source": d.Source, "error": d.Error, "last_sync": d.LastSync},
-			})
-			continue
-		}
-		if d.Source == model.SourceDemo {
-			continue
-		}
-		if d.LastDay == "" {
-			out = append(out, model.Alert{
-				ID: fmt.Sprintf("stale_data:%s:none", d.Provider), Kind: monitor.KindStaleData, Severity: monitor.SeverityWarning,
-				Provider: d.Provider, Time: at, Details: map[string]any{"source": d.Source},
-				Message: fmt.Sprintf("Provider %s (%s) has no cost data yet: run costpilot sync or import", d.Provider, d.Source),
-			})
-			continue
-		}
-		last, err := time.Parse(model.DateLayout, d.LastDay)
-		if err != nil {
-			continue
-		}
-		if age := int(y.Sub(last).Hours() / 24); age > staleAfterDays {
-			out = append(out, model.Alert{
-				ID: fmt.Sprintf("stale_data:%s:%s", d.Provider, d.LastDay), Kind: monitor.KindStaleData, Severity: monitor.SeverityWarning,
-				Provider: d.Provider, Time: at,
-				Details: map[string]any{"source": d.Source, "last_day": d.LastDay, "age_days": age, "last_sync": d.LastSync},
-				Message: fmt.Sprintf("Provider %s (%s): the newest cost data is from %s, %d days old", d.Provider, d.Source, d.LastDay, age),
-			})
-		}
-	}
-	return out
 }
 
 // BudgetStatuses measures every budget (the config file's and those made
@@ -271,33 +217,7 @@ func (s *Service) anomalySeries(ctx context.Context, keys []model.ProviderKey, f
 	if err != nil {
 		return nil, "", err
 	}
-	n := int(to.Sub(from).Hours()/24) + 1
-	series := map[model.ProviderKey]*monitor.DailySeries{}
-	for _, k := range keys {
-		series[k] = &monitor.DailySeries{Provider: k, Start: from, Total: make([]float64, n), Services: map[string][]float64{}}
-	}
-	for _, d := range sums {
-		ds := series[d.Provider]
-		t, err := time.Parse(model.DateLayout, d.Day)
-		if ds == nil || err != nil {
-			continue
-		}
-		i := int(t.Sub(from).Hours() / 24)
-		if i < 0 || i >= n {
-			continue
-		}
-		v := conv.Convert(d.Amount, d.Currency)
-		ds.Total[i] += v
-		name := d.Service
-		if name == "" {
-			name = "(no service)"
-		}
-		if ds.Services[name] == nil {
-			ds.Services[name] = make([]float64, n)
-		}
-		ds.Services[name][i] += v
-	}
-	return series, conv.Target, nil
+	return anomaly.Series(sums, keys, from, to, conv.Convert), conv.Target, nil
 }
 
 // SendResult says what SendAlerts did.
@@ -325,13 +245,13 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 	if !res.Enabled {
 		return res, nil
 	}
-	alerts, err := s.GetAlerts(ctx)
+	alerts, err := s.Alerts(ctx)
 	if err != nil {
 		return res, err
 	}
 	res.Alerts = len(alerts)
 	hook := &monitor.Webhook{URL: url, AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses}
-	target := redactURL(url)
+	target := monitor.RedactURL(url)
 	for _, a := range alerts {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -363,20 +283,6 @@ func (s *Service) SendAlerts(ctx context.Context) (SendResult, error) {
 			len(res.Failed)+len(res.Sent), res.LastError).WithDetail("failed", res.Failed)
 	}
 	return res, nil
-}
-
-// redactURL keeps the scheme and host of a webhook URL: its path is the
-// secret of a Slack hook and must not reach logs or the audit log.
-func redactURL(u string) string {
-	scheme, rest, ok := strings.Cut(u, "://")
-	if !ok {
-		return "(webhook)"
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	if i := strings.LastIndexByte(host, '@'); i >= 0 {
-		host = host[i+1:]
-	}
-	return scheme + "://" + host
 }
 
 func dedupe(as []model.Alert) []model.Alert {

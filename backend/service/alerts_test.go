@@ -64,7 +64,7 @@ func TestBudgetAlertsOnDemoData(t *testing.T) {
 		{Name: "gcp top service", Amount: svcCost * 0.5, Period: "monthly", Scope: config.BudgetScope{Provider: model.GCP, Service: svc}},
 		{Name: "azure off", Amount: 1, Period: "quarterly", Scope: config.BudgetScope{Provider: model.Azure}},
 	}
-	alerts, err := s.GetAlerts(ctx)
+	alerts, err := s.Alerts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func injectSpike(t *testing.T, s *Service, k model.ProviderKey, dayStr string, p
 	return svc
 }
 
-// anomaliesOf runs the anomaly check of GetAlerts over every enabled
+// anomaliesOf runs the anomaly check of Alerts over every enabled
 // provider's fresh history.
 func anomaliesOf(ctx context.Context, s *Service) ([]monitor.Anomaly, string, error) {
 	keys, err := s.providers("")
@@ -211,7 +211,7 @@ func TestInjectedSpikeIsAnAnomalyWithItsService(t *testing.T) {
 	if len(found.Drivers) == 0 || found.Drivers[0].Service != svc || found.Drivers[0].Share < 0.8 {
 		t.Fatalf("drivers %+v, want %s first", found.Drivers, svc)
 	}
-	alerts, err := s.GetAlerts(ctx)
+	alerts, err := s.Alerts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -320,25 +320,5 @@ func TestSendAlertsToWebhookOnce(t *testing.T) {
 	s.cfg.Dashboard.Features.Notifications = false
 	if res, err := s.SendAlerts(ctx); err != nil || res.Enabled || res.Alerts != 0 {
 		t.Fatalf("off: %+v %v", res, err)
-	}
-}
-
-func TestProviderAndStaleAlerts(t *testing.T) {
-	now := testNow
-	details := []model.ProviderDetail{
-		{Provider: model.AWS, Enabled: true, Source: model.SourceAPI, Connected: false, Error: "aws: credential check: expired token"},
-		{Provider: model.Azure, Enabled: true, Source: model.SourceExport, Connected: true, LastDay: "2026-05-30"},
-		{Provider: model.GCP, Enabled: true, Source: model.SourceAPI, Connected: true, LastDay: "2026-06-08"},
-		{Provider: model.OCI, Enabled: true, Source: model.SourceDemo, Connected: true, LastDay: "2026-01-01"},
-	}
-	got := providerAlerts(details, yesterday(now), now)
-	if len(got) != 2 || got[0].Kind != monitor.KindProvider || got[0].Severity != monitor.SeverityCritical ||
-		!strings.HasPrefix(got[0].ID, "provider:aws:") || got[1].ID != "stale_data:azure:2026-05-30" {
-		t.Fatalf("alerts %+v", got)
-	}
-	// Another error is another alert.
-	details[0].Error = "aws: throttled"
-	if other := providerAlerts(details, yesterday(now), now); other[0].ID == got[0].ID {
-		t.Fatal("a different failure kept the id")
 	}
 }

@@ -6,8 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/costpilot/costpilot/backend/anomaly"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/monitor"
@@ -17,29 +17,21 @@ import (
 
 // Anomaly scopes: a provider's total, or one of its services.
 const (
-	AnomalyProvider = "provider"
-	AnomalyService  = "service"
+	AnomalyProvider = anomaly.ScopeProvider
+	AnomalyService  = anomaly.ScopeService
 )
 
 // Anomaly decisions.
 const (
-	AnomalyAcknowledged = "acknowledged"
-	AnomalyIgnored      = "ignored"
+	AnomalyAcknowledged = anomaly.Acknowledged
+	AnomalyIgnored      = anomaly.Ignored
 )
 
 // AuditAnomaly is the audit event of an anomaly decision.
 const AuditAnomaly = "anomaly_decision"
 
-const (
-	// anomalyHistoryDays bounds how far back the anomaly list looks.
-	anomalyHistoryDays = 730
-	// serviceMinShare: a service's spike is listed when its excess is at
-	// least this share of its provider's usual daily cost, so small
-	// services' noise does not fill the list.
-	serviceMinShare = 0.02
-	// maxResourceDrivers is how many resources an anomaly's detail names.
-	maxResourceDrivers = 5
-)
+// anomalyHistoryDays bounds how far back the anomaly list looks.
+const anomalyHistoryDays = 730
 
 // AnomalyView is one anomaly of the list: GET /api/anomalies.
 type AnomalyView struct {
@@ -97,57 +89,17 @@ type AnomalyDetail struct {
 	Resources []ResourceDriver `json:"resources"`
 }
 
-func anomalyID(p model.ProviderKey, day, service string) string {
-	id := "anomaly:" + string(p) + ":" + day
-	if service != "" {
-		id += ":" + service
-	}
-	return id
-}
-
-func topDriver(a monitor.Anomaly) string {
-	if len(a.Drivers) > 0 {
-		return a.Drivers[0].Service
-	}
-	return ""
-}
-
-// decisions are the stored anomaly decisions.
-type decisions map[string]store.AnomalyDecision
-
-func (s *Service) anomalyDecisions(ctx context.Context) (decisions, error) {
+func (s *Service) anomalyDecisions(ctx context.Context) (anomaly.Decisions, error) {
 	list, err := s.store.AnomalyDecisions(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := decisions{}
-	for _, d := range list {
-		out[d.ID] = d
-	}
-	return out, nil
+	return anomaly.DecisionsOf(list), nil
 }
 
-func (ds decisions) of(id string) (store.AnomalyDecision, bool) {
-	d, ok := ds[id]
-	return d, ok
-}
-
-// suppresses reports whether an ignored pattern covers anomalies of
-// provider p driven by service.
-func (ds decisions) suppresses(p model.ProviderKey, service string) bool {
-	if service == "" {
-		return false
-	}
-	for _, d := range ds {
-		if d.Action == AnomalyIgnored && d.Service == service && d.Provider == string(p) {
-			return true
-		}
-	}
-	return false
-}
-
-func (ds decisions) view(v *AnomalyView) {
-	if d, ok := ds[v.ID]; ok {
+// decide fills an anomaly's decision and whether a pattern silences it.
+func decide(ds anomaly.Decisions, v *AnomalyView) {
+	if d, ok := ds.Of(v.ID); ok {
 		v.Decision = &AnomalyDecision{Action: d.Action, Reason: d.Reason, Pattern: d.Service != "", Service: d.Service,
 			By: d.DecidedBy, At: d.DecidedAt}
 	}
@@ -155,7 +107,7 @@ func (ds decisions) view(v *AnomalyView) {
 	if v.Scope == AnomalyProvider && len(v.Drivers) > 0 {
 		svc = v.Drivers[0].Service
 	}
-	v.Suppressed = ds.suppresses(v.Provider, svc)
+	v.Suppressed = ds.Suppresses(v.Provider, svc)
 }
 
 // Anomalies lists every cost spike over the history (up to two years),
@@ -187,27 +139,16 @@ func (s *Service) Anomalies(ctx context.Context) (AnomalyList, error) {
 		Anomalies: []AnomalyView{}, Series: map[model.ProviderKey][]model.DailyPoint{}}
 	opt := monitor.AnomalyOptions{CheckDays: len(series[keys[0]].Total), Lookahead: true}
 	for _, k := range keys {
-		ser := series[k]
-		pts := make([]model.DailyPoint, len(ser.Total))
-		for i, v := range ser.Total {
+		pts := make([]model.DailyPoint, len(series[k].Total))
+		for i, v := range series[k].Total {
 			pts[i] = model.DailyPoint{Date: from.AddDate(0, 0, i).Format(model.DateLayout), Cost: v}
 		}
 		out.Series[k] = pts
-		for _, a := range monitor.DetectAnomalies(*ser, opt) {
-			out.Anomalies = append(out.Anomalies, viewOf(a, AnomalyProvider, ""))
-		}
-		floor := serviceMinShare * monitor.Median(ser.Total)
-		for name, v := range ser.Services {
-			one := monitor.DailySeries{Provider: k, Start: from, Total: v}
-			for _, a := range monitor.DetectAnomalies(one, opt) {
-				if a.Actual-a.Expected >= floor {
-					out.Anomalies = append(out.Anomalies, viewOf(a, AnomalyService, name))
-				}
-			}
-		}
 	}
-	for i := range out.Anomalies {
-		ds.view(&out.Anomalies[i])
+	for _, f := range anomaly.FindAll(series, keys, opt) {
+		v := viewOf(f.Anomaly, f.Scope, f.Service)
+		decide(ds, &v)
+		out.Anomalies = append(out.Anomalies, v)
 	}
 	sort.Slice(out.Anomalies, func(i, j int) bool {
 		a, b := out.Anomalies[i], out.Anomalies[j]
@@ -220,7 +161,7 @@ func (s *Service) Anomalies(ctx context.Context) (AnomalyList, error) {
 }
 
 func viewOf(a monitor.Anomaly, scope, service string) AnomalyView {
-	v := AnomalyView{ID: anomalyID(a.Provider, a.Day, service), Scope: scope, Provider: a.Provider, Service: service,
+	v := AnomalyView{ID: anomaly.ID(a.Provider, a.Day, service), Scope: scope, Provider: a.Provider, Service: service,
 		Day: a.Day, Actual: a.Actual, Expected: a.Expected, Upper: a.Upper, Score: a.Score, Drivers: a.Drivers}
 	if v.Drivers == nil {
 		v.Drivers = []monitor.Driver{}
@@ -279,14 +220,13 @@ func (s *Service) Anomaly(ctx context.Context, id string) (AnomalyDetail, error)
 	if svc == "" && len(a.Drivers) > 0 {
 		svc = a.Drivers[0].Service
 	}
-	if svc == "" || svc == "(no service)" {
+	if svc == "" || svc == anomaly.NoService {
 		return d, nil
 	}
 	day, _ := time.Parse(model.DateLayout, a.Day)
-	const weeks = 8
 	sc := s.scope(ctx, []model.ProviderKey{a.Provider})
 	sc.Service = svc
-	sc.From, sc.To = day.AddDate(0, 0, -7*weeks).Format(model.DateLayout), a.Day
+	sc.From, sc.To = day.AddDate(0, 0, -7*anomaly.DrillWeeks).Format(model.DateLayout), a.Day
 	conv, err := s.converter(ctx, sc)
 	if err != nil {
 		return d, err
@@ -295,50 +235,8 @@ func (s *Service) Anomaly(ctx context.Context, id string) (AnomalyDetail, error)
 	if err != nil {
 		return d, err
 	}
-	// Per resource: the day's cost and the same weekday's before.
-	type hist struct {
-		day  float64
-		prev map[string]float64
-	}
-	byRes := map[string]*hist{}
-	for _, x := range sums {
-		if x.ResourceID == "" {
-			continue
-		}
-		t, err := time.Parse(model.DateLayout, x.Day)
-		if err != nil || int(day.Sub(t).Hours()/24)%7 != 0 {
-			continue
-		}
-		h := byRes[x.ResourceID]
-		if h == nil {
-			h = &hist{prev: map[string]float64{}}
-			byRes[x.ResourceID] = h
-		}
-		v := conv.Convert(x.Amount, x.Currency)
-		if x.Day == a.Day {
-			h.day += v
-		} else {
-			h.prev[x.Day] += v
-		}
-	}
-	for id, h := range byRes {
-		base := make([]float64, weeks) // a week without cost counts as zero
-		for w := 1; w <= weeks; w++ {
-			base[w-1] = h.prev[day.AddDate(0, 0, -7*w).Format(model.DateLayout)]
-		}
-		med := monitor.Median(base)
-		if ex := h.day - med; ex > 0 {
-			d.Resources = append(d.Resources, ResourceDriver{ResourceID: id, Actual: h.day, Expected: med, Excess: ex})
-		}
-	}
-	sort.Slice(d.Resources, func(i, j int) bool {
-		if d.Resources[i].Excess != d.Resources[j].Excess {
-			return d.Resources[i].Excess > d.Resources[j].Excess
-		}
-		return d.Resources[i].ResourceID < d.Resources[j].ResourceID
-	})
-	if len(d.Resources) > maxResourceDrivers {
-		d.Resources = d.Resources[:maxResourceDrivers]
+	for _, r := range anomaly.ResourceDrivers(day, sums, conv.Convert) {
+		d.Resources = append(d.Resources, ResourceDriver(r))
 	}
 	return d, nil
 }
@@ -357,19 +255,8 @@ func (s *Service) DecideAnomaly(ctx context.Context, id string, r AnomalyDecisio
 	if err := s.can(ctx, model.PermChange); err != nil {
 		return AnomalyView{}, err
 	}
-	switch r.Action {
-	case AnomalyAcknowledged, AnomalyIgnored, "open":
-	default:
-		return AnomalyView{}, apperr.OneOf("action", r.Action, []string{AnomalyAcknowledged, AnomalyIgnored, "open"})
-	}
-	if r.Action != "open" && strings.TrimSpace(r.Reason) == "" {
-		return AnomalyView{}, apperr.E(apperr.Validation, "a decision about an anomaly needs a reason").WithDetail("field", "reason")
-	}
-	if utf8.RuneCountInString(r.Reason) > maxReasonRunes {
-		return AnomalyView{}, apperr.E(apperr.Validation, "reason is longer than %d characters", maxReasonRunes).WithDetail("field", "reason")
-	}
-	if r.Pattern && r.Action != AnomalyIgnored {
-		return AnomalyView{}, apperr.E(apperr.Validation, "only an ignored anomaly sets a pattern").WithDetail("field", "pattern")
+	if err := anomaly.CheckDecision(r.Action, r.Reason, r.Pattern, maxReasonRunes); err != nil {
+		return AnomalyView{}, err
 	}
 	a, _, err := s.findAnomaly(ctx, id)
 	if err != nil {

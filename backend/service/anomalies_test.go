@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/costpilot/costpilot/backend/anomaly"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider/demo"
@@ -33,7 +34,7 @@ func TestAnomaliesFindTheDemosSpikes(t *testing.T) {
 			if d > list.To {
 				continue // not billed yet
 			}
-			a, ok := byID[anomalyID(k, d, svc)]
+			a, ok := byID[anomaly.ID(k, d, svc)]
 			if !ok {
 				t.Errorf("%s %s: the injected %s spike is not listed", k, d, svc)
 				continue
@@ -41,7 +42,7 @@ func TestAnomaliesFindTheDemosSpikes(t *testing.T) {
 			if a.Actual < 2*a.Expected {
 				t.Errorf("%s %s %s: actual %.2f against %.2f", k, d, svc, a.Actual, a.Expected)
 			}
-			if p, ok := byID[anomalyID(k, d, "")]; ok && (len(p.Drivers) == 0 || p.Drivers[0].Service != svc) {
+			if p, ok := byID[anomaly.ID(k, d, "")]; ok && (len(p.Drivers) == 0 || p.Drivers[0].Service != svc) {
 				t.Errorf("%s %s: provider anomaly driven by %+v, want %s first", k, d, p.Drivers, svc)
 			}
 		}
@@ -92,7 +93,7 @@ func TestAnomalyResources(t *testing.T) {
 		From: start.String(), To: (start + 89).String(), Lines: lines}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := s.Anomaly(ctx, anomalyID(model.AWS, spike.String(), "EC2"))
+	d, err := s.Anomaly(ctx, anomaly.ID(model.AWS, spike.String(), "EC2"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +109,7 @@ func TestAnomalyDecisions(t *testing.T) {
 	ctx := adminCtx()
 	s := openDemo(t, nil)
 	days, svc := demo.Spikes(model.Azure, testNow)
-	id := anomalyID(model.Azure, days[0], svc)
+	id := anomaly.ID(model.Azure, days[0], svc)
 	if _, err := s.DecideAnomaly(ctx, id, AnomalyDecisionRequest{Action: AnomalyAcknowledged}, "alice"); !errors.Is(err, apperr.E(apperr.Validation, "")) {
 		t.Fatalf("no reason: %v", err)
 	}

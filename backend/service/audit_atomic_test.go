@@ -18,6 +18,7 @@ import (
 
 	"modernc.org/sqlite"
 
+	"github.com/costpilot/costpilot/backend/anomaly"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider/demo"
@@ -230,7 +231,7 @@ var auditedChanges = []auditedChange{
 	{name: "anomaly decision", event: AuditAnomaly, probe: `SELECT count(*) FROM anomaly_decisions`,
 		do: func(ctx context.Context, s *Service, _ string) error {
 			days, svc := demo.Spikes(model.Azure, testNow)
-			_, err := s.DecideAnomaly(ctx, anomalyID(model.Azure, days[0], svc), AnomalyDecisionRequest{Action: AnomalyIgnored, Reason: "planned"}, "test")
+			_, err := s.DecideAnomaly(ctx, anomaly.ID(model.Azure, days[0], svc), AnomalyDecisionRequest{Action: AnomalyIgnored, Reason: "planned"}, "test")
 			return err
 		}},
 	{name: "import", event: AuditImport, probe: `SELECT (SELECT count(*) FROM imports) || ':' || (SELECT count(*) FROM account_names) || ':' || (SELECT count(*) FROM sync_state WHERE source = 'export')`,

@@ -89,7 +89,7 @@ func (s *Service) CredentialStoreStatus(ctx context.Context) (model.CredentialSt
 	}
 	cs, err := s.credentialStore()
 	if err != nil {
-		return model.CredentialStoreStatus{Backend: "none", Message: err.Error()}, nil
+		return model.CredentialStoreStatus{Backend: "none", Message: apperr.Text(err)}, nil
 	}
 	return cs.Status()
 }

@@ -62,7 +62,7 @@ func TestGoldenDemo(t *testing.T) {
 			return s.AllocateCosts(ctx, model.AllocationRules{Method: "account", Start: "2025-12-14", End: "2026-03-02",
 				Accounts: map[string]string{"123456789012": "shop", "shop-prod-4821": "shop", "prod-compartment": "core"}})
 		}},
-		{"alerts", func(ctx context.Context, s *Service) (any, error) { return s.GetAlerts(ctx) }},
+		{"alerts", func(ctx context.Context, s *Service) (any, error) { return s.Alerts(ctx) }},
 		{"series", func(ctx context.Context, s *Service) (any, error) {
 			m, cur, err := s.DailySeries(ctx, "2025-05-01", "2026-06-09", "")
 			return map[string]any{"series": m, "currency": cur}, err

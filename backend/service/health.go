@@ -6,18 +6,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"golang.org/x/sys/unix"
-
+	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/monitor"
 )
 
 // Health statuses.
 const (
-	StatusOK      = "ok"
-	StatusWarning = "warning"
-	StatusError   = "error"
+	StatusOK      = monitor.StatusOK
+	StatusWarning = monitor.StatusWarning
+	StatusError   = monitor.StatusError
 )
 
 // minFreeBytes is the free space below which the disk check fails.
@@ -47,7 +46,7 @@ func (s *Service) CheckHealth(ctx context.Context) model.Health {
 		add("cache", StatusOK, fmt.Sprintf("hit rate %.0f%%", 100*s.cache.HitRate()))
 	}
 	for _, d := range []struct{ name, path string }{{"disk_data", s.dataDir}, {"disk_output", s.OutputDir()}} {
-		free, err := freeSpace(d.path)
+		free, err := monitor.FreeSpace(d.path)
 		switch {
 		case err != nil:
 			add(d.name, StatusWarning, err.Error())
@@ -59,15 +58,15 @@ func (s *Service) CheckHealth(ctx context.Context) model.Health {
 	}
 	details, err := s.providerDetails(ctx)
 	if err != nil {
-		add("providers", StatusError, err.Error())
+		add("providers", StatusError, apperr.Text(err))
 	}
 	for _, d := range details {
 		if d.Enabled {
-			checks = append(checks, s.providerChecks(d, s.now())...)
+			checks = append(checks, monitor.ProviderChecks(d, s.cfg.Provider(d.Provider).ExportPaths, yesterday(s.now()), s.now())...)
 		}
 	}
 	if s.cfg.Dashboard.Features.Notifications {
-		checks = append(checks, notificationCheck(s.cfg.Alerts.WebhookURL))
+		checks = append(checks, monitor.NotificationCheck(s.cfg.Alerts.WebhookURL))
 	}
 	h := model.Health{Status: "healthy", Checks: checks}
 	for _, c := range checks {
@@ -80,126 +79,6 @@ func (s *Service) CheckHealth(ctx context.Context) model.Health {
 		}
 	}
 	return h
-}
-
-// maxSyncAge is how old the last successful sync or import of a live or
-// export provider may be before health warns.
-const maxSyncAge = 7 * 24 * time.Hour
-
-// providerChecks are an enabled provider's lines: reachable (or, for
-// export, its files present), and for live and export sources the age of
-// the newest data and of the last successful sync or import. Only an
-// unreachable provider is an error; old data is a warning, so a fresh
-// install is never unhealthy for it.
-func (s *Service) providerChecks(d model.ProviderDetail, now time.Time) []model.HealthCheck {
-	k := string(d.Provider)
-	var out []model.HealthCheck
-	add := func(name, status, msg string) {
-		out = append(out, model.HealthCheck{Name: name, Status: status, Message: msg})
-	}
-	switch {
-	case !d.Connected:
-		add("provider_"+k, StatusError, d.Error)
-	case d.Error != "":
-		add("provider_"+k, StatusWarning, fmt.Sprintf("%s source answers, but %s", d.Source, d.Error))
-	case d.Source == model.SourceDemo:
-		add("provider_"+k, StatusOK, "demo data")
-	default:
-		add("provider_"+k, StatusOK, fmt.Sprintf("%s source answers", d.Source))
-	}
-	if d.Source == model.SourceDemo {
-		return out
-	}
-	if d.Source == model.SourceExport {
-		paths := s.cfg.Provider(d.Provider).ExportPaths
-		n := 0
-		for _, pat := range paths {
-			m, _ := filepath.Glob(pat)
-			n += len(m)
-		}
-		switch {
-		case len(paths) == 0:
-			add("export_files_"+k, StatusOK, "no export_paths configured; data comes from costpilot import")
-		case n == 0 && d.Connected:
-			add("export_files_"+k, StatusWarning, fmt.Sprintf("no file matches %s.export_paths %v; showing imported data", k, paths))
-		case n == 0:
-			add("export_files_"+k, StatusError, fmt.Sprintf("no file matches %s.export_paths %v", k, paths))
-		default:
-			add("export_files_"+k, StatusOK, fmt.Sprintf("%d files match %s.export_paths", n, k))
-		}
-	}
-	if d.LastDay == "" {
-		add("data_"+k, StatusWarning, "no cost data yet: run costpilot sync or import")
-		return out
-	}
-	what := "sync"
-	if d.Source == model.SourceExport {
-		what = "import"
-	}
-	var msgs []string
-	status := StatusOK
-	last, _ := time.Parse(model.DateLayout, d.LastDay)
-	y, _ := time.Parse(model.DateLayout, yesterday(now))
-	if age := int(y.Sub(last).Hours() / 24); age > staleAfterDays {
-		status = StatusWarning
-		msgs = append(msgs, fmt.Sprintf("newest data is from %s, %d days old", d.LastDay, age))
-	} else {
-		msgs = append(msgs, "data up to "+d.LastDay)
-	}
-	if t, err := time.Parse(time.RFC3339, d.LastSync); err == nil {
-		age := now.Sub(t)
-		if age > maxSyncAge {
-			status = StatusWarning
-		}
-		msgs = append(msgs, fmt.Sprintf("last successful %s %s ago (%s)", what, roundAge(age), d.LastSync))
-	}
-	add("data_"+k, status, strings.Join(msgs, "; "))
-	return out
-}
-
-// roundAge prints an age in days, hours or minutes.
-func roundAge(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%d days", int(d.Hours()/24))
-	case d >= time.Hour:
-		return fmt.Sprintf("%d hours", int(d.Hours()))
-	}
-	return fmt.Sprintf("%d minutes", max(int(d.Minutes()), 0))
-}
-
-// notificationCheck says whether alerts can be sent when notifications
-// are on: a webhook URL must be set and be http(s).
-func notificationCheck(url string) model.HealthCheck {
-	c := model.HealthCheck{Name: "notifications", Status: StatusOK, Message: "alerts go to " + redactURL(url)}
-	switch {
-	case strings.TrimSpace(url) == "":
-		c.Status, c.Message = StatusWarning, "dashboard.features.notifications is on but alerts.webhook_url is not set"
-	case !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://"):
-		c.Status, c.Message = StatusWarning, "alerts.webhook_url must be an http or https URL"
-	}
-	return c
-}
-
-// freeSpace returns the bytes available at path or its nearest existing
-// parent (the output dir may not exist yet).
-func freeSpace(path string) (uint64, error) {
-	p := path
-	for {
-		if _, err := os.Stat(p); err == nil {
-			break
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			break
-		}
-		p = parent
-	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(p, &st); err != nil {
-		return 0, fmt.Errorf("statfs %s: %w", p, err)
-	}
-	return st.Bavail * uint64(st.Bsize), nil
 }
 
 // Info describes the installation, for `costpilot info`.
@@ -226,8 +105,8 @@ type ProviderInfo struct {
 	Lines    int64             `json:"lines"`
 }
 
-// GetInfo returns Info.
-func (s *Service) GetInfo(ctx context.Context) (Info, error) {
+// Info returns Info.
+func (s *Service) Info(ctx context.Context) (Info, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return Info{}, err
 	}

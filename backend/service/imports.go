@@ -151,20 +151,20 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 		}
 		return u, err
 	}
-	manifests, plain, warnings, err := deliveries(paths)
+	manifests, plain, warnings, err := billing.Deliveries(paths)
 	if err != nil {
 		return res, err
 	}
 	// A manifest's files are one unit of their own.
 	for _, d := range manifests {
 		po := s.parseOptions(o)
-		po.Dataset = d.dataset
+		po.Dataset = d.Dataset
 		u, err := billing.NewUnit(po)
 		if err != nil {
 			return res, err
 		}
 		order = append(order, u)
-		for _, f := range d.files {
+		for _, f := range d.Files {
 			if err := u.AddFile(ctx, f); err != nil {
 				return res, err
 			}

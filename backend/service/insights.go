@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/allocate"
@@ -264,54 +263,11 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 		return model.Forecast{}, err
 	}
 	start, _ := time.Parse(model.DateLayout, from)
-	level := s.cfg.Forecast.Interval
-	fc := model.Forecast{ForecastPeriod: days, ConfidenceLevel: level, Currency: cur,
-		ProviderForecasts: map[model.ProviderKey]model.ProviderForecast{}, DailyForecast: []model.ForecastPoint{}, Model: forecast.BenchModel}
-	var total []float64
-	for _, k := range s.cfg.EnabledProviders() {
-		v := series[k]
-		if total == nil {
-			total = make([]float64, len(v))
-		}
-		for i := range v {
-			total[i] += v[i]
-		}
-	}
-	first, last := span(total)
-	if last-first+1 < forecast.MinHistory {
-		return model.Forecast{}, apperr.E(apperr.Validation,
-			"forecasting needs at least %d days of cost history; there are %d", forecast.MinHistory, max(0, last-first+1)).
-			WithDetail("days_available", max(0, last-first+1)).WithDetail("days_required", forecast.MinHistory)
-	}
-	origin := start.AddDate(0, 0, first)
-	opt := forecast.Options{Horizon: days, Level: level}
-	res, err := forecast.Forecast(total[first:last+1], origin, opt)
+	fc, res, err := forecast.Costs(series, s.cfg.EnabledProviders(), start, days, s.cfg.Forecast.Interval)
 	if err != nil {
 		return model.Forecast{}, err
 	}
-	fc.TotalForecast = res.TotalMean
-	fc.ConfidenceInterval = [2]float64{res.TotalLower, res.TotalUpper}
-	day0 := start.AddDate(0, 0, last+1)
-	for i := range res.Mean {
-		fc.DailyForecast = append(fc.DailyForecast, model.ForecastPoint{Date: day0.AddDate(0, 0, i).Format(model.DateLayout),
-			Forecast: res.Mean[i], Lower: res.Lower[i], Upper: res.Upper[i]})
-	}
-	for _, k := range s.cfg.EnabledProviders() {
-		v := series[k]
-		f, l := span(v)
-		if l < 0 || l-f+1 < forecast.MinHistory {
-			continue // too little history for this provider alone; the total still has it
-		}
-		pr, err := forecast.Forecast(v[f:l+1], start.AddDate(0, 0, f), opt)
-		if err != nil {
-			return model.Forecast{}, fmt.Errorf("service: forecast %s: %w", k, err)
-		}
-		fc.ProviderForecasts[k] = model.ProviderForecast{TotalForecast: pr.TotalMean,
-			ConfidenceInterval: [2]float64{pr.TotalLower, pr.TotalUpper}, TrendAnalysis: forecast.Trend(v[f : l+1])}
-	}
-	if fc.MonthEnd, err = monthEnd(total[first:last+1], origin, level); err != nil {
-		return model.Forecast{}, err
-	}
+	fc.Currency = cur
 	if fc.Accuracy, err = s.forecastAccuracy(ctx, days); err != nil {
 		return model.Forecast{}, err
 	}
@@ -331,18 +287,6 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 		fc.RecommendationsImpact = &imp
 	}
 	return fc, nil
-}
-
-// monthEnd is the forecast total of the current calendar month of a total
-// daily history that starts on day start.
-func monthEnd(values []float64, start time.Time, level float64) (*model.MonthEndForecast, error) {
-	m, err := forecast.ForecastMonthEnd(values, start, level)
-	if err != nil {
-		return nil, err
-	}
-	return &model.MonthEndForecast{Month: m.Month.Format("2006-01"), MonthToDate: m.MonthToDate,
-		RemainingDays: m.RemainingDays, RemainingCost: m.Remaining.TotalMean,
-		Total: m.Total(), Lower: m.Lower(), Upper: m.Upper(), ConfidenceLevel: level}, nil
 }
 
 // forecastAccuracy is the backtest summary shown beside a forecast of
@@ -372,22 +316,6 @@ func (s *Service) budgetForecasts(ctx context.Context) ([]model.BudgetForecast, 
 			PeriodEnd: b.PeriodEnd, Actual: b.Actual, Projected: b.Projected, HasForecast: b.HasForecast, Currency: b.Currency})
 	}
 	return out, nil
-}
-
-// span returns the first and last index with a non-zero value (-1, -1
-// when all are zero), so a history that starts late or stops early is
-// not read as zero spend.
-func span(v []float64) (int, int) {
-	first, last := -1, -1
-	for i, x := range v {
-		if x != 0 && !math.IsNaN(x) {
-			if first < 0 {
-				first = i
-			}
-			last = i
-		}
-	}
-	return first, last
 }
 
 // EvaluateModel is evaluate_model: rolling-origin backtests of the
@@ -437,7 +365,7 @@ func (s *Service) evaluateModel(ctx context.Context, horizon int) (model.ModelEv
 			total[i] += v[i]
 		}
 	}
-	f, l := span(total)
+	f, l := forecast.Span(total)
 	if f < 0 {
 		return model.ModelEvaluation{}, apperr.E(apperr.Validation, "no cost history to evaluate")
 	}

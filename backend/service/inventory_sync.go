@@ -34,7 +34,7 @@ func (s *Service) syncInventory(ctx context.Context, k model.ProviderKey, res Sy
 				return res, wrapProvider(k, err, "inventory")
 			}
 			for _, e := range splitJoined(err) {
-				res.Warnings = append(res.Warnings, wrapProvider(k, e, "inventory").Error())
+				res.Warnings = append(res.Warnings, apperr.Text(wrapProvider(k, e, "inventory")))
 			}
 		}
 	} else {
@@ -122,7 +122,7 @@ func (s *Service) withPrometheus(ctx context.Context, k model.ProviderKey, inv m
 			return inv
 		}
 	}
-	res.Warnings = append(res.Warnings, wrapProvider(k, err, "prometheus").Error())
+	res.Warnings = append(res.Warnings, apperr.Text(wrapProvider(k, err, "prometheus")))
 	return inv
 }
 

@@ -3,14 +3,12 @@ package service
 import (
 	"context"
 	"encoding/json"
-	"slices"
 	"sort"
-	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/console"
+	"github.com/costpilot/costpilot/backend/lifecycle"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/store"
 )
@@ -19,11 +17,7 @@ import (
 const AuditRecState = "recommendation_state"
 
 const (
-	maxReasonRunes = 500
-	maxSnoozeDays  = 366
-	// realizedDays is how many days before and after a recommendation was
-	// done are compared.
-	realizedDays = 30
+	maxReasonRunes = lifecycle.MaxReasonRunes
 	// detailDays is the cost history a recommendation's detail shows.
 	detailDays = 90
 )
@@ -38,31 +32,7 @@ type StateChange struct {
 
 // Validate checks a change against today's date.
 func (c StateChange) Validate(today string) error {
-	if err := apperr.OneOf("state", model.RecState(c.State), model.RecStates); err != nil {
-		return err
-	}
-	if utf8.RuneCountInString(c.Reason) > maxReasonRunes {
-		return apperr.E(apperr.Validation, "reason is longer than %d characters", maxReasonRunes).WithDetail("field", "reason")
-	}
-	switch model.RecState(c.State) {
-	case model.RecDismissed:
-		if c.Reason == "" {
-			return apperr.E(apperr.Validation, "dismissing a recommendation needs a reason").WithDetail("field", "reason")
-		}
-	case model.RecSnoozed:
-		d, err := time.Parse(model.DateLayout, c.Until)
-		if err != nil {
-			return apperr.E(apperr.Validation, "until must be a day (YYYY-MM-DD) after today").WithDetail("field", "until")
-		}
-		t, _ := time.Parse(model.DateLayout, today)
-		if !d.After(t) || d.After(t.AddDate(0, 0, maxSnoozeDays)) {
-			return apperr.E(apperr.Validation, "until must be after today and within a year").WithDetail("field", "until")
-		}
-	}
-	if c.Until != "" && model.RecState(c.State) != model.RecSnoozed {
-		return apperr.E(apperr.Validation, "until is only for snoozed").WithDetail("field", "until")
-	}
-	return nil
+	return lifecycle.Check(c.State, c.Reason, c.Until, today)
 }
 
 // GenerateRecommendations is what the product counts: the open
@@ -87,34 +57,9 @@ func (s *Service) allRecommendations(ctx context.Context) ([]model.Recommendatio
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]store.RecState{}
-	for _, st := range states {
-		byID[st.ID] = st
-	}
-	today := demoDay(s.now(), 0)
-	out := make([]model.Recommendation, 0, len(gen))
-	seen := map[string]bool{}
-	for _, r := range gen {
-		r.Lifecycle = lifecycleOf(byID, r.ID, today)
-		r.Lifecycle.Current = true
-		seen[r.ID] = true
-		out = append(out, r)
-	}
-	for _, st := range states {
-		if seen[st.ID] || (st.State != string(model.RecDone) && st.State != string(model.RecDismissed)) {
-			continue
-		}
-		var r model.Recommendation
-		if err := json.Unmarshal([]byte(st.Finding), &r); err != nil {
-			s.log.Warn("unreadable stored recommendation", "id", st.ID, "err", err)
-			continue
-		}
-		if r.Source == "" { // stored before recommendations named theirs
-			r.Source = model.RecSourceCostpilot
-		}
-		r.Lifecycle = lifecycleOf(byID, st.ID, today)
-		out = append(out, r)
-	}
+	out := lifecycle.Merge(gen, states, demoDay(s.now(), 0), func(id string, err error) {
+		s.log.Warn("unreadable stored recommendation", "id", id, "err", err)
+	})
 	for i := range out {
 		if lc := out[i].Lifecycle; lc.State == model.RecDone {
 			if lc.Realized, err = s.realized(ctx, out[i], lc.At); err != nil {
@@ -123,16 +68,6 @@ func (s *Service) allRecommendations(ctx context.Context) ([]model.Recommendatio
 		}
 	}
 	return out, nil
-}
-
-// lifecycleOf is a recommendation's lifecycle from its stored state; a
-// snooze that has run out is open again.
-func lifecycleOf(byID map[string]store.RecState, id, today string) *model.Lifecycle {
-	st, ok := byID[id]
-	if !ok || (st.State == string(model.RecSnoozed) && st.Until < today) {
-		return &model.Lifecycle{State: model.RecOpen}
-	}
-	return &model.Lifecycle{State: model.RecState(st.State), Reason: st.Reason, Until: st.Until, By: st.ChangedBy, At: st.ChangedAt}
 }
 
 // SetRecommendationState records a decision about a recommendation, with
@@ -149,7 +84,7 @@ func (s *Service) SetRecommendationState(ctx context.Context, id string, c State
 	if err != nil {
 		return model.Recommendation{}, err
 	}
-	i, err := findRecommendation(all, id)
+	i, err := lifecycle.Find(all, id, func(v string) string { return clipText(v, 80) })
 	if err != nil {
 		return model.Recommendation{}, err
 	}
@@ -186,14 +121,8 @@ func (s *Service) SetRecommendationState(ctx context.Context, id string, c State
 // coverage its provider.
 func (s *Service) realizedScope(ctx context.Context, r model.Recommendation) store.Scope {
 	sc := s.scope(ctx, []model.ProviderKey{r.Provider})
-	id := r.ResourceID
-	switch r.Type {
-	case model.RecCommitment:
-		sc.Keys = func(l model.CostLine) bool { return l.ServiceCategory == "Compute" }
-	case model.RecCostAllocation:
-		// One item per provider: the provider's whole history.
-	default:
-		sc.Keys = func(l model.CostLine) bool { return l.ResourceID == id }
+	if lines := lifecycle.Lines(r); lines != nil {
+		sc.Keys = lines
 	}
 	return sc
 }
@@ -202,16 +131,12 @@ func (s *Service) realizedScope(ctx context.Context, r model.Recommendation) sto
 // scope over the realizedDays before the day it was done with the days
 // since (up to realizedDays, through yesterday).
 func (s *Service) realized(ctx context.Context, r model.Recommendation, at string) (*model.RealizedSavings, error) {
-	t, err := time.Parse(time.RFC3339, at)
-	if err != nil {
+	w, ok := lifecycle.WindowOf(at, yesterday(s.now()))
+	if !ok {
 		return nil, nil // no usable date: nothing to measure
 	}
-	done := t.UTC().Format(model.DateLayout)
-	doneDay, _ := model.ParseDayNum(done)
-	last, _ := model.ParseDayNum(yesterday(s.now()))
-	after := min(int(last-doneDay)+1, realizedDays)
 	sc := s.realizedScope(ctx, r)
-	sc.From, sc.To = (doneDay - realizedDays).String(), (doneDay + realizedDays - 1).String()
+	sc.From, sc.To = w.From, w.To
 	days, err := s.store.DaySums(ctx, sc, model.MetricEffective)
 	if err != nil {
 		return nil, err
@@ -220,23 +145,7 @@ func (s *Service) realized(ctx context.Context, r model.Recommendation, at strin
 	if err != nil {
 		return nil, err
 	}
-	var before, since float64
-	for _, d := range days {
-		v := conv.Convert(d.Amount, d.Currency)
-		switch {
-		case d.Day < done:
-			before += v
-		case after > 0 && d.Day <= last.String():
-			since += v
-		}
-	}
-	rs := &model.RealizedSavings{DoneOn: done, DaysBefore: realizedDays, DaysAfter: max(after, 0), Currency: conv.Target,
-		DailyBefore: before / realizedDays}
-	if after > 0 {
-		rs.DailyAfter = since / float64(after)
-		rs.Monthly = (rs.DailyBefore - rs.DailyAfter) * model.DaysPerMonth
-	}
-	return rs, nil
+	return w.Realized(days, conv.Convert, conv.Target), nil
 }
 
 // RecommendationDetail is one recommendation with what is needed to judge
@@ -267,7 +176,7 @@ func (s *Service) Recommendation(ctx context.Context, id string) (Recommendation
 	if err != nil {
 		return RecommendationDetail{}, err
 	}
-	i, err := findRecommendation(all, id)
+	i, err := lifecycle.Find(all, id, func(v string) string { return clipText(v, 80) })
 	if err != nil {
 		return RecommendationDetail{}, err
 	}
@@ -341,32 +250,6 @@ func dailyUtilization(samples []model.UtilizationSample, id string) []Utilizatio
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Date < out[j].Date })
 	return out
-}
-
-// minIDPrefix is the shortest id prefix that names a recommendation.
-const minIDPrefix = 8
-
-// findRecommendation finds a recommendation by its id or a unique prefix
-// of it (the CLI's table shows the first 8 characters).
-func findRecommendation(all []model.Recommendation, id string) (int, error) {
-	if i := slices.IndexFunc(all, func(r model.Recommendation) bool { return r.ID == id }); i >= 0 {
-		return i, nil
-	}
-	found := -1
-	if len(id) >= minIDPrefix {
-		for i, r := range all {
-			if strings.HasPrefix(r.ID, id) {
-				if found >= 0 {
-					return -1, apperr.E(apperr.Validation, "%q names more than one recommendation: give more of its id", id).WithDetail("field", "id")
-				}
-				found = i
-			}
-		}
-	}
-	if found < 0 {
-		return -1, apperr.E(apperr.NotFound, "no recommendation %q", clipText(id, 80)).WithDetail("field", "id")
-	}
-	return found, nil
 }
 
 // clipText shortens user text quoted back in an error.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
+	"github.com/costpilot/costpilot/backend/lifecycle"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -97,7 +98,7 @@ func TestRecommendationLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rs := done.Recommendation.Lifecycle.Realized; rs == nil || rs.DoneOn != "2026-06-10" || rs.DaysBefore != realizedDays {
+	if rs := done.Recommendation.Lifecycle.Realized; rs == nil || rs.DoneOn != "2026-06-10" || rs.DaysBefore != lifecycle.RealizedDays {
 		t.Fatalf("realized of a done recommendation: %+v", rs)
 	}
 	if len(done.DailyCost) != detailDays {

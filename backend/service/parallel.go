@@ -46,7 +46,7 @@ func (s *Service) syncParallel(ctx context.Context, keys []model.ProviderKey, on
 			if res[i].Provider == "" {
 				res[i] = SyncResult{Provider: keys[i], Source: s.source(ctx, keys[i])}
 			}
-			res[i].Error = err.Error()
+			res[i].Error = apperr.Text(err)
 			failed = append(failed, err)
 		}
 	}

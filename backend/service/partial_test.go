@@ -57,7 +57,7 @@ gcp: {enabled: true, source: demo}
 	if len(res) != 2 || res[0].Error == "" || res[1].Error != "" || res[1].Lines == 0 {
 		t.Fatalf("results %+v", res)
 	}
-	st, err := s.GetProviderStatus(ctx)
+	st, err := s.ProviderStatus(ctx)
 	if err != nil || st[model.AWS] || !st[model.GCP] {
 		t.Fatalf("status %v %v", st, err)
 	}

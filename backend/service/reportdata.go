@@ -4,7 +4,6 @@ import (
 	"context"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +80,7 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 			return d, err
 		}
 	}
-	d.Recommendations = inScope(recs, a, d.Scope)
+	d.Recommendations = report.InScope(recs, a, d.Scope)
 	if d.NotAssessed, err = s.notAssessedIn(ctx, req.Providers); err != nil {
 		return d, err
 	}
@@ -89,7 +88,7 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 	if err != nil {
 		return d, err
 	}
-	d.Realized = inScope(done, a, d.Scope)
+	d.Realized = report.InScope(done, a, d.Scope)
 	if withSummary {
 		d.ServiceGroups = a.Summary.Groups
 		cr.GroupBy = string(model.DimSubAccount)
@@ -134,21 +133,6 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		}
 	}
 	return d, nil
-}
-
-// inScope keeps the recommendations of the providers a narrowed report
-// covers.
-func inScope(recs []model.Recommendation, a model.CostAnalysis, sc report.Scope) []model.Recommendation {
-	if !sc.Narrowed() {
-		return recs
-	}
-	out := []model.Recommendation{}
-	for _, r := range recs {
-		if _, ok := a.Providers[r.Provider]; ok {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // reportBudgets measures every budget as of the report's last day: a
@@ -232,49 +216,9 @@ func budgetScope(sc config.BudgetScope) string {
 // narrowed to providers or a view gets none, as the forecast covers every
 // provider; the note says which.
 func (s *Service) outlook(ctx context.Context, a model.CostAnalysis, sc report.Scope) (*report.Outlook, string) {
-	info := a.Summary.Period
-	if info == nil {
-		return nil, "No forecast: the period is unknown."
-	}
-	if sc.Narrowed() {
-		return nil, "The forecast covers every provider, so a report narrowed to providers or a view shows none."
-	}
-	last, err := time.Parse(model.DateLayout, info.End)
-	if err != nil {
-		return nil, "No forecast: the period is unknown."
-	}
-	o := &report.Outlook{ToDateSet: true, ToDate: a.Summary.TotalCost}
-	var end time.Time
-	switch info.Kind {
-	case model.PeriodMonthToDate:
-		end = time.Date(last.Year(), last.Month()+1, 0, 0, 0, 0, 0, time.UTC)
-	case model.PeriodQuarterToDate:
-		qm := last.Month() - (last.Month()-1)%3
-		end = time.Date(last.Year(), qm+3, 0, 0, 0, 0, 0, time.UTC)
-	case model.PeriodYearToDate:
-		end = time.Date(last.Year(), 12, 31, 0, 0, 0, 0, time.UTC)
-	case model.PeriodCustom:
-		if !info.Cut {
-			return nil, "The period is complete: no forecast."
-		}
-		if end, err = time.Parse(model.DateLayout, info.RequestedEnd); err != nil {
-			return nil, "No forecast: the period's end is unknown."
-		}
-	case model.PeriodDays:
-		o = &report.Outlook{}
-		end = last.AddDate(0, 0, DefaultDays)
-	default:
-		return nil, "The period is complete: no forecast."
-	}
-	o.Days = int(end.Sub(last).Hours() / 24)
-	if o.Days < 1 {
-		return nil, "The period is complete: no forecast."
-	}
-	o.Days = min(o.Days, MaxDays)
-	o.End = last.AddDate(0, 0, o.Days).Format(model.DateLayout)
-	o.Label = "Forecast to " + o.End
-	if !o.ToDateSet {
-		o.Label = "Next " + strconv.Itoa(o.Days) + " days"
+	o, note := report.PlanOutlook(a.Summary, sc, DefaultDays, MaxDays)
+	if o == nil {
+		return nil, note
 	}
 	fc, err := s.ForecastCosts(ctx, o.Days, false)
 	if err != nil {
@@ -287,8 +231,7 @@ func (s *Service) outlook(ctx context.Context, a model.CostAnalysis, sc report.S
 		}
 		return nil, "No forecast: " + msg + "."
 	}
-	o.Forecast, o.Interval = fc.TotalForecast, fc.ConfidenceInterval
-	o.Projected = o.ToDate + o.Forecast
+	o.SetForecast(fc.TotalForecast, fc.ConfidenceInterval)
 	return o, ""
 }
 

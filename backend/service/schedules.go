@@ -2,14 +2,8 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -34,15 +28,7 @@ const (
 	AuditScheduleDelete = "schedule_delete"
 )
 
-// Delivery tuning.
 const (
-	// scheduleClaimTTL: a delivery claimed this long ago whose sender never
-	// began sending (it stopped while making the report) is taken over; a
-	// report takes seconds to make.
-	scheduleClaimTTL = 15 * time.Minute
-	// maxAttachment bounds a report mailed as an attachment: most mail
-	// servers refuse messages above 25 MB, and base64 adds a third.
-	maxAttachment = 15 << 20
 	// deliveriesShown is how many recent deliveries a schedule lists.
 	deliveriesShown = 10
 	// schedulesEvery is how often the background loop looks for due
@@ -124,54 +110,27 @@ func (s *Service) Schedules(ctx context.Context) ([]ScheduleView, error) {
 
 // describe fills a schedule's next occurrence and deliveries.
 func (s *Service) describe(ctx context.Context, v *ScheduleView, now time.Time) error {
-	v.NextDue = stampTime(schedule.Next(v.Schedule, now))
+	v.NextDue = schedule.Stamp(schedule.Next(v.Schedule, now))
 	ds, err := s.store.Deliveries(ctx, v.Schedule.Name, deliveriesShown)
 	if err != nil {
 		return err
 	}
 	v.Deliveries = []DeliveryView{}
 	for _, d := range ds {
-		dv := DeliveryView{DueAt: d.DueAt, Channel: d.Channel, State: d.State, Attempts: d.Attempts, FinishedAt: d.FinishedAt,
-			NextRetry: d.NextAttemptAt, To: d.Recipients, Report: d.Report, Period: d.Period, Error: d.Error}
-		v.Deliveries = append(v.Deliveries, dv)
-		if dv.State == store.DeliveryDelivered && (v.LastDelivered == nil || dv.FinishedAt > v.LastDelivered.FinishedAt) {
-			c := dv
-			v.LastDelivered = &c
-		}
+		v.Deliveries = append(v.Deliveries, deliveryView(d))
 	}
-	// The newest occurrence's failures are the news; an older one's were
-	// overtaken by it.
-	for _, d := range v.Deliveries {
-		if d.DueAt != v.Deliveries[0].DueAt || (d.State != store.DeliveryFailed && d.State != store.DeliveryUnknown) {
-			continue
-		}
-		v.LastError = failureSentence(d)
-		v.NextRetry = d.NextRetry
-		break
+	st := schedule.StandingOf(ds)
+	if st.LastDelivered != nil {
+		dv := deliveryView(*st.LastDelivered)
+		v.LastDelivered = &dv
 	}
+	v.LastError, v.NextRetry = st.LastError, st.NextRetry
 	return nil
 }
 
-// failureSentence says in words what became of a failed delivery.
-func failureSentence(d DeliveryView) string {
-	what := "The email"
-	if d.To != "" && d.Channel == store.ChannelEmail {
-		what = "The email to " + d.To
-	}
-	if d.Channel == store.ChannelWebhook {
-		what = "The webhook message"
-	}
-	if d.Period != "" {
-		what += " of " + d.Period
-	}
-	if d.State == store.DeliveryUnknown {
-		return fmt.Sprintf("%s may not have arrived: %s.", what, d.Error)
-	}
-	s := fmt.Sprintf("%s failed (attempt %d of %d) at %s: %s.", what, d.Attempts, schedule.MaxAttempts, d.FinishedAt, d.Error)
-	if d.NextRetry != "" {
-		return s + " It will be tried again at " + d.NextRetry + "."
-	}
-	return s + " It is not tried again: fix the cause, and the next occurrence is delivered as usual."
+func deliveryView(d store.Delivery) DeliveryView {
+	return DeliveryView{DueAt: d.DueAt, Channel: d.Channel, State: d.State, Attempts: d.Attempts, FinishedAt: d.FinishedAt,
+		NextRetry: d.NextAttemptAt, To: d.Recipients, Report: d.Report, Period: d.Period, Error: d.Error}
 }
 
 // checkSchedule is config.CheckSchedule as an error naming the first field.
@@ -258,98 +217,31 @@ func (s *Service) DeliverSchedules(ctx context.Context) (DeliveryRun, error) {
 	if err != nil {
 		return run, err
 	}
+	d := s.deliverer()
 	for _, v := range views {
 		if err := ctx.Err(); err != nil {
 			return run, err
 		}
-		if err := s.deliver(ctx, v.Schedule, &run); err != nil {
+		res, err := d.Deliver(ctx, v.Schedule)
+		run.Delivered = append(run.Delivered, res.Delivered...)
+		run.Failed = append(run.Failed, res.Failed...)
+		run.Errors = append(run.Errors, res.Errors...)
+		if err != nil {
 			return run, err
 		}
 	}
 	return run, nil
 }
 
-// deliver delivers one schedule's due occurrence on the channels it can
-// claim. Delivery failures are recorded and reported in run; the error is
-// for the store failing.
-func (s *Service) deliver(ctx context.Context, sc config.Schedule, run *DeliveryRun) error {
-	now := s.now()
-	due := schedule.Last(sc, now)
-	if due.IsZero() {
-		return nil
-	}
-	seen, err := s.store.ScheduleFirstSeen(ctx, sc.Name, now)
-	if err != nil || due.Before(seen) {
-		return err
-	}
-	var channels []string
-	if len(sc.Recipients) > 0 {
-		channels = append(channels, store.ChannelEmail)
-	}
-	if sc.Webhook {
-		channels = append(channels, store.ChannelWebhook)
-	}
-	var claimed []store.Delivery
-	for _, ch := range channels {
-		d, ok, err := s.store.ClaimDelivery(ctx, sc.Name, due, ch, store.ClaimOptions{Now: now, StaleAfter: scheduleClaimTTL, MaxAttempts: schedule.MaxAttempts})
-		if err != nil {
-			return err
-		}
-		if ok {
-			claimed = append(claimed, d)
-		}
-	}
-	if len(claimed) == 0 {
-		return nil
-	}
-	// Whatever happens from here is recorded, even if ctx ends: a claim
-	// left open would hold the delivery until it goes stale.
-	rec := context.WithoutCancel(ctx)
-	finish := func(d store.Delivery, sendErr error) error {
-		label := sc.Name + " (" + d.Channel + ")"
-		if sendErr == nil {
-			run.Delivered = append(run.Delivered, label)
-			return s.store.FinishDelivery(rec, d.ID, s.now(), "", time.Time{})
-		}
-		msg := sendErr.Error()
-		next := schedule.RetryAt(d.Attempts, s.now())
-		// The next occurrence takes over: no retry after it is due.
-		if !next.IsZero() && !next.Before(schedule.Next(sc, due)) {
-			next = time.Time{}
-		}
-		run.Failed = append(run.Failed, label)
-		run.Errors = append(run.Errors, label+": "+msg)
-		s.log.Warn("scheduled report not delivered", "schedule", sc.Name, "channel", d.Channel, "attempt", d.Attempts, "retry_at", stampTime(next), "err", msg)
-		return s.store.FinishDelivery(rec, d.ID, s.now(), msg, next)
-	}
-	rep, head, err := s.scheduledReport(ctx, sc, due)
-	if err != nil {
-		for _, d := range claimed {
-			if ferr := finish(d, fmt.Errorf("the report could not be made: %w", err)); ferr != nil {
-				return ferr
-			}
-		}
-		return nil
-	}
-	for _, d := range claimed {
-		to := strings.Join(sc.Recipients, ", ")
-		if d.Channel == store.ChannelWebhook {
-			to = redactURL(s.cfg.Alerts.WebhookURL)
-		}
-		if err := s.store.StartSending(rec, d.ID, s.now(), to, rep.Attachment.Name, head.Period); err != nil {
-			return err
-		}
-		var sendErr error
-		if d.Channel == store.ChannelEmail {
-			sendErr = s.mail(ctx, sc, due, rep, head)
-		} else {
-			sendErr = (&monitor.Webhook{URL: strings.TrimSpace(s.cfg.Alerts.WebhookURL), AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses}).Post(ctx, head.WebhookMessage())
-		}
-		if err := finish(d, sendErr); err != nil {
-			return err
-		}
-	}
-	return nil
+// deliverer is schedule delivery wired to this Service's store, clock,
+// reports, mail server and webhook.
+func (s *Service) deliverer() *schedule.Deliverer {
+	url := strings.TrimSpace(s.cfg.Alerts.WebhookURL)
+	return &schedule.Deliverer{Store: s.store, Now: s.now, Log: s.log, Report: s.scheduledReport,
+		Email: schedule.Sender{SMTP: s.cfg.Reports.SMTP, Now: s.now,
+			Password: func() (string, error) { return schedule.SMTPPassword(s.creds) }}.Send,
+		Webhook:       &monitor.Webhook{URL: url, AllowMetadata: s.cfg.Outbound.AllowMetadataAddresses},
+		WebhookTarget: monitor.RedactURL(s.cfg.Alerts.WebhookURL)}
 }
 
 // scheduledReport makes a schedule's report, covering its period as it
@@ -359,7 +251,7 @@ func (s *Service) scheduledReport(ctx context.Context, sc config.Schedule, due t
 	if err != nil {
 		return schedule.Mail{}, schedule.Headline{}, err
 	}
-	data, err := readReport(res.Path)
+	data, err := schedule.ReadReport(res.Path)
 	if err != nil {
 		return schedule.Mail{}, schedule.Headline{}, err
 	}
@@ -368,116 +260,6 @@ func (s *Service) scheduledReport(ctx context.Context, sc config.Schedule, due t
 		return schedule.Mail{}, schedule.Headline{}, err
 	}
 	name := filepath.Base(res.Path)
-	h := schedule.Headline{Schedule: sc.Name, Total: a.Summary.TotalCost, Currency: a.Summary.Currency, Report: name,
-		Start: a.Summary.AnalysisPeriod.StartDate, End: a.Summary.AnalysisPeriod.EndDate, Period: string(sc.Period)}
-	if p := a.Summary.Period; p != nil {
-		h.Period, h.Start, h.End = p.Label, p.Start, p.End
-	}
-	if prev := a.Summary.Previous; prev != nil {
-		v := prev.TotalCost
-		h.Previous = &v
-	}
-	if base := strings.TrimSpace(s.cfg.Dashboard.PublicURL); base != "" {
-		if link, err := url.JoinPath(base, "api", "reports", name); err == nil {
-			h.Link = link
-		}
-	}
-	ct := map[model.ReportFormat]string{model.FormatPDF: "application/pdf", model.FormatHTML: "text/html; charset=utf-8",
-		model.FormatJSON: "application/json"}[sc.Format]
-	return schedule.Mail{Attachment: schedule.Attachment{Name: name, ContentType: ct, Data: data}}, h, nil
-}
-
-// readReport reads a report to attach, refusing one too large to mail.
-func readReport(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, apperr.Wrap(apperr.Report, err, "cannot read the report %s", filepath.Base(path))
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxAttachment+1))
-	if err != nil {
-		return nil, apperr.Wrap(apperr.Report, err, "cannot read the report %s", filepath.Base(path))
-	}
-	if len(b) > maxAttachment {
-		return nil, apperr.E(apperr.Report, "the report %s is larger than %d MB, too large to mail", filepath.Base(path), maxAttachment>>20)
-	}
-	return b, nil
-}
-
-// mail sends a schedule's report to its recipients through reports.smtp.
-func (s *Service) mail(ctx context.Context, sc config.Schedule, due time.Time, m schedule.Mail, h schedule.Headline) error {
-	c := s.cfg.Reports.SMTP
-	if !s.cfg.MailConfigured() {
-		return apperr.E(apperr.Configuration, "no mail server: set reports.smtp.host and reports.smtp.from")
-	}
-	mailer := &schedule.Mailer{Host: c.Host, Port: c.Port, Security: c.Security, Username: c.Username}
-	if c.Username != "" {
-		pw, err := s.smtpPassword()
-		if err != nil {
-			return err
-		}
-		mailer.Password = pw
-	}
-	if c.CAFile != "" {
-		pem, err := os.ReadFile(c.CAFile)
-		if err != nil {
-			return apperr.Wrap(apperr.Configuration, err, "reports.smtp.ca_file %s cannot be read: %s", c.CAFile, errorText(err))
-		}
-		pool, err := x509.SystemCertPool()
-		if err != nil {
-			pool = x509.NewCertPool()
-		}
-		if !pool.AppendCertsFromPEM(pem) {
-			return apperr.E(apperr.Configuration, "reports.smtp.ca_file %s holds no PEM certificate", c.CAFile)
-		}
-		mailer.RootCAs = pool
-	}
-	m.From, m.To, m.Subject, m.Body, m.Date = c.From, sc.Recipients, h.Subject(), h.MailBody(), s.now()
-	// The same Message-ID for every try of one occurrence lets a receiver
-	// that drops duplicate ids keep one copy.
-	sum := sha256.Sum256([]byte(sc.Name + "\x00" + stampTime(due)))
-	m.MessageID = "costpilot." + hex.EncodeToString(sum[:12]) + "@" + c.From[strings.LastIndexByte(c.From, '@')+1:]
-	return mailer.Send(ctx, m)
-}
-
-// smtpPassword reads the SMTP password from COSTPILOT_SMTP_PASSWORD or the
-// file COSTPILOT_SMTP_PASSWORD_FILE names, else from the credential store
-// (the desktop's OS keyring), at each send, so a changed secret needs no
-// restart. It is never logged, stored or returned.
-func (s *Service) smtpPassword() (string, error) {
-	if v := os.Getenv(config.SMTPPasswordEnv); v != "" {
-		return v, nil
-	}
-	if f := os.Getenv(config.SMTPPasswordEnv + "_FILE"); f != "" {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", apperr.Wrap(apperr.Configuration, err, "%s_FILE names %s, which cannot be read: %s", config.SMTPPasswordEnv, f, errorText(err))
-		}
-		return strings.TrimRight(string(b), "\r\n"), nil
-	}
-	v, err := s.creds.Get(model.ProviderKey(model.SMTP), model.SMTPPassword)
-	if err != nil {
-		return "", err
-	}
-	if v != "" {
-		return v, nil
-	}
-	return "", apperr.E(apperr.Configuration, "reports.smtp.username is set but no password is: set %s or %s_FILE, or store it in the desktop app's credentials", config.SMTPPasswordEnv, config.SMTPPasswordEnv)
-}
-
-// errorText is an OS error's reason without the path it repeats.
-func errorText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// stampTime is a time in RFC 3339 UTC, "" for the zero time.
-func stampTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format(time.RFC3339)
+	h := schedule.HeadlineOf(sc, a.Summary, name, s.cfg.Dashboard.PublicURL)
+	return schedule.Mail{Attachment: schedule.Attachment{Name: name, ContentType: schedule.ContentType(sc.Format), Data: data}}, h, nil
 }

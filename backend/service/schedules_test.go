@@ -16,6 +16,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/monitor"
 	"github.com/costpilot/costpilot/internal/mailpit"
 )
 
@@ -195,8 +196,8 @@ func TestScheduledMonthlyReportDeliveredOnce(t *testing.T) {
 			t.Fatalf("the webhook's secret path is shown: %q", d.To)
 		}
 	}
-	if strings.Join(to, " ") != "email:finops@example.com webhook:"+redactURL(s.cfg.Alerts.WebhookURL) &&
-		strings.Join(to, " ") != "webhook:"+redactURL(s.cfg.Alerts.WebhookURL)+" email:finops@example.com" {
+	if strings.Join(to, " ") != "email:finops@example.com webhook:"+monitor.RedactURL(s.cfg.Alerts.WebhookURL) &&
+		strings.Join(to, " ") != "webhook:"+monitor.RedactURL(s.cfg.Alerts.WebhookURL)+" email:finops@example.com" {
 		t.Fatalf("delivered to %v", to)
 	}
 }

@@ -186,7 +186,7 @@ func TestDisabledProviderIsAbsent(t *testing.T) {
 	if !reflect.DeepEqual(a.Summary.ProvidersAnalyzed, []model.ProviderKey{model.AWS, model.GCP}) || len(a.Providers) != 2 {
 		t.Fatalf("providers %v", a.Summary.ProvidersAnalyzed)
 	}
-	st, err := s.GetProviderStatus(adminCtx())
+	st, err := s.ProviderStatus(adminCtx())
 	if err != nil || len(st) != 2 || !st[model.AWS] {
 		t.Fatalf("status %v %v", st, err)
 	}

@@ -2,12 +2,7 @@ package service
 
 import (
 	"context"
-	"crypto/subtle"
-	"errors"
 	"net/url"
-	"strings"
-	"time"
-	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/security"
@@ -17,7 +12,7 @@ import (
 
 // ReasonUserDisabled is details.reason of a single sign-on refused because
 // an admin disabled the user.
-const ReasonUserDisabled = "user_disabled"
+const ReasonUserDisabled = sso.ReasonUserDisabled
 
 // Audit events of single sign-on.
 const (
@@ -25,9 +20,6 @@ const (
 	AuditSSOUser    = "sso_user_provision" // a user created or changed by a login
 	AuditSSORefused = "sso_login_refused"
 )
-
-// ssoLoginTTL is how long a login may stay at the identity provider.
-const ssoLoginTTL = 10 * time.Minute
 
 // SSOEnabled reports whether single sign-on is configured
 // (dashboard.auth.oidc.enabled, with auth on).
@@ -89,20 +81,11 @@ func (s *Service) StartSSO(ctx context.Context) (SSOStart, error) {
 	if err != nil {
 		return SSOStart{}, err
 	}
-	l, err := sso.NewLogin()
+	st, err := c.Start(ctx, s.store, keys, s.now())
 	if err != nil {
 		return SSOStart{}, err
 	}
-	u, err := c.AuthCodeURL(ctx, l)
-	if err != nil {
-		return SSOStart{}, err
-	}
-	now := s.now()
-	if err := s.store.CreateSSOLogin(ctx, store.SSOLogin{StateHash: security.HashToken(l.State), Nonce: l.Nonce,
-		Verifier: l.Verifier, CreatedAt: now, ExpiresAt: now.Add(ssoLoginTTL)}, now); err != nil {
-		return SSOStart{}, err
-	}
-	return SSOStart{URL: u, Binding: keys.Sign(l.State), MaxAge: int(ssoLoginTTL.Seconds())}, nil
+	return SSOStart{URL: st.URL, Binding: st.Binding, MaxAge: st.MaxAge}, nil
 }
 
 // SSOCallback is what the browser brings back from the identity provider.
@@ -147,79 +130,20 @@ func (s *Service) FinishSSO(ctx context.Context, cb SSOCallback) (LoginResult, e
 	return res, nil
 }
 
-func errState(msg string) error {
-	return apperr.E(apperr.Security, "%s: start the login again", msg).WithDetail("reason", sso.ReasonState)
-}
-
 func (s *Service) finishSSO(ctx context.Context, c *sso.Client, keys *security.Keys, cb SSOCallback) (LoginResult, string, error) {
-	bound, err := keys.Unsign(cb.Binding)
-	if cb.Binding == "" || err != nil {
-		return LoginResult{}, "", errState("this login was not started in this browser or took too long")
-	}
-	// The pending login is taken whatever follows, so a state is tried once.
-	pending, err := s.store.TakeSSOLogin(ctx, security.HashToken(bound), s.now())
-	if errors.Is(err, store.ErrNotFound) {
-		return LoginResult{}, "", errState("this login has expired or was already used")
-	}
-	if err != nil {
-		return LoginResult{}, "", err
-	}
-	if subtle.ConstantTimeCompare([]byte(cb.State), []byte(bound)) != 1 {
-		return LoginResult{}, "", errState("the identity provider's answer does not match the login this browser started")
-	}
-	if cb.Error != "" {
-		return LoginResult{}, "", apperr.E(apperr.Unauthenticated, "the identity provider did not log you in: %s", providerError(cb.Error, cb.ErrorDescription)).
-			WithDetail("reason", sso.ReasonProviderError)
-	}
-	if cb.Code == "" {
-		return LoginResult{}, "", apperr.E(apperr.Validation, "the identity provider sent no code").WithDetail("field", "code")
-	}
-	id, err := c.Exchange(ctx, cb.Code, sso.Login{State: bound, Nonce: pending.Nonce, Verifier: pending.Verifier})
-	if err != nil {
-		return LoginResult{}, "", err
-	}
-	who := id.DashboardName()
-	role, err := c.Policy().Decide(id)
+	p, who, err := c.Finish(ctx, s.store, keys, sso.Callback{State: cb.State, Code: cb.Code, Error: cb.Error,
+		ErrorDescription: cb.ErrorDescription, Binding: cb.Binding}, s.now(), func(who string, d map[string]any) store.AuditEvent {
+		return s.auditEvent(AuditSSOUser, who, cb.ClientAddr, d)
+	})
 	if err != nil {
 		return LoginResult{}, who, err
 	}
-	u, created, err := s.store.UpsertSSOUser(ctx, store.SSOUser{Issuer: id.Issuer, Subject: id.Subject, Username: who, Role: role},
-		s.auditEvent(AuditSSOUser, who, cb.ClientAddr, map[string]any{"issuer": id.Issuer, "role": string(role)}))
-	if errors.Is(err, store.ErrDuplicate) {
-		return LoginResult{}, who, apperr.E(apperr.Security, "the dashboard already has a user called %s (a local one, or one of another identity provider): an administrator must delete it (costpilot user delete) before %s can sign in with single sign-on", who, who).
-			WithDetail("reason", sso.ReasonUsernameTaken)
-	}
-	if err != nil {
-		return LoginResult{}, who, err
-	}
-	if u.Disabled {
-		// The provider says who it is; an admin here said it may not come in.
-		return LoginResult{}, who, apperr.E(apperr.Security, "%s is disabled on this dashboard: ask an administrator", who).
-			WithDetail("reason", ReasonUserDisabled)
-	}
-	ev := s.auditEvent(AuditSSOLogin, u.Username, cb.ClientAddr, map[string]any{"issuer": id.Issuer, "role": string(role), "created": created})
-	res, err := s.newSession(ctx, keys, u, cb.Previous, nil, ev)
+	ev := s.auditEvent(AuditSSOLogin, p.User.Username, cb.ClientAddr, map[string]any{"issuer": p.Identity.Issuer, "role": string(p.Role), "created": p.Created})
+	res, err := s.newSession(ctx, keys, p.User, cb.Previous, nil, ev)
 	if err != nil {
 		return LoginResult{}, who, err
 	}
 	return res, who, nil
-}
-
-// providerError is the provider's error code and description, made safe
-// to show: bounded and on one line.
-func providerError(code, desc string) string {
-	clean := func(v string, n int) string {
-		v = strings.Join(strings.Fields(v), " ")
-		if utf8.RuneCountInString(v) > n {
-			v = string([]rune(v)[:n]) + "…"
-		}
-		return v
-	}
-	out := clean(code, 64)
-	if d := clean(desc, 200); d != "" {
-		out += " (" + d + ")"
-	}
-	return out
 }
 
 // ssoLogoutURL is the identity provider's logout URL, coming back to the

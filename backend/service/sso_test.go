@@ -131,7 +131,7 @@ func stringOf(v any) string { s, _ := v.(string); return s }
 func TestSSOLoginExpires(t *testing.T) {
 	s := ssoService(t)
 	cb := ssoCallback(t, s, "alice")
-	later := time.Now().Add(ssoLoginTTL + time.Second)
+	later := time.Now().Add(sso.LoginTTL + time.Second)
 	s.now = func() time.Time { return later }
 	if _, err := s.FinishSSO(adminCtx(), cb); sso.ReasonOf(err) != sso.ReasonState {
 		t.Fatalf("late callback: %v", err)

@@ -10,9 +10,9 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// GetProviderStatus is GET /api/status: for each
+// ProviderStatus is GET /api/status: for each
 // enabled provider, whether it is connected (its source answers).
-func (s *Service) GetProviderStatus(ctx context.Context) (model.ProviderStatus, error) {
+func (s *Service) ProviderStatus(ctx context.Context) (model.ProviderStatus, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return model.ProviderStatus{}, err
 	}
@@ -52,7 +52,7 @@ func (s *Service) providerDetails(ctx context.Context) ([]model.ProviderDetail, 
 		if ps.Enabled {
 			d.Source = s.source(ctx, k)
 			if err := s.check(ctx, k); err != nil {
-				d.Error = err.Error()
+				d.Error = apperr.Text(err)
 			} else {
 				d.Connected = true
 			}
@@ -116,7 +116,7 @@ func (s *Service) ValidateCredentials(ctx context.Context) (map[model.ProviderKe
 	out := map[model.ProviderKey]model.CredentialCheck{}
 	for _, k := range s.cfg.EnabledProviders() {
 		if err := s.check(ctx, k); err != nil {
-			out[k] = model.CredentialCheck{Valid: false, Error: err.Error()}
+			out[k] = model.CredentialCheck{Valid: false, Error: apperr.Text(err)}
 		} else {
 			out[k] = model.CredentialCheck{Valid: true}
 		}

@@ -3,8 +3,10 @@
 // state and nonce, through github.com/coreos/go-oidc and
 // golang.org/x/oauth2. It discovers the provider, builds the authorization
 // URL, exchanges the code, verifies the ID token and reads who signed in;
-// Policy decides whether they may and with which role. Keeping logins in
-// flight is the caller's job (the Service keeps them in SQLite).
+// Policy decides whether they may and with which role. Start and Finish
+// are the login around it: the login kept in flight (in the store, so any
+// process on the data dir can finish it), the browser's binding cookie,
+// and the user provisioned at each login. Sessions are the caller's.
 package sso
 
 import (

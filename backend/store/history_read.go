@@ -451,59 +451,27 @@ func (s *Store) dimDaySums(ctx context.Context, sc Scope, m model.CostMetric, d 
 	})
 }
 
-// ResourceSums sums metric by resource (per provider, source and
-// currency). Lines without a resource id are left out (they show in the
-// service breakdown). The tags are those of the resource's latest day.
-// When top > 0, only each provider's top most expensive resources are
-// returned, with any tied with the last, as long as the provider's
-// resources are in one currency (amounts in several currencies cannot be
-// ranked before conversion, so then all are). The counts are how many
-// resources each provider has in scope.
-//
-// The sums come from SQL per line key; grouping by resource, ranking and
-// naming happen here, so only the resources returned pay for their
-// strings and tags.
-func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, top int) ([]ResourceSum, map[model.ProviderKey]int, error) {
-	p, err := s.plan(ctx, sc)
-	if err != nil {
-		return nil, nil, err
-	}
-	ks, args := p.keySums()
-	q := `WITH ks AS (` + ks + `)
-		SELECT k.provider, k.source, k.currency, k.resource_id, k.resource_type, k.service, k.region, ` + sumColumn(m) + `
-		FROM ks JOIN line_keys k ON k.id = ks.key WHERE k.resource_id <> 0`
-	type resKey struct {
-		provider model.ProviderKey
-		source   string
-		currency int64
-		resource int64
-	}
-	type resAgg struct {
-		key         resKey
-		amount      model.Nanos
-		types, svcs []int64
-		regions     []int64
-	}
-	groups := map[resKey]*resAgg{}
-	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var k resKey
-		var rt, sv, rg int64
-		var amt model.Nanos
-		if err := rows.Scan(&k.provider, &k.source, &k.currency, &k.resource, &rt, &sv, &rg, &amt); err != nil {
-			return err
-		}
-		g := groups[k]
-		if g == nil {
-			g = &resAgg{key: k}
-			groups[k] = g
-		}
-		g.amount += amt
-		g.types, g.svcs, g.regions = append(g.types, rt), append(g.svcs, sv), append(g.regions, rg)
-		return nil
-	})
-	if err != nil {
-		return nil, nil, err
-	}
+// resKey is one resource of ResourceSums: its ids in line_keys.
+type resKey struct {
+	provider model.ProviderKey
+	source   string
+	currency int64
+	resource int64
+}
+
+// resAgg is a resource's sum, with the ids of every type, service and
+// region its lines name (the largest name is shown).
+type resAgg struct {
+	key         resKey
+	amount      model.Nanos
+	types, svcs []int64
+	regions     []int64
+}
+
+// rankResources keeps each provider's top resources of groups (all when
+// top is 0 or the provider's are in several currencies) and counts each
+// provider's resources.
+func rankResources(groups map[resKey]*resAgg, top int) ([]*resAgg, map[model.ProviderKey]int) {
 	byProvider := map[model.ProviderKey][]*resAgg{}
 	counts := map[model.ProviderKey]int{}
 	for _, g := range groups {
@@ -526,6 +494,51 @@ func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 		}
 		kept = append(kept, list...)
 	}
+	return kept, counts
+}
+
+// ResourceSums sums metric by resource (per provider, source and
+// currency). Lines without a resource id are left out (they show in the
+// service breakdown). The tags are those of the resource's latest day.
+// When top > 0, only each provider's top most expensive resources are
+// returned, with any tied with the last, as long as the provider's
+// resources are in one currency (amounts in several currencies cannot be
+// ranked before conversion, so then all are). The counts are how many
+// resources each provider has in scope.
+//
+// The sums come from SQL per line key; grouping by resource, ranking and
+// naming happen here, so only the resources returned pay for their
+// strings and tags.
+func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, top int) ([]ResourceSum, map[model.ProviderKey]int, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, nil, err
+	}
+	ks, args := p.keySums()
+	q := `WITH ks AS (` + ks + `)
+		SELECT k.provider, k.source, k.currency, k.resource_id, k.resource_type, k.service, k.region, ` + sumColumn(m) + `
+		FROM ks JOIN line_keys k ON k.id = ks.key WHERE k.resource_id <> 0`
+	groups := map[resKey]*resAgg{}
+	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var k resKey
+		var rt, sv, rg int64
+		var amt model.Nanos
+		if err := rows.Scan(&k.provider, &k.source, &k.currency, &k.resource, &rt, &sv, &rg, &amt); err != nil {
+			return err
+		}
+		g := groups[k]
+		if g == nil {
+			g = &resAgg{key: k}
+			groups[k] = g
+		}
+		g.amount += amt
+		g.types, g.svcs, g.regions = append(g.types, rt), append(g.svcs, sv), append(g.regions, rg)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	kept, counts := rankResources(groups, top)
 	// Names of what is returned, in one query.
 	ids := map[int64]bool{}
 	for _, g := range kept {

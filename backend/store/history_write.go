@@ -180,34 +180,9 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 			return fmt.Errorf("batch: %w", err)
 		}
 	}
-	inScope := map[string]bool{}
-	for _, a := range b.Accounts {
-		inScope[a] = true
-	}
-	// The batch's tag keys join (or leave) the tag rollup before any of
-	// its facts is written.
-	sets := make([]map[string]string, 0, len(facts.Keys))
-	for i := range facts.Keys {
-		if len(facts.Keys[i].Tags) > 0 {
-			sets = append(sets, facts.Keys[i].Tags)
-		}
-	}
-	if err := w.roll.admit(ctx, w.tx, sets); err != nil {
+	ids, skeys, gkeys, err := w.batchKeys(ctx, b, facts)
+	if err != nil {
 		return err
-	}
-	// Global ids of the batch's keys and their rollup keys.
-	ids := make([]int64, len(facts.Keys))
-	skeys := make([]int64, len(facts.Keys))
-	gkeys := make([]int64, len(facts.Keys))
-	for i := range facts.Keys {
-		k := &facts.Keys[i]
-		if len(inScope) > 0 && !inScope[k.BillingAccount] {
-			return fmt.Errorf("batch line of account %q outside the batch's accounts", k.BillingAccount)
-		}
-		var err error
-		if ids[i], skeys[i], gkeys[i], err = w.lineKey(ctx, b, k); err != nil {
-			return err
-		}
 	}
 	// The batch's facts with their global ids, checked on the way.
 	each := func(yield func(idFact) error) error {
@@ -248,6 +223,46 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 	if !w.measuring {
 		return w.write(ctx, scope, scopeArgs, from, to, each)
 	}
+	return w.writeMeasured(ctx, scope, scopeArgs, from, to, facts, each)
+}
+
+// batchKeys checks that every key of the batch is of one of its accounts
+// and returns the keys' global ids and those of their rollup keys.
+func (w *historyWriter) batchKeys(ctx context.Context, b model.Batch, facts *model.Facts) (ids, skeys, gkeys []int64, err error) {
+	inScope := map[string]bool{}
+	for _, a := range b.Accounts {
+		inScope[a] = true
+	}
+	// The batch's tag keys join (or leave) the tag rollup before any of
+	// its facts is written.
+	sets := make([]map[string]string, 0, len(facts.Keys))
+	for i := range facts.Keys {
+		if len(facts.Keys[i].Tags) > 0 {
+			sets = append(sets, facts.Keys[i].Tags)
+		}
+	}
+	if err := w.roll.admit(ctx, w.tx, sets); err != nil {
+		return nil, nil, nil, err
+	}
+	ids = make([]int64, len(facts.Keys))
+	skeys = make([]int64, len(facts.Keys))
+	gkeys = make([]int64, len(facts.Keys))
+	for i := range facts.Keys {
+		k := &facts.Keys[i]
+		if len(inScope) > 0 && !inScope[k.BillingAccount] {
+			return nil, nil, nil, fmt.Errorf("batch line of account %q outside the batch's accounts", k.BillingAccount)
+		}
+		if ids[i], skeys[i], gkeys[i], err = w.lineKey(ctx, b, k); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return ids, skeys, gkeys, nil
+}
+
+// writeMeasured is write that also keeps the span's totals after it in
+// w.known (while measuring).
+func (w *historyWriter) writeMeasured(ctx context.Context, scope string, scopeArgs []any, from, to model.DayNum, facts *model.Facts,
+	each func(func(idFact) error) error) error {
 	// After a replace its span holds exactly the batch's facts: their
 	// sums are the stored totals after, without reading them back.
 	after := map[string]*CurrencySums{}

@@ -10,14 +10,8 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// RuleSet is a saved, named set of allocation rules.
-type RuleSet struct {
-	ID        int64                 `json:"id"`
-	Name      string                `json:"name"`
-	Rules     model.AllocationRules `json:"rules"`
-	CreatedAt string                `json:"created_at"`
-	UpdatedAt string                `json:"updated_at"`
-}
+// RuleSet is a saved rule set (model.RuleSet).
+type RuleSet = model.RuleSet
 
 // SaveRuleSet creates or replaces the rule set called name, with its
 // audit event in the same transaction.

@@ -6,18 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
-// Run is one pipeline run (optimize, sync, import).
-type Run struct {
-	ID         int64           `json:"id"`
-	Kind       string          `json:"kind"`
-	StartedAt  string          `json:"started_at"`
-	FinishedAt string          `json:"finished_at"`
-	Status     string          `json:"status"`
-	Summary    json.RawMessage `json:"summary"`
-	Error      string          `json:"error,omitempty"`
-}
+// Run is one pipeline run (model.Run).
+type Run = model.Run
 
 // StartRun records the start of a run and returns its id.
 func (s *Store) StartRun(ctx context.Context, kind string) (int64, error) {

@@ -7,16 +7,12 @@ import (
 	"fmt"
 	"sync"
 	"sync/atomic"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
-// Versions are the data dir's change counters (migration 0005): History
-// grows with every write of cost history or inventory, Auth whenever a
-// login or token may have stopped being valid. Processes compare them to
-// know when what they keep in memory is stale.
-type Versions struct {
-	History int64
-	Auth    int64
-}
+// Versions are the data dir's change counters (model.Versions).
+type Versions = model.Versions
 
 const versionsSQL = `SELECT history, auth FROM versions WHERE id = 1`
 

@@ -108,7 +108,7 @@ function SavedViews({ current }: { current: string }) {
 }
 
 function AlertBell() {
-  const alerts = useApi<Alert[]>(() => api.GetAlerts(), []);
+  const alerts = useApi<Alert[]>(() => api.Alerts(), []);
   const n = alerts.data?.length ?? 0;
   if (!alerts.data || n === 0) return null;
   return (
@@ -126,7 +126,7 @@ export function App() {
 
   useEffect(() => applyTheme(theme, false), []);
   useEffect(() => {
-    api.GetSession().then(
+    api.Session().then(
       (s) => setSession(normalizeSession(s)),
       // No /api/session yet (501/404): keep the defaults; a 401 has already gone to /login.
       (e) => console.info('session:', toApiError(e).message),

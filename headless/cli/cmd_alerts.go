@@ -41,7 +41,7 @@ deliveries are retried on the next run (cron-friendly). Exit 1 when a delivery f
 					}
 					return err
 				}
-				alerts, err := svc.GetAlerts(cmd.Context())
+				alerts, err := svc.Alerts(cmd.Context())
 				if err != nil {
 					return err
 				}

@@ -51,7 +51,7 @@ is reported with its line number.`,
 			res, err := service.ValidateConfig(a.g.configPath)
 			if err != nil {
 				if e, ok := apperr.As(err); ok && e.Kind == apperr.Configuration && a.g.output == outputJSON {
-					_ = a.emit(map[string]any{"valid": false, "errors": []map[string]any{{"field": "", "message": e.Error(), "line": e.Details["line"]}}, "path": res.Path}, nil)
+					_ = a.emit(map[string]any{"valid": false, "errors": []map[string]any{{"field": "", "message": e.Text(), "line": e.Details["line"]}}, "path": res.Path}, nil)
 				}
 				return err
 			}
@@ -103,7 +103,7 @@ has the deliveries).`,
 					}
 					return a.emit(d, func(w io.Writer) { printDetails(w, d, a.width()); retries(w) })
 				}
-				st, err := svc.GetProviderStatus(cmd.Context())
+				st, err := svc.ProviderStatus(cmd.Context())
 				if err != nil {
 					return err
 				}
@@ -221,7 +221,7 @@ func (a *app) infoCmd() *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
-				in, err := svc.GetInfo(cmd.Context())
+				in, err := svc.Info(cmd.Context())
 				if err != nil {
 					return err
 				}

@@ -42,6 +42,17 @@ Passwords are never taken from the command line: they are read as one line from 
 trailing newline is stripped), from --password-file, or, on a terminal, typed twice without
 echo. Passwords have at least 12 characters and are stored only as salted argon2id hashes.`,
 	}
+	cmd.AddCommand(a.userAddCmd(), a.userPasswdCmd(), a.userRoleCmd(), a.userDisableCmd(), a.userEnableCmd(),
+		a.userListCmd(), a.userDeleteCmd())
+	return cmd
+}
+
+// passwordFileFlag adds --password-file to cmd, into file.
+func passwordFileFlag(cmd *cobra.Command, file *string) {
+	cmd.Flags().StringVar(file, "password-file", "", "read the password from the first line of this file")
+}
+
+func (a *app) userAddCmd() *cobra.Command {
 	var pwFile, role string
 	add := &cobra.Command{
 		Use:   "add NAME [--role ROLE] [--password-file F]",
@@ -62,9 +73,13 @@ echo. Passwords have at least 12 characters and are stored only as salted argon2
 			})
 		},
 	}
-	add.Flags().StringVar(&pwFile, "password-file", "", "read the password from the first line of this file")
+	passwordFileFlag(add, &pwFile)
 	add.Flags().StringVar(&role, "role", "", "role: "+roleNames()+" (default: admin for the first user, else viewer)")
-	setRole := &cobra.Command{
+	return add
+}
+
+func (a *app) userRoleCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "role NAME ROLE",
 		Short: "Change a user's role (" + roleNames() + ")",
 		Long: `Change a local user's role; the user's sessions see it on their next request. Users of
@@ -76,8 +91,11 @@ admin cannot be demoted.`,
 			return a.updateUser(cmd, args[0], service.UserChange{Role: &r}, "role of %s is now "+args[1])
 		},
 	}
-	disabled, enabled := true, false
-	disable := &cobra.Command{
+}
+
+func (a *app) userDisableCmd() *cobra.Command {
+	disabled := true
+	return &cobra.Command{
 		Use:   "disable NAME",
 		Short: "Disable a user: ends the user's sessions, stops the user's tokens, refuses logins",
 		Args:  cobra.ExactArgs(1),
@@ -85,7 +103,11 @@ admin cannot be demoted.`,
 			return a.updateUser(cmd, args[0], service.UserChange{Disabled: &disabled}, "user %s disabled")
 		},
 	}
-	enable := &cobra.Command{
+}
+
+func (a *app) userEnableCmd() *cobra.Command {
+	enabled := false
+	return &cobra.Command{
 		Use:   "enable NAME",
 		Short: "Enable a disabled user again",
 		Args:  cobra.ExactArgs(1),
@@ -93,6 +115,10 @@ admin cannot be demoted.`,
 			return a.updateUser(cmd, args[0], service.UserChange{Disabled: &enabled}, "user %s enabled")
 		},
 	}
+}
+
+func (a *app) userPasswdCmd() *cobra.Command {
+	var pwFile string
 	passwd := &cobra.Command{
 		Use:   "passwd NAME [--password-file F]",
 		Short: "Change a user's password (ends the user's sessions)",
@@ -111,7 +137,11 @@ admin cannot be demoted.`,
 			})
 		},
 	}
-	passwd.Flags().StringVar(&pwFile, "password-file", "", "read the password from the first line of this file")
+	passwordFileFlag(passwd, &pwFile)
+	return passwd
+}
+
+func (a *app) userListCmd() *cobra.Command {
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List users",
@@ -122,26 +152,33 @@ admin cannot be demoted.`,
 				if err != nil {
 					return err
 				}
-				return a.emit(users, func(w io.Writer) {
-					tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-					fmt.Fprintln(tw, "ID\tUSERNAME\tROLE\tSIGN-IN\tSTATE\tCREATED\tUPDATED")
-					for _, u := range users {
-						signIn := "password"
-						if u.SSOIssuer != "" {
-							signIn = "sso " + u.SSOIssuer
-						}
-						state := "enabled"
-						if u.Disabled {
-							state = "disabled"
-						}
-						fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Username, u.Role, signIn, state, u.CreatedAt, u.UpdatedAt)
-					}
-					tw.Flush()
-				})
+				return a.emit(users, func(w io.Writer) { printUsers(w, users) })
 			})
 		},
 	}
 	a.outputFlag(list)
+	return list
+}
+
+// printUsers is the users table of `user list`.
+func printUsers(w io.Writer, users []model.User) {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tUSERNAME\tROLE\tSIGN-IN\tSTATE\tCREATED\tUPDATED")
+	for _, u := range users {
+		signIn := "password"
+		if u.SSOIssuer != "" {
+			signIn = "sso " + u.SSOIssuer
+		}
+		state := "enabled"
+		if u.Disabled {
+			state = "disabled"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", u.ID, u.Username, u.Role, signIn, state, u.CreatedAt, u.UpdatedAt)
+	}
+	tw.Flush()
+}
+
+func (a *app) userDeleteCmd() *cobra.Command {
 	del := &cobra.Command{
 		Use:   "delete NAME",
 		Short: "Delete a user, end the user's sessions and revoke the user's tokens",
@@ -163,8 +200,7 @@ admin cannot be demoted.`,
 		},
 	}
 	del.Flags().BoolVarP(&a.g.yes, "yes", "y", false, "answer yes to the confirmation")
-	cmd.AddCommand(add, passwd, setRole, disable, enable, list, del)
-	return cmd
+	return del
 }
 
 // updateUser applies one change and prints done (with the name).

@@ -48,11 +48,6 @@ type app struct {
 	terminal func(w io.Writer) bool
 }
 
-// usageError marks bad usage (exit 2).
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
-
 // Extra holds commands other packages register before Execute (the
 // desktop build adds `desktop`).
 var Extra []func() *cobra.Command
@@ -80,6 +75,11 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 
 func (a *app) run(ctx context.Context, args []string) int {
 	root := a.root()
+	// The default help and completion commands are added now, not by
+	// Execute, so typedUsage sees them.
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd(args...)
+	typedUsage(root)
 	root.SetArgs(args)
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -103,7 +103,7 @@ func (a *app) report(cmd *cobra.Command, err error) int {
 	if cmd != nil {
 		help = cmd.CommandPath()
 	}
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) {
 		fmt.Fprintf(a.stderr, "costpilot: %v\nRun '%s --help' for usage.\n", err, help)
 		return ExitUsage
 	}
@@ -151,17 +151,6 @@ func mustBeOneOf(flag string, got any, allowed []string) string {
 	return fmt.Sprintf("--%s must be one of %s, got %q", flag, strings.Join(allowed, ", "), got)
 }
 
-func isCobraUsage(err error) bool {
-	m := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "invalid argument",
-		"accepts ", "requires at least", "flag needs an argument", "required flag", "if any flags in the group"} {
-		if strings.Contains(m, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func (a *app) root() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "costpilot",
@@ -185,7 +174,6 @@ Exit codes: 0 success, 1 failure, 2 bad usage or invalid configuration.`,
 	pf.StringVar(&a.g.configPath, "config", "", "configuration file (YAML)")
 	pf.StringVar(&a.g.dataDir, "data-dir", "", "data directory (SQLite history, cache, reports)")
 	pf.StringVar(&a.g.logLevel, "log-level", "", "log level: "+strings.Join(service.LogLevels, ", ")+" (logs go to stderr)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err.Error()} })
 	root.AddCommand(
 		a.initCmd(), a.validateConfigCmd(), a.analyzeCmd(), a.statusCmd(), a.healthCmd(), a.infoCmd(),
 		a.versionCmd(), a.cleanupCmd(), a.syncCmd(), newForecastBenchCmd(),

@@ -118,7 +118,7 @@ func TestListEndpointsAnswerTheirItems(t *testing.T) {
 	if err := json.Unmarshal([]byte(res.body), &alerts); err != nil || res.status != http.StatusOK {
 		t.Fatalf("alerts: %s %v", fmtRes(res), err)
 	}
-	want, err := e.svc.GetAlerts(ctx)
+	want, err := e.svc.Alerts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

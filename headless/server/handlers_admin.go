@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
-	"github.com/costpilot/costpilot/backend/store"
 )
 
 // Administration: users, API tokens and the audit log. The Service
@@ -31,7 +31,7 @@ func (s *Server) updateUser() http.Handler {
 	return endpoint(func(r *http.Request) (userChange, error) {
 		c, err := jsonBody[service.UserChange](r)
 		return userChange{name: r.PathValue("name"), change: c}, err
-	}, func(ctx context.Context, in userChange) (store.User, error) {
+	}, func(ctx context.Context, in userChange) (model.User, error) {
 		return s.svc.UpdateUser(ctx, in.name, in.change)
 	})
 }

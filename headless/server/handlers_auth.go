@@ -125,7 +125,7 @@ func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, username st
 				msg = "The server is busy. Try again in " + humanSeconds(sec) + "."
 			}
 		case apperr.Validation:
-			msg = e.Error()
+			msg = e.Text()
 		}
 	}
 	if len(username) > service.MaxUsernameLen {

@@ -8,7 +8,6 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/service"
-	"github.com/costpilot/costpilot/backend/store"
 )
 
 // intParam reads an integer query parameter, def when absent.
@@ -198,11 +197,11 @@ func (s *Server) allocate() http.Handler {
 }
 
 func (s *Server) alerts() http.Handler {
-	return endpoint(none, noInput(s.svc.GetAlerts))
+	return endpoint(none, noInput(s.svc.Alerts))
 }
 
 func (s *Server) status() http.Handler {
-	return endpoint(none, noInput(s.svc.GetProviderStatus))
+	return endpoint(none, noInput(s.svc.ProviderStatus))
 }
 
 func (s *Server) statusDetailed() http.Handler {
@@ -244,7 +243,7 @@ func (s *Server) ruleSets() http.Handler {
 }
 
 func (s *Server) saveRuleSet() http.Handler {
-	return endpoint(jsonBody[ruleSetRequest], func(ctx context.Context, in ruleSetRequest) (store.RuleSet, error) {
+	return endpoint(jsonBody[ruleSetRequest], func(ctx context.Context, in ruleSetRequest) (model.RuleSet, error) {
 		return s.svc.SaveRuleSet(ctx, in.Name, in.Rules)
 	})
 }

@@ -82,7 +82,7 @@ func (s *Server) ssoFailed(w http.ResponseWriter, r *http.Request, err error) {
 	infoOf(r).err = err
 	msg := "Single sign-on failed."
 	if e, ok := apperr.As(err); ok {
-		msg = "Single sign-on failed: " + e.Error()
+		msg = "Single sign-on failed: " + e.Text()
 	}
 	s.renderLogin(w, status, loginView{Error: msg})
 }

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/security"
 	"github.com/costpilot/costpilot/backend/service"
-	"github.com/costpilot/costpilot/backend/store"
 )
 
 // reqInfo is what the layers of one request learn about it, shared by
@@ -30,7 +30,7 @@ type reqInfo struct {
 	rec       *recorder
 
 	versionsRead bool // versions holds this request's read (versionsOf)
-	versions     store.Versions
+	versions     model.Versions
 	versionsErr  error
 }
 

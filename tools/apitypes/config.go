@@ -50,15 +50,15 @@ func apiConfig() apiSpec {
 			t[model.Recommendation](), t[model.Forecast](), t[model.ModelEvaluation](),
 			t[model.OptimizationResult](), t[model.ReportResult](), t[service.ReportFile](),
 			t[model.ProviderStatus](), t[model.ProviderDetail](), t[model.CredentialCheck](),
-			t[model.AllocationResult](), t[store.RuleSet](), t[model.PerformanceMetrics](),
-			t[model.Health](), t[model.Alert](), t[store.Run](), t[app.Session](),
+			t[model.AllocationResult](), t[model.RuleSet](), t[model.PerformanceMetrics](),
+			t[model.Health](), t[model.Alert](), t[model.Run](), t[app.Session](),
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
 			t[service.RecommendationDetail](), t[service.BudgetView](), t[service.ScheduleView](),
 			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
 			t[model.TagCoverage](),
 			// Administration (web only).
-			t[store.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
+			t[model.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
 			// Requests.
 			t[app.CostRequest](), t[model.ReportRequest](), t[model.AllocationRules](), t[model.ViewSpec](),
 			t[service.RecommendationFilter](), t[service.StateChange](), t[config.Budget](), t[config.Schedule](),

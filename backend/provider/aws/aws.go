@@ -23,6 +23,7 @@ import (
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/security"
 )
 
 // Credential field names looked up in provider.Credentials (the OS keyring).
@@ -160,8 +161,9 @@ func (p *Provider) config(ctx context.Context) (aws.Config, error) {
 	c, err := awsconfig.LoadDefaultConfig(ctx, lo...)
 	if err != nil {
 		// A broken profile or config file is the user's configuration.
+		err = security.ScrubError(err, p.secret)
 		return aws.Config{}, apperr.Wrap(apperr.Provider, err, "aws: cannot load the AWS configuration (profile %q): %s",
-			p.cfg.Profile, scrub(err.Error(), p.secret)).
+			p.cfg.Profile, err).
 			WithProvider(string(model.AWS)).WithDetail(model.FailureDetail, model.FailureCredentials)
 	}
 	if c.Credentials != nil {

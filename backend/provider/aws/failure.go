@@ -3,7 +3,6 @@ package aws
 import (
 	"context"
 	"errors"
-	"strings"
 
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/smithy-go"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/security"
 )
 
 // Error codes AWS services answer with, by what they mean for the user.
@@ -40,16 +40,17 @@ var (
 // why, without secrets.
 func (p *Provider) fail(ctx context.Context, what string, err error) error {
 	reason, code := classify(ctx, err)
+	secrets := p.secrets()
 	msg := "aws: " + what + ": " + describe(reason)
 	if code != "" {
 		msg += " (" + code
 		var api smithy.APIError
 		if errors.As(err, &api) && api.ErrorMessage() != "" {
-			msg += ": " + truncate(scrub(api.ErrorMessage(), p.secrets()), 300)
+			msg += ": " + truncate(security.Scrub(api.ErrorMessage(), secrets), 300)
 		}
 		msg += ")"
 	}
-	return provider.Failure(model.AWS, what, reason, code, msg, err)
+	return provider.Failure(model.AWS, what, reason, code, msg, security.ScrubError(err, secrets))
 }
 
 // classify decides the failure from the error chain: the API's error code
@@ -115,16 +116,6 @@ func (p *Provider) secrets() []string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.secret
-}
-
-// scrub removes any configured secret from s.
-func scrub(s string, secrets []string) string {
-	for _, v := range secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "[redacted]")
-		}
-	}
-	return s
 }
 
 func truncate(s string, n int) string {

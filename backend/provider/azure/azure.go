@@ -27,6 +27,7 @@ import (
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/security"
 )
 
 // Credential field names looked up in provider.Credentials (the OS keyring).
@@ -231,7 +232,8 @@ func (p *Provider) credential() (azcore.TokenCredential, error) {
 			DisableInstanceDiscovery: p.privateAuthority()})
 	}
 	if err != nil {
-		return nil, apperr.Wrap(apperr.Provider, err, "azure: cannot set up credentials: %s", scrub(err.Error(), p.secret)).
+		err = security.ScrubError(err, p.secret)
+		return nil, apperr.Wrap(apperr.Provider, err, "azure: cannot set up credentials: %s", err).
 			WithProvider(string(model.Azure)).WithDetail(model.FailureDetail, model.FailureCredentials)
 	}
 	p.cred = markedCredential{cred}

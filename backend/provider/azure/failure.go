@@ -73,16 +73,6 @@ func describe(r model.ProviderFailure, role string) string {
 	return "Azure could not be reached"
 }
 
-// scrub removes any configured secret from s.
-func scrub(s string, secrets []string) string {
-	for _, v := range secrets {
-		if len(v) >= 4 {
-			s = strings.ReplaceAll(s, v, "[redacted]")
-		}
-	}
-	return s
-}
-
 // markedCredential tags every token failure so fail can call it bad
 // credentials, whichever member of the chain answered.
 type markedCredential struct{ azcore.TokenCredential }

@@ -151,9 +151,17 @@ func (w *world) machine(r *rng, p profile, typ, name, account, region string, bo
 // has real cases: idle and oversized machines, bursty groups, a steady
 // always-on baseline, untagged spend, unattached volumes and unused IPs.
 func (w *world) build(r *rng) {
+	w.buildGroups(r)
+	w.buildStandalone(r)
+	w.buildAnalytics(r)
+	w.buildOrphans(r)
+	w.buildManaged(r)
+}
+
+// buildGroups adds two autoscaling groups with a daily pattern.
+func (w *world) buildGroups(r *rng) {
 	c := w.c
 	types := c.types
-	// Autoscaling groups with a daily pattern.
 	for gi, g := range []string{"web", "api"} {
 		project := []string{"checkout", "mobile-api"}[gi]
 		typ := types[2+gi]
@@ -166,6 +174,13 @@ func (w *world) build(r *rng) {
 			w.add(r, a)
 		}
 	}
+}
+
+// buildStandalone adds the standalone machines, each of a profile drawn
+// from the mix, with its disk.
+func (w *world) buildStandalone(r *rng) {
+	c := w.c
+	types := c.types
 	standalone := c.scale - 16
 	for i := 0; i < standalone; i++ {
 		var p profile
@@ -207,14 +222,25 @@ func (w *world) build(r *rng) {
 		gb := float64(50 + 50*r.intn(8))
 		w.add(r, w.volume(r, name+"-disk", account, region, gb, born, a.died, true, a.Tags))
 	}
-	// A step change: an analytics cluster launched 120 days ago.
+}
+
+// buildAnalytics adds a step change: an analytics cluster launched 120
+// days ago.
+func (w *world) buildAnalytics(r *rng) {
+	c := w.c
+	types := c.types
 	for i := 0; i < 5; i++ {
 		name := fmt.Sprintf("analytics-prod-%02d", i+1)
 		typ := types[len(types)-1-i%2]
 		a := w.machine(r, profRightSized, typ, name, c.accounts[len(c.accounts)-1], c.regions[0], w.days-120, w.tags(r, "analytics", "prod"))
 		w.add(r, a)
 	}
-	// Orphans: unattached volumes, unused addresses, old snapshots.
+}
+
+// buildOrphans adds unattached volumes, unused addresses and old
+// snapshots.
+func (w *world) buildOrphans(r *rng) {
+	c := w.c
 	for i := 0; i < 6; i++ {
 		gb := float64(100 + 100*r.intn(5))
 		w.add(r, w.volume(r, fmt.Sprintf("orphan-vol-%02d", i+1), r.pick(c.accounts), r.pick(c.regions), gb, r.intn(w.days-60), -1, i >= 4, w.tags(r, r.pick(projects), "dev")))
@@ -240,6 +266,11 @@ func (w *world) build(r *rng) {
 		a.Tags = w.tags(r, r.pick(projects), "prod")
 		w.add(r, a)
 	}
+}
+
+// buildManaged adds managed databases and buckets.
+func (w *world) buildManaged(r *rng) {
+	c := w.c
 	// Managed services cost differently on each cloud; the factor keeps
 	// the four accounts from looking like copies of each other.
 	factor := map[model.ProviderKey]float64{model.AWS: 1, model.Azure: 1.12, model.GCP: 0.87, model.OCI: 0.64}[c.key]

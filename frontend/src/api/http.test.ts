@@ -128,7 +128,7 @@ describe('http transport errors', () => {
     Object.defineProperty(res, 'redirected', { value: true });
     Object.defineProperty(res, 'url', { value: 'http://127.0.0.1:5000/login' });
     const t = createHttpTransport({ fetch: async () => res, onUnauthorized });
-    const err = await rejection(t.GetMetrics());
+    const err = await rejection(t.Metrics());
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
     expect(err.type).toBe('AuthenticationError');
   });
@@ -184,7 +184,7 @@ describe('http transport requests', () => {
 
   it('a null list answer becomes an empty array', async () => {
     const { fn } = fakeFetch(() => json(200, null));
-    expect(await createHttpTransport({ fetch: fn }).GetAlerts()).toEqual([]);
+    expect(await createHttpTransport({ fetch: fn }).Alerts()).toEqual([]);
   });
 
   it('forecast days and report names are encoded', async () => {

@@ -55,7 +55,7 @@ import type {
 export interface Transport {
   AnalyzeCosts(q: CostRequest): Promise<CostAnalysis>;
   GenerateRecommendations(f?: RecommendationFilter): Promise<Recommendation[]>;
-  GetRecommendation(id: string): Promise<RecommendationDetail>;
+  Recommendation(id: string): Promise<RecommendationDetail>;
   /** What the rightsizing and idle checks could not assess, per provider. */
   RecommendationsNotAssessed(): Promise<NotAssessed[]>;
   SetRecommendationState(id: string, change: StateChange): Promise<Recommendation>;
@@ -67,17 +67,17 @@ export interface Transport {
   ListReports(): Promise<ReportFile[]>;
   /** ReportURL is where the browser downloads a report (web only). */
   ReportURL(name: string): string;
-  GetProviderStatus(): Promise<ProviderStatus>;
-  GetProviderDetails(): Promise<ProviderDetail[]>;
+  ProviderStatus(): Promise<ProviderStatus>;
+  ProviderDetails(): Promise<ProviderDetail[]>;
   ValidateCredentials(): Promise<CredentialChecks>;
   AllocateCosts(rules: AllocationRules): Promise<AllocationResult>;
   ListAllocationRules(): Promise<RuleSet[]>;
   SaveAllocationRule(name: string, rules: AllocationRules): Promise<RuleSet>;
-  GetMetrics(): Promise<PerformanceMetrics>;
+  Metrics(): Promise<PerformanceMetrics>;
   CheckHealth(): Promise<Health>;
-  GetAlerts(): Promise<Alert[]>;
+  Alerts(): Promise<Alert[]>;
   ListRuns(): Promise<Run[]>;
-  GetSession(): Promise<Session>;
+  Session(): Promise<Session>;
   ImportFile(file: File): Promise<ImportResult>;
   ListBudgets(): Promise<BudgetView[]>;
   /** SaveBudget creates (id 0) or changes a budget. */
@@ -92,7 +92,7 @@ export interface Transport {
   /** TagCoverage is the allocatable and unallocated spend of a period (same period fields as Commitments). */
   TagCoverage(q: CommitmentRequest): Promise<TagCoverage>;
   ListAnomalies(): Promise<AnomalyList>;
-  GetAnomaly(id: string): Promise<AnomalyDetail>;
+  Anomaly(id: string): Promise<AnomalyDetail>;
   DecideAnomaly(id: string, r: AnomalyDecisionRequest): Promise<AnomalyView>;
   /** TagValues lists the tag keys and values of the period of q. */
   TagValues(q: CostRequest): Promise<Record<string, string[]>>;

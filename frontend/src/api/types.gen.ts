@@ -801,7 +801,7 @@ export interface ResourceDriver {
 export const RoleValues = ['viewer', 'editor', 'admin'] as const;
 export type Role = (typeof RoleValues)[number];
 
-/** Go: store.RuleSet */
+/** Go: model.RuleSet */
 export interface RuleSet {
   id: number;
   name: string;
@@ -810,7 +810,7 @@ export interface RuleSet {
   updated_at: string;
 }
 
-/** Go: store.Run */
+/** Go: model.Run */
 export interface Run {
   id: number;
   kind: string;
@@ -958,7 +958,7 @@ export interface TrendAnalysis {
 export const TrendDirectionValues = ['increasing', 'decreasing', 'stable'] as const;
 export type TrendDirection = (typeof TrendDirectionValues)[number];
 
-/** Go: store.User */
+/** Go: model.User */
 export interface User {
   id: number;
   username: string;

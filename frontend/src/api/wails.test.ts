@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type * as B from '../../wailsjs/go/app/Bindings';
 import { matchRendered, reportFor } from '../desktop/firstRender';
 import { ApiError } from './errors';
 import type { CostAnalysis } from './types';
-import { bindingError, costRequest, createWailsTransport, IMPORT_PATH, REPORTS_PREFIX } from './wails';
+import { bindingError, REPORTS_PREFIX, type Bindings } from '../desktop/bindings';
+import { costRequest, createWailsTransport, IMPORT_PATH } from './wails';
 
 const shape = JSON.stringify({
   error: 'days must be an integer from 1 to 365, got 0',
@@ -64,10 +64,10 @@ describe('createWailsTransport', () => {
       throw shape; // older Wails: the raw value
     },
     GenerateRecommendations: async () => null,
-    GetAlerts: async () => {
+    Alerts: async () => {
       throw new Error(shape); // newer Wails: an Error around it
     },
-  } as unknown as typeof B;
+  } as unknown as Bindings;
   const t = createWailsTransport(fake, async (input, init) => {
     calls.push(['fetch', input, init?.method, init?.body instanceof Uint8Array ? 'bytes' : typeof init?.body]);
     return new Response(JSON.stringify({ error: 'not a billing export', error_type: 'ValidationError', details: {} }), { status: 400 });
@@ -80,7 +80,7 @@ describe('createWailsTransport', () => {
   });
   it('rejects with an ApiError for either kind of rejection', async () => {
     await expect(t.ForecastCosts(0)).rejects.toMatchObject({ type: 'ValidationError' });
-    await expect(t.GetAlerts()).rejects.toMatchObject({ type: 'ValidationError' });
+    await expect(t.Alerts()).rejects.toMatchObject({ type: 'ValidationError' });
   });
   it('turns null lists into empty ones', async () => {
     expect(await t.GenerateRecommendations()).toEqual([]);

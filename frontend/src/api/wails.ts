@@ -1,12 +1,11 @@
 // The desktop transport (docs/architecture.md): the Transport of http.ts over the
-// Wails bindings generated in frontend/wailsjs (app.Bindings in Go). There
-// is no login: the window is a local, single-user app. A rejected call
-// carries the JSON string app.ErrorFormatter makes, either raw or as an
-// Error's message depending on the Wails version; both become an ApiError.
-import * as B from '../../wailsjs/go/app/Bindings';
+// Wails bindings (app.Bindings in Go), reached through desktop/bindings.ts,
+// the one module that imports Wails' generated code. There is no login:
+// the window is a local, single-user app.
 import { installDesktop } from '../desktop';
+import { bindings, call, REPORTS_PREFIX, type Bindings } from '../desktop/bindings';
 import { noteAnalysis, noteAnalysisError } from '../desktop/firstRender';
-import { ApiError, errorFromBody, errorFromJSONString, NETWORK } from './errors';
+import { ApiError, errorFromBody, NETWORK } from './errors';
 import type { Transport } from './transport';
 import type {
   AllocationResult,
@@ -48,9 +47,6 @@ import type {
  */
 export const TRANSPORT_MARKER = 'costpilot-transport:wails';
 
-/** REPORTS_PREFIX is where the window's asset server serves reports. */
-export const REPORTS_PREFIX = '/desktop/reports/';
-
 /** IMPORT_PATH is where the window's asset server takes a billing file. */
 export const IMPORT_PATH = '/desktop/import';
 
@@ -60,26 +56,9 @@ export const IMPORT_PATH = '/desktop/import';
  */
 export const MAX_WINDOW_IMPORT = 256 * 1024 * 1024;
 
-/** bindingError turns whatever a binding rejected with into an ApiError. */
-export function bindingError(e: unknown): ApiError {
-  if (e instanceof ApiError) return e;
-  if (typeof e === 'string') return errorFromJSONString(e);
-  if (e instanceof Error) return errorFromJSONString(e.message);
-  return new ApiError(String(e), 'BaseError');
-}
-
-/** call runs one binding and rejects with an ApiError on failure. */
-export async function call<T>(fn: () => Promise<unknown>): Promise<T> {
-  try {
-    return (await fn()) as T;
-  } catch (e) {
-    throw bindingError(e);
-  }
-}
-
 /** costRequest is app.CostRequest: days, a period or start and end, then the grouping and filters. */
-export function costRequest(q: CostRequest): Parameters<typeof B.AnalyzeCosts>[0] {
-  const r: Parameters<typeof B.AnalyzeCosts>[0] = {};
+export function costRequest(q: CostRequest): Parameters<Bindings['AnalyzeCosts']>[0] {
+  const r: Parameters<Bindings['AnalyzeCosts']>[0] = {};
   if (q.start || q.end) {
     r.start = q.start;
     r.end = q.end;
@@ -110,15 +89,13 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
-type Bindings = typeof B;
-
 /** webOnly refuses the administration calls: the desktop has no users or tokens of its own. */
 function webOnly(): Promise<never> {
   return Promise.reject(new ApiError('Users, tokens and the audit log are managed in the web dashboard or with costpilot user, token and audit', 'NotImplementedError'));
 }
 
 /** createWailsTransport builds the transport over b (the generated bindings; tests pass fakes). */
-export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i, init) => fetch(i, init)): Transport {
+export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fetch = (i, init) => fetch(i, init)): Transport {
   return {
     AnalyzeCosts: async (q) => {
       const req = costRequest(q);
@@ -136,7 +113,7 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     Commitments: (q) => call<CommitmentReport>(() => b.Commitments(q)),
     TagCoverage: (q) => call<TagCoverage>(() => b.TagCoverage(q)),
     ListAnomalies: () => call<AnomalyList>(() => b.ListAnomalies()),
-    GetAnomaly: (id) => call<AnomalyDetail>(() => b.GetAnomaly(id)),
+    Anomaly: (id) => call<AnomalyDetail>(() => b.Anomaly(id)),
     DecideAnomaly: (id, r) => call<AnomalyView>(() => b.DecideAnomaly(id, r as Parameters<Bindings['DecideAnomaly']>[1])),
     ListBudgets: async () => (await call<BudgetView[] | null>(() => b.ListBudgets())) ?? [],
     SaveBudget: (id, budget) => call<BudgetView>(() => b.SaveBudget(id, budget as Parameters<Bindings['SaveBudget']>[1])),
@@ -149,7 +126,7 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
       await call<boolean>(() => b.DeleteSchedule(id));
     },
     RecommendationsNotAssessed: async () => (await call<NotAssessed[] | null>(() => b.RecommendationsNotAssessed())) ?? [],
-    GetRecommendation: (id) => call<RecommendationDetail>(() => b.GetRecommendation(id)),
+    Recommendation: (id) => call<RecommendationDetail>(() => b.Recommendation(id)),
     SetRecommendationState: (id, change) =>
       call<Recommendation>(() => b.SetRecommendationState(id, change as Parameters<Bindings['SetRecommendationState']>[1])),
     ForecastCosts: (days) => call<Forecast>(() => b.ForecastCosts(days)),
@@ -158,19 +135,19 @@ export function createWailsTransport(b: Bindings = B, doFetch: typeof fetch = (i
     GenerateReport: (req: ReportRequest) => call<ReportResult>(() => b.GenerateReport(req)),
     ListReports: async () => (await call<ReportFile[] | null>(() => b.ListReports())) ?? [],
     ReportURL: (name) => REPORTS_PREFIX + encodeURIComponent(name),
-    GetProviderStatus: () => call<ProviderStatus>(() => b.GetProviderStatus()),
-    GetProviderDetails: async () => (await call<ProviderDetail[] | null>(() => b.GetProviderDetails())) ?? [],
+    ProviderStatus: () => call<ProviderStatus>(() => b.ProviderStatus()),
+    ProviderDetails: async () => (await call<ProviderDetail[] | null>(() => b.ProviderDetails())) ?? [],
     ValidateCredentials: () => call<CredentialChecks>(() => b.ValidateCredentials()),
     AllocateCosts: (rules: AllocationRules) =>
       call<AllocationResult>(() => b.AllocateCosts(rules as Parameters<Bindings['AllocateCosts']>[0])),
     ListAllocationRules: async () => (await call<RuleSet[] | null>(() => b.ListAllocationRules())) ?? [],
     SaveAllocationRule: (name, rules) =>
       call<RuleSet>(() => b.SaveAllocationRule(name, rules as Parameters<Bindings['SaveAllocationRule']>[1])),
-    GetMetrics: () => call<PerformanceMetrics>(() => b.GetMetrics()),
+    Metrics: () => call<PerformanceMetrics>(() => b.Metrics()),
     CheckHealth: () => call<Health>(() => b.CheckHealth()),
-    GetAlerts: async () => (await call<Alert[] | null>(() => b.GetAlerts())) ?? [],
+    Alerts: async () => (await call<Alert[] | null>(() => b.Alerts())) ?? [],
     ListRuns: async () => (await call<Run[] | null>(() => b.ListRuns())) ?? [],
-    GetSession: () => call<Session>(() => b.GetSession()),
+    Session: () => call<Session>(() => b.Session()),
     TagValues: async (q) => (await call<Record<string, string[]> | null>(() => b.TagValues(costRequest(q)))) ?? {},
     ListViews: async () => (await call<SavedView[] | null>(() => b.ListViews())) ?? [],
     SaveView: (name, spec) => call<SavedView>(() => b.SaveView(name, spec as Parameters<Bindings['SaveView']>[1])),

@@ -45,7 +45,7 @@ function detailValue(v: unknown): string {
 }
 
 export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: (r: Recommendation) => void }) {
-  const detail = useApi<RecommendationDetail>(() => api.GetRecommendation(id), [id]);
+  const detail = useApi<RecommendationDetail>(() => api.Recommendation(id), [id]);
   const session = useSession();
   const mayChange = can(session, 'change');
   const [reason, setReason] = useState('');

@@ -3,23 +3,20 @@
 // bindings; stored values are never read back into the window, only
 // whether each field is set.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import * as B from '../../wailsjs/go/app/Bindings';
+import { toApiError, type ApiError } from '../api/errors';
 import {
-  api,
-  toApiError,
-  type ApiError,
+  PROVIDERS,
   type CredentialChecks,
   type CredentialField as Field,
   type CredentialStoreStatus as StoreStatus,
   type ProviderKey,
-} from '../api/client';
-import { PROVIDERS } from '../api/types';
+} from '../api/types';
+import { providerName } from '../lib/format';
+import { bindingError, desktop } from './bindings';
 
 /** Owner is whose credentials the store keeps: a cloud, or the mail server of scheduled reports. */
 type Owner = ProviderKey | 'smtp';
 const OWNERS: Owner[] = [...PROVIDERS, 'smtp'];
-import { bindingError } from '../api/wails';
-import { providerName } from '../lib/format';
 
 const BACKEND_NAMES: Record<string, string> = {
   'secret-service': 'the Secret Service keyring (GNOME Keyring, KeePassXC)',
@@ -44,7 +41,7 @@ function Passphrase({ status, onUnlocked }: { status: StoreStatus; onUnlocked: (
       return;
     }
     try {
-      await B.UnlockCredentials(value);
+      await desktop.unlockCredentials(value);
       setValue('');
       setConfirm('');
       onUnlocked();
@@ -83,8 +80,8 @@ function FieldRow({ field, disabled, onChange }: { field: Field; disabled: boole
   const act = async (what: 'save' | 'remove') => {
     setBusy(true);
     try {
-      if (what === 'save') await B.SetCredential(field.provider, field.name, value);
-      else await B.DeleteCredential(field.provider, field.name);
+      if (what === 'save') await desktop.setCredential(field.provider, field.name, value);
+      else await desktop.deleteCredential(field.provider, field.name);
       setValue('');
       onChange(what === 'save' ? `${field.label} saved.` : `${field.label} removed.`);
     } catch (err) {
@@ -131,10 +128,10 @@ export function CredentialsDialog({ onClose }: { onClose: () => void }) {
 
   const load = async () => {
     try {
-      const st = (await B.CredentialStoreStatus()) as StoreStatus;
+      const st = await desktop.credentialStoreStatus();
       setStatus(st);
       const all: Partial<Record<Owner, Field[]>> = {};
-      for (const p of OWNERS) all[p] = ((await B.CredentialFields(p)) ?? []) as Field[];
+      for (const p of OWNERS) all[p] = await desktop.credentialFields(p);
       setFields(all);
     } catch (err) {
       setMessage({ text: '', error: bindingError(err) });
@@ -150,10 +147,10 @@ export function CredentialsDialog({ onClose }: { onClose: () => void }) {
   const test = async () => {
     setChecks({ busy: true });
     try {
-      setChecks({ busy: false, result: await api.ValidateCredentials() });
+      setChecks({ busy: false, result: await desktop.validateCredentials() });
     } catch (err) {
       setChecks({ busy: false });
-      setMessage({ text: '', error: toApiError(err) });
+      setMessage({ text: '', error: bindingError(err) });
     }
   };
   const changed = (text: string, error?: ApiError) => {

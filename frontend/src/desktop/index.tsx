@@ -5,8 +5,7 @@
 // the first-render report.
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import * as B from '../../wailsjs/go/app/Bindings';
-import { EventsOn } from '../../wailsjs/runtime/runtime';
+import { bindingError, desktop, onEvent, REPORTS_PREFIX } from './bindings';
 import { CredentialsDialog } from './Credentials';
 import { watchFirstRender } from './firstRender';
 import './desktop.css';
@@ -17,7 +16,6 @@ export const EVENT_IMPORTED = 'desktop:imported';
 
 const TOAST = 'costpilot:desktop-toast';
 const OPEN_CREDENTIALS = 'costpilot:open-credentials';
-const REPORTS_PREFIX = '/desktop/reports/';
 
 /** toast shows a short message at the bottom of the window. */
 export function toast(message: string, error = false): void {
@@ -29,23 +27,11 @@ export function openCredentials(): void {
   window.dispatchEvent(new Event(OPEN_CREDENTIALS));
 }
 
-function errorText(e: unknown): string {
-  if (typeof e === 'string') {
-    try {
-      const b = JSON.parse(e) as { error?: string; message?: string };
-      return b.message ? `${b.error}: ${b.message}` : (b.error ?? e);
-    } catch {
-      return e;
-    }
-  }
-  return e instanceof Error ? errorText(e.message) : String(e);
-}
-
 function DesktopRoot() {
   const [open, setOpen] = useState(false);
   const [note, setNote] = useState<{ message: string; error: boolean } | null>(null);
   useEffect(() => {
-    const off = EventsOn(EVENT_CREDENTIALS, () => setOpen(true));
+    const off = onEvent(EVENT_CREDENTIALS, () => setOpen(true));
     const show = () => setOpen(true);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onToast = (e: Event) => {
@@ -80,9 +66,9 @@ function onReportLink(e: MouseEvent): void {
   if (!href.startsWith(REPORTS_PREFIX)) return;
   e.preventDefault();
   const name = decodeURIComponent(href.slice(REPORTS_PREFIX.length));
-  B.SaveReportAs(name).then(
+  desktop.saveReportAs(name).then(
     (path) => path && toast(`Saved ${path}`),
-    (err) => toast(`Cannot save the report: ${errorText(err)}`, true),
+    (err) => toast(`Cannot save the report: ${bindingError(err).message}`, true),
   );
 }
 
@@ -94,14 +80,14 @@ export function installDesktop(): void {
   installed = true;
   document.documentElement.classList.add('desktop');
   document.addEventListener('click', onReportLink, true);
-  EventsOn(EVENT_IMPORTED, () => window.location.reload());
+  onEvent(EVENT_IMPORTED, () => window.location.reload());
   const host = document.createElement('div');
   host.id = 'desktop-root';
   const mount = () => {
     document.body.appendChild(host);
     render(<DesktopRoot />, host);
     watchFirstRender((r) => {
-      B.FirstRender(r).catch((e) => console.error('first render report:', errorText(e)));
+      desktop.firstRender(r).catch((e) => console.error('first render report:', bindingError(e).message));
     });
   };
   if (document.body) mount();

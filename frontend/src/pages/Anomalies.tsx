@@ -42,7 +42,7 @@ function chart(l: AnomalyList): ChartOption {
 }
 
 function AnomalyDrawer({ id, currency, onClose, onChanged }: { id: string; currency: string; onClose: () => void; onChanged: () => void }) {
-  const detail = useApi(() => api.GetAnomaly(id), [id]);
+  const detail = useApi(() => api.Anomaly(id), [id]);
   const session = useSession();
   const mayChange = useCan('change');
   const why = mayChange ? undefined : notAllowed(session, 'change');

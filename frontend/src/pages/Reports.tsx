@@ -32,7 +32,7 @@ export function ReportsPage() {
   const [end, setEnd] = useState('');
   // No provider ticked means every enabled one.
   const [providers, setProviders] = useState<ProviderKey[]>([]);
-  const enabled = useApi(() => api.GetProviderStatus(), []);
+  const enabled = useApi(() => api.ProviderStatus(), []);
   const { views } = useViews();
   const [gen, setGen] = useState<{ busy: boolean; result?: ReportResult; error?: ApiError }>({ busy: false });
   const list = useApi(() => api.ListReports(), []);

@@ -14,11 +14,11 @@ import { useApi } from '../lib/useApi';
 /** providerRows prefers the detailed status and falls back to the boolean map. */
 async function loadProviders(): Promise<ProviderDetail[]> {
   try {
-    return await api.GetProviderDetails();
+    return await api.ProviderDetails();
   } catch (e) {
     const err = toApiError(e);
     if (!err.notAvailable && err.status !== 404) throw err;
-    const simple = await api.GetProviderStatus();
+    const simple = await api.ProviderStatus();
     return Object.entries(simple).map(([k, connected]) => ({
       provider: k as ProviderKey,
       enabled: true,
@@ -49,9 +49,9 @@ export function StatusPage() {
   const mayAdmin = can(session, 'admin');
   const mayChange = can(session, 'change');
   const providers = useApi(loadProviders, []);
-  const perf = useApi(() => api.GetMetrics(), []);
+  const perf = useApi(() => api.Metrics(), []);
   const health = useApi(() => api.CheckHealth(), []);
-  const alerts = useApi(() => api.GetAlerts(), []);
+  const alerts = useApi(() => api.Alerts(), []);
   const runs = useApi(() => api.ListRuns(), []);
   const schedules = useApi(() => api.ListSchedules(), []);
   const [creds, setCreds] = useState<{ busy: boolean; result?: CredentialChecks; error?: ApiError }>({ busy: false });

@@ -3,12 +3,15 @@
 import {model} from '../models';
 import {app} from '../models';
 import {service} from '../models';
-import {store} from '../models';
 import {config} from '../models';
+
+export function Alerts():Promise<Array<model.Alert>>;
 
 export function AllocateCosts(arg1:model.AllocationRules):Promise<model.AllocationResult>;
 
 export function AnalyzeCosts(arg1:app.CostRequest):Promise<model.CostAnalysis>;
+
+export function Anomaly(arg1:string):Promise<service.AnomalyDetail>;
 
 export function CheckHealth():Promise<model.Health>;
 
@@ -40,23 +43,9 @@ export function GenerateRecommendations(arg1:service.RecommendationFilter):Promi
 
 export function GenerateReport(arg1:model.ReportRequest):Promise<model.ReportResult>;
 
-export function GetAlerts():Promise<Array<model.Alert>>;
-
-export function GetAnomaly(arg1:string):Promise<service.AnomalyDetail>;
-
-export function GetMetrics():Promise<model.PerformanceMetrics>;
-
-export function GetProviderDetails():Promise<Array<model.ProviderDetail>>;
-
-export function GetProviderStatus():Promise<model.ProviderStatus>;
-
-export function GetRecommendation(arg1:string):Promise<service.RecommendationDetail>;
-
-export function GetSession():Promise<app.Session>;
-
 export function ImportFilesDialog():Promise<service.ImportResult>;
 
-export function ListAllocationRules():Promise<Array<store.RuleSet>>;
+export function ListAllocationRules():Promise<Array<model.RuleSet>>;
 
 export function ListAnomalies():Promise<service.AnomalyList>;
 
@@ -64,19 +53,27 @@ export function ListBudgets():Promise<Array<service.BudgetView>>;
 
 export function ListReports():Promise<Array<service.ReportFile>>;
 
-export function ListRuns():Promise<Array<store.Run>>;
+export function ListRuns():Promise<Array<model.Run>>;
 
 export function ListSchedules():Promise<Array<service.ScheduleView>>;
 
 export function ListViews():Promise<Array<model.SavedView>>;
 
+export function Metrics():Promise<model.PerformanceMetrics>;
+
 export function OptimizeAll():Promise<model.OptimizationResult>;
+
+export function ProviderDetails():Promise<Array<model.ProviderDetail>>;
+
+export function ProviderStatus():Promise<model.ProviderStatus>;
+
+export function Recommendation(arg1:string):Promise<service.RecommendationDetail>;
 
 export function RecommendationsNotAssessed():Promise<Array<model.NotAssessed>>;
 
 export function ReplaceView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
 
-export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<store.RuleSet>;
+export function SaveAllocationRule(arg1:string,arg2:model.AllocationRules):Promise<model.RuleSet>;
 
 export function SaveBudget(arg1:number,arg2:config.Budget):Promise<service.BudgetView>;
 
@@ -85,6 +82,8 @@ export function SaveReportAs(arg1:string):Promise<string>;
 export function SaveSchedule(arg1:number,arg2:config.Schedule):Promise<service.ScheduleView>;
 
 export function SaveView(arg1:string,arg2:model.ViewSpec):Promise<model.SavedView>;
+
+export function Session():Promise<app.Session>;
 
 export function SetCredential(arg1:string,arg2:string,arg3:string):Promise<void>;
 

@@ -1,4 +1,4 @@
-package service
+package billing
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/apperr"
-	"github.com/costpilot/costpilot/backend/billing"
 )
 
 // maxManifestBytes bounds a manifest read into memory.
@@ -18,18 +17,18 @@ const maxManifestBytes = 16 << 20
 // dataExts are the files a walk of an export folder imports.
 var dataExts = []string{".csv", ".gz", ".parquet", ".jsonl", ".ndjson"}
 
-// deliveries sorts the paths of an import into its units: the files each
+// Deliveries sorts the paths of an import into its units: the files each
 // manifest lists (only the newest manifest of an export and billing
 // period: older deliveries stay in the bucket beside it), and the other
 // files. A folder is walked; where it holds manifests, the data files no
 // chosen manifest lists are older deliveries and are left out, with a
 // warning. Files named on their own are always imported.
-func deliveries(paths []string) (units []delivery, plain []string, warnings []string, err error) {
+func Deliveries(paths []string) (units []Delivery, plain []string, warnings []string, err error) {
 	type found struct {
 		path  string
 		depth int
 		mtime int64
-		m     billing.Manifest
+		m     Manifest
 	}
 	var manifests []found
 	var walked []string
@@ -39,7 +38,7 @@ func deliveries(paths []string) (units []delivery, plain []string, warnings []st
 			return nil, nil, nil, apperr.Wrap(apperr.Validation, err, "%s: cannot read", p)
 		}
 		if !st.IsDir() {
-			if billing.IsManifestName(filepath.Base(p)) {
+			if IsManifestName(filepath.Base(p)) {
 				manifests = append(manifests, found{path: p, mtime: st.ModTime().UnixNano()})
 			} else {
 				plain = append(plain, p)
@@ -60,7 +59,7 @@ func deliveries(paths []string) (units []delivery, plain []string, warnings []st
 				return nil
 			}
 			name := d.Name()
-			if billing.IsManifestName(name) {
+			if IsManifestName(name) {
 				info, err := d.Info()
 				if err != nil {
 					return err
@@ -91,7 +90,7 @@ func deliveries(paths []string) (units []delivery, plain []string, warnings []st
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if f.m, err = billing.ParseManifest(f.path, data); err != nil {
+		if f.m, err = ParseManifest(f.path, data); err != nil {
 			return nil, nil, nil, apperr.Wrap(apperr.Validation, err, "%v", err)
 		}
 		k := f.m.Kind + "\x00" + f.m.Export + "\x00" + f.m.Period
@@ -117,7 +116,7 @@ func deliveries(paths []string) (units []delivery, plain []string, warnings []st
 			files = append(files, local)
 			listed[local] = true
 		}
-		units = append(units, delivery{files: files, dataset: f.m.Dataset})
+		units = append(units, Delivery{Files: files, Dataset: f.m.Dataset})
 	}
 	skipped := 0
 	for _, q := range walked {
@@ -135,10 +134,10 @@ func deliveries(paths []string) (units []delivery, plain []string, warnings []st
 	return units, plain, warnings, nil
 }
 
-// delivery is the files a manifest lists and what it says they hold.
-type delivery struct {
-	files   []string
-	dataset string // an Azure export's cost dataset, when the manifest says
+// Delivery is the files a manifest lists and what it says they hold.
+type Delivery struct {
+	Files   []string
+	Dataset string // an Azure export's cost dataset, when the manifest says
 }
 
 // resolveKey finds the local copy of a manifest's object key or URI: the
