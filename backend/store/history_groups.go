@@ -225,6 +225,15 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 	if err != nil {
 		return nil, err
 	}
+	if key, ok := d.TagKey(); ok && p.sourcesOnly {
+		rolled, err := s.rolledKey(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		if rolled {
+			return s.tagSumsRolled(ctx, p, m, key)
+		}
+	}
 	var q string
 	var args []any
 	if min(p.level, g.lvl) == levelSvc {
@@ -408,6 +417,15 @@ func (s *Store) tagDaySums(ctx context.Context, sc Scope, m model.CostMetric, ke
 	p, err := s.plan(ctx, sc)
 	if err != nil {
 		return nil, err
+	}
+	if p.sourcesOnly {
+		rolled, err := s.rolledKey(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		if rolled {
+			return s.tagDaySumsRolled(ctx, p, m, key, values)
+		}
 	}
 	sets, err := s.tagSets(ctx)
 	if err != nil {

@@ -47,10 +47,13 @@ var (
 // months and facts for the days around them.
 type plan struct {
 	from, to model.DayNum
-	level    level  // the coarsest rollup that answers it
-	where    string // condition on the keys k of that level or any finer one
-	args     []any
-	nearList float64
+	level    level // the coarsest rollup that answers it
+	// sourcesOnly: where selects providers and sources alone, which the
+	// tag rollup (at a billing account's grain) can answer.
+	sourcesOnly bool
+	where       string // condition on the keys k of that level or any finer one
+	args        []any
+	nearList    float64
 }
 
 // level is a table of daily sums and its keys, finest first: the facts of
@@ -125,6 +128,7 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 	}
 	src := "(" + strings.Join(or, " OR ") + ")"
 	p.where, p.args, p.level = src, srcArgs, levelSvc
+	p.sourcesOnly = sc.Service == "" && sc.Account == "" && sc.TagKey == "" && len(sc.Filters) == 0 && sc.Keys == nil && sc.NearList <= 0
 	if sc.Service != "" {
 		p.where += " AND k.service = (SELECT id FROM strs WHERE s = ?)"
 		p.args = append(p.args, sc.Service)

@@ -66,7 +66,7 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 	var changes []SpanChange
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
-			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, measuring: measure}
+			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, roll: newTagRoller(), measuring: measure}
 		for _, b := range batches {
 			if err := w.replace(ctx, b); err != nil {
 				return err
@@ -132,6 +132,7 @@ type historyWriter struct {
 	tags map[string]int64
 	svc  map[svcKey]int64
 	grp  map[grpKey]int64
+	roll *tagRoller
 
 	measuring bool
 	known     []CurrencySums   // the last batch's sums after, when the write knew them
@@ -232,6 +233,17 @@ func (w *historyWriter) batchKeys(ctx context.Context, b model.Batch, facts *mod
 	for _, a := range b.Accounts {
 		inScope[a] = true
 	}
+	// The batch's tag keys join (or leave) the tag rollup before any of
+	// its facts is written.
+	sets := make([]map[string]string, 0, len(facts.Keys))
+	for i := range facts.Keys {
+		if len(facts.Keys[i].Tags) > 0 {
+			sets = append(sets, facts.Keys[i].Tags)
+		}
+	}
+	if err := w.roll.admit(ctx, w.tx, sets); err != nil {
+		return nil, nil, nil, err
+	}
 	ids = make([]int64, len(facts.Keys))
 	skeys = make([]int64, len(facts.Keys))
 	gkeys = make([]int64, len(facts.Keys))
@@ -304,6 +316,8 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	full := func(m model.Month) bool { return m.First() >= from && m.Last() <= to }
 	svcDay := newDayRollup(w.tx, "svc_day(skey, day, billed, effective, list)")
 	grpDay := newDayRollup(w.tx, "grp_day(gkey, day, billed, effective, list)")
+	tagDay := newDayRollup(w.tx, "tag_day(tkid, day, billed, effective, list)")
+	tagKey, tagKeys := int64(-1), []int64(nil)
 	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list, quantity)", 6)
 	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day, quantity)", 9)
 	var cur struct {
@@ -330,6 +344,18 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		}
 		if err := grpDay.add(ctx, f.gkey, f.day, f.s); err != nil {
 			return err
+		}
+		if f.key != tagKey {
+			ids, err := w.roll.ofLine(ctx, w.tx, f.key)
+			if err != nil {
+				return err
+			}
+			tagKey, tagKeys = f.key, ids
+		}
+		for _, tk := range tagKeys {
+			if err := tagDay.add(ctx, tk, f.day, f.s); err != nil {
+				return err
+			}
 		}
 		m := f.day.Month()
 		if !cur.hasMonth || cur.key != f.key || cur.month != m {
@@ -360,6 +386,9 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		return err
 	}
 	if err := grpDay.flush(ctx); err != nil {
+		return err
+	}
+	if err := tagDay.flush(ctx); err != nil {
 		return err
 	}
 	edges := []model.Month{fm}
@@ -423,6 +452,11 @@ func (w *historyWriter) clear(ctx context.Context, scope string, args []any, fro
 	q = `DELETE FROM grp_day WHERE gkey IN (` + grpScope + `) AND day BETWEEN ? AND ?`
 	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
 		return fmt.Errorf("delete group days: %w", err)
+	}
+	tagScope := strings.Replace(scope, "SELECT id FROM line_keys", "SELECT id FROM tag_keys", 1)
+	q = `DELETE FROM tag_day WHERE tkid IN (` + tagScope + `) AND day BETWEEN ? AND ?`
+	if _, err := w.tx.ExecContext(ctx, q, append(slices.Clone(args), int64(from), int64(to))...); err != nil {
+		return fmt.Errorf("delete tag days: %w", err)
 	}
 	return nil
 }
@@ -493,6 +527,11 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 		tagID, d[8], skey, gkey, d[9], d[10]).Scan(&id); err != nil {
 		return 0, 0, 0, fmt.Errorf("line key: %w", err)
 	}
+	tkeys, err := w.roll.keys(ctx, w.tx, sk, k.Tags)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	w.roll.byLine[id] = tkeys
 	return id, skey, gkey, nil
 }
 

@@ -27,6 +27,20 @@ type migration struct {
 	body    string
 }
 
+// migrationFills are the Go halves of migrations whose new tables are
+// filled by rules written in Go (the same code that keeps them on every
+// write), run in the migration's transaction, by the name after the
+// version number.
+var migrationFills = map[string]func(context.Context, *sql.Tx) error{
+	"tag_day.sql": buildTagRollup,
+}
+
+// migrationTopic is a migration's file name without its version.
+func migrationTopic(name string) string {
+	_, topic, _ := strings.Cut(name, "_")
+	return topic
+}
+
 // loadMigrations returns the embedded migrations in version order; the
 // versions run 1, 2, 3… without gaps (a test holds this).
 func loadMigrations() ([]migration, error) {
@@ -165,6 +179,14 @@ func (s *Store) migrateStep(ctx context.Context, ms []migration) (done bool, err
 			}
 			failed, failedAt = fmt.Errorf("store: migration %s: %w", m.name, err), current
 			return failed
+		}
+		if fill := migrationFills[migrationTopic(m.name)]; fill != nil {
+			if err := fill(ctx, tx); err != nil {
+				if errBusy(err) {
+					return err
+				}
+				return fmt.Errorf("store: migration %s: %w", m.name, err)
+			}
 		}
 		_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", m.version))
 		return err
