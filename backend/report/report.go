@@ -73,8 +73,8 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 	return w.Path, err
 }
 
-// WriteFiles renders d in format into dir (created if missing) as
-// costpilot-<type>-<UTC timestamp>.<ext> and returns the absolute path. The
+// WriteFiles renders d in format into dir (created if missing) under the
+// name ParseName reads (type, period, providers, UTC timestamp) and returns the absolute path. The
 // timestamp is d.GeneratedAt (now when zero). The file appears whole or not
 // at all: it is written to a temporary file in dir, then linked into place
 // without replacing an existing report. When a PDF or HTML report lists
@@ -148,8 +148,7 @@ func write(dir string, dp *Data, format model.ReportFormat) (string, error) {
 	if err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "cannot render the %s report as %s: %v", d.Type, format, err)
 	}
-	base := fmt.Sprintf("costpilot-%s-%s", d.Type, d.GeneratedAt.Format("20060102T150405Z"))
-	path, err := writeAtomic(abs, base, string(format), body)
+	path, err := writeAtomic(abs, nameStem(d), string(format), body)
 	if err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "cannot write the report to %s: %v", abs, unwrapPath(err))
 	}
