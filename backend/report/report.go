@@ -26,6 +26,9 @@ type Data struct {
 	// Recommendations are the open ones, every one of them (the PDF and
 	// HTML list the largest; the CSV beside them and this file all).
 	Recommendations []model.Recommendation `json:"recommendations"`
+	// RecBasis says what the recommendations are computed from: the
+	// latest history, whatever the report's period.
+	RecBasis string `json:"recommendations_basis,omitempty"`
 	// NotAssessed is, per provider, the compute the rightsizing and idle
 	// checks could not look at for want of utilization data.
 	NotAssessed []model.NotAssessed     `json:"not_assessed,omitempty"`

@@ -209,6 +209,9 @@ func buildView(d Data) *view {
 			v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
 		}
 		v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
+		if d.RecBasis != "" {
+			v.RecNote += " " + d.RecBasis
+		}
 		for _, n := range d.NotAssessed {
 			v.NotAssessed = append(v.NotAssessed, n.Message)
 		}

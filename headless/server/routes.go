@@ -114,6 +114,7 @@ func routeTable() []route {
 		// Endpoints the UI uses beyond the core API.
 		api("GET", "/api/reports", read, (*Server).listReports),
 		api("GET", "/api/reports/{name}", read, (*Server).downloadReport),
+		api("DELETE", "/api/reports/{name}", change, (*Server).deleteReport),
 		api("GET", "/api/status/detailed", read, (*Server).statusDetailed),
 		api("POST", "/api/credentials/validate", admin, (*Server).validateCredentials),
 		api("GET", "/api/allocation/rules", read, (*Server).ruleSets),

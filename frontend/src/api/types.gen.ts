@@ -750,6 +750,9 @@ export interface ReportFile {
   name: string;
   type: string;
   format: string;
+  start?: string;
+  end?: string;
+  providers: ProviderKey[] | null;
   size: number;
   created_at: string;
 }
