@@ -77,3 +77,30 @@ func TestReportListAndDelete(t *testing.T) {
 		t.Errorf("audit log lacks the deletion: %s", fmtRes(res))
 	}
 }
+
+// TestResourceEndpoints: a page of every resource with the count in all,
+// and the CSV of every one, streamed as an attachment.
+func TestResourceEndpoints(t *testing.T) {
+	e := newEnv(t, nil)
+	ck := e.mustLogin()
+	res := e.do(req{path: "/api/costs/resources?period=last_month&limit=5&offset=2", cookie: ck})
+	var page struct {
+		Total, Offset, Limit int
+		Resources            []struct {
+			Provider   string `json:"provider"`
+			ResourceID string `json:"resource_id"`
+		}
+	}
+	if err := json.Unmarshal([]byte(res.body), &page); err != nil || res.status != 200 || page.Total < 7 || page.Offset != 2 || page.Limit != 5 || len(page.Resources) != 5 {
+		t.Fatalf("page: %s", fmtRes(res))
+	}
+	res = e.do(req{path: "/api/costs/resources.csv?period=last_month", cookie: ck})
+	lines := strings.Split(strings.TrimSpace(res.body), "\n")
+	if res.status != 200 || !strings.HasPrefix(res.header.Get("Content-Type"), "text/csv") ||
+		!strings.Contains(res.header.Get("Content-Disposition"), "attachment") || len(lines) != page.Total+1 {
+		t.Fatalf("CSV: %d lines for %d resources: %s", len(lines), page.Total, fmtRes(res))
+	}
+	if res := e.do(req{path: "/api/costs/resources?limit=0x", cookie: ck}); res.status != 400 {
+		t.Errorf("bad limit: %s", fmtRes(res))
+	}
+}

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,6 +87,8 @@ func routeTable() []route {
 	return []route{
 		// The core API.
 		cachedAPI(api("GET", "/api/costs", read, (*Server).costs), costParams...),
+		cachedAPI(api("GET", "/api/costs/resources", read, (*Server).costResources), slices.Concat(costParams, []string{"offset", "limit"})...),
+		longAPI(api("GET", "/api/costs/resources.csv", read, (*Server).exportResources)),
 		cachedAPI(api("GET", "/api/recommendations", read, (*Server).recommendations), "type", "provider", "priority", "state"),
 		cachedAPI(api("GET", "/api/recommendations/not-assessed", read, (*Server).notAssessed)),
 		api("GET", "/api/recommendations/{id}", read, (*Server).recommendation),

@@ -800,6 +800,29 @@ export interface ResourceDriver {
   excess: number;
 }
 
+/** Go: model.ResourcePage */
+export interface ResourcePage {
+  total: number;
+  offset: number;
+  limit: number;
+  total_cost: number;
+  currency: string;
+  start: string;
+  end: string;
+  resources: ResourceRow[] | null;
+}
+
+/** Go: model.ResourceRow */
+export interface ResourceRow {
+  provider: ProviderKey;
+  resource_id: string;
+  resource_type: string;
+  service: string;
+  region: string;
+  cost: number;
+  tags: Record<string, string> | null;
+}
+
 /** Go: model.Role */
 export const RoleValues = ['viewer', 'editor', 'admin'] as const;
 export type Role = (typeof RoleValues)[number];
