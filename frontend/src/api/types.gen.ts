@@ -332,6 +332,8 @@ export interface CredentialStoreStatus {
 export interface DailyPoint {
   date: string;
   cost: number;
+  partial?: boolean;
+  days?: number;
 }
 
 /** Go: model.DataAge */
