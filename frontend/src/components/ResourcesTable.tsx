@@ -2,7 +2,7 @@
 // from the server (GET /api/costs/resources) with the CSV of them all
 // streamed; where the transport has no paging (the desktop), each
 // provider's top resources from the analysis, saying how many of how many.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type CostRequest, type ResourcePage } from '../api/client';
 import type { ResourceRow } from '../lib/costs';
 import { formatNumber } from '../lib/format';
@@ -21,6 +21,10 @@ export function ResourcesTable({ query, columns, top, counted }: { query: CostRe
   useEffect(() => setOffset(0), [key]);
   const pager = api.CostResources;
   const state = useApi<ResourcePage | null>(() => (pager ? pager(query, offset, RESOURCE_PAGE) : Promise.resolve(null)), [key, offset, !!pager]);
+  // The page shown stays while the next one loads, so the table does not
+  // flicker; a new query starts afresh.
+  const shownRef = useRef<{ key: string; page: ResourcePage } | null>(null);
+  if (state.data) shownRef.current = { key, page: state.data };
   if (!pager) {
     return (
       <>
@@ -29,7 +33,7 @@ export function ResourcesTable({ query, columns, top, counted }: { query: CostRe
       </>
     );
   }
-  const page = state.data;
+  const page = state.data ?? (shownRef.current?.key === key ? shownRef.current.page : null);
   if (!page) return state.error ? <ErrorState error={state.error} onRetry={state.reload} what="Resources" /> : <Loading label="Loading resources…" />;
   const rows = page.resources ?? [];
   const first = rows.length ? page.offset + 1 : 0;
