@@ -12,7 +12,7 @@ import { DataTable, type Column } from './DataTable';
 import { ErrorState, Loading } from './states';
 
 /** RESOURCE_PAGE is how many resources a page shows. */
-export const RESOURCE_PAGE = 25;
+export const RESOURCE_PAGE = 10;
 
 export function ResourcesTable({ query, columns, top, counted }: { query: CostRequest; columns: Column<ResourceRow>[]; top: ResourceRow[]; counted: number }) {
   const { features } = useSession();
