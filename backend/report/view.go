@@ -330,8 +330,10 @@ func changeCard(e *Executive, money func(float64) string) card {
 	if e.Days == p.Days || e.RunRateChange == nil {
 		return card{"Change", raw, against}
 	}
+	// The dates are in the heading's "compared with": the note keeps to
+	// what a card has room for.
 	return card{"Change per day", signedPercent(*e.RunRateChange),
-		"run-rate over " + itoa(e.Days) + " against " + itoa(p.Days) + " days; raw " + raw + " " + against}
+		itoa(e.Days) + " days against " + itoa(p.Days) + "; raw " + raw + " against " + money(p.TotalCost)}
 }
 
 // recNote says which recommendations the list shows and where the rest are.
