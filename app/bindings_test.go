@@ -132,6 +132,12 @@ var (
 		{Method: "PUT", Path: "/api/budgets/{id}"}:      "the desktop's SaveBudget both creates (id 0) and changes a budget",
 		{Method: "GET", Path: "/api/export/focus"}:      "a streamed file for other tools; on the desktop's machine `costpilot export` writes the same file",
 		{Method: "PUT", Path: "/api/schedules/{id}"}:    "the desktop's SaveSchedule both creates (id 0) and changes a schedule",
+		// Issue 32's pages of every resource and report deletion are web-only
+		// until the desktop's bindings (and wailsjs) gain them: the desktop
+		// lists each provider's top resources from AnalyzeCosts.
+		{Method: "GET", Path: "/api/costs/resources"}:     "web-only for now: the desktop lists each provider's top resources from AnalyzeCosts",
+		{Method: "GET", Path: "/api/costs/resources.csv"}: "a streamed download; web-only for now (the desktop exports the listed resources)",
+		{Method: "DELETE", Path: "/api/reports/{name}"}:   "web-only for now: the desktop's reports list has no delete yet",
 		// Administration is for the shared dashboard: the desktop has one
 		// local user, an admin by OS access to its data dir, and no logins
 		// or tokens of its own; `costpilot user`, `token` and `audit`

@@ -135,22 +135,10 @@ func Build(keys []model.ProviderKey, sources map[model.ProviderKey]model.SourceK
 	}
 	a.Summary.TotalCost = total
 	res := map[model.ProviderKey][]model.ResourceCost{}
-	for _, v := range sums.Resources {
-		if _, ok := a.Providers[v.Provider]; !ok {
-			continue
-		}
-		res[v.Provider] = append(res[v.Provider], model.ResourceCost{
-			ResourceID: v.ResourceID, ResourceType: v.ResourceType, Service: v.Service, Region: v.Region,
-			Cost: conv.Convert(v.Amount, v.Currency), Tags: v.Tags,
-		})
+	for _, r := range Resources(keys, sums.Resources, conv) {
+		res[r.Provider] = append(res[r.Provider], r.ResourceCost)
 	}
 	for k, list := range res {
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].Cost != list[j].Cost {
-				return list[i].Cost > list[j].Cost
-			}
-			return list[i].ResourceID < list[j].ResourceID
-		})
 		pc := a.Providers[k]
 		pc.ResourceCount = len(list)
 		if n, ok := sums.ResourceCounts[k]; ok {
@@ -164,6 +152,36 @@ func Build(keys []model.ProviderKey, sources map[model.ProviderKey]model.SourceK
 	}
 	a.Summary.RatesUsed = conv.Used()
 	return a
+}
+
+// Resources converts the resource sums of the providers in keys and
+// sorts them most expensive first (then by provider and id, so pages of
+// the list never overlap).
+func Resources(keys []model.ProviderKey, sums []store.ResourceSum, conv *Converter) []model.ResourceRow {
+	in := map[model.ProviderKey]bool{}
+	for _, k := range keys {
+		in[k] = true
+	}
+	out := make([]model.ResourceRow, 0, len(sums))
+	for _, v := range sums {
+		if !in[v.Provider] {
+			continue
+		}
+		out = append(out, model.ResourceRow{Provider: v.Provider, ResourceCost: model.ResourceCost{
+			ResourceID: v.ResourceID, ResourceType: v.ResourceType, Service: v.Service, Region: v.Region,
+			Cost: conv.Convert(v.Amount, v.Currency), Tags: v.Tags,
+		}})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Cost != out[j].Cost {
+			return out[i].Cost > out[j].Cost
+		}
+		if out[i].Provider != out[j].Provider {
+			return out[i].Provider < out[j].Provider
+		}
+		return out[i].ResourceID < out[j].ResourceID
+	})
+	return out
 }
 
 func sortedKeys(m map[string]float64) []string {

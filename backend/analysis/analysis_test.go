@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/period"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -37,5 +38,25 @@ func TestResourceListCap(t *testing.T) {
 	}
 	if pc.TotalCost != want.Float64() {
 		t.Fatalf("total %v, want %v", pc.TotalCost, want.Float64())
+	}
+}
+
+// TestSeriesMarksPartialBuckets: a monthly series of 15 January to 10
+// March marks January and March partial with their days in the period.
+func TestSeriesMarksPartialBuckets(t *testing.T) {
+	conv, err := NewConverter([]string{"USD"}, "USD", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var days []store.DaySum
+	from, _ := model.ParseDayNum("2026-01-15")
+	to, _ := model.ParseDayNum("2026-03-10")
+	for d := from; d <= to; d++ {
+		days = append(days, store.DaySum{Sum: store.Sum{Provider: model.AWS, Currency: "USD", Amount: model.NanosPerUnit}, Day: d.String()})
+	}
+	total, per := Series(days, model.GranularityMonth, period.Span{From: from, To: to}, conv)
+	want := []model.DailyPoint{{Date: "2026-01-01", Cost: 17, Partial: true, Days: 17}, {Date: "2026-02-01", Cost: 28}, {Date: "2026-03-01", Cost: 10, Partial: true, Days: 10}}
+	if fmt.Sprint(total) != fmt.Sprint(want) || fmt.Sprint(per[model.AWS]) != fmt.Sprint(want) {
+		t.Errorf("series %v, AWS %v; want %v", total, per[model.AWS], want)
 	}
 }

@@ -17,8 +17,10 @@ const (
 )
 
 // Series buckets a period's daily sums at granularity g: the total and
-// each provider's, only buckets with data, in date order.
-func Series(days []store.DaySum, g model.Granularity, conv *Converter) ([]model.DailyPoint, map[model.ProviderKey][]model.DailyPoint) {
+// each provider's, only buckets with data, in date order. A bucket the
+// period span covers only in part is marked partial with its days in
+// the period.
+func Series(days []store.DaySum, g model.Granularity, span period.Span, conv *Converter) ([]model.DailyPoint, map[model.ProviderKey][]model.DailyPoint) {
 	total := map[model.DayNum]float64{}
 	per := map[model.ProviderKey]map[model.DayNum]float64{}
 	for _, d := range days {
@@ -36,9 +38,26 @@ func Series(days []store.DaySum, g model.Granularity, conv *Converter) ([]model.
 	}
 	out := map[model.ProviderKey][]model.DailyPoint{}
 	for k, m := range per {
-		out[k] = points(m)
+		out[k] = markPartial(points(m), g, span)
 	}
-	return points(total), out
+	return markPartial(points(total), g, span), out
+}
+
+// markPartial marks the buckets span covers only in part.
+func markPartial(ps []model.DailyPoint, g model.Granularity, span period.Span) []model.DailyPoint {
+	if g == model.GranularityDay || g == "" {
+		return ps
+	}
+	for i := range ps {
+		b, ok := model.ParseDayNum(ps[i].Date)
+		if !ok {
+			continue
+		}
+		if n, partial := period.Partial(g, b, span); partial {
+			ps[i].Partial, ps[i].Days = true, n
+		}
+	}
+	return ps
 }
 
 func points(m map[model.DayNum]float64) []model.DailyPoint {

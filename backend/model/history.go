@@ -247,10 +247,17 @@ type Inventory struct {
 	Utilization []UtilizationSample `json:"utilization"`
 }
 
-// DailyPoint is the cost of one day.
+// DailyPoint is the cost of one day, or of the bucket (week, month)
+// starting that day.
 type DailyPoint struct {
 	Date string  `json:"date"`
 	Cost float64 `json:"cost"`
+	// Partial marks a bucket the period covers only in part (a month
+	// whose first days are before the period starts); Days is then how
+	// many of its days the period has. A chart marks it, so it is not
+	// read as a dip.
+	Partial bool `json:"partial,omitempty"`
+	Days    int  `json:"days,omitempty"`
 }
 
 // Amount is the line's amount in metric m (billed when m is empty).

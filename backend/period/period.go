@@ -163,3 +163,23 @@ func Bucket(g model.Granularity, d model.DayNum) model.DayNum {
 	}
 	return d
 }
+
+// BucketEnd is the last day of the bucket of day d at granularity g.
+func BucketEnd(g model.Granularity, d model.DayNum) model.DayNum {
+	switch g {
+	case model.GranularityWeek:
+		return Bucket(g, d) + 6
+	case model.GranularityMonth:
+		t := Bucket(g, d).Time()
+		return model.DayOf(time.Date(t.Year(), t.Month()+1, 1, 0, 0, 0, 0, time.UTC)) - 1
+	}
+	return d
+}
+
+// Partial is how many days of the bucket starting at b (granularity g)
+// lie in span s, and whether that is fewer than the bucket has.
+func Partial(g model.Granularity, b model.DayNum, s Span) (int, bool) {
+	end := BucketEnd(g, b)
+	in := int(min(end, s.To)-max(b, s.From)) + 1
+	return max(in, 0), in < int(end-b)+1
+}

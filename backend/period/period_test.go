@@ -112,3 +112,29 @@ func TestBucket(t *testing.T) {
 		}
 	}
 }
+
+func TestPartial(t *testing.T) {
+	span := Span{day("2026-01-15"), day("2026-03-10")}
+	tests := []struct {
+		name    string
+		g       model.Granularity
+		bucket  string
+		days    int
+		partial bool
+	}{
+		{"first month cut", model.GranularityMonth, "2026-01-01", 17, true},
+		{"whole month", model.GranularityMonth, "2026-02-01", 28, false},
+		{"last month cut", model.GranularityMonth, "2026-03-01", 10, true},
+		{"week cut at the start", model.GranularityWeek, "2026-01-12", 4, true},
+		{"whole week", model.GranularityWeek, "2026-01-19", 7, false},
+		{"a day is whole", model.GranularityDay, "2026-02-01", 1, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, partial := Partial(tt.g, day(tt.bucket), span)
+			if n != tt.days || partial != tt.partial {
+				t.Errorf("Partial = %d, %v; want %d, %v", n, partial, tt.days, tt.partial)
+			}
+		})
+	}
+}

@@ -231,7 +231,7 @@ func lineScene(title string, labels []string, ss []series, b *band, money func(f
 			cur = append(cur, pt{x(j), y(v)})
 		}
 		flush()
-		name := fitWidth(se.Name, 120, false)
+		name := fitWidth(se.Name, 170, false) // room for a dated name: "forecast from 2026-11-27"
 		lx -= textWidth(name, false) + 4
 		s.Texts = append(s.Texts, shapeText{X: lx, Y: 34, Text: name, Anchor: anchorStart, Fill: colInk})
 		lx -= 16

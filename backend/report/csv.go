@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"io"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -44,4 +46,42 @@ func csvText(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// resourcesHeader is the resources CSV's header.
+var resourcesHeader = []string{"provider", "resource_id", "resource_type", "service", "region", "cost", "currency", "tags"}
+
+// resourceFlush is how many rows go out at a time: the CSV streams.
+const resourceFlush = 500
+
+// WriteResourcesCSV writes every row, in order, with exact amounts in
+// currency and the tags as key=value pairs joined by "; ".
+func WriteResourcesCSV(out io.Writer, rows []model.ResourceRow, currency string) error {
+	w := csv.NewWriter(out)
+	if err := w.Write(resourcesHeader); err != nil {
+		return err
+	}
+	for i, r := range rows {
+		keys := make([]string, 0, len(r.Tags))
+		for k := range r.Tags {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		tags := make([]string, len(keys))
+		for j, k := range keys {
+			tags[j] = k + "=" + r.Tags[k]
+		}
+		rec := []string{string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceType), csvText(r.Service), csvText(r.Region),
+			strconv.FormatFloat(r.Cost, 'f', -1, 64), currency, csvText(strings.Join(tags, "; "))}
+		if err := w.Write(rec); err != nil {
+			return err
+		}
+		if i%resourceFlush == resourceFlush-1 {
+			if w.Flush(); w.Error() != nil {
+				return w.Error()
+			}
+		}
+	}
+	w.Flush()
+	return w.Error()
 }

@@ -28,7 +28,7 @@ func renderPDF(d Data) ([]byte, error) {
 		doc.cards(v.Cards)
 		doc.recommendations(v, false)
 	}
-	return doc.finish(v.Title + " · " + v.Period)
+	return doc.finish(v.DocTitle)
 }
 
 // execSummary is the first page: the figures, budgets, top movers and the
@@ -46,9 +46,9 @@ func (d *pdfDoc) execSummary(x *execView) {
 	mt := x.MoverTable()
 	d.heading("Top movers", d.tableLead(mt))
 	if len(mt.Rows) == 0 {
-		d.paragraph("No service or account cost more than in the previous period.", bodySize, pdfMuted)
+		d.paragraph(x.MoverNote, bodySize, pdfMuted)
 	} else {
-		d.paragraph("The services and accounts whose cost rose most against the previous period.", smallSize, pdfMuted)
+		d.paragraph(moversLead, smallSize, pdfMuted)
 		d.table(mt)
 	}
 	rt := x.TopRecTable()
@@ -166,7 +166,7 @@ func (d *pdfDoc) titleBlock(v *view) {
 	d.y += 6
 	d.text(marginX, d.y+7, v.Title, 20, true, pdfInk)
 	d.y += 11
-	d.text(marginX, d.y+4.5, v.Period, 11, false, pdfInk)
+	d.text(marginX, d.y+4.5, v.Period+" · "+v.Providers, 11, false, pdfInk)
 	d.y += 6.5
 	var meta []string
 	if v.Previous != "" {
@@ -174,8 +174,6 @@ func (d *pdfDoc) titleBlock(v *view) {
 	}
 	if v.Scope != "" {
 		meta = append(meta, v.Scope)
-	} else if v.Providers != "" {
-		meta = append(meta, "providers "+v.Providers)
 	}
 	if v.Currency != "" {
 		s := "amounts in " + v.Currency

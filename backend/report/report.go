@@ -26,6 +26,9 @@ type Data struct {
 	// Recommendations are the open ones, every one of them (the PDF and
 	// HTML list the largest; the CSV beside them and this file all).
 	Recommendations []model.Recommendation `json:"recommendations"`
+	// RecBasis says what the recommendations are computed from: the
+	// latest history, whatever the report's period.
+	RecBasis string `json:"recommendations_basis,omitempty"`
 	// NotAssessed is, per provider, the compute the rightsizing and idle
 	// checks could not look at for want of utilization data.
 	NotAssessed []model.NotAssessed     `json:"not_assessed,omitempty"`
@@ -73,8 +76,8 @@ func Write(dir string, d Data, format model.ReportFormat) (string, error) {
 	return w.Path, err
 }
 
-// WriteFiles renders d in format into dir (created if missing) as
-// costpilot-<type>-<UTC timestamp>.<ext> and returns the absolute path. The
+// WriteFiles renders d in format into dir (created if missing) under the
+// name ParseName reads (type, period, providers, UTC timestamp) and returns the absolute path. The
 // timestamp is d.GeneratedAt (now when zero). The file appears whole or not
 // at all: it is written to a temporary file in dir, then linked into place
 // without replacing an existing report. When a PDF or HTML report lists
@@ -148,8 +151,7 @@ func write(dir string, dp *Data, format model.ReportFormat) (string, error) {
 	if err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "cannot render the %s report as %s: %v", d.Type, format, err)
 	}
-	base := fmt.Sprintf("costpilot-%s-%s", d.Type, d.GeneratedAt.Format("20060102T150405Z"))
-	path, err := writeAtomic(abs, base, string(format), body)
+	path, err := writeAtomic(abs, nameStem(d), string(format), body)
 	if err != nil {
 		return "", apperr.Wrap(apperr.Report, err, "cannot write the report to %s: %v", abs, unwrapPath(err))
 	}

@@ -16,7 +16,7 @@ import (
 var (
 	allTypes   = []model.ReportType{model.ReportComprehensive, model.ReportSummary, model.ReportRecommendations}
 	allFormats = []model.ReportFormat{model.FormatHTML, model.FormatPDF, model.FormatJSON}
-	nameRe     = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommendations)-20260331T123000Z\.(html|pdf|json)$`)
+	nameRe     = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommendations)-2026-02-14_2026-03-30-all-20260331T123000Z\.(html|pdf|json)$`)
 	// escapedEvil is evilName as html/template writes it in text.
 	escapedEvil = "&lt;script&gt;alert(1)&lt;/script&gt;"
 )

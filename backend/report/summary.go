@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"sort"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -51,14 +52,20 @@ type Budget struct {
 	Currency    string  `json:"currency"`
 }
 
-// Mover is a service or an account whose cost rose against the previous
-// period.
+// Mover is a service or an account whose daily run-rate rose against the
+// previous period. Periods of unequal length (October's 31 days against
+// September's 30) compare per day: the raw Change beside it is calendar
+// noise as much as a rise.
 type Mover struct {
 	Kind     string  `json:"kind"` // service or account
 	Name     string  `json:"name"`
 	Cost     float64 `json:"cost"`
 	Previous float64 `json:"previous"`
-	Change   float64 `json:"change"`
+	Change   float64 `json:"change"` // Cost - Previous
+	// DailyChange is the rise of the cost per day; RunRateChange the
+	// same as a ratio of the previous cost per day (nil when that is 0).
+	DailyChange   float64  `json:"daily_change"`
+	RunRateChange *float64 `json:"run_rate_change,omitempty"`
 }
 
 // RecRollup is the open recommendations of one type and provider.
@@ -78,10 +85,18 @@ type Executive struct {
 	Previous    *model.Comparison `json:"previous,omitempty"`
 	Change      float64           `json:"change"`                 // Total - Previous.TotalCost
 	ChangeRatio *float64          `json:"change_ratio,omitempty"` // nil when the previous period cost nothing
-	Outlook     *Outlook          `json:"outlook,omitempty"`
-	OutlookNote string            `json:"outlook_note,omitempty"`
-	Budgets     []Budget          `json:"budgets"`
-	Movers      []Mover           `json:"movers"`
+	// Days is the period's length. RunRateChange compares the cost per
+	// day of both periods (nil when the previous one cost nothing); it is
+	// the fair change when their lengths differ.
+	Days          int      `json:"days"`
+	RunRateChange *float64 `json:"run_rate_change,omitempty"`
+	// NoEarlierData says the comparison period holds no cost at all (the
+	// history starts later): nothing is "new", there is nothing to compare.
+	NoEarlierData bool     `json:"no_earlier_data,omitempty"`
+	Outlook       *Outlook `json:"outlook,omitempty"`
+	OutlookNote   string   `json:"outlook_note,omitempty"`
+	Budgets       []Budget `json:"budgets"`
+	Movers        []Mover  `json:"movers"`
 	// OpenCount and OpenSavings are every open recommendation;
 	// TopRecommendations the largest few with savings above a cent.
 	OpenCount          int                    `json:"open_recommendations"`
@@ -101,14 +116,21 @@ func summarize(d Data) *Executive {
 	if e.Budgets == nil {
 		e.Budgets = []Budget{}
 	}
+	e.Days = periodLength(a.Summary)
 	if p := e.Previous; p != nil {
 		e.Change = e.Total - p.TotalCost
 		if cents(p.TotalCost) != 0 {
 			r := e.Change / p.TotalCost
 			e.ChangeRatio = &r
+			e.RunRateChange = runRate(e.Total, e.Days, p.TotalCost, p.Days)
+		} else {
+			e.NoEarlierData = true
 		}
 	}
-	e.Movers = movers(d.ServiceGroups, d.AccountGroups)
+	e.Movers = []Mover{}
+	if p := e.Previous; p != nil && !e.NoEarlierData {
+		e.Movers = movers(d.ServiceGroups, d.AccountGroups, e.Days, p.Days)
+	}
 	e.OpenCount = len(d.Recommendations)
 	for _, r := range d.Recommendations {
 		e.OpenSavings += r.PotentialSavings
@@ -127,29 +149,58 @@ func summarize(d Data) *Executive {
 // cents rounds an amount to cents, as it is shown.
 func cents(v float64) float64 { return math.Round(v * 100) }
 
-// movers are the services and accounts that rose most against the
-// previous period, largest rise first; a fall or no change is left out.
-func movers(services, accounts []model.CostGroup) []Mover {
+// runRate is the change of the cost per day from the previous period
+// (prev over prevDays) to this one (cur over days); nil when the previous
+// cost nothing or a length is unknown.
+func runRate(cur float64, days int, prev float64, prevDays int) *float64 {
+	if days < 1 || prevDays < 1 || cents(prev) == 0 {
+		return nil
+	}
+	r := (cur/float64(days))/(prev/float64(prevDays)) - 1
+	return &r
+}
+
+// periodLength is the number of days of the analysed period; 0 when
+// unknown.
+func periodLength(sum model.CostSummary) int {
+	start, end := periodSpan(sum)
+	a, errA := time.Parse(model.DateLayout, start)
+	b, errB := time.Parse(model.DateLayout, end)
+	if errA != nil || errB != nil || b.Before(a) {
+		return 0
+	}
+	return int(b.Sub(a).Hours()/24) + 1
+}
+
+// movers are the services and accounts whose cost per day rose most
+// against the previous period (days and prevDays long), largest rise
+// first; a fall or no change is left out.
+func movers(services, accounts []model.CostGroup, days, prevDays int) []Mover {
 	var out []Mover
+	if days < 1 || prevDays < 1 {
+		return []Mover{}
+	}
 	add := func(kind string, gs []model.CostGroup) {
 		for _, g := range gs {
 			if g.Other > 0 || g.Key == "" {
 				continue // the folded "Other" group is no single service or account
 			}
-			if ch := g.Cost - g.PreviousCost; cents(ch) > 0 {
+			daily := g.Cost/float64(days) - g.PreviousCost/float64(prevDays)
+			if cents(daily) > 0 {
 				name := g.Label
 				if name == "" {
 					name = g.Key
 				}
-				out = append(out, Mover{Kind: kind, Name: name, Cost: g.Cost, Previous: g.PreviousCost, Change: ch})
+				out = append(out, Mover{Kind: kind, Name: name, Cost: g.Cost, Previous: g.PreviousCost, Change: g.Cost - g.PreviousCost,
+					DailyChange: daily, RunRateChange: runRate(g.Cost, days, g.PreviousCost, prevDays)})
 			}
 		}
 	}
 	add("service", services)
 	add("account", accounts)
 	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Change != out[j].Change {
-			return out[i].Change > out[j].Change
+		if out[i].DailyChange != out[j].DailyChange {
+			return out[i].DailyChange > out[j].DailyChange
 		}
 		return out[i].Kind+out[i].Name < out[j].Kind+out[j].Name
 	})

@@ -23,6 +23,7 @@ var numericHeaders = map[string]bool{
 	"Total cost": true, "Cost": true, "Share": true, "Forecast": true, "Interval": true,
 	"Volatility": true, "Monthly savings": true, "Confidence": true, "Amount": true, "Actual": true,
 	"Used": true, "Projected": true, "Previous": true, "Current": true, "Change": true, "Count": true,
+	"Per day": true,
 }
 
 // idHeaders hold resource ids (ARNs, Azure and Google Cloud paths): too
@@ -82,7 +83,7 @@ func (e *execView) BudgetTable() table {
 
 // MoverTable is the top movers of the executive summary.
 func (e *execView) MoverTable() table {
-	return table{moverHeader, e.MoverRows, []int{3, 10, 4, 4, 6}}
+	return table{moverHeader, e.MoverRows, []int{3, 9, 4, 4, 6, 4}}
 }
 
 // TopRecTable is the largest recommendations of the executive summary.
@@ -133,3 +134,9 @@ func withFirst(name string) []string {
 	h[0] = name
 	return h
 }
+
+// moversLead introduces the movers table.
+const moversLead = "The services and accounts whose cost per day rose most against the previous period (per day, so periods of unequal length compare fairly), with the raw change beside it."
+
+// MoversLead introduces the movers table in the HTML template.
+func (e *execView) MoversLead() string { return moversLead }

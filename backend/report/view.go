@@ -6,7 +6,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -24,7 +23,10 @@ const (
 // view is the format-independent content of a report: what to show, with
 // every number already formatted. HTML and PDF render the same view.
 type view struct {
+	// Title names the type and the period; DocTitle (the HTML title and
+	// the PDF's) adds the dates and the providers.
 	Title     string
+	DocTitle  string
 	Type      model.ReportType
 	Generated string
 	Period    string
@@ -80,6 +82,8 @@ type execView struct {
 	MoverRows   []cells
 	TopRecRows  []cells
 	OutlookNote string
+	// MoverNote says why there are no movers.
+	MoverNote string
 }
 
 type forecastView struct {
@@ -113,7 +117,7 @@ var (
 	forecastHeader   = []string{"Provider", "Forecast", "Interval", "Trend", "Volatility"}
 	allocationHeader = []string{"Name", "Cost", "Share"}
 	budgetHeader     = []string{"Budget", "Scope", "Period", "Amount", "Actual", "Used", "Projected"}
-	moverHeader      = []string{"Kind", "Name", "Previous", "Current", "Change"}
+	moverHeader      = []string{"Kind", "Name", "Previous", "Current", "Per day", "Change"}
 	topRecHeader     = []string{"Type", "Provider", "Resource", "Monthly savings"}
 	rollupHeader     = []string{"Type", "Provider", "Count", "Monthly savings"}
 )
@@ -140,7 +144,8 @@ func buildView(d Data) *view {
 		title = string(d.Type) + " report"
 	}
 	v := &view{
-		Title:     title,
+		Title:     title + " · " + periodLabel(a.Summary),
+		DocTitle:  title + " · " + periodText(a.Summary) + " · " + providerNames(d.Scope, a),
 		Type:      d.Type,
 		Generated: d.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC"),
 		Period:    periodText(a.Summary),
@@ -152,11 +157,7 @@ func buildView(d Data) *view {
 		v.Previous = c.Start + " to " + c.End
 	}
 	provs := providerTotals(a)
-	var names []string
-	for _, p := range provs {
-		names = append(names, string(p.key))
-	}
-	v.Providers = strings.Join(names, ", ")
+	v.Providers = providerNames(d.Scope, a)
 	e := d.Executive
 	if e == nil {
 		e = summarize(d)
@@ -236,6 +237,9 @@ func (v *view) recSections(d Data, e *Executive, money, short func(float64) stri
 		v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
 	}
 	v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
+	if d.RecBasis != "" {
+		v.RecNote += " " + d.RecBasis
+	}
 	for _, n := range d.NotAssessed {
 		v.NotAssessed = append(v.NotAssessed, n.Message)
 	}
@@ -277,15 +281,11 @@ func (v *view) Charts() []*scene {
 func execSection(e *Executive, a model.CostAnalysis, money func(float64) string) *execView {
 	x := &execView{OutlookNote: e.OutlookNote}
 	totalNote := "over " + periodDays(a.Summary)
-	change := card{"Change", "n/a", "no previous period to compare"}
-	if p := e.Previous; p != nil {
-		change.Value = signedMoney(e.Change, money)
-		change.Note = "against " + money(p.TotalCost) + ", " + p.Start + " to " + p.End
-		if e.ChangeRatio != nil {
-			change.Value += " (" + signedPercent(*e.ChangeRatio) + ")"
-		}
+	x.Cards = append(x.Cards, card{"Total cost", money(e.Total), totalNote}, changeCard(e, money))
+	x.MoverNote = "No service or account costs more per day than in the previous period."
+	if e.NoEarlierData {
+		x.MoverNote = "No earlier data: the previous period holds no costs to compare with."
 	}
-	x.Cards = append(x.Cards, card{"Total cost", money(e.Total), totalNote}, change)
 	if o := e.Outlook; o != nil {
 		note := "forecast " + money(o.Forecast) + " for " + itoa(o.Days) + " days, " + money(o.Interval[0]) + " – " + money(o.Interval[1])
 		if o.ToDateSet {
@@ -312,18 +312,41 @@ func execSection(e *Executive, a model.CostAnalysis, money func(float64) string)
 		x.BudgetRows = append(x.BudgetRows, cells{b.Name, b.Scope, b.Period, money(b.Amount), money(b.Actual), used, proj})
 	}
 	for _, m := range e.Movers {
-		change := signedMoney(m.Change, money)
-		if cents(m.Previous) != 0 {
-			change += " (" + signedPercent(m.Change/m.Previous) + ")"
-		} else {
-			change += " (new)"
+		perDay := signedMoney(m.DailyChange, money) + " a day"
+		if m.RunRateChange != nil {
+			perDay += " (" + signedPercent(*m.RunRateChange) + ")"
 		}
-		x.MoverRows = append(x.MoverRows, cells{m.Kind, m.Name, money(m.Previous), money(m.Cost), change})
+		x.MoverRows = append(x.MoverRows, cells{m.Kind, m.Name, money(m.Previous), money(m.Cost), perDay, signedMoney(m.Change, money)})
 	}
 	for _, r := range e.TopRecommendations {
 		x.TopRecRows = append(x.TopRecRows, cells{string(r.Type), string(r.Provider), r.ResourceID, money(r.PotentialSavings)})
 	}
 	return x
+}
+
+// changeCard is the change against the previous period: per day when the
+// periods differ in length, with the raw difference beside it, and "no
+// earlier data" when the previous period holds no costs.
+func changeCard(e *Executive, money func(float64) string) card {
+	p := e.Previous
+	switch {
+	case p == nil:
+		return card{"Change", "n/a", "no previous period to compare"}
+	case e.NoEarlierData:
+		return card{"Change", "no earlier data", "no costs from " + p.Start + " to " + p.End}
+	}
+	raw := signedMoney(e.Change, money)
+	if e.ChangeRatio != nil {
+		raw += " (" + signedPercent(*e.ChangeRatio) + ")"
+	}
+	against := "against " + money(p.TotalCost) + ", " + p.Start + " to " + p.End
+	if e.Days == p.Days || e.RunRateChange == nil {
+		return card{"Change", raw, against}
+	}
+	// The dates are in the heading's "compared with": the note keeps to
+	// what a card has room for.
+	return card{"Change per day", signedPercent(*e.RunRateChange),
+		itoa(e.Days) + " days against " + itoa(p.Days) + "; raw " + raw + " against " + money(p.TotalCost)}
 }
 
 // recNote says which recommendations the list shows and where the rest are.
@@ -382,10 +405,8 @@ func scopeText(s Scope) string {
 }
 
 func periodDays(sum model.CostSummary) string {
-	if p := sum.Period; p != nil {
-		a, _ := time.Parse(model.DateLayout, p.Start)
-		b, _ := time.Parse(model.DateLayout, p.End)
-		return itoa(int(b.Sub(a).Hours()/24)+1) + " days"
+	if n := periodLength(sum); n > 0 && sum.Period != nil {
+		return itoa(n) + " days"
 	}
 	return "the period"
 }
@@ -401,6 +422,35 @@ func share(part, total float64) float64 {
 		return 0
 	}
 	return part / total
+}
+
+// periodLabel is the period for a title: "October 2026", "Last 30
+// days", or its dates.
+func periodLabel(sum model.CostSummary) string {
+	if p := sum.Period; p != nil && p.Label != "" {
+		return p.Label
+	}
+	p := sum.AnalysisPeriod
+	return dateOf(p.StartDate) + " to " + dateOf(p.EndDate)
+}
+
+// providerNames names the providers a report covers, as people know them:
+// those asked for, else every one analysed.
+func providerNames(sc Scope, a model.CostAnalysis) string {
+	keys := sc.Providers
+	if len(keys) == 0 {
+		for _, p := range providerTotals(a) {
+			keys = append(keys, p.key)
+		}
+	}
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.Name()
+	}
+	if len(names) == 0 {
+		return "no providers"
+	}
+	return strings.Join(names, ", ")
 }
 
 func periodText(sum model.CostSummary) string {
@@ -506,6 +556,10 @@ func dailyChart(a model.CostAnalysis, provs []providerTotal, short func(float64)
 	return lineScene("Daily cost", days, ss, nil, short)
 }
 
+// forecastChart draws the period's actual daily costs and, as a separate
+// series named by its first day, the forecast from the day after the last
+// day with data. The two are never joined: a line from the last actual
+// day into the forecast would draw a cost nobody measured.
 func forecastChart(a model.CostAnalysis, f *model.Forecast, short func(float64) string) *scene {
 	days, _, totals := dailySeries(providerTotals(a))
 	if len(days) > forecastHistory {
@@ -517,23 +571,34 @@ func forecastChart(a model.CostAnalysis, f *model.Forecast, short func(float64) 
 	for i := range fc {
 		fc[i] = math.NaN()
 	}
+	last := ""
+	if len(days) > 0 {
+		last = days[len(days)-1]
+	}
 	b := &band{From: len(days)}
 	for _, p := range f.DailyForecast {
+		if p.Date <= last {
+			continue // a forecast day the actuals already cover
+		}
 		labels = append(labels, p.Date)
 		hist = append(hist, math.NaN())
 		fc = append(fc, p.Forecast)
 		b.Lower = append(b.Lower, p.Lower)
 		b.Upper = append(b.Upper, p.Upper)
 	}
-	// Join the forecast line to the last actual day.
-	if len(days) > 0 && len(f.DailyForecast) > 0 {
-		fc[len(days)-1] = totals[len(totals)-1]
+	name := "forecast"
+	if len(labels) > len(days) {
+		name = "forecast from " + labels[len(days)]
+	}
+	actual := "actual"
+	if last != "" {
+		actual = "actual to " + last
 	}
 	ss := []series{
-		{Name: "actual", Values: hist, Color: colTotal, Width: 2},
-		{Name: "forecast", Values: fc, Color: colAccent, Width: 2, Dashed: true},
+		{Name: actual, Values: hist, Color: colTotal, Width: 2},
+		{Name: name, Values: fc, Color: colAccent, Width: 2, Dashed: true},
 	}
-	return lineScene("Forecast with confidence interval", labels, ss, b, short)
+	return lineScene("Forecast from the last day with data", labels, ss, b, short)
 }
 
 func providerBars(provs []providerTotal) []bar {

@@ -190,7 +190,9 @@ func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.Co
 			Message: fmt.Sprintf("The range asked for ends on %s, after today: it is cut at today, %s.", info.RequestedEnd, info.End)})
 	}
 	var per map[model.ProviderKey][]model.DailyPoint
-	a.Summary.Series, per = analysis.Series(days, info.Granularity, conv)
+	cs, _ := model.ParseDayNum(sc.From)
+	ce, _ := model.ParseDayNum(sc.To)
+	a.Summary.Series, per = analysis.Series(days, info.Granularity, period.Span{From: cs, To: ce}, conv)
 	for k, pc := range a.Providers {
 		pc.Series = per[k]
 		if pc.Series == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,6 +82,8 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		}
 	}
 	d.Recommendations = report.InScope(recs, a, d.Scope)
+	d.RecBasis = "Open recommendations as of " + yesterday(s.now()) + ": each is computed from its provider's last " +
+		strconv.Itoa(recommendationWindow) + " days with data and says what can be saved from now on, whatever the report's period."
 	if d.NotAssessed, err = s.notAssessedIn(ctx, req.Providers); err != nil {
 		return d, err
 	}
@@ -102,9 +105,10 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		}
 		d.Outlook, d.OutlookNote = s.outlook(ctx, a, d.Scope)
 	}
-	if t == model.ReportComprehensive && !d.Scope.Narrowed() {
+	if t == model.ReportComprehensive && !d.Scope.Narrowed() && s.periodRunning(a) {
 		// A forecast needs 28 days of history; a report without one is
-		// still useful, so its absence is logged, not fatal.
+		// still useful, so its absence is logged, not fatal. A period
+		// that is over gets none: its forecast would be of other days.
 		if fc, err := s.ForecastCosts(ctx, 30, true); err == nil {
 			d.Forecast = &fc
 		} else {
@@ -126,6 +130,10 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {
 			rules = sets[0].Rules
 		}
+		// The report's period, not the rules' own or the last 30 days.
+		if info := a.Summary.Period; info != nil {
+			rules.Start, rules.End = info.Start, info.End
+		}
 		if al, err := s.AllocateCosts(ctx, rules); err == nil {
 			d.Allocation = &al
 		} else {
@@ -133,6 +141,22 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		}
 	}
 	return d, nil
+}
+
+// periodRunning reports whether the analysed period reaches the last
+// complete day: a rolling period, one to date, or a range cut at today. A
+// past calendar period (last month, quarter, 12 months) or a range that
+// ended earlier is over.
+func (s *Service) periodRunning(a model.CostAnalysis) bool {
+	info := a.Summary.Period
+	if info == nil {
+		return true
+	}
+	switch info.Kind {
+	case model.PeriodLastMonth, model.PeriodLastQuarter, model.PeriodLast12Months:
+		return false
+	}
+	return info.End >= yesterday(s.now())
 }
 
 // reportBudgets measures every budget as of the report's last day: a
@@ -166,9 +190,14 @@ func (s *Service) reportBudgets(ctx context.Context, a model.CostAnalysis) ([]re
 		if err != nil {
 			return nil, err
 		}
+		// Measured to the report's last day at most: a quarter's budget in
+		// October's report is October's spend, not the quarter to date.
 		yday := bp.End
 		if realYday.Before(yday) {
 			yday = realYday
+		}
+		if day.Before(yday) {
+			yday = day
 		}
 		st, ok, err := s.budgetStatus(ctx, b, day, yday)
 		if err != nil {

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"time"
 
@@ -59,18 +58,25 @@ func (s *Service) writeReport(d report.Data, f model.ReportFormat) (report.Writt
 	return report.WriteFiles(s.OutputDir(), d, f)
 }
 
-// ReportFile describes a report in the output dir.
+// ReportFile describes a report in the output dir: what its name says
+// (type, format, period, providers) and the file's size and time.
 type ReportFile struct {
-	Name      string `json:"name"`
-	Type      string `json:"type"`
-	Format    string `json:"format"`
-	Size      int64  `json:"size"`
-	CreatedAt string `json:"created_at"`
+	Name   string `json:"name"`
+	Type   string `json:"type"`
+	Format string `json:"format"`
+	// Start and End are the report's period (inclusive days); empty for
+	// a report written before names carried it.
+	Start string `json:"start,omitempty"`
+	End   string `json:"end,omitempty"`
+	// Providers are the providers asked for; empty: every enabled one
+	// (or unknown, for an older name).
+	Providers []model.ProviderKey `json:"providers"`
+	Size      int64               `json:"size"`
+	CreatedAt string              `json:"created_at"`
 }
 
-// reportName matches the files costpilot writes: reports and the
-// recommendations CSV beside a PDF or HTML one.
-var reportName = regexp.MustCompile(`^costpilot-(comprehensive|summary|recommendations)-[0-9TZ-]+(?:\.(html|pdf|json)|-(?:html|pdf)-recommendations\.(csv))$`)
+// AuditReportDelete is the audit event of a report deleted.
+const AuditReportDelete = "report_delete"
 
 // ListReports lists the reports costpilot wrote, newest first.
 func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
@@ -86,17 +92,20 @@ func (s *Service) ListReports(ctx context.Context) ([]ReportFile, error) {
 		return nil, apperr.Wrap(apperr.Report, err, "cannot list the output dir %s", s.OutputDir())
 	}
 	for _, e := range entries {
-		m := reportName.FindStringSubmatch(e.Name())
-		if m == nil || e.IsDir() {
+		n, ok := report.ParseName(e.Name())
+		if !ok || e.IsDir() {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil {
 			continue
 		}
-		format := m[2] + m[3] // one of them matched
-		out = append(out, ReportFile{Name: e.Name(), Type: m[1], Format: format, Size: info.Size(),
-			CreatedAt: info.ModTime().UTC().Format(time.RFC3339)})
+		ps := n.Providers
+		if ps == nil {
+			ps = []model.ProviderKey{}
+		}
+		out = append(out, ReportFile{Name: e.Name(), Type: string(n.Type), Format: n.Format, Start: n.Start, End: n.End,
+			Providers: ps, Size: info.Size(), CreatedAt: info.ModTime().UTC().Format(time.RFC3339)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		return out[i].CreatedAt > out[j].CreatedAt || (out[i].CreatedAt == out[j].CreatedAt && out[i].Name > out[j].Name)
@@ -128,7 +137,7 @@ func (s *Service) OpenReport(ctx context.Context, name string) (*os.File, fs.Fil
 		return nil, nil, err
 	}
 	notFound := apperr.E(apperr.NotFound, "no report named %q", Bounded(name, MaxFilterLen))
-	if !reportName.MatchString(name) {
+	if _, ok := report.ParseName(name); !ok {
 		return nil, nil, notFound
 	}
 	root, err := os.OpenRoot(s.OutputDir())
@@ -150,6 +159,37 @@ func (s *Service) OpenReport(ctx context.Context, name string) (*os.File, fs.Fil
 		return nil, nil, notFound
 	}
 	return f, st, nil
+}
+
+// DeleteReport is DELETE /api/reports/{name}: it removes a report
+// costpilot wrote from the output dir and audits it. Only a regular file
+// named as costpilot names reports, directly in the output dir, is
+// removed (through an os.Root, so no path or link leads elsewhere); any
+// other name is NotFound.
+func (s *Service) DeleteReport(ctx context.Context, name string) error {
+	p, err := s.require(ctx, model.PermChange)
+	if err != nil {
+		return err
+	}
+	notFound := apperr.E(apperr.NotFound, "no report named %q", Bounded(name, MaxFilterLen)).WithDetail("field", "name")
+	if _, ok := report.ParseName(name); !ok {
+		return notFound
+	}
+	root, err := os.OpenRoot(s.OutputDir())
+	if err != nil {
+		return notFound
+	}
+	defer root.Close()
+	if st, err := root.Lstat(name); err != nil || !st.Mode().IsRegular() {
+		return notFound
+	}
+	if err := root.Remove(name); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return notFound
+		}
+		return apperr.Wrap(apperr.Report, err, "cannot delete the report %s", name)
+	}
+	return s.audit(ctx, AuditReportDelete, p.Name(), p.ClientAddr, map[string]any{"name": name})
 }
 
 // OptimizeAll is POST /api/optimize: analysis,

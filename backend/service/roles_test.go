@@ -24,7 +24,7 @@ var serviceAccess = map[string]model.Permission{
 	"Runs": model.PermRead, "Alerts": model.PermRead, "BudgetStatuses": model.PermRead,
 	"ProviderStatus": model.PermRead, "ProviderDetails": model.PermRead, "PerformanceMetrics": model.PermRead,
 	"Metrics": model.PermRead, "ListReports": model.PermRead, "OpenReport": model.PermRead,
-	"ReportFilePath": model.PermRead, "Info": model.PermRead,
+	"ReportFilePath": model.PermRead, "Info": model.PermRead, "CostResources": model.PermRead, "ExportResources": model.PermRead,
 	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "ExportFOCUS": model.PermRead, "Views": model.PermRead,
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
 	"Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
@@ -34,7 +34,7 @@ var serviceAccess = map[string]model.Permission{
 	"SaveView": model.PermChange, "DeleteView": model.PermChange, "SaveBudget": model.PermChange,
 	"DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,
 	"GenerateReport": model.PermChange, "OptimizeAll": model.PermChange, "SendAlerts": model.PermChange,
-	"DeliverSchedules": model.PermChange,
+	"DeliverSchedules": model.PermChange, "DeleteReport": model.PermChange,
 	// Administration: admins.
 	"AddUser": model.PermAdmin, "SetUserPassword": model.PermAdmin, "Users": model.PermAdmin,
 	"UpdateUser": model.PermAdmin, "DeleteUser": model.PermAdmin, "CreateToken": model.PermAdmin,

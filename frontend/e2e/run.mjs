@@ -323,20 +323,33 @@ try {
     await page.locator('[data-testid="total-cost"]').waitFor();
   });
 
-  await check('resources table sorts and filters', async () => {
+  await check('the resources table pages every resource of the period and its CSV holds them all', async () => {
     const table = page.locator('[data-testid="resources-table"]');
-    await table.waitFor();
-    const rows = table.locator('tbody tr');
-    const n = await rows.count();
-    assert(n > 0, 'no resource rows');
-    const first = await rows.first().locator('td').nth(0).innerText();
-    await table.locator('input[type="search"]').fill(first.trim());
-    const filtered = await rows.count();
-    assert(filtered >= 1 && filtered <= n, `filter left ${filtered} rows`);
-    await table.locator('input[type="search"]').fill('');
-    await table.getByRole('button', { name: /^Cost/ }).click();
-    const sortAttr = await table.locator('th[aria-sort]').getAttribute('aria-sort');
-    assert(sortAttr === 'ascending', `sort is ${sortAttr} after toggling`);
+    const range = page.locator('[data-testid="resources-range"]');
+    await range.waitFor();
+    // How many resources the analysis counts, independently of the pages.
+    const total = await page.evaluate(async () => {
+      const a = await (await fetch('/api/costs?days=30', { credentials: 'same-origin' })).json();
+      return Object.entries(a).filter(([k]) => k !== 'summary').reduce((n, [, pc]) => n + (pc.resource_count ?? 0), 0);
+    });
+    assert(total > 10, `only ${total} resources: no second page to check`);
+    const seen = new Set();
+    for (let pages = 0; ; pages++) {
+      assert(pages <= Math.ceil(total / 10), 'more pages than resources');
+      const text = (await range.innerText()).trim();
+      assert(text.endsWith(`of ${total.toLocaleString('en-US')} resources`), `range "${text}", the API counts ${total}`);
+      for (const row of await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.innerText))) seen.add(row);
+      const next = page.locator('[data-testid="resources-next"]');
+      if (await next.isDisabled()) break;
+      await next.click();
+      await page.waitForFunction((prev) => document.querySelector('[data-testid="resources-range"]')?.textContent?.trim() !== prev, text);
+    }
+    assert(seen.size === total, `the pages show ${seen.size} distinct resources, the API counts ${total}`);
+    const href = await page.locator('[data-testid="resources-csv"]').getAttribute('href');
+    const csv = await page.evaluate(async (h) => (await fetch(h, { credentials: 'same-origin' })).text(), href);
+    const recs = parseCSV(csv).filter((r) => r.length > 1);
+    assert(recs[0][0] === 'provider' && recs.length - 1 === total, `the CSV has ${recs.length - 1} rows, the API counts ${total}`);
+    await page.locator('[data-testid="resources-prev"]').click();
   });
 
   await check('the 7-day change equals an independent computation from the API', async () => {
@@ -644,6 +657,23 @@ try {
     assert(JSON.stringify(provs) === '["aws"]', `report providers ${provs}`);
     assert(rep.executive_summary.total === rep.analysis.summary.total_cost, 'the executive summary total differs from the analysis');
     await page.locator('[data-testid="report-providers"]').getByLabel('AWS').uncheck();
+  });
+
+  await check('the reports list names each report\'s period and providers, and a report is deleted', async () => {
+    if (notImplemented.has('/api/reports')) return;
+    const table = page.locator('[data-testid="reports-table"]');
+    const row = table.locator('tbody tr', { hasText: 'AWS' }).first();
+    await row.waitFor();
+    const text = await row.innerText();
+    assert(/[A-Z][a-z]{2} \d+, \d{4} – [A-Z][a-z]{2} \d+, \d{4}/.test(text), `the row names no period: ${text}`);
+    const before = await table.locator('tbody tr').count();
+    const listed = async () => page.evaluate(async () => (await (await fetch('/api/reports', { credentials: 'same-origin' })).json()).map((r) => r.name));
+    const names = await listed();
+    page.once('dialog', (d) => d.accept());
+    await row.locator('[data-testid="delete-report"]').click();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="reports-table"] tbody tr').length === n - 1, before);
+    const after = await listed();
+    assert(after.length === names.length - 1, `the API lists ${after.length} reports after the deletion, ${names.length} before`);
   });
 
   await check('the comprehensive HTML report prints with no column narrower than its header\'s longest word', async () => {

@@ -436,16 +436,19 @@ func (a *app) reportCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report --type comprehensive|summary|recommendations --format html|pdf|json",
 		Short: "Write a report to the output dir and print its path",
-		Long: `Write a report to output_dir (default <data dir>/reports) with a timestamped name, and print
+		Long: `Write a report to output_dir (default <data dir>/reports), named after its type, period,
+providers and time (costpilot-summary-2026-10-01_2026-10-31-aws-20261127T101500Z.pdf), and print
 its absolute path as the last line.
 
 The period is the last 30 complete days unless --period names a calendar one (last_month,
 last_quarter, mtd, qtd, ytd, last_12_months) or --start and --end a range of days; --provider
 narrows it to some providers and --view follows a saved view's period and filters.
 
-PDF and HTML open with an executive summary: the total and its change against the previous
-period of equal length, the forecast to the period's end, budgets against actual spend, the
-services and accounts that rose most, and the open and realized savings. The details follow.
+Every section is of the report's period (budgets as of its last day); a period that is over has
+no forecast. PDF and HTML open with an executive summary: the total and its change against the
+previous period (per day when the two differ in length), the forecast to the period's end,
+budgets against actual spend, the services and accounts whose cost per day rose most, and the
+open and realized savings. The details follow.
 They list the 25 largest recommendations; when there are more, every one goes into a CSV beside
 the report (named as it, ending -recommendations.csv), printed before the report's path. JSON
 holds all the data and the summary's figures.`,

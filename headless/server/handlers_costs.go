@@ -57,6 +57,44 @@ func (s *Server) costs() http.Handler {
 	return endpoint(costRequest, s.svc.Costs)
 }
 
+// costResources is GET /api/costs/resources: a page of every resource
+// of the period (offset, limit beside the cost parameters).
+func (s *Server) costResources() http.Handler {
+	return endpoint(func(r *http.Request) (service.ResourceRequest, error) {
+		cr, err := costRequest(r)
+		if err != nil {
+			return service.ResourceRequest{}, err
+		}
+		rr := service.ResourceRequest{CostRequest: cr}
+		if rr.Offset, err = intParam(r, "offset", 0); err != nil {
+			return rr, err
+		}
+		rr.Limit, err = intParam(r, "limit", 0)
+		return rr, err
+	}, s.svc.CostResources)
+}
+
+// exportResources is GET /api/costs/resources.csv: every resource of the
+// period as CSV, streamed; a failure after the first row aborts the
+// response, so a cut file is never taken for a whole one.
+func (s *Server) exportResources() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		req, err := costRequest(r)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		lw := &lazyFile{w: w, name: "costpilot-resources.csv", ctype: "text/csv; charset=utf-8"}
+		if _, err := s.svc.ExportResources(r.Context(), req, lw); err != nil {
+			if !lw.started {
+				writeError(w, r, err)
+				return
+			}
+			panic(http.ErrAbortHandler)
+		}
+	})
+}
+
 // tags is GET /api/tags: the tag keys and values of the period asked for.
 func (s *Server) tags() http.Handler {
 	return endpoint(costRequest, s.svc.TagValues)

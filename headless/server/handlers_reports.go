@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -69,6 +70,16 @@ func (s *Server) downloadReport() http.Handler {
 		w.Header().Set("Content-Type", ct)
 		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 		http.ServeContent(w, r, name, st.ModTime(), f)
+	})
+}
+
+// deleteReport is DELETE /api/reports/{name}.
+func (s *Server) deleteReport() http.Handler {
+	return endpoint(func(r *http.Request) (string, error) {
+		name := r.PathValue("name")
+		return name, validReportName(name)
+	}, func(ctx context.Context, name string) (struct{}, error) {
+		return struct{}{}, s.svc.DeleteReport(ctx, name)
 	})
 }
 

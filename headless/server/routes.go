@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -86,6 +87,8 @@ func routeTable() []route {
 	return []route{
 		// The core API.
 		cachedAPI(api("GET", "/api/costs", read, (*Server).costs), costParams...),
+		cachedAPI(api("GET", "/api/costs/resources", read, (*Server).costResources), slices.Concat(costParams, []string{"offset", "limit"})...),
+		longAPI(api("GET", "/api/costs/resources.csv", read, (*Server).exportResources)),
 		cachedAPI(api("GET", "/api/recommendations", read, (*Server).recommendations), "type", "provider", "priority", "state"),
 		cachedAPI(api("GET", "/api/recommendations/not-assessed", read, (*Server).notAssessed)),
 		api("GET", "/api/recommendations/{id}", read, (*Server).recommendation),
@@ -114,6 +117,7 @@ func routeTable() []route {
 		// Endpoints the UI uses beyond the core API.
 		api("GET", "/api/reports", read, (*Server).listReports),
 		api("GET", "/api/reports/{name}", read, (*Server).downloadReport),
+		api("DELETE", "/api/reports/{name}", change, (*Server).deleteReport),
 		api("GET", "/api/status/detailed", read, (*Server).statusDetailed),
 		api("POST", "/api/credentials/validate", admin, (*Server).validateCredentials),
 		api("GET", "/api/allocation/rules", read, (*Server).ruleSets),

@@ -55,7 +55,7 @@ func apiConfig() apiSpec {
 			t[service.ImportResult](), t[model.CredentialField](), t[model.CredentialStoreStatus](),
 			t[service.RecommendationDetail](), t[service.BudgetView](), t[service.ScheduleView](),
 			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
-			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](),
+			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](), t[model.ResourcePage](),
 			t[model.TagCoverage](),
 			// Administration (web only).
 			t[model.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),

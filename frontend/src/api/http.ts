@@ -119,6 +119,11 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     GenerateReport: (req: ReportRequest) => post('/api/reports', req),
     ListReports: () => list('/api/reports'),
     ReportURL: (name) => `${base}/api/reports/${encodeURIComponent(name)}`,
+    DeleteReport: async (name) => {
+      await call('DELETE', `/api/reports/${encodeURIComponent(name)}`);
+    },
+    CostResources: (q, offset, limit) => get(`/api/costs/resources?${queryOf(q)}&offset=${offset}&limit=${limit}`),
+    ResourcesCSVURL: (q) => `${base}/api/costs/resources.csv?${queryOf(q)}`,
     ProviderStatus: () => get('/api/status'),
     ProviderDetails: () => list('/api/status/detailed'),
     ValidateCredentials: () => post('/api/credentials/validate'),

@@ -332,6 +332,8 @@ export interface CredentialStoreStatus {
 export interface DailyPoint {
   date: string;
   cost: number;
+  partial?: boolean;
+  days?: number;
 }
 
 /** Go: model.DataAge */
@@ -750,6 +752,9 @@ export interface ReportFile {
   name: string;
   type: string;
   format: string;
+  start?: string;
+  end?: string;
+  providers: ProviderKey[] | null;
   size: number;
   created_at: string;
 }
@@ -795,6 +800,29 @@ export interface ResourceDriver {
   actual: number;
   expected: number;
   excess: number;
+}
+
+/** Go: model.ResourcePage */
+export interface ResourcePage {
+  total: number;
+  offset: number;
+  limit: number;
+  total_cost: number;
+  currency: string;
+  start: string;
+  end: string;
+  resources: ResourceRow[] | null;
+}
+
+/** Go: model.ResourceRow */
+export interface ResourceRow {
+  provider: ProviderKey;
+  resource_id: string;
+  resource_type: string;
+  service: string;
+  region: string;
+  cost: number;
+  tags: Record<string, string> | null;
 }
 
 /** Go: model.Role */

@@ -8,6 +8,8 @@ import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, 
 import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
+import { ResourcesTable } from '../components/ResourcesTable';
+import { compare, lengthsOf, partialBuckets, type Lengths } from '../lib/compare';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { groupSeries, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
@@ -26,7 +28,7 @@ import {
   without,
   type Explore,
 } from '../lib/explore';
-import { changeBetween, formatCurrency, formatCurrencyCompact, formatDate, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
+import { formatCurrency, formatCurrencyCompact, formatDate, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
 import { CALENDAR, defaultGranularity, isoDay, periodLabel, PRESET_DAYS, type Period } from '../lib/period';
 import { navigate, useLocation } from '../lib/router';
 import { can, notAllowed, useSession } from '../lib/session';
@@ -56,14 +58,26 @@ function go(e: Explore) {
   navigate(`/${exploreSearch(e)}`);
 }
 
-function Change({ current, previous, long, span }: { current: number; previous: number | null | undefined; long?: boolean; span?: string }) {
-  const c = changeBetween(current, previous);
+function Change({ current, previous, long, span, lengths }: { current: number; previous: number | null | undefined; long?: boolean; span?: string; lengths?: Lengths }) {
+  const cmp = compare(current, previous, lengths);
+  const c = cmp.main;
+  if (cmp.noEarlier) {
+    return (
+      <span class="change" title={span ? `${span} holds no costs` : 'The previous period holds no costs'} data-testid="no-earlier-data">
+        no earlier data
+      </span>
+    );
+  }
   // For costs, up is bad: colour it as a warning.
   const cls = c.direction === 'up' ? 'change up' : c.direction === 'down' ? 'change down' : 'change';
   const arrow = c.direction === 'up' ? '▲' : c.direction === 'down' ? '▼' : '';
+  const against = span ? `Against ${span}` : 'Against the previous period';
+  const title = cmp.perDay && lengths ? `${against}, per day: ${lengths.days} days against ${lengths.prevDays}` : against;
   return (
-    <span class={cls} title={span ? `Against ${span}` : 'Against the previous period'}>
+    <span class={cls} title={title}>
       {arrow} {c.label}
+      {cmp.perDay && <span class="per-day"> a day</span>}
+      {cmp.raw && <span class="muted small"> (raw {cmp.raw.label})</span>}
       {long && <span class="muted"> vs previous period</span>}
     </span>
   );
@@ -282,10 +296,13 @@ function SaveView({ e }: { e: Explore }) {
 
 function groupChart(a: CostAnalysis, currency: string, granularity: Granularity, groupBy: string): ChartOption {
   const d = groupSeries(a);
+  // A bucket the period covers only in part is drawn faded with a "*", so
+  // a cut first or last month is not read as a dip.
+  const partial = partialBuckets(a);
   const c = chartColors();
   const color = (key: string, i: number, other: boolean) =>
     other ? '#9aa4b2' : groupBy === 'provider' ? (PROVIDER_COLORS[key] ?? PALETTE[i % PALETTE.length]) : PALETTE[i % PALETTE.length];
-  const dateLabel = (v: string) => (granularity === 'month' ? formatDate(v).replace(/ \d+,/, '') : formatShortDate(v));
+  const dateLabel = (v: string) => (granularity === 'month' ? formatDate(v).replace(/ \d+,/, '') : formatShortDate(v)) + (partial.has(v) ? ' *' : '');
   return {
     color: d.series.map((s, i) => color(s.key, i, s.other)),
     tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: (v: number) => formatCurrency(v, currency) },
@@ -303,7 +320,10 @@ function groupChart(a: CostAnalysis, currency: string, granularity: Granularity,
       stack: 'total',
       barMaxWidth: 28,
       cursor: s.other ? 'default' : 'pointer',
-      data: s.values.map((v) => Math.round(v * 100) / 100),
+      data: s.values.map((v, i) => {
+        const value = Math.round(v * 100) / 100;
+        return partial.has(d.dates[i]) ? { value, itemStyle: { opacity: 0.45 } } : value;
+      }),
     })),
   };
 }
@@ -331,6 +351,9 @@ export function OverviewPage() {
   const providers = data ? providerEntries(data) : [];
   const services = useMemo(() => (data ? serviceRows(data) : []), [data]);
   const resources = useMemo(() => (data ? resourceRows(data) : []), [data]);
+  const counted = providers.reduce((n, [, pc]) => n + (pc.resource_count ?? 0), 0);
+  const lengths = lengthsOf(data);
+  const partial = data ? partialBuckets(data) : new Map<string, number>();
   const groups: GroupRow[] = useMemo(() => {
     const total = s?.total_cost ?? 0;
     return (s?.groups ?? []).map((g) => ({ ...g, share: total ? g.cost / total : 0 }));
@@ -359,7 +382,7 @@ export function OverviewPage() {
     },
     { key: 'cost', label: 'Cost', value: (r) => Math.round(r.cost * 100) / 100, render: (r) => formatCurrency(r.cost, currency), numeric: true },
     { key: 'previous', label: 'Previous', value: (r) => Math.round(r.previous_cost * 100) / 100, render: (r) => formatCurrency(r.previous_cost, currency), numeric: true },
-    { key: 'change', label: 'Change', value: (r) => changeBetween(r.cost, r.previous_cost).fraction ?? 0, render: (r) => <Change current={r.cost} previous={r.previous_cost} span={previousSpan} />, numeric: true },
+    { key: 'change', label: lengths.days !== lengths.prevDays ? 'Change a day' : 'Change', value: (r) => compare(r.cost, r.previous_cost, lengths).main.fraction ?? 0, render: (r) => <Change current={r.cost} previous={r.previous_cost} span={previousSpan} lengths={lengths} />, numeric: true },
     { key: 'share', label: 'Share', value: (r) => Math.round(r.share * 10000) / 10000, render: (r) => formatPercent(r.share), numeric: true },
   ];
   const serviceColumns: Column<ServiceRow>[] = [
@@ -489,7 +512,7 @@ export function OverviewPage() {
               <div class="card-value" data-testid="total-cost">
                 {formatCurrency(s.total_cost, currency)}
               </div>
-              <Change current={s.total_cost} previous={s.previous?.total_cost} long span={previousSpan} />
+              <Change current={s.total_cost} previous={s.previous?.total_cost} long span={previousSpan} lengths={lengths} />
               {s.previous && (
                 <div class="muted small" data-testid="previous-total">
                   {formatCurrency(s.previous.total_cost, currency)} in {previousSpan}
@@ -506,7 +529,7 @@ export function OverviewPage() {
                   {pc.source && <span class="badge">{pc.source}</span>}
                 </h2>
                 <div class="card-value small-value">{formatCurrency(pc.total_cost, currency)}</div>
-                <Change current={pc.total_cost} previous={s.previous?.providers?.[k]} span={previousSpan} />
+                <Change current={pc.total_cost} previous={s.previous?.providers?.[k]} span={previousSpan} lengths={lengths} />
                 <DataThrough age={(s.data_age ?? []).find((d) => d.provider === k)} />
               </article>
             ))}
@@ -523,7 +546,15 @@ export function OverviewPage() {
                   {titleCase(GRANULARITIES.find((g) => g.value === e.granularity)?.label ?? '')} cost by {dimensionLabel(e.groupBy).toLowerCase()}
                 </h2>
                 {chart && (s.series ?? []).length > 0 ? (
-                  <Chart option={chart} height={320} label={`Stacked cost by ${dimensionLabel(e.groupBy).toLowerCase()}`} onPick={pickGroup} />
+                  <>
+                    <Chart option={chart} height={320} label={`Stacked cost by ${dimensionLabel(e.groupBy).toLowerCase()}`} onPick={pickGroup} />
+                    {partial.size > 0 && (
+                      <p class="muted small" data-testid="partial-note">
+                        * Partial {e.granularity}:{' '}
+                        {[...partial].map(([d, n]) => `${formatDate(d)} has ${n} ${n === 1 ? 'day' : 'days'} in the period`).join('; ')}. Drawn faded: not a dip.
+                      </p>
+                    )}
+                  </>
                 ) : (
                   <Empty title="No costs in this period" />
                 )}
@@ -556,17 +587,8 @@ export function OverviewPage() {
                   />
                 </article>
                 <article class="panel">
-                  <h2>Top resources</h2>
-                  <DataTable
-                    columns={resourceColumns}
-                    rows={resources}
-                    rowKey={(r) => `${r.provider}/${r.resource_id}/${r.service}`}
-                    caption="Top resources"
-                    csvName="costpilot-resources.csv"
-                    initialSort={{ key: 'cost', dir: 'desc' }}
-                    pageSize={8}
-                    testId="resources-table"
-                  />
+                  <h2>Resources</h2>
+                  <ResourcesTable query={query} columns={resourceColumns} top={resources} counted={counted} />
                 </article>
               </div>
             </>

@@ -5,7 +5,7 @@ import { api, toApiError, type ApiError, type ProviderKey, type ReportFormat, ty
 import { DataTable, type Column } from '../components/DataTable';
 import { Schedules } from '../components/Schedules';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
-import { formatBytes, formatDateTime, titleCase } from '../lib/format';
+import { formatBytes, formatDate, formatDateTime, providerName, titleCase } from '../lib/format';
 import { can, notAllowed, useSession } from '../lib/session';
 import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
@@ -17,6 +17,17 @@ const FORMATS: ReportFormat[] = ['html', 'pdf', 'json'];
 /** baseName is the file name of a report path (either separator). */
 function baseName(path: string): string {
   return path.split(/[\\/]/).pop() ?? path;
+}
+
+/** reportPeriod is a listed report's period: its dates, or a dash for a report named before names carried them. */
+export function reportPeriod(r: ReportFile): string {
+  return r.start && r.end ? `${formatDate(r.start)} – ${formatDate(r.end)}` : '—';
+}
+
+/** reportProviders names a listed report's providers: those asked for, else all. */
+export function reportProviders(r: ReportFile): string {
+  if ((r.providers ?? []).length > 0) return (r.providers ?? []).map(providerName).join(', ');
+  return r.start ? 'All enabled' : '—';
 }
 
 export function ReportsPage() {
@@ -61,21 +72,44 @@ export function ReportsPage() {
     }
   };
 
+  const [removeError, setRemoveError] = useState<ApiError | undefined>();
+  const remove = async (r: ReportFile) => {
+    if (!api.DeleteReport || !window.confirm(`Delete the report ${r.name}?`)) return;
+    try {
+      setRemoveError(undefined);
+      await api.DeleteReport(r.name);
+      list.reload();
+    } catch (err) {
+      setRemoveError(toApiError(err));
+    }
+  };
   const columns: Column<ReportFile>[] = [
-    { key: 'name', label: 'Name', value: (r) => r.name, render: (r) => <code class="rid">{r.name}</code> },
-    { key: 'type', label: 'Type', value: (r) => titleCase(r.type) },
+    { key: 'type', label: 'Type', value: (r) => titleCase(r.type), render: (r) => <span title={r.name}>{titleCase(r.type)}</span> },
+    { key: 'period', label: 'Period', value: (r) => reportPeriod(r), wrap: true },
+    { key: 'providers', label: 'Providers', value: (r) => reportProviders(r), wrap: true },
+    { key: 'name', label: 'Name', value: (r) => r.name, csvOnly: true },
     { key: 'format', label: 'Format', value: (r) => r.format.toUpperCase() },
     { key: 'size', label: 'Size', value: (r) => r.size, render: (r) => formatBytes(r.size), numeric: true },
     { key: 'created_at', label: 'Created', value: (r) => r.created_at, render: (r) => formatDateTime(r.created_at) },
     {
       key: 'download',
-      label: 'Download',
+      label: 'Actions',
       value: () => '',
       sortable: false,
       render: (r) => (
-        <a href={api.ReportURL(r.name)} download={r.name} class="btn btn-small">
-          Download
-        </a>
+        <span class="nowrap">
+          <a href={api.ReportURL(r.name)} download={r.name} class="btn btn-small">
+            Download
+          </a>
+          {api.DeleteReport && (
+            <>
+              {' '}
+              <button type="button" class="btn btn-small" onClick={() => remove(r)} disabled={!mayChange} title={mayChange ? `Delete ${r.name}` : notAllowed(session, 'change')} data-testid="delete-report">
+                Delete
+              </button>
+            </>
+          )}
+        </span>
       ),
     },
   ];
@@ -193,6 +227,7 @@ export function ReportsPage() {
         {list.error && list.data && <StaleBanner error={list.error} onRetry={list.reload} />}
         {!list.data && list.loading && <Loading label="Loading reports…" />}
         {!list.data && list.error && <ErrorState error={list.error} onRetry={list.reload} what="Report list" />}
+        {removeError && <ErrorState error={removeError} what="Deleting the report" />}
         {list.data && list.data.length === 0 && <Empty title="No reports yet">Generate one above; it will be listed here.</Empty>}
         {list.data && list.data.length > 0 && (
           <DataTable columns={columns} rows={list.data} rowKey={(r) => r.name} caption="Earlier reports" initialSort={{ key: 'created_at', dir: 'desc' }} testId="reports-table" />

@@ -203,6 +203,8 @@ export namespace model {
 	export interface DailyPoint {
 	    date: string;
 	    cost: number;
+	    partial?: boolean;
+	    days?: number;
 	}
 	export interface PeriodInfo {
 	    kind: string;
@@ -692,6 +694,9 @@ export namespace service {
 	    name: string;
 	    type: string;
 	    format: string;
+	    start?: string;
+	    end?: string;
+	    providers: string[];
 	    size: number;
 	    created_at: string;
 	}
