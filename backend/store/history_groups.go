@@ -225,7 +225,7 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 	if err != nil {
 		return nil, err
 	}
-	if key, ok := d.TagKey(); ok && p.sourcesOnly {
+	if key, _, ok := rollupKey(d); ok && p.sourcesOnly {
 		rolled, err := s.rolledKey(ctx, key)
 		if err != nil {
 			return nil, err
@@ -395,6 +395,21 @@ func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, 
 	}
 	if key, ok := d.TagKey(); ok {
 		return s.tagDaySums(ctx, sc, m, key, values)
+	}
+	if key, _, ok := rollupKey(d); ok {
+		p, err := s.plan(ctx, sc)
+		if err != nil {
+			return nil, err
+		}
+		if p.sourcesOnly {
+			rolled, err := s.rolledKey(ctx, key)
+			if err != nil {
+				return nil, err
+			}
+			if rolled {
+				return s.rolledDaySums(ctx, p, m, key, values, false)
+			}
+		}
 	}
 	sc.Filters = append(sc.Filters[:len(sc.Filters):len(sc.Filters)], model.Filter{Dim: d, Values: values})
 	p, g, err := s.groupPlan(ctx, sc, d)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -233,15 +234,13 @@ func (w *historyWriter) batchKeys(ctx context.Context, b model.Batch, facts *mod
 	for _, a := range b.Accounts {
 		inScope[a] = true
 	}
-	// The batch's tag keys join (or leave) the tag rollup before any of
-	// its facts is written.
-	sets := make([]map[string]string, 0, len(facts.Keys))
+	// The batch's tag keys and dimension values join (or leave) the tag
+	// rollup before any of its facts is written.
+	lines := make([]rolled, len(facts.Keys))
 	for i := range facts.Keys {
-		if len(facts.Keys[i].Tags) > 0 {
-			sets = append(sets, facts.Keys[i].Tags)
-		}
+		lines[i] = keyRolled(&facts.Keys[i])
 	}
-	if err := w.roll.admit(ctx, w.tx, sets); err != nil {
+	if err := w.roll.admit(ctx, w.tx, lines); err != nil {
 		return nil, nil, nil, err
 	}
 	ids = make([]int64, len(facts.Keys))
@@ -527,12 +526,18 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 		tagID, d[8], skey, gkey, d[9], d[10]).Scan(&id); err != nil {
 		return 0, 0, 0, fmt.Errorf("line key: %w", err)
 	}
-	tkeys, err := w.roll.keys(ctx, w.tx, sk, k.Tags)
+	tkeys, err := w.roll.keys(ctx, w.tx, sk, keyRolled(k))
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	w.roll.byLine[id] = tkeys
 	return id, skey, gkey, nil
+}
+
+// keyRolled is what the tag rollup sums a batch's line key by, with the
+// strings lineKey stores.
+func keyRolled(k *model.CostLine) rolled {
+	return lineRolled(k.Tags, k.SubAccount, k.ServiceCategory, k.Region, cmp.Or(k.ChargeCategory, "Usage"))
 }
 
 // str interns a dimension string.

@@ -121,17 +121,49 @@ func rolledValues(tags map[string]string) (values map[string]string, twice []str
 	return values, twice
 }
 
-// admit registers the tag keys of a batch's tag sets before its facts are
-// written: a new key is rolled up, and a key whose values pass
-// tagRollMaxValues, or that a set spells twice, is excluded for good (its
-// rows deleted). Exclusion never reverses, so a rolled-up key has every
-// fact that carries it in tag_day.
-func (r *tagRoller) admit(ctx context.Context, tx *sql.Tx, sets []map[string]string) error {
+// dimKeyPrefix names the rollup keys of the group dimensions beside the
+// tag keys: a control character no tag key of a real export holds.
+const dimKeyPrefix = "\x1f"
+
+// rolledDims are the group dimensions the rollup also sums by, with the
+// line key column of each.
+var rolledDims = map[model.Dimension]string{
+	model.DimSubAccount: "sub_account", model.DimServiceCategory: "service_category",
+	model.DimRegion: "region", model.DimChargeCategory: "charge_category",
+}
+
+// dimKey is the rollup key of a group dimension's column.
+func dimKey(col string) string { return dimKeyPrefix + col }
+
+// rolled is what the rollup sums one line key by: its tag keys' values
+// (rolledValues) and its group dimensions' values, exactly as stored
+// (reads compare them exactly, as the group rollup does); "" is left out.
+type rolled struct {
+	values map[string]string
+	twice  []string
+}
+
+func lineRolled(tags map[string]string, sub, category, region, charge string) rolled {
+	values, twice := rolledValues(tags)
+	for col, v := range map[string]string{"sub_account": sub, "service_category": category, "region": region, "charge_category": charge} {
+		if v != "" {
+			values[dimKey(col)] = v
+		}
+	}
+	return rolled{values, twice}
+}
+
+// admit registers the rollup keys of a batch's line keys before their
+// facts are written: a new key is rolled up, and a key whose values pass
+// tagRollMaxValues, or that a tag set spells twice, is excluded for good
+// (its rows deleted). Exclusion never reverses, so a rolled-up key has
+// every fact that carries it in tag_day.
+func (r *tagRoller) admit(ctx context.Context, tx *sql.Tx, lines []rolled) error {
 	if err := r.load(ctx, tx); err != nil {
 		return err
 	}
-	for _, tags := range sets {
-		values, twice := rolledValues(tags)
+	for _, l := range lines {
+		values, twice := l.values, l.twice
 		for _, lk := range twice {
 			if err := r.exclude(ctx, tx, lk); err != nil {
 				return err
@@ -190,10 +222,10 @@ func (r *tagRoller) exclude(ctx context.Context, tx *sql.Tx, lk string) error {
 	return nil
 }
 
-// keys returns the tag rollup keys of a line key of service key sk and
-// tags, interning them; admit must have seen tags.
-func (r *tagRoller) keys(ctx context.Context, tx *sql.Tx, sk svcKey, tags map[string]string) ([]int64, error) {
-	values, _ := rolledValues(tags)
+// keys returns the rollup keys of a line key of service key sk that sums
+// by l, interning them; admit must have seen l.
+func (r *tagRoller) keys(ctx context.Context, tx *sql.Tx, sk svcKey, l rolled) ([]int64, error) {
+	values := l.values
 	var out []int64
 	for _, lk := range slices.Sorted(maps.Keys(values)) {
 		if st := r.state[lk]; st == nil || st.excluded {
@@ -222,9 +254,13 @@ func (r *tagRoller) ofLine(ctx context.Context, tx *sql.Tx, key int64) ([]int64,
 	}
 	var sk svcKey
 	var tagsJSON string
-	err := tx.QueryRowContext(ctx, `SELECT k.provider, k.source, k.billing_account, k.service, k.currency, t.tags
-		FROM line_keys k JOIN tag_sets t ON t.id = k.tag_set WHERE k.id = ?`, key).
-		Scan(&sk.provider, &sk.source, &sk.account, &sk.service, &sk.curren, &tagsJSON)
+	var dims [4]string
+	err := tx.QueryRowContext(ctx, `SELECT k.provider, k.source, k.billing_account, k.service, k.currency, t.tags,
+			sa.s, sc.s, rg.s, cc.s
+		FROM line_keys k JOIN tag_sets t ON t.id = k.tag_set JOIN strs sa ON sa.id = k.sub_account
+			JOIN strs sc ON sc.id = k.service_category JOIN strs rg ON rg.id = k.region JOIN strs cc ON cc.id = k.charge_category
+		WHERE k.id = ?`, key).
+		Scan(&sk.provider, &sk.source, &sk.account, &sk.service, &sk.curren, &tagsJSON, &dims[0], &dims[1], &dims[2], &dims[3])
 	if err != nil {
 		return nil, fmt.Errorf("line key %d: %w", key, err)
 	}
@@ -232,10 +268,11 @@ func (r *tagRoller) ofLine(ctx context.Context, tx *sql.Tx, key int64) ([]int64,
 	if err := json.Unmarshal([]byte(tagsJSON), &tags); err != nil {
 		return nil, fmt.Errorf("tag set of line key %d: %w", key, err)
 	}
-	if err := r.admit(ctx, tx, []map[string]string{tags}); err != nil {
+	l := lineRolled(tags, dims[0], dims[1], dims[2], dims[3])
+	if err := r.admit(ctx, tx, []rolled{l}); err != nil {
 		return nil, err
 	}
-	ids, err := r.keys(ctx, tx, sk, tags)
+	ids, err := r.keys(ctx, tx, sk, l)
 	if err != nil {
 		return nil, err
 	}
@@ -248,27 +285,8 @@ func (r *tagRoller) ofLine(ctx context.Context, tx *sql.Tx, key int64) ([]int64,
 // line key's facts summed into tag_day.
 func buildTagRollup(ctx context.Context, tx *sql.Tx) error {
 	r := newTagRoller()
-	var sets []map[string]string
-	err := txRows(ctx, tx, `SELECT tags FROM tag_sets WHERE id <> 1`, nil, func(rows *sql.Rows) error {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return err
-		}
-		var tags map[string]string
-		if err := json.Unmarshal([]byte(s), &tags); err != nil {
-			return fmt.Errorf("tag set %s: %w", s, err)
-		}
-		sets = append(sets, tags)
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	if err := r.admit(ctx, tx, sets); err != nil {
-		return err
-	}
 	var keys []int64
-	err = txRows(ctx, tx, `SELECT id FROM line_keys WHERE tag_set <> 1`, nil, func(rows *sql.Rows) error {
+	err := txRows(ctx, tx, `SELECT id FROM line_keys`, nil, func(rows *sql.Rows) error {
 		var id int64
 		err := rows.Scan(&id)
 		keys = append(keys, id)
@@ -277,6 +295,14 @@ func buildTagRollup(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return err
 	}
+	// Every key admitted before any row is written: a key excluded on the
+	// way leaves no rows behind.
+	for _, k := range keys {
+		if _, err := r.ofLine(ctx, tx, k); err != nil {
+			return err
+		}
+	}
+	clear(r.byLine)
 	for _, k := range keys {
 		ids, err := r.ofLine(ctx, tx, k)
 		if err != nil {
@@ -314,6 +340,19 @@ func (s *Store) rolledKey(ctx context.Context, key string) (bool, error) {
 // service rollup holds beyond the key's values, per day; days where that
 // is zero have no row, as no series point differs from a zero one.
 func (s *Store) tagDaySumsRolled(ctx context.Context, p *plan, m model.CostMetric, key string, values []string) ([]GroupDaySum, error) {
+	return s.rolledDaySums(ctx, p, m, key, values, true)
+}
+
+// rolledDaySums is the daily series of the values of a rollup key: a tag
+// key's values folded (case and space, as tags are matched), a group
+// dimension's compared exactly (as the group rollup does).
+func (s *Store) rolledDaySums(ctx context.Context, p *plan, m model.CostMetric, key string, values []string, fold bool) ([]GroupDaySum, error) {
+	norm := func(v string) string {
+		if fold {
+			return strings.ToLower(strings.TrimSpace(v))
+		}
+		return v
+	}
 	lk := strings.ToLower(key)
 	const (
 		tagFrom = ` FROM tag_keys k JOIN tag_day d ON d.tkid = k.id AND d.day BETWEEN ? AND ?`
@@ -327,7 +366,7 @@ func (s *Store) tagDaySumsRolled(ctx context.Context, p *plan, m model.CostMetri
 		if err := rows.Scan(&v); err != nil {
 			return err
 		}
-		f := strings.ToLower(v)
+		f := norm(v)
 		stored[f] = append(stored[f], v)
 		return nil
 	})
@@ -364,7 +403,7 @@ func (s *Store) tagDaySumsRolled(ctx context.Context, p *plan, m model.CostMetri
 	}
 	done := map[string]bool{}
 	for _, v := range values {
-		if v == model.NoValue || strings.TrimSpace(v) == "" {
+		if v == model.NoValue || norm(v) == "" {
 			if done[""] {
 				continue
 			}
@@ -388,7 +427,7 @@ func (s *Store) tagDaySumsRolled(ctx context.Context, p *plan, m model.CostMetri
 			emit("", none)
 			continue
 		}
-		f := strings.ToLower(strings.TrimSpace(v))
+		f := norm(v)
 		spellings := stored[f]
 		if len(spellings) == 0 || done[f] {
 			continue
@@ -448,4 +487,16 @@ func (s *Store) tagSumsRolled(ctx context.Context, p *plan, m model.CostMetric, 
 		return nil
 	})
 	return out, err
+}
+
+// rollupKey is the tag rollup's key of a dimension: a tag key, or one of
+// the group dimensions it also sums by.
+func rollupKey(d model.Dimension) (key string, isTag, ok bool) {
+	if k, ok := d.TagKey(); ok {
+		return k, true, true
+	}
+	if col, ok := rolledDims[d]; ok {
+		return dimKey(col), false, true
+	}
+	return "", false, false
 }

@@ -88,7 +88,7 @@ func TestTagRollupFillEqualsWrites(t *testing.T) {
 		}
 		n++
 	}
-	if n != 9 { // 3 days x the spellings data, Data (trimmed) and web
+	if n != 15 { // 3 days x team's spellings data, Data (trimmed) and web, the region and the charge category
 		t.Fatalf("%d rows: %v", n, written)
 	}
 	// The fill from scratch gives the same rows.
