@@ -98,11 +98,39 @@ async function query(dbfile, reps, tag, days) {
 	console.log(JSON.stringify(out));
 }
 
+// grouped: per grouping the UI offers, what a grouped year view computes
+// beside the four aggregates: each group's total and its daily series.
+async function grouped(dbfile, reps, days) {
+	const con = await open(dbfile);
+	const cutoff = new Date(Date.now() - days * 86400e3).toISOString().slice(0, 10);
+	const where = `day >= DATE ${sqlString(cutoff)}`;
+	const columns = {
+		provider: 'ProviderName', billing_account: 'BillingAccountId', sub_account: 'SubAccountId', service: 'ServiceName',
+		service_category: 'ServiceCategory', region: 'RegionId', resource: 'ResourceId', charge_category: 'ChargeCategory',
+		'tag:team': "COALESCE((SELECT tag_map['team'] FROM tagsets s WHERE s.tagset = lines.tagset), '')",
+	};
+	const out = {};
+	for (const [name, col] of Object.entries(columns)) {
+		const times = [];
+		for (let i = 0; i < reps; i++) {
+			const t0 = performance.now();
+			await aggregates(con, where);
+			await con.run(`SELECT ${col} AS g, sum(billed) FROM lines WHERE ${where} GROUP BY 1`);
+			await con.run(`SELECT ${col} AS g, day, sum(billed) FROM lines WHERE ${where} GROUP BY 1, 2`);
+			times.push((performance.now() - t0) / 1000);
+		}
+		out[name] = { median_s: median(times), max_s: Math.max(...times) };
+	}
+	console.log(JSON.stringify(out));
+}
+
 if (mode === 'import' && args.length === 2) {
 	await importFile(args[0], args[1]);
 } else if (mode === 'query' && args.length === 4) {
 	await query(args[0], Number(args[1]), args[2], Number(args[3]));
+} else if (mode === 'grouped' && args.length === 3) {
+	await grouped(args[0], Number(args[1]), Number(args[2]));
 } else {
-	console.error('usage: node history-bench.mjs import CSV DBFILE | query DBFILE REPS KEY:VALUE DAYS');
+	console.error('usage: node history-bench.mjs import CSV DBFILE | query DBFILE REPS KEY:VALUE DAYS | grouped DBFILE REPS DAYS');
 	process.exit(2);
 }
