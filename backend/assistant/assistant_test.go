@@ -144,6 +144,11 @@ func openService(t *testing.T, writes bool) (*service.Service, context.Context) 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { svc.Close() })
+	// Reads only read: the demo history is stored as `costpilot mcp` does
+	// at its start.
+	if err := svc.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	return svc, service.WithPrincipal(context.Background(), service.LocalAdmin("cli", "test"))
 }
 
