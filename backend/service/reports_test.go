@@ -318,7 +318,7 @@ var (
 	tableHeads = []string{"Budget Scope Period", "Kind Name Previous", "Type Provider Resource", "Provider Source Total",
 		"Provider Service Cost", "Provider Resource Type", "Type Provider Count", "Priority Type Provider Resource",
 		"Provider Forecast Interval", "Department Cost Share", "Project Cost Share", "Rule Cost Share"}
-	chartTitles = []string{"Daily cost", "Cost by provider", "Top services", "Forecast with confidence interval", "Cost by department"}
+	chartTitles = []string{"Daily cost", "Cost by provider", "Top services", "Forecast with confidence interval", "Forecast from the last day with data", "Cost by department"}
 )
 
 // TestComprehensivePDFLayoutOnDemo renders the comprehensive PDF of the

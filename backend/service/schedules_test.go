@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -165,7 +166,7 @@ func TestScheduledMonthlyReportDeliveredOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"May 2026", "2026-05-01 to 2026-05-31", "Total ", a.Summary.Currency, "on the previous period",
+	for _, want := range []string{"May 2026", "2026-05-01 to 2026-05-31", "Total " + moneyfmt.Format(a.Summary.TotalCost, a.Summary.Currency), "on the previous period",
 		"<https://costs.example.com/api/reports/" + m.Attachments[0].FileName + "|"} {
 		if !strings.Contains(texts[0], want) {
 			t.Errorf("webhook text %q lacks %q", texts[0], want)
