@@ -72,5 +72,5 @@ func (s *Service) Recommendations(ctx context.Context, f RecommendationFilter) (
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out, s.nameRecommendations(ctx, out)
 }

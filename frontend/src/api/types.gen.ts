@@ -701,6 +701,7 @@ export interface Recommendation {
   id?: string;
   type: RecommendationType;
   resource_id?: string;
+  resource_name?: string;
   resource_type?: string;
   description: string;
   current_config?: InstanceConfig;
@@ -782,6 +783,7 @@ export type ReportType = (typeof ReportTypeValues)[number];
 /** Go: model.ResourceCost */
 export interface ResourceCost {
   resource_id: string;
+  resource_name?: string;
   resource_type: string;
   service: string;
   region: string;
