@@ -357,6 +357,9 @@ type ProviderDetail struct {
 	FirstDay  string      `json:"first_day,omitempty"`
 	LastDay   string      `json:"last_day,omitempty"`
 	Lines     int64       `json:"lines"`
+	// DemoHidden says the provider's demo data is left out of every
+	// answer because another provider has real data (demo.beside_real).
+	DemoHidden bool `json:"demo_hidden,omitempty"`
 }
 
 // CredentialCheck is one provider's entry of validate_credentials.

@@ -657,6 +657,7 @@ export interface ProviderDetail {
   first_day?: string;
   last_day?: string;
   lines: number;
+  demo_hidden?: boolean;
 }
 
 /** Go: model.ProviderFailure */
