@@ -339,6 +339,29 @@ try {
     assert(sortAttr === 'ascending', `sort is ${sortAttr} after toggling`);
   });
 
+  await check('the demo resources show their names beside their ids, as the API names them', async () => {
+    const table = page.locator('[data-testid="resources-table"]');
+    await table.waitFor();
+    const names = await page.evaluate(async () => {
+      const r = await fetch('/api/costs?days=30', { credentials: 'same-origin' });
+      const a = await r.json();
+      const out = {};
+      for (const pc of Object.values(a.providers)) for (const x of pc.resources ?? []) if (x.resource_name) out[x.resource_id] = x.resource_name;
+      return out;
+    });
+    assert(Object.keys(names).length > 0, 'the API names no demo resource');
+    const label = (await page.locator('[data-testid="demo-label"]').innerText()).trim();
+    assert(/^Demo data: AWS, Azure, Google Cloud, Oracle Cloud$/.test(label), `demo label: ${label}`);
+    const cells = table.locator('[data-testid="resource-name"]');
+    const n = await cells.count();
+    assert(n > 0, 'no resource name in the resources table');
+    for (let i = 0; i < Math.min(n, 5); i++) {
+      const id = await cells.nth(i).getAttribute('title');
+      const name = (await cells.nth(i).locator('.rname').innerText()).trim();
+      assert(names[id] === name, `row ${i}: ${id} shown as ${name}, the API names it ${names[id]}`);
+    }
+  });
+
   await check('the 7-day change equals an independent computation from the API', async () => {
     await page.getByRole('button', { name: '7 days' }).click();
     await page.waitForURL(/days=7/);
@@ -916,12 +939,26 @@ try {
     await page.locator('[data-testid="total-cost"]').waitFor();
     const shown = await totalText();
     assert(shown === money, `overview total ${shown} for the imported month, the file sums to ${money}`);
-    // The demo's other three clouds have no data that month and are shown
-    // beside the imported AWS data: the page says so.
-    const note = await page.locator('[data-testid="notice-demo_beside_real"]').innerText();
-    assert(/demo data beside the real data of AWS/.test(note), `notice: ${note}`);
+    // The demo's other three clouds are left out beside the imported AWS
+    // data (demo.beside_real is off): no notice, no demo label.
     await settled();
+    assert((await page.locator('[data-testid="notice-demo_beside_real"]').count()) === 0, 'demo shown beside the imported data');
     await shot('13-overview-imported-month');
+  });
+
+  await check('after an import, no page shows another cloud\'s demo data unlabelled', async () => {
+    const others = /\b(Azure|Google Cloud|Oracle Cloud|OCI|GCP)\b/;
+    for (const name of ['Overview', 'Recommendations', 'Forecast', 'Anomalies', 'Budgets', 'Commitments', 'Allocation', 'Reports']) {
+      await nav(name);
+      await page.locator('h1', { hasText: name }).waitFor();
+      await settled();
+      const main = page.locator('main');
+      const text = await main.innerText();
+      const labelled = (await main.locator('[data-testid="demo-label"]').count()) > 0;
+      const m = others.exec(text);
+      assert(!m || labelled, `${name} shows ${m && m[0]} without a demo data label`);
+      assert(!labelled, `${name} is labelled demo data although the demo is left out beside the import`);
+    }
   });
 
   await check('no console errors or page errors', async () => {
