@@ -1,6 +1,8 @@
 package service
 
 import (
+	"encoding/json"
+	"regexp"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/config"
@@ -22,6 +24,20 @@ func TestDemoOffBesideRealData(t *testing.T) {
 		if _, err := s.Sync(ctx, "", 10); err != nil {
 			t.Fatal(err)
 		}
+		// A decision about a demo recommendation is kept, but not shown
+		// beside real data either.
+		before, err := s.Recommendations(ctx, RecommendationFilter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range before {
+			if r.Provider == model.Azure {
+				if _, err := s.SetRecommendationState(ctx, r.ID, StateChange{State: "dismissed", Reason: "planned"}, "test"); err != nil {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
 		if _, err := s.ImportFiles(ctx, []string{sharedFile(t, "aws-cur-legacy-sample.csv")}, ImportOptions{}); err != nil {
 			t.Fatal(err)
 		}
@@ -30,7 +46,7 @@ func TestDemoOffBesideRealData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, err := s.Recommendations(ctx, RecommendationFilter{})
+		recs, err := s.Recommendations(ctx, RecommendationFilter{State: "all"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,6 +73,33 @@ func TestDemoOffBesideRealData(t *testing.T) {
 		for _, d := range details {
 			if d.DemoHidden {
 				hidden++
+			}
+		}
+		// Every other page's answer, as JSON: another cloud is not named.
+		na, err := s.NotAssessed(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, err := s.Anomalies(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		period := model.Period{Start: testNow.AddDate(0, 0, -30), End: testNow}
+		cov, err := s.TagCoverage(ctx, period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cm, err := s.Commitments(ctx, period)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for what, v := range map[string]any{"not assessed": na, "anomalies": an, "tag coverage": cov, "commitments": cm} {
+			b, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if named := regexp.MustCompile(`"(azure|gcp|oci)"`).Find(b); named != nil && !beside {
+				t.Errorf("%s names %s beside real data: %.300s", what, named, b)
 			}
 		}
 		_, errByName := s.Costs(ctx, CostRequest{Days: &days, Provider: "azure"})

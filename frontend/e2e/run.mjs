@@ -346,7 +346,10 @@ try {
       const r = await fetch('/api/costs?days=30', { credentials: 'same-origin' });
       const a = await r.json();
       const out = {};
-      for (const pc of Object.values(a.providers)) for (const x of pc.resources ?? []) if (x.resource_name) out[x.resource_id] = x.resource_name;
+      for (const [k, pc] of Object.entries(a)) {
+        if (k === 'summary') continue;
+        for (const x of pc.resources ?? []) if (x.resource_name) out[x.resource_id] = x.resource_name;
+      }
       return out;
     });
     assert(Object.keys(names).length > 0, 'the API names no demo resource');
