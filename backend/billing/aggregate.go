@@ -54,7 +54,7 @@ const (
 func identityBytes(c *model.CostLine) int64 {
 	n := costLineBytes + int64(unsafe.Sizeof(digest{})) + 4 + mapSlotBytes + roundingBytes
 	for _, s := range [...]string{string(c.Provider), c.BillingAccount, c.SubAccount, c.Service, c.ServiceCategory,
-		c.Region, c.ResourceID, c.ResourceType, c.ChargeCategory, c.Usage, c.Unit, c.Currency} {
+		c.Region, c.ResourceID, c.ResourceType, c.ResourceName, c.ChargeCategory, c.Usage, c.Unit, c.Currency} {
 		n += int64(len(s))
 	}
 	if len(c.Tags) > 0 {

@@ -10,7 +10,8 @@ import (
 // azureMapper reads Azure cost exports: EA and MCA, actual and amortized
 // (the amortized export's cost column already holds amortized cost). Dims:
 // 0 billing account, 1 subscription, 2 consumed service, 3 meter category,
-// 4 region, 5 resource id, 6 charge type, 7 tags, 8 currency, and the usage
+// 4 region, 5 resource id, 6 charge type, 7 tags, 8 currency, the resource
+// name (ResourceName, in dimResName), and the usage
 // detail: the meter (MeterCategory / MeterSubCategory / MeterName) in
 // UnitOfMeasure, the quantity Quantity.
 //
@@ -24,6 +25,7 @@ type azureMapper struct {
 	forced                                    model.ProviderKey
 	account, sub, consumed, meter, region     int
 	resource, charge, tags, currency, date    int
+	resourceName                              int
 	cost, paygCost, paygPrice, quantity, rate int
 	pstart, pend, pricing                     int
 	costName, paygName, priceName, dateName   string
@@ -39,27 +41,29 @@ type azureMapper struct {
 
 func bindAzure(h header, forced model.ProviderKey) (mapper, *fieldError) {
 	m := &azureMapper{
-		forced:    forced,
-		account:   h.find("BillingAccountId", "EnrollmentNumber", "BillingAccountName"),
-		sub:       h.find("SubscriptionId", "SubscriptionGuid", "subscriptionId"),
-		consumed:  h.find("ConsumedService"),
-		meter:     h.find("MeterCategory"),
-		region:    h.find("ResourceLocation", "ResourceLocationNormalized", "Location"),
-		resource:  h.find("ResourceId", "InstanceId", "InstanceName"),
-		charge:    h.find("ChargeType"),
-		tags:      h.find("Tags"),
-		currency:  h.find("BillingCurrencyCode", "BillingCurrency", "Currency"),
-		date:      h.find("Date", "UsageDateTime", "UsageDate"),
-		cost:      h.find("CostInBillingCurrency", "Cost", "PreTaxCost"),
-		paygCost:  h.find("PaygCostInBillingCurrency"),
-		paygPrice: h.find("PayGPrice"),
-		quantity:  h.find("Quantity"),
-		rate:      h.find("ExchangeRatePricingToBilling"),
-		pstart:    h.find("BillingPeriodStartDate"),
-		pend:      h.find("BillingPeriodEndDate"),
-		pricing:   h.find("PricingModel"),
-		resID:     h.find("ReservationId"),
-		resName:   h.find("ReservationName"),
+		forced:   forced,
+		account:  h.find("BillingAccountId", "EnrollmentNumber", "BillingAccountName"),
+		sub:      h.find("SubscriptionId", "SubscriptionGuid", "subscriptionId"),
+		consumed: h.find("ConsumedService"),
+		meter:    h.find("MeterCategory"),
+		region:   h.find("ResourceLocation", "ResourceLocationNormalized", "Location"),
+		resource: h.find("ResourceId", "InstanceId", "InstanceName"),
+		// EA exports name the resource; MCA ones give only its id.
+		resourceName: h.find("ResourceName"),
+		charge:       h.find("ChargeType"),
+		tags:         h.find("Tags"),
+		currency:     h.find("BillingCurrencyCode", "BillingCurrency", "Currency"),
+		date:         h.find("Date", "UsageDateTime", "UsageDate"),
+		cost:         h.find("CostInBillingCurrency", "Cost", "PreTaxCost"),
+		paygCost:     h.find("PaygCostInBillingCurrency"),
+		paygPrice:    h.find("PayGPrice"),
+		quantity:     h.find("Quantity"),
+		rate:         h.find("ExchangeRatePricingToBilling"),
+		pstart:       h.find("BillingPeriodStartDate"),
+		pend:         h.find("BillingPeriodEndDate"),
+		pricing:      h.find("PricingModel"),
+		resID:        h.find("ReservationId"),
+		resName:      h.find("ReservationName"),
 		// BenefitId names a savings plan (and, in newer exports, a
 		// reservation too).
 		benefitID:   h.find("BenefitId"),
@@ -117,6 +121,7 @@ func (m *azureMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d := &l.dims
 	d[0], d[1], d[2], d[3], d[4] = cell(rec, m.account), cell(rec, m.sub), cell(rec, m.consumed), cell(rec, m.meter), cell(rec, m.region)
 	d[5], d[6], d[7], d[8] = cell(rec, m.resource), cell(rec, m.charge), cell(rec, m.tags), cell(rec, m.currency)
+	d[dimResName] = cell(rec, m.resourceName)
 	m.fill(rec, l)
 	l.setUsage(cell(rec, m.unit), d[3], cell(rec, m.meterSub), cell(rec, m.meterName))
 	l.quantity, fe = quantity(rec, m.quantity, m.qtyName)
@@ -217,6 +222,7 @@ func (m *azureMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 		Provider: p, BillingAccount: str(d[0]), SubAccount: str(d[1]),
 		Region: strings.ToLower(strings.ReplaceAll(str(d[4]), " ", "")), ResourceID: str(d[5]),
 		ChargeCategory: azureChargeCategory(str(d[6])), Tags: tags, Currency: currency(d[8]),
+		ResourceName: l.resourceName(dimResName),
 	}
 	if c.BillingAccount == "" {
 		c.BillingAccount = c.SubAccount

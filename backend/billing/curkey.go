@@ -1,6 +1,8 @@
 package billing
 
 import (
+	"strings"
+
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -44,6 +46,11 @@ func CURLine(k CURKey) (model.CostLine, error) {
 	} else if len(k.TagMap) > 0 {
 		c.Tags = k.TagMap
 	}
+	if c.ResourceID != "" {
+		// The Name tag (resourceTags/user:Name) is what the AWS console
+		// calls a resource.
+		c.ResourceName = model.ClipDim(strings.TrimSpace(c.Tags["Name"]), model.MaxNameLen)
+	}
 	return c, nil
 }
 
@@ -61,6 +68,7 @@ func EligibleUsage(c *model.CostLine) bool { return eligibleKey(c) }
 type FOCUSKey struct {
 	BillingAccount, SubAccount, Service, ServiceCategory, Region string
 	ResourceID, ResourceType, ChargeCategory, Currency           string
+	ResourceName                                                 string // ResourceName, when the query reads it
 	Tags                                                         []byte
 }
 
@@ -70,7 +78,7 @@ func FOCUSLine(p model.ProviderKey, k FOCUSKey) (model.CostLine, error) {
 	c := model.CostLine{
 		Provider: p, BillingAccount: k.BillingAccount, SubAccount: k.SubAccount, Service: k.Service,
 		ServiceCategory: k.ServiceCategory, Region: k.Region, ResourceID: k.ResourceID, ResourceType: k.ResourceType,
-		ChargeCategory: k.ChargeCategory, Currency: currency([]byte(k.Currency)),
+		ResourceName: k.ResourceName, ChargeCategory: k.ChargeCategory, Currency: currency([]byte(k.Currency)),
 	}
 	tags, err := parseTags(k.Tags)
 	if err != nil {

@@ -10,8 +10,8 @@ import (
 // else ProviderName), 1 invoice issuer, 2 host provider or publisher, 3
 // billing account, 4 sub account, 5 service, 6 service category, 7 region,
 // 8 resource id, 9 resource type, 10 charge category, 11 tags, 12 currency,
-// 13 billing account name, 14 sub account name, and the usage detail
-// (dimUsage, dimUnit).
+// 13 billing account name, 14 sub account name, 15 resource name
+// (ResourceName) and the usage detail (dimUsage, dimUnit).
 //
 // The usage is x_UsageType (AWS) when the row has it, else the Azure
 // meter (x_SkuMeterCategory / x_SkuMeterSubcategory / x_SkuMeterName, as
@@ -26,6 +26,7 @@ type focusMapper struct {
 	account, sub, service, category int
 	regionID, regionName, resource  int
 	resType, charge, tags, currency int
+	resName                         int
 	accountName, subName            int
 	billed, effective, list         int
 	start, pstart, pend             int
@@ -62,6 +63,7 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		regionName:  h.find("RegionName"),
 		resource:    h.find("ResourceId"),
 		resType:     h.find("ResourceType"),
+		resName:     h.find("ResourceName"),
 		charge:      h.find("ChargeCategory"),
 		tags:        h.find("Tags"),
 		currency:    h.find("BillingCurrency"),
@@ -147,7 +149,7 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	}
 	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
 	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
-	d[13], d[14] = cell(rec, m.accountName), cell(rec, m.subName)
+	d[13], d[14], d[dimFOCUSResName] = cell(rec, m.accountName), cell(rec, m.subName), cell(rec, m.resName)
 	return out, m.usage(rec, l)
 }
 
@@ -278,7 +280,7 @@ func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	}
 	c, err := FOCUSLine(p, FOCUSKey{BillingAccount: str(d[3]), SubAccount: str(d[4]), Service: str(d[5]),
 		ServiceCategory: str(d[6]), Region: str(d[7]), ResourceID: str(d[8]), ResourceType: str(d[9]),
-		ChargeCategory: str(d[10]), Currency: string(d[12]), Tags: d[11]})
+		ResourceName: l.resourceName(dimFOCUSResName), ChargeCategory: str(d[10]), Currency: string(d[12]), Tags: d[11]})
 	if err != nil {
 		var fe *fieldError
 		errors.As(err, &fe)

@@ -13,7 +13,8 @@ import (
 // (nested fields flattened as service.description or service_description,
 // repeated fields as JSON) or as newline-delimited JSON. Dims: 0 billing
 // account, 1 project, 2 service, 3 region, 4 resource, 5 cost type, 6
-// labels, 7 project labels, 8 currency, 9 credit type (credit lines only).
+// labels, 7 project labels, 8 currency, 9 credit type (credit lines only),
+// and resource.name in dimResName when resource.global_name is the id.
 //
 // Billed and effective are cost; list is cost_at_list when present, else
 // cost. Each credit becomes a line of its own with ChargeCategory Credit and
@@ -116,6 +117,8 @@ func (m *gcpMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError) {
 	}
 	if d[4] = cell(rec, m.resource); d[4] == nil {
 		d[4] = cell(rec, m.resName)
+	} else {
+		d[dimResName] = cell(rec, m.resName) // the short name beside the global one
 	}
 	d[5], d[6], d[7], d[8] = cell(rec, m.costType), cell(rec, m.labels), cell(rec, m.plabs), cell(rec, m.currency)
 	m.fill(rec, l)
@@ -356,7 +359,7 @@ func (m *gcpMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	c := model.CostLine{
 		Provider: p, BillingAccount: str(d[0]), SubAccount: str(d[1]), Service: str(d[2]),
 		Region: str(d[3]), ResourceID: str(d[4]), Tags: tags, Currency: currency(d[8]),
-		ChargeCategory: gcpChargeCategory(str(d[5])),
+		ChargeCategory: gcpChargeCategory(str(d[5])), ResourceName: l.resourceName(dimResName),
 	}
 	c.ServiceCategory = serviceCategory(model.GCP, c.Service)
 	c.ResourceType = gcpResourceType(c.ResourceID)

@@ -16,6 +16,20 @@ const (
 	dimSubName     = 15 // the sub-account's (usage account, subscription, project, compartment)
 )
 
+// A resource's name travels in a dim of its own (dimResName; FOCUS,
+// whose 13 and 14 hold the account names, uses dimFOCUSResName): it
+// depends on the resource id, so keying by it adds no lines, and it is
+// read once per distinct line like the other dims.
+const (
+	dimResName      = 13
+	dimFOCUSResName = 15
+)
+
+// resourceName is the name in dim i of a line, bounded.
+func (l *rawLine) resourceName(i int) string {
+	return model.ClipDim(str(l.dims[i]), model.MaxNameLen)
+}
+
 // The usage detail travels in the last four dims of every format: up to
 // three parts of what was used (an Azure meter's category, subcategory
 // and name; a SKU's id and description; an AWS usage type alone), joined

@@ -26,6 +26,7 @@ type Config struct {
 	Alerts       AlertsConfig       `yaml:"alerts"`
 	Import       ImportConfig       `yaml:"import"`
 	MCP          MCPConfig          `yaml:"mcp"`
+	Demo         DemoConfig         `yaml:"demo"`
 	Outbound     OutboundConfig     `yaml:"outbound"`
 	Reports      ReportsConfig      `yaml:"reports"`
 	// Accounts names billing accounts, sub-accounts, subscriptions,
@@ -35,6 +36,15 @@ type Config struct {
 	// Path is the file the configuration was read from; empty for the
 	// built-in defaults.
 	Path string `yaml:"-"`
+}
+
+// DemoConfig is the demo section: how the simulated accounts show beside
+// real data.
+type DemoConfig struct {
+	// BesideReal keeps the demo data of providers on source demo shown
+	// once another provider has real history (imported or synced); off,
+	// they are left out of every answer so no page mixes the two.
+	BesideReal bool `yaml:"beside_real"`
 }
 
 // MCPConfig is the mcp section: the Model Context Protocol server of

@@ -139,6 +139,9 @@ import:
   max_resources: 100000      # distinct resources and charges per import (held in memory)
   max_daily_lines: 20000000  # distinct daily lines per import
 
+demo:
+  beside_real: false         # keep demo providers shown once another provider has imported or synced data
+
 mcp:
   allow_writes: false        # AI assistants (costpilot mcp, /mcp) may also dismiss recommendations and write reports
 

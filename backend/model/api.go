@@ -104,6 +104,7 @@ type Notice struct {
 // ResourceCost is an item of <provider>.resources of a cost analysis.
 type ResourceCost struct {
 	ResourceID   string            `json:"resource_id"`
+	ResourceName string            `json:"resource_name,omitempty"` // where the export or demo names it
 	ResourceType string            `json:"resource_type"`
 	Service      string            `json:"service"`
 	Region       string            `json:"region"`
@@ -141,6 +142,7 @@ type Recommendation struct {
 	ID                   string             `json:"id,omitempty"`
 	Type                 RecommendationType `json:"type"`
 	ResourceID           string             `json:"resource_id,omitempty"`
+	ResourceName         string             `json:"resource_name,omitempty"` // the resource's name, where known
 	ResourceType         string             `json:"resource_type,omitempty"`
 	Description          string             `json:"description"`
 	CurrentConfig        *InstanceConfig    `json:"current_config,omitempty"`
@@ -355,6 +357,9 @@ type ProviderDetail struct {
 	FirstDay  string      `json:"first_day,omitempty"`
 	LastDay   string      `json:"last_day,omitempty"`
 	Lines     int64       `json:"lines"`
+	// DemoHidden says the provider's demo data is left out of every
+	// answer because another provider has real data (demo.beside_real).
+	DemoHidden bool `json:"demo_hidden,omitempty"`
 }
 
 // CredentialCheck is one provider's entry of validate_credentials.

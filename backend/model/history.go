@@ -25,7 +25,12 @@ type CostLine struct {
 	Region          string      `json:"region"`
 	ResourceID      string      `json:"resource_id"`
 	ResourceType    string      `json:"resource_type"`
-	ChargeCategory  string      `json:"charge_category"` // Usage, Purchase, Tax, Credit, Adjustment
+	// ResourceName is the resource's name where the source gives one
+	// (FOCUS ResourceName, the CUR Name tag…). Not part of the line's
+	// identity: a renamed resource keeps its lines, and the store keeps
+	// the latest name beside them.
+	ResourceName   string `json:"resource_name,omitempty"`
+	ChargeCategory string `json:"charge_category"` // Usage, Purchase, Tax, Credit, Adjustment
 	// Usage is what was used, as the bill names it: the AWS usage type
 	// (APN1-EBS:VolumeUsage.gp2), the Azure meter (category / subcategory
 	// / name), the SKU (id / description) of Google, OCI and FOCUS without
@@ -49,6 +54,7 @@ type CostLine struct {
 const (
 	MaxUsageLen = 256
 	MaxUnitLen  = 64
+	MaxNameLen  = 256 // a resource name
 )
 
 // ClipDim cuts s to at most n bytes, at a rune boundary.

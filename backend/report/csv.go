@@ -12,7 +12,7 @@ import (
 )
 
 // csvHeader is the recommendations CSV's header.
-var csvHeader = []string{"id", "priority", "type", "provider", "resource_id", "resource_type", "description",
+var csvHeader = []string{"id", "priority", "type", "provider", "resource_id", "resource_name", "resource_type", "description",
 	"monthly_savings", "confidence", "implementation_effort", "state"}
 
 // recommendationsCSV is every recommendation, largest savings first, with
@@ -28,7 +28,7 @@ func recommendationsCSV(rs []model.Recommendation) ([]byte, error) {
 		if r.Lifecycle != nil {
 			state = string(r.Lifecycle.State)
 		}
-		rec := []string{r.ID, string(r.Priority), string(r.Type), string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceType),
+		rec := []string{r.ID, string(r.Priority), string(r.Type), string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceName), csvText(r.ResourceType),
 			csvText(r.Description), strconv.FormatFloat(r.PotentialSavings, 'f', -1, 64), strconv.FormatFloat(r.Confidence, 'f', -1, 64),
 			string(r.ImplementationEffort), state}
 		if err := w.Write(rec); err != nil {

@@ -169,7 +169,7 @@ func buildView(d Data) *view {
 	if comprehensive {
 		v.ShowResources = true
 		for _, r := range topResourceList(provs, topResources) {
-			v.ResourceRows = append(v.ResourceRows, cells{string(r.provider), r.ResourceID, r.ResourceType, r.Service, r.Region, money(r.Cost)})
+			v.ResourceRows = append(v.ResourceRows, cells{string(r.provider), resourceLabel(r.ResourceName, r.ResourceID), r.ResourceType, r.Service, r.Region, money(r.Cost)})
 		}
 	}
 	if comprehensive || d.Type == model.ReportRecommendations {
@@ -230,7 +230,7 @@ func (v *view) recSections(d Data, e *Executive, money, short func(float64) stri
 	v.RecTotal = money(e.OpenSavings)
 	top := largestRecs(d.Recommendations, topRecs)
 	for _, r := range top {
-		v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), r.ResourceID, r.Description,
+		v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), resourceLabel(r.ResourceName, r.ResourceID), r.Description,
 			money(r.PotentialSavings), formatPercent(r.Confidence), string(r.ImplementationEffort)})
 	}
 	for _, g := range e.Rollup {
@@ -319,7 +319,7 @@ func execSection(e *Executive, a model.CostAnalysis, money func(float64) string)
 		x.MoverRows = append(x.MoverRows, cells{m.Kind, m.Name, money(m.Previous), money(m.Cost), perDay, signedMoney(m.Change, money)})
 	}
 	for _, r := range e.TopRecommendations {
-		x.TopRecRows = append(x.TopRecRows, cells{string(r.Type), string(r.Provider), r.ResourceID, money(r.PotentialSavings)})
+		x.TopRecRows = append(x.TopRecRows, cells{string(r.Type), string(r.Provider), resourceLabel(r.ResourceName, r.ResourceID), money(r.PotentialSavings)})
 	}
 	return x
 }

@@ -130,6 +130,9 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		return model.CostAnalysis{}, err
 	}
 	a := analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv)
+	if err := s.nameResources(ctx, &a); err != nil {
+		return model.CostAnalysis{}, err
+	}
 	states, err := s.store.SyncStates(ctx)
 	if err != nil {
 		return model.CostAnalysis{}, err
@@ -220,7 +223,7 @@ func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.Co
 	if err != nil {
 		return err
 	}
-	labels, err := s.accountLabels(ctx, q.GroupBy)
+	labels, err := s.groupLabels(ctx, q.GroupBy, cur, before)
 	if err != nil {
 		return err
 	}

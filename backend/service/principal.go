@@ -112,7 +112,13 @@ func (s *Service) require(ctx context.Context, perm model.Permission) (Principal
 	if !ok {
 		return Principal{}, errNoPrincipal()
 	}
-	return p, Authorize(p, perm)
+	if err := Authorize(p, perm); err != nil {
+		return p, err
+	}
+	// The providers a call reads depend on the history (demoGate): the
+	// check is a version read, nanoseconds while nothing changed.
+	s.refreshDemoGate(ctx)
+	return p, nil
 }
 
 // can is require for methods that need only the check.

@@ -68,9 +68,11 @@ func (s *Service) Recommendations(ctx context.Context, f RecommendationFilter) (
 	}
 	out := []model.Recommendation{}
 	for _, r := range recs {
-		if f.Match(r) {
+		// A decision about a left-out demo provider's recommendation
+		// stays stored, and is not shown beside real data either.
+		if f.Match(r) && !s.demoHidden(r.Provider) {
 			out = append(out, r)
 		}
 	}
-	return out, nil
+	return out, s.nameRecommendations(ctx, out)
 }

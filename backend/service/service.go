@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -68,6 +69,8 @@ type Service struct {
 
 	counters *monitor.Counters
 	process  *monitor.Process
+
+	gate atomic.Pointer[demoGate] // see demoGate
 }
 
 // Open loads and validates the configuration, then opens the data dir.
@@ -293,6 +296,12 @@ func (s *Service) providers(only model.ProviderKey) ([]model.ProviderKey, error)
 	}
 	var out []model.ProviderKey
 	for _, k := range s.cfg.EnabledProviders() {
+		if s.demoHidden(k) {
+			if only == k {
+				return nil, s.errDemoHidden(k)
+			}
+			continue
+		}
 		if only == "" || only == k {
 			out = append(out, k)
 		}

@@ -51,6 +51,7 @@ func (s *Service) providerDetails(ctx context.Context) ([]model.ProviderDetail, 
 		d := model.ProviderDetail{Provider: k, Enabled: ps.Enabled, Source: ps.Source}
 		if ps.Enabled {
 			d.Source = s.source(ctx, k)
+			d.DemoHidden = s.demoHidden(k)
 			if err := s.check(ctx, k); err != nil {
 				d.Error = apperr.Text(err)
 			} else {

@@ -206,6 +206,9 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 	if err := w.writeCommitments(ctx, b, from, to); err != nil {
 		return err
 	}
+	if err := w.writeResourceNames(ctx, b.Provider, facts.Keys, to); err != nil {
+		return err
+	}
 	if b.Part != nil {
 		return w.addPart(ctx, b, from, to, each)
 	}

@@ -352,6 +352,32 @@ try {
     await page.locator('[data-testid="resources-prev"]').click();
   });
 
+  await check('the demo resources show their names beside their ids, as the API names them', async () => {
+    const table = page.locator('[data-testid="resources-table"]');
+    await table.waitFor();
+    const names = await page.evaluate(async () => {
+      const r = await fetch('/api/costs?days=30', { credentials: 'same-origin' });
+      const a = await r.json();
+      const out = {};
+      for (const [k, pc] of Object.entries(a)) {
+        if (k === 'summary') continue;
+        for (const x of pc.resources ?? []) if (x.resource_name) out[x.resource_id] = x.resource_name;
+      }
+      return out;
+    });
+    assert(Object.keys(names).length > 0, 'the API names no demo resource');
+    const label = (await page.locator('[data-testid="demo-label"]').innerText()).trim();
+    assert(/^Demo data: AWS, Azure, Google Cloud, Oracle Cloud$/.test(label), `demo label: ${label}`);
+    const cells = table.locator('[data-testid="resource-name"]');
+    const n = await cells.count();
+    assert(n > 0, 'no resource name in the resources table');
+    for (let i = 0; i < Math.min(n, 5); i++) {
+      const id = await cells.nth(i).getAttribute('title');
+      const name = (await cells.nth(i).locator('.rname').innerText()).trim();
+      assert(names[id] === name, `row ${i}: ${id} shown as ${name}, the API names it ${names[id]}`);
+    }
+  });
+
   await check('the 7-day change equals an independent computation from the API', async () => {
     await page.getByRole('button', { name: '7 days' }).click();
     await page.waitForURL(/days=7/);
@@ -946,11 +972,10 @@ try {
     await page.locator('[data-testid="total-cost"]').waitFor();
     const shown = await totalText();
     assert(shown === money, `overview total ${shown} for the imported month, the file sums to ${money}`);
-    // The demo's other three clouds have no data that month and are shown
-    // beside the imported AWS data: the page says so.
-    const note = await page.locator('[data-testid="notice-demo_beside_real"]').innerText();
-    assert(/demo data beside the real data of AWS/.test(note), `notice: ${note}`);
+    // The demo's other three clouds are left out beside the imported AWS
+    // data (demo.beside_real is off): no notice, no demo label.
     await settled();
+    assert((await page.locator('[data-testid="notice-demo_beside_real"]').count()) === 0, 'demo shown beside the imported data');
     await shot('13-overview-imported-month');
   });
 
@@ -960,15 +985,30 @@ try {
     const aws = (await page.locator('[data-testid="data-through-aws"]').innerText()).trim();
     assert(aws === 'Data through 2023-11-30', `AWS card: ${aws}`);
     const api = await page.evaluate(async () => (await (await fetch('/api/costs?days=7', { credentials: 'same-origin' })).json()).summary.data_age);
-    const azure = api.find((d) => d.provider === 'azure');
-    assert(azure && azure.source === 'demo' && azure.last_day && azure.refreshed_at, `data_age ${JSON.stringify(api)}`);
+    const awsAge = api.find((d) => d.provider === 'aws');
+    assert(awsAge && awsAge.source === 'export' && awsAge.last_day === '2023-11-30' && awsAge.refreshed_at, `data_age ${JSON.stringify(api)}`);
     await nav('Status');
     await page.locator('h1', { hasText: 'Status' }).waitFor();
     await page.locator('[data-testid="sync-now"]').click();
     const result = page.locator('[data-testid="sync-result"]');
     await result.waitFor({ timeout: 60000 });
     const text = await result.innerText();
-    assert(/^Synced: /.test(text) && /Azure \d+ lines/.test(text), `sync result: ${text}`);
+    assert(/^Synced: /.test(text) && /AWS skipped/.test(text), `sync result: ${text}`);
+  });
+
+  await check('after an import, no page shows another cloud\'s demo data unlabelled', async () => {
+    const others = /\b(Azure|Google Cloud|Oracle Cloud|OCI|GCP)\b/;
+    for (const name of ['Overview', 'Recommendations', 'Forecast', 'Anomalies', 'Budgets', 'Commitments', 'Allocation', 'Reports']) {
+      await nav(name);
+      await page.locator('h1', { hasText: name }).waitFor();
+      await settled();
+      const main = page.locator('main');
+      const text = await main.innerText();
+      const labelled = (await main.locator('[data-testid="demo-label"]').count()) > 0;
+      const m = others.exec(text);
+      assert(!m || labelled, `${name} shows ${m && m[0]} without a demo data label`);
+      assert(!labelled, `${name} is labelled demo data although the demo is left out beside the import`);
+    }
   });
 
   await check('no console errors or page errors', async () => {

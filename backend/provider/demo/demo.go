@@ -123,7 +123,7 @@ func (w *world) lines(d int) []model.CostLine {
 		out = append(out, model.CostLine{
 			Provider: c.key, Day: day, BillingAccount: c.billing, SubAccount: a.Account,
 			Service: a.Service, ServiceCategory: c.category[a.kind], Region: a.Region,
-			ResourceID: a.ResourceID, ResourceType: a.kind, ChargeCategory: "Usage", Tags: a.Tags,
+			ResourceID: a.ResourceID, ResourceType: a.kind, ResourceName: a.Name, ChargeCategory: "Usage", Tags: a.Tags,
 			Currency: c.currency, Billed: model.NanosFromFloat(billed), Effective: model.NanosFromFloat(eff),
 			List: model.NanosFromFloat(list),
 		})

@@ -128,3 +128,40 @@ func TestInventoryHasEveryProfile(t *testing.T) {
 		t.Fatalf("only %d utilization samples", samples)
 	}
 }
+
+// TestLinesNameTheirResources: every resource's lines carry the name its
+// inventory item has, so the demo shows names like an export does.
+func TestLinesNameTheirResources(t *testing.T) {
+	for _, k := range model.AllProviders {
+		p := New(k, fixed)
+		_, to := p.Range()
+		b, err := p.FetchCosts(context.Background(), to, to)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv, err := p.Inventory(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[string]string{}
+		for _, r := range inv.Resources {
+			names[r.ResourceID] = r.Name
+		}
+		named := 0
+		for _, l := range b.Lines {
+			if l.ResourceID == "" {
+				continue
+			}
+			if l.ResourceName == "" || l.ResourceName == l.ResourceID {
+				t.Fatalf("%s: %s has no name", k, l.ResourceID)
+			}
+			if n, ok := names[l.ResourceID]; ok && n != l.ResourceName {
+				t.Fatalf("%s: %s named %q, inventory %q", k, l.ResourceID, l.ResourceName, n)
+			}
+			named++
+		}
+		if named == 0 {
+			t.Fatalf("%s: no resource lines", k)
+		}
+	}
+}

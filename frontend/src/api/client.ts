@@ -37,6 +37,15 @@ export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): P
 }
 
 /**
+ * forgetCosts drops the cached analyses: after an import or a sync the
+ * history changed (and which providers show may have: demo data is left
+ * out beside real data), so no page may show the answers from before.
+ */
+export function forgetCosts(): void {
+  costCache.clear();
+}
+
+/**
  * canonical writes a value as JSON with the keys of every object sorted, so
  * equal queries get one key whatever their keys' order. (A replacer list
  * would not do: JSON.stringify applies it at every depth, so the filters'

@@ -659,6 +659,7 @@ export interface ProviderDetail {
   first_day?: string;
   last_day?: string;
   lines: number;
+  demo_hidden?: boolean;
 }
 
 /** Go: model.ProviderFailure */
@@ -703,6 +704,7 @@ export interface Recommendation {
   id?: string;
   type: RecommendationType;
   resource_id?: string;
+  resource_name?: string;
   resource_type?: string;
   description: string;
   current_config?: InstanceConfig;
@@ -787,6 +789,7 @@ export type ReportType = (typeof ReportTypeValues)[number];
 /** Go: model.ResourceCost */
 export interface ResourceCost {
   resource_id: string;
+  resource_name?: string;
   resource_type: string;
   service: string;
   region: string;

@@ -204,13 +204,22 @@ export function tagText(tags: Record<string, string> | null | undefined): string
     .join('; ');
 }
 
-/** ResourceId shows the readable tail of a long cloud id, the full id on hover. */
-export function ResourceId({ id }: { id: string | undefined }) {
-  if (!id) return <span class="muted">—</span>;
+/**
+ * ResourceId shows the readable tail of a long cloud id, the full id on hover;
+ * with a name (what the export or demo calls the resource), the name with the id beside it.
+ */
+export function ResourceId({ id, name }: { id: string | undefined; name?: string }) {
+  if (!id) return name ? <span class="rname">{name}</span> : <span class="muted">—</span>;
   const short = shortId(id);
-  return (
+  const code = (
     <code class="rid" title={id}>
       {short}
     </code>
+  );
+  if (!name || name === id) return code;
+  return (
+    <span class="rnamed" data-testid="resource-name" title={id}>
+      <span class="rname">{name}</span> {code}
+    </span>
   );
 }

@@ -86,6 +86,13 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
           <dl class="kv-list">
             <dt>Resource</dt>
             <dd>
+              {r.resource_name && r.resource_name !== r.resource_id && (
+                <>
+                  <strong class="rname" data-testid="drawer-resource-name">
+                    {r.resource_name}
+                  </strong>{' '}
+                </>
+              )}
               <code class="rid-full">{r.resource_id || '—'}</code>
               {d.console_url && (
                 <>

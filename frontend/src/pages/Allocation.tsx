@@ -10,6 +10,7 @@ import { can, notAllowed, useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
 import { TagCoveragePanel } from './TagCoverage';
+import { DemoLabel } from '../components/DemoLabel';
 
 const DEFAULT_RULES: AllocationRules = { method: 'tag_based', tags: ['department', 'team', 'project'], departments: [], projects: [] };
 
@@ -164,6 +165,7 @@ export function AllocationPage() {
       <div class="page-head">
         <div>
           <h1 id="alloc-title">Allocation</h1>
+          <DemoLabel />
           <p class="muted">
             Split cost by department and project with tag rules
             {result?.period ? ` · ${formatDate(result.period.start_date)} – ${formatDate(result.period.end_date)}` : ''}.

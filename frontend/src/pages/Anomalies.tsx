@@ -11,6 +11,7 @@ import { formatCurrency, formatDate, formatDateTime, formatShortDate, providerNa
 import { setQuery, useLocation } from '../lib/router';
 import { notAllowed, useCan, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
+import { DemoLabel } from '../components/DemoLabel';
 
 function chart(l: AnomalyList): ChartOption {
   const c = chartColors();
@@ -160,6 +161,7 @@ export function AnomaliesPage() {
       <div class="page-head">
         <div>
           <h1 id="anomalies-title">Anomalies</h1>
+          <DemoLabel />
           <p class="muted">
             Days whose cost stood far above the same weekday of the weeks around them{l && ` · ${formatDate(l.from)} – ${formatDate(l.to)}`}.
           </p>

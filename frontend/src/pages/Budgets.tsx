@@ -8,6 +8,7 @@ import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatDate, providerName, titleCase } from '../lib/format';
 import { notAllowed, useCan, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
+import { DemoLabel } from '../components/DemoLabel';
 
 const EMPTY: Budget = { name: '', amount: 0, period: 'monthly', scope: {} };
 
@@ -130,6 +131,7 @@ export function BudgetsPage() {
       <div class="page-head">
         <div>
           <h1 id="budgets-title">Budgets</h1>
+          <DemoLabel />
           <p class="muted">Spend this period against each budget, with the forecast to the period's end.</p>
         </div>
         <div class="controls">

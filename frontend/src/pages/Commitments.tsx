@@ -9,6 +9,7 @@ import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatDate, formatPercent, providerName } from '../lib/format';
 import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
+import { DemoLabel } from '../components/DemoLabel';
 
 // PERIODS are the choices of the period select: the last N days or a
 // calendar period, as "days:N" or the period kind.
@@ -55,6 +56,7 @@ export function CommitmentsPage() {
       <div class="page-head">
         <div>
           <h1 id="commitments-title">Commitments</h1>
+          <DemoLabel />
           <p class="muted">
             Coverage is the share of eligible usage (compute and databases, at on-demand prices) that commitments covered; utilization the
             share of what was bought that was used.

@@ -15,6 +15,7 @@ import { setQuery, useLocation } from '../lib/router';
 import { useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
+import { DemoLabel } from '../components/DemoLabel';
 
 const HISTORY_DAYS = 90;
 
@@ -163,6 +164,7 @@ export function ForecastPage() {
       <div class="page-head">
         <div>
           <h1 id="fc-title">Forecast</h1>
+          <DemoLabel />
           <p class="muted">
             Next {days} days{f?.model ? ` · model: ${f.model}` : ''}
           </p>

@@ -35,6 +35,7 @@ import { can, notAllowed, useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
 import { refreshViews } from '../lib/views';
+import { DemoLabel } from '../components/DemoLabel';
 
 const METRICS: { value: CostMetric; label: string }[] = [
   { value: 'billed', label: 'Billed' },
@@ -395,16 +396,17 @@ export function OverviewPage() {
     {
       key: 'resource_id',
       label: 'Resource',
-      value: (r) => r.resource_id,
+      value: (r) => (r.resource_name ? `${r.resource_name} (${r.resource_id})` : r.resource_id),
       render: (r) => (
         <span>
           <DrillButton dim="resource" k={r.resource_id}>
-            <ResourceId id={r.resource_id} />
+            <ResourceId id={r.resource_id} name={r.resource_name} />
           </DrillButton>
           {r.resource_type && <span class="muted small block">{titleCase(r.resource_type)}</span>}
         </span>
       ),
     },
+    { key: 'resource_name', label: 'Name', value: (r) => r.resource_name ?? '', csvOnly: true },
     { key: 'resource_type', label: 'Type', value: (r) => r.resource_type, csvOnly: true },
     { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider) },
     { key: 'service', label: 'Service', value: (r) => r.service, wrap: true },
@@ -419,6 +421,7 @@ export function OverviewPage() {
       <div class="page-head">
         <div>
           <h1 id="overview-title">Overview</h1>
+          <DemoLabel />
           <p class="muted" data-testid="period-line">
             {period?.label ?? periodLabel(e.period)}
             {period && ` · ${formatDate(period.start)} – ${formatDate(period.end)}`} · {titleCase(metric)} cost

@@ -12,6 +12,7 @@ import { setQuery, useLocation } from '../lib/router';
 import { can, notAllowed, useSession } from '../lib/session';
 import { CoverageCard } from './TagCoverage';
 import { useApi } from '../lib/useApi';
+import { DemoLabel } from '../components/DemoLabel';
 
 const PRIORITY_ORDER: Record<string, number> = { high: 3, medium: 2, low: 1 };
 
@@ -105,14 +106,15 @@ export function RecommendationsPage() {
     {
       key: 'resource',
       label: 'Resource',
-      value: (r) => r.resource_id ?? '',
+      value: (r) => (r.resource_name ? `${r.resource_name} (${r.resource_id ?? ''})` : (r.resource_id ?? '')),
       render: (r) => (
         <span>
-          <ResourceId id={r.resource_id} />
+          <ResourceId id={r.resource_id} name={r.resource_name} />
           {r.resource_type && <span class="muted small block">{titleCase(r.resource_type)}</span>}
         </span>
       ),
     },
+    { key: 'resource_name', label: 'Resource name', value: (r) => r.resource_name ?? '', csvOnly: true },
     { key: 'resource_type', label: 'Resource type', value: (r) => r.resource_type ?? '', csvOnly: true },
     {
       key: 'change',
@@ -185,6 +187,7 @@ export function RecommendationsPage() {
       <div class="page-head">
         <div>
           <h1 id="rec-title">Recommendations</h1>
+          <DemoLabel />
           <p class="muted">Rightsizing, idle resources, autoscaling, commitments and tagging, with monthly savings.</p>
         </div>
         <div class="controls">

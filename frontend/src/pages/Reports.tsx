@@ -10,6 +10,7 @@ import { can, notAllowed, useSession } from '../lib/session';
 import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
 import { useViews } from '../lib/views';
+import { DemoLabel } from '../components/DemoLabel';
 
 const TYPES: ReportType[] = ['comprehensive', 'summary', 'recommendations'];
 const FORMATS: ReportFormat[] = ['html', 'pdf', 'json'];
@@ -121,6 +122,7 @@ export function ReportsPage() {
       <div class="page-head">
         <div>
           <h1 id="rep-title">Reports</h1>
+          <DemoLabel />
           <p class="muted">Comprehensive, summary and recommendations reports as HTML, PDF or JSON, for any period and providers. PDF and HTML open with an executive summary.</p>
         </div>
       </div>

@@ -3,7 +3,7 @@
 // pipeline runs. Each section loads on its own so one missing capability
 // never blanks the page.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run, type SyncResult } from '../api/client';
+import { api, forgetCosts, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run, type SyncResult } from '../api/client';
 import { ImportSummary } from '../components/ImportSummary';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
@@ -71,6 +71,7 @@ export function StatusPage() {
     setSync({ busy: true });
     try {
       setSync({ busy: false, result: await api.Sync({}) });
+      forgetCosts();
     } catch (e) {
       setSync({ busy: false, error: toApiError(e) });
     }
@@ -84,6 +85,7 @@ export function StatusPage() {
     setImp({ ...imp, busy: true, result: undefined, error: undefined });
     try {
       const result = await api.ImportFile(imp.file);
+      forgetCosts();
       setImp({ busy: false, result });
       providers.reload();
     } catch (err) {
