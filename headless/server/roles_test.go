@@ -101,6 +101,8 @@ type roleRow struct {
 // the sessions, so it comes last.
 var roleOracle = []roleRow{
 	{"GET", "/api/costs", 401, 200, 200, 200, 0},
+	{"GET", "/api/costs/resources", 401, 200, 200, 200, 0},
+	{"GET", "/api/costs/resources.csv", 401, 200, 200, 200, 0},
 	{"GET", "/api/recommendations", 401, 200, 200, 200, 0},
 	{"GET", "/api/recommendations/not-assessed", 401, 200, 200, 200, 0},
 	{"GET", "/api/recommendations/{id}", 401, 404, 404, 404, 0},
@@ -123,6 +125,7 @@ var roleOracle = []roleRow{
 	{"POST", "/api/optimize", 401, 403, 200, 200, 0},
 	{"POST", "/api/sync", 401, 403, 400, 400, 0},
 	{"POST", "/api/reports", 401, 403, 400, 400, 0},
+	{"DELETE", "/api/reports/{name}", 401, 403, 404, 404, 0},
 	{"GET", "/api/status", 401, 200, 200, 200, 0},
 	// Allocating previews a split and changes nothing: a read.
 	{"POST", "/api/allocate", 401, 400, 400, 400, 0},

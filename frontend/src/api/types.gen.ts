@@ -821,6 +821,7 @@ export interface ResourcePage {
 export interface ResourceRow {
   provider: ProviderKey;
   resource_id: string;
+  resource_name?: string;
   resource_type: string;
   service: string;
   region: string;

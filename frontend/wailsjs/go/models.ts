@@ -381,6 +381,7 @@ export namespace model {
 	    id?: string;
 	    type: string;
 	    resource_id?: string;
+	    resource_name?: string;
 	    resource_type?: string;
 	    description: string;
 	    current_config?: InstanceConfig;
@@ -424,6 +425,7 @@ export namespace model {
 	
 	export interface ResourceCost {
 	    resource_id: string;
+	    resource_name?: string;
 	    resource_type: string;
 	    service: string;
 	    region: string;
@@ -449,6 +451,7 @@ export namespace model {
 	    first_day?: string;
 	    last_day?: string;
 	    lines: number;
+	    demo_hidden?: boolean;
 	}
 	
 	
