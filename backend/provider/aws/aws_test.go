@@ -110,6 +110,9 @@ func TestFetchCosts(t *testing.T) {
 	}
 }
 
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.AWS, Secrets: []string{secretKey}}
+
 func TestFailures(t *testing.T) {
 	type fail = func(op string, n int) (int, string, string, bool)
 	tests := []providertest.FailureCase[fail]{
@@ -175,22 +178,17 @@ func TestFailures(t *testing.T) {
 			Calls: map[string]int{"GetMetricData": 1},
 		},
 	}
-	providertest.RunFailures(t, model.AWS, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
 		isolate(t)
 		f, srv := newFakeAWS(t)
 		f.fail = fail
 		return newTestProvider(t, srv.URL, nil), f.Count
-	}, secretKey)
+	})
 }
 
 // secretKey is the start of the test secret access key, which no error
 // or warning may show.
 const secretKey = "wJalrXUtnFEMI"
-
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.AWS, want, secretKey)
-}
 
 func TestNoCredentialsAnywhere(t *testing.T) {
 	isolate(t)
@@ -199,7 +197,7 @@ func TestNoCredentialsAnywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+	connector.Failure(t, p.Check(context.Background()), model.FailureCredentials)
 }
 
 func TestKeyringCredentials(t *testing.T) {
@@ -218,14 +216,7 @@ func TestInventory(t *testing.T) {
 	isolate(t)
 	f, srv := newFakeAWS(t)
 	p := newTestProvider(t, srv.URL, nil)
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byID[r.ResourceID] = r
-	}
+	inv, byID := providertest.Listed(t, p, func(r model.Resource) string { return r.ResourceID })
 	if _, ok := byID["i-gone"]; ok {
 		t.Error("terminated instance listed")
 	}
@@ -257,10 +248,7 @@ func TestInventory(t *testing.T) {
 	if f.Count("GetMetricData") != 2 {
 		t.Errorf("GetMetricData calls = %d, want 2 (NextToken)", f.Count("GetMetricData"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.ResourceID != "i-web" || s.CPU != 0.25 || s.Memory != 0.60 || s.NetworkBytes != 2000 {
 		t.Errorf("sample = %+v", s)
 	}
@@ -277,7 +265,7 @@ func TestInventory(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	isolate(t)
 	_, srv := newFakeAWS(t)
-	providertest.Cancelled(t, model.AWS, newTestProvider(t, srv.URL, nil), secretKey)
+	providertest.Cancelled(t, connector, newTestProvider(t, srv.URL, nil))
 }
 
 func TestBadDayRange(t *testing.T) {
@@ -317,5 +305,5 @@ func TestMetricsFailureKeepsResources(t *testing.T) {
 	f.fail = func(op string, n int) (int, string, string, bool) {
 		return 403, "AccessDenied", "not authorized to perform: cloudwatch:GetMetricData", op == "GetMetricData"
 	}
-	providertest.MetricsDenied(t, model.AWS, newTestProvider(t, srv.URL, nil), 6, secretKey)
+	providertest.MetricsDenied(t, connector, newTestProvider(t, srv.URL, nil), 6)
 }

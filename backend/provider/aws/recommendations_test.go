@@ -202,12 +202,12 @@ func TestHubFailures(t *testing.T) {
 			Calls: map[string]int{"ListRecommendations": 2}, Items: 3,
 		},
 	}
-	providertest.RunWarnings(t, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+	providertest.RunWarnings(t, connector, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
 		isolate(t)
 		f, srv := newFakeHub(t)
 		f.fail = fail
 		return newTestProvider(t, srv.URL, nil), f.Count
-	}, secretKey)
+	})
 
 	// A cancelled context is an error, not a warning.
 	isolate(t)

@@ -192,9 +192,9 @@ func TestAdvisorFailures(t *testing.T) {
 			Warn: "grant Reader (Microsoft.Advisor/recommendations/read)",
 		},
 	}
-	providertest.RunWarnings(t, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+	providertest.RunWarnings(t, connector, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
 		f, srv := newFakeAdvisor(t)
 		f.fail = fail
 		return newPlain(t, srv.URL, config.AzureConfig{}), f.Count
-	}, clientSecret)
+	})
 }

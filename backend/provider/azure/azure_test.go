@@ -163,14 +163,7 @@ func TestAllSubscriptions(t *testing.T) {
 func TestInventory(t *testing.T) {
 	f, srv := newFakeARM(t, false)
 	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byName[r.Name] = r
-	}
+	inv, byName := providertest.Listed(t, p, func(r model.Resource) string { return r.Name })
 	web := byName["vm-web"]
 	if web.State != "running" || web.InstanceType != "Standard_D4s_v5" || web.VCPU != 4 || web.MemoryGB != 16 ||
 		web.ResourceID != strings.ToLower(vmID) || web.Region != "westeurope" || web.Tags["env"] != "prod" || web.HourlyCost <= 0 {
@@ -195,14 +188,14 @@ func TestInventory(t *testing.T) {
 	if f.Count("metrics") != 1 {
 		t.Errorf("metrics calls = %d, want 1", f.Count("metrics"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d", len(inv.Utilization))
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.CPU != 0.125 || s.Memory != 0.75 || s.NetworkBytes != 1000 || s.ResourceID != strings.ToLower(vmID) {
 		t.Errorf("sample = %+v", s)
 	}
 }
+
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.Azure, Secrets: []string{clientSecret}}
 
 func TestFailures(t *testing.T) {
 	type fail = func(op string, n int) (int, string, bool)
@@ -247,20 +240,15 @@ func TestFailures(t *testing.T) {
 			Want: model.FailureNotFound,
 		},
 	}
-	providertest.RunFailures(t, model.Azure, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
 		f, srv := newFakeARM(t, false)
 		f.fail = fail
 		return newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}), f.Count
-	}, clientSecret)
+	})
 }
 
 // clientSecret is the service principal's secret, which no error may show.
 const clientSecret = "s3cr3t-value"
-
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.Azure, want, clientSecret)
-}
 
 // TestServicePrincipal goes through azidentity's client secret flow against
 // the fake Entra ID endpoints (MSAL insists on HTTPS, so the server is TLS).
@@ -292,7 +280,7 @@ func TestServicePrincipal(t *testing.T) {
 				}
 				return
 			}
-			assertFailure(t, err, tt.wantReason)
+			connector.Failure(t, err, tt.wantReason)
 			if f.Count("subscription") != 0 {
 				t.Error("the subscription was read without a token")
 			}
@@ -307,12 +295,12 @@ func TestNoToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+	connector.Failure(t, p.Check(context.Background()), model.FailureCredentials)
 }
 
 func TestCancelled(t *testing.T) {
 	_, srv := newFakeARM(t, false)
-	providertest.Cancelled(t, model.Azure, newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}), clientSecret)
+	providertest.Cancelled(t, connector, newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}))
 }
 
 // TestLive runs against the subscription of the environment's credentials.
@@ -327,7 +315,7 @@ func TestLive(t *testing.T) {
 func TestMetricsFailureKeepsResources(t *testing.T) {
 	f, srv := newFakeARM(t, false)
 	f.fail = func(op string, n int) (int, string, bool) { return 403, "AuthorizationFailed", op == "metrics" }
-	providertest.MetricsDenied(t, model.Azure, newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}), 6, clientSecret)
+	providertest.MetricsDenied(t, connector, newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}), 6)
 }
 
 // TestInventoryKeepsWhatItCan: an id listed twice (as in Microsoft's own
@@ -384,7 +372,7 @@ func TestInventoryWarningsJoined(t *testing.T) {
 	if !errors.As(err, &joined) || len(joined.Unwrap()) != 2 {
 		t.Fatalf("err = %v, want two joined warnings", err)
 	}
-	assertFailure(t, joined.Unwrap()[1], model.FailurePermission)
+	connector.Failure(t, joined.Unwrap()[1], model.FailurePermission)
 	if e, ok := apperr.As(joined.Unwrap()[0]); !ok || e.Details["skipped"] != 1 {
 		t.Errorf("first warning = %v, want 1 skipped", joined.Unwrap()[0])
 	}

@@ -135,14 +135,7 @@ func TestFetchCosts(t *testing.T) {
 func TestInventory(t *testing.T) {
 	f, srv := newFakeGoogle(t)
 	p := newTestProvider(t, srv.URL)
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byName[r.ResourceType+"/"+r.Name] = r
-	}
+	inv, byName := providertest.Listed(t, p, func(r model.Resource) string { return r.ResourceType + "/" + r.Name })
 	web := byName["instance/web-1"]
 	if web.State != "running" || web.InstanceType != "n2-standard-4" || web.Region != "us-central1" || web.VCPU != 4 ||
 		web.ResourceID != "projects/acme-prod/zones/us-central1-a/instances/web-1" || web.Tags["team"] != "web" || web.CreatedAt.IsZero() {
@@ -167,10 +160,7 @@ func TestInventory(t *testing.T) {
 	if f.Count("timeSeries") != 8 {
 		t.Errorf("timeSeries calls = %d, want 8", f.Count("timeSeries"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.ResourceID != web.ResourceID || s.CPU != 0.3 || s.Memory != 0.45 || s.NetworkBytes != 1000 {
 		t.Errorf("sample = %+v", s)
 	}
@@ -178,6 +168,9 @@ func TestInventory(t *testing.T) {
 		t.Errorf("first sample at %v, want %v", s.Time, want)
 	}
 }
+
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.GCP}
 
 func TestFailures(t *testing.T) {
 	type fail = func(op string, n int) (int, string, bool)
@@ -231,7 +224,7 @@ func TestFailures(t *testing.T) {
 			Calls: map[string]int{"tables.get": 1, "jobs.query": 0},
 		},
 	}
-	providertest.RunFailures(t, model.GCP, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
 		f, srv := newFakeGoogle(t)
 		f.fail = fail
 		return newTestProvider(t, srv.URL), f.Count
@@ -281,7 +274,7 @@ func TestConfig(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	_, srv := newFakeGoogle(t)
-	providertest.Cancelled(t, model.GCP, newTestProvider(t, srv.URL))
+	providertest.Cancelled(t, connector, newTestProvider(t, srv.URL))
 }
 
 // TestLive runs against the project and billing table of the environment.
@@ -296,5 +289,5 @@ func TestLive(t *testing.T) {
 func TestMetricsFailureKeepsResources(t *testing.T) {
 	f, srv := newFakeGoogle(t)
 	f.fail = func(op string, n int) (int, string, bool) { return 403, "forbidden", op == "timeSeries" }
-	providertest.MetricsDenied(t, model.GCP, newTestProvider(t, srv.URL), 6)
+	providertest.MetricsDenied(t, connector, newTestProvider(t, srv.URL), 6)
 }

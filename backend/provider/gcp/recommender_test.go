@@ -222,7 +222,7 @@ func TestRecommenderFailures(t *testing.T) {
 			Calls: map[string]int{machine: 1}, Items: 1, Warn: "grant recommender.computeInstanceMachineTypeRecommendations.list",
 		},
 	}
-	providertest.RunWarnings(t, recInventory, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+	providertest.RunWarnings(t, connector, recInventory, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
 		f, srv := newFakeRecommender(t)
 		f.fail = fail
 		return newTestProvider(t, srv.URL), f.total

@@ -167,9 +167,9 @@ func TestAdvisorFailures(t *testing.T) {
 			Calls: map[string]int{"recommendations": 1}, Warn: "read optimizer-api-family",
 		},
 	}
-	providertest.RunWarnings(t, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+	providertest.RunWarnings(t, connector, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
 		f, p := setupAdvisor(t)
 		f.fail = fail
 		return p, f.Count
-	}, keySecret)
+	})
 }

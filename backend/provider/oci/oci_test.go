@@ -126,14 +126,7 @@ func TestFetchCosts(t *testing.T) {
 
 func TestInventory(t *testing.T) {
 	f, p := setup(t)
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byName[r.Name] = r
-	}
+	inv, byName := providertest.Listed(t, p, func(r model.Resource) string { return r.Name })
 	if _, ok := byName["gone"]; ok {
 		t.Error("terminated instance listed")
 	}
@@ -158,14 +151,14 @@ func TestInventory(t *testing.T) {
 	if f.Count("instances") != 3 || f.Count("metrics") != 4 {
 		t.Errorf("instances calls = %d (want 3), metrics calls = %d (want 4)", f.Count("instances"), f.Count("metrics"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.ResourceID != instanceID || s.CPU != 0.08 || s.Memory != 0.55 || s.NetworkBytes != 800 {
 		t.Errorf("sample = %+v", s)
 	}
 }
+
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.OCI, Secrets: []string{keySecret}}
 
 func TestFailures(t *testing.T) {
 	type fail = func(op string, n int) (int, string, bool)
@@ -212,20 +205,15 @@ func TestFailures(t *testing.T) {
 			Want: model.FailurePermission,
 		},
 	}
-	providertest.RunFailures(t, model.OCI, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
 		f, p := setup(t)
 		f.fail = fail
 		return p, f.Count
-	}, keySecret)
+	})
 }
 
 // keySecret is what any PEM private key shows, and no error may.
 const keySecret = "PRIVATE KEY"
-
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.OCI, want, keySecret)
-}
 
 // TestWrongKey signs with a key the server does not know: the signature
 // check fails and the answer is bad credentials.
@@ -236,7 +224,7 @@ func TestWrongKey(t *testing.T) {
 	}
 	f, srv := newFakeOCI(t, &signingKey(t).PublicKey)
 	p := newTestProvider(t, srv.URL, writeKey(t, other))
-	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+	connector.Failure(t, p.Check(context.Background()), model.FailureCredentials)
 	if f.Count("getUser") != 1 {
 		t.Errorf("getUser calls = %d, want 1 (no retry on 401)", f.Count("getUser"))
 	}
@@ -280,7 +268,7 @@ func TestNanos32(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	_, p := setup(t)
-	providertest.Cancelled(t, model.OCI, p, keySecret)
+	providertest.Cancelled(t, connector, p)
 }
 
 // TestLive runs against the tenancy of ~/.oci/config (or OCI_CLI_*).
@@ -295,7 +283,7 @@ func TestLive(t *testing.T) {
 func TestMetricsFailureKeepsResources(t *testing.T) {
 	f, p := setup(t)
 	f.fail = func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "metrics" }
-	providertest.MetricsDenied(t, model.OCI, p, 5, keySecret)
+	providertest.MetricsDenied(t, connector, p, 5)
 }
 
 // TestCompartmentNamesOptional: without the permission to list

@@ -12,6 +12,20 @@ import (
 	"github.com/costpilot/costpilot/backend/provider"
 )
 
+// Cloud is the connector under test as the shared checks know it: its
+// key, and the secrets its errors and warnings must never show.
+type Cloud struct {
+	Key     model.ProviderKey
+	Secrets []string
+}
+
+// Failure checks err is the cloud's ProviderError with reason want,
+// showing none of the secrets.
+func (c Cloud) Failure(t testing.TB, err error, want model.ProviderFailure) {
+	t.Helper()
+	AssertFailure(t, err, c.Key, want, c.Secrets...)
+}
+
 // Day is the one day the failure tables sync.
 const Day = "2026-11-19"
 
@@ -45,22 +59,21 @@ type FailureCase[F any] struct {
 }
 
 // RunFailures runs each case against the provider and request counter
-// setup makes with a fresh fake answering with the case's failure. The
-// errors are k's and show none of the secrets.
-func RunFailures[F any](t *testing.T, k model.ProviderKey, cases []FailureCase[F], setup func(t *testing.T, fail F) (provider.Provider, func(op string) int), secrets ...string) {
+// setup makes with a fresh fake answering with the case's failure.
+func RunFailures[F any](t *testing.T, c Cloud, cases []FailureCase[F], setup func(t *testing.T, fail F) (provider.Provider, func(op string) int)) {
 	t.Helper()
-	for _, c := range cases {
-		t.Run(c.Name, func(t *testing.T) {
-			p, count := setup(t, c.Fail)
-			err := c.Call(p)
-			if c.Want == "" {
+	for _, tt := range cases {
+		t.Run(tt.Name, func(t *testing.T) {
+			p, count := setup(t, tt.Fail)
+			err := tt.Call(p)
+			if tt.Want == "" {
 				if err != nil {
 					t.Fatalf("err = %v, want success", err)
 				}
 			} else {
-				AssertFailure(t, err, k, c.Want, secrets...)
+				c.Failure(t, err, tt.Want)
 			}
-			AssertCalls(t, count, c.Calls)
+			AssertCalls(t, count, tt.Calls)
 		})
 	}
 }
@@ -77,8 +90,8 @@ func AssertCalls(t testing.TB, count func(op string) int, want map[string]int) {
 }
 
 // Cancelled syncs Day with a context cancelled before the call: the error
-// wraps context.Canceled and is k's FailureCancelled.
-func Cancelled(t *testing.T, k model.ProviderKey, p provider.Provider, secrets ...string) {
+// wraps context.Canceled and is the cloud's FailureCancelled.
+func Cancelled(t *testing.T, c Cloud, p provider.Provider) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -86,19 +99,44 @@ func Cancelled(t *testing.T, k model.ProviderKey, p provider.Provider, secrets .
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want it to wrap context.Canceled", err)
 	}
-	AssertFailure(t, err, k, model.FailureCancelled, secrets...)
+	c.Failure(t, err, model.FailureCancelled)
 }
 
 // MetricsDenied lists p's inventory where the fake refuses the metrics:
 // the error is a permission failure, and the listed resources (want of
 // them) still come back beside it, without samples.
-func MetricsDenied(t *testing.T, k model.ProviderKey, p provider.Provider, want int, secrets ...string) {
+func MetricsDenied(t *testing.T, c Cloud, p provider.Provider, want int) {
 	t.Helper()
 	inv, err := p.Inventory(context.Background())
-	AssertFailure(t, err, k, model.FailurePermission, secrets...)
+	c.Failure(t, err, model.FailurePermission)
 	if len(inv.Resources) != want || len(inv.Utilization) != 0 {
 		t.Errorf("resources = %d (want %d), samples = %d (want 0)", len(inv.Resources), want, len(inv.Utilization))
 	}
+}
+
+// Listed lists p's inventory, which must succeed, and indexes its
+// resources by key.
+func Listed(t *testing.T, p provider.Provider, key func(model.Resource) string) (model.Inventory, map[string]model.Resource) {
+	t.Helper()
+	inv, err := p.Inventory(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := make(map[string]model.Resource, len(inv.Resources))
+	for _, r := range inv.Resources {
+		by[key(r)] = r
+	}
+	return inv, by
+}
+
+// FirstSample checks inv holds a sample for each hour of the days (the
+// fakes measure one machine) and returns the first.
+func FirstSample(t *testing.T, inv model.Inventory, days int) model.UtilizationSample {
+	t.Helper()
+	if len(inv.Utilization) != days*24 {
+		t.Fatalf("samples = %d, want %d", len(inv.Utilization), days*24)
+	}
+	return inv.Utilization[0]
 }
 
 // Live is the opt-in run against the real cloud of k, skipped unless
@@ -143,8 +181,8 @@ type WarningCase[F any] struct {
 // RunWarnings runs each case against the recommender and request counter
 // setup makes with a fresh fake answering with the case's failure, asking
 // for the recommendations of inv: a failure is a warning, not an error,
-// and no warning shows a secret.
-func RunWarnings[F any](t *testing.T, inv model.Inventory, cases []WarningCase[F], setup func(t *testing.T, fail F) (provider.Recommender, func(op string) int), secrets ...string) {
+// and no warning shows one of the cloud's secrets.
+func RunWarnings[F any](t *testing.T, cl Cloud, inv model.Inventory, cases []WarningCase[F], setup func(t *testing.T, fail F) (provider.Recommender, func(op string) int)) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
@@ -161,7 +199,7 @@ func RunWarnings[F any](t *testing.T, inv model.Inventory, cases []WarningCase[F
 				t.Errorf("warnings = %q, want one containing %q", got.Warnings, c.Warn)
 			}
 			for _, w := range got.Warnings {
-				for _, s := range secrets {
+				for _, s := range cl.Secrets {
 					if strings.Contains(w, s) {
 						t.Errorf("warning leaks a secret (%q): %s", s, w)
 					}
