@@ -19,6 +19,7 @@ import (
 	"github.com/costpilot/costpilot/backend/commitments"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 // The fixture testdata/cur2.csv is a synthetic CUR 2.0 export (CUR 2.0
@@ -198,10 +199,10 @@ func TestFetchCostsEqualsImport(t *testing.T) {
 		compare(t, "line", wantKey, gotKey)
 		checkZeroServices(t, wantDS, gotDS)
 
-		if len(b.Lines) <= 97 || f.count("GetQueryResults") < 2 {
-			t.Errorf("%d lines in %d result pages: paging not exercised", len(b.Lines), f.count("GetQueryResults"))
+		if len(b.Lines) <= 97 || f.Count("GetQueryResults") < 2 {
+			t.Errorf("%d lines in %d result pages: paging not exercised", len(b.Lines), f.Count("GetQueryResults"))
 		}
-		if n := f.count("GetQueryExecution"); n < 3 {
+		if n := f.Count("GetQueryExecution"); n < 3 {
 			t.Errorf("%d status checks: the query went through QUEUED, RUNNING, SUCCEEDED", n)
 		}
 		q := f.started[0]
@@ -262,7 +263,7 @@ func TestThrottling(t *testing.T) {
 		if _, err := p.FetchCosts(context.Background(), "2024-03-01", "2024-03-02"); err != nil {
 			t.Fatal(err)
 		}
-		if n := f.count("StartQueryExecution"); n != 4 {
+		if n := f.Count("StartQueryExecution"); n != 4 {
 			t.Errorf("%d StartQueryExecution calls, want 2 throttled, then the cost and the commitment query", n)
 		}
 	})
@@ -274,7 +275,7 @@ func TestThrottling(t *testing.T) {
 		if r := failure(t, err); r != model.FailureThrottled {
 			t.Errorf("reason %q, want throttled (%v)", r, err)
 		}
-		if n := f.count("StartQueryExecution"); n != 3 {
+		if n := f.Count("StartQueryExecution"); n != 3 {
 			t.Errorf("%d attempts, want 3", n)
 		}
 	})
@@ -421,38 +422,10 @@ func zeroFact(f model.CommitmentFact) bool {
 
 // report is the commitments report of facts as one source's.
 func report(fs []model.CommitmentFact, src model.SourceKind) model.CommitmentReport {
-	days := map[string]map[model.DayNum]bool{}
-	sum := map[string]*commitments.Total{}
-	var order []string
-	for _, f := range fs {
-		k := f.ID + "|" + f.Type + "|" + f.Currency
-		t := sum[k]
-		if t == nil {
-			t = &commitments.Total{Provider: model.AWS, Source: src,
-				CommitmentFact: model.CommitmentFact{ID: f.ID, Type: f.Type, Category: f.Category, Currency: f.Currency}}
-			sum[k], days[k] = t, map[model.DayNum]bool{}
-			order = append(order, k)
-		}
-		t.CoveredList += f.CoveredList
-		t.CoveredCost += f.CoveredCost
-		t.Used += f.Used
-		t.Unused += f.Unused
-		t.OnDemand += f.OnDemand
-		t.Units += f.Units
-		t.UnusedUnits += f.UnusedUnits
-		t.End = max(t.End, f.End)
-		t.Day = max(t.Day, f.Day)
-		days[k][f.Day] = true
-	}
-	var totals []commitments.Total
-	for _, k := range order {
-		sum[k].Days = len(days[k])
-		totals = append(totals, *sum[k])
-	}
 	period := model.Period{Start: time.Date(2024, 3, 1, 0, 0, 0, 0, time.UTC), End: time.Date(2024, 4, 30, 0, 0, 0, 0, time.UTC)}
 	today, _ := model.ParseDayNum("2024-05-01")
-	return commitments.Report(totals, commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{model.AWS: src}},
-		func(n model.Nanos, _ string) float64 { return n.Float64() }, "USD", period, today)
+	return providertest.Report(providertest.Totals(model.AWS, src, fs),
+		commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{model.AWS: src}}, "USD", period, today)
 }
 
 // TestCommitmentsEqualImport is the acceptance of the commitment query:
@@ -641,8 +614,8 @@ func TestFOCUSCommitmentsEqualImport(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 {
-					t.Fatalf("batch note %q, %d queries", b.CommitmentsNote, f.count("StartQueryExecution"))
+				if b.CommitmentsNote != "" || f.Count("StartQueryExecution") != 2 {
+					t.Fatalf("batch note %q, %d queries", b.CommitmentsNote, f.Count("StartQueryExecution"))
 				}
 				if q := f.lastStarted(); !strings.Contains(q.sql, `"commitmentdiscountid"`) || !strings.Contains(q.sql, `"billing_period" BETWEEN ? AND ?`) {
 					t.Errorf("commitment query %s", q.sql)
@@ -712,10 +685,10 @@ func TestFOCUSWithoutCommitmentColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Lines) == 0 || b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 ||
+	if len(b.Lines) == 0 || b.CommitmentsNote != "" || f.Count("StartQueryExecution") != 2 ||
 		strings.Contains(f.lastStarted().sql, focusCommitID) {
 		t.Fatalf("%d lines, note %q, %d queries, commitment query %s", len(b.Lines), b.CommitmentsNote,
-			f.count("StartQueryExecution"), f.lastStarted().sql)
+			f.Count("StartQueryExecution"), f.lastStarted().sql)
 	}
 	want, got := byCommitment(importCommitments(t, path, "2024-03-27", "2024-04-05")), byCommitment(b.Commitments)
 	if len(want) != 10 {

@@ -117,8 +117,8 @@ func TestEligibleUsageRowRule(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if b.CommitmentsNote != "" || f.count("StartQueryExecution") != 2 {
-					t.Fatalf("batch note %q, %d queries; want the commitment query's facts", b.CommitmentsNote, f.count("StartQueryExecution"))
+				if b.CommitmentsNote != "" || f.Count("StartQueryExecution") != 2 {
+					t.Fatalf("batch note %q, %d queries; want the commitment query's facts", b.CommitmentsNote, f.Count("StartQueryExecution"))
 				}
 				got, imported := onDemandByDay(b.Commitments), onDemandByDay(importCommitments(t, path, d1, d2))
 				for _, d := range []string{d1, d2} {

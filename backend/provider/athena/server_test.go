@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 // fakeAthena speaks Athena's JSON 1.1 protocol (X-Amz-Target
@@ -36,8 +38,9 @@ type fakeAthena struct {
 	order    []string          // column order
 	parts    []string          // partition keys
 
+	// Recorder counts requests by operation.
+	providertest.Recorder
 	mu       sync.Mutex
-	calls    map[string]int
 	queries  map[string]*execution
 	started  []startedQuery
 	stopped  []string
@@ -92,11 +95,9 @@ func newFakeAthenaTyped(t *testing.T, eng engine, typeOf func(string) string, pa
 	t.Helper()
 	db := eng.open(t, t.TempDir(), database)
 	f := &fakeAthena{t: t, eng: eng, db: db, database: database, table: table, types: map[string]string{},
-		calls: map[string]int{}, queries: map[string]*execution{}, pageSize: 1000}
+		queries: map[string]*execution{}, pageSize: 1000}
 	f.load(path, typeOf)
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, srv
+	return f, providertest.Serve(t, f.serve)
 }
 
 // athenaName is the column name legacy CUR's Athena integration gives a
@@ -286,12 +287,6 @@ func (b *batchInsert) flush() error {
 	return err
 }
 
-func (f *fakeAthena) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
-}
-
 func (f *fakeAthena) lastStarted() startedQuery {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -317,9 +312,7 @@ func (f *fakeAthena) serve(w http.ResponseWriter, r *http.Request) {
 		f.fail(w, 400, "SerializationException", err.Error())
 		return
 	}
-	f.mu.Lock()
-	f.calls[op]++
-	f.mu.Unlock()
+	f.Hit(op)
 	switch op {
 	case "GetTableMetadata":
 		f.tableMetadata(w, in)
@@ -344,8 +337,7 @@ func (f *fakeAthena) fail(w http.ResponseWriter, status int, code, msg string) {
 }
 
 func (f *fakeAthena) reply(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	_ = json.NewEncoder(w).Encode(v)
+	providertest.WriteJSON(w, "application/x-amz-json-1.1", v)
 }
 
 func str(in map[string]any, k string) string { s, _ := in[k].(string); return s }

@@ -2,7 +2,6 @@ package aws
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"os"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
@@ -32,7 +32,7 @@ var testNow = time.Date(2026, 11, 20, 15, 30, 0, 0, time.UTC)
 
 func newTestProvider(t *testing.T, url string, creds keyring) *Provider {
 	t.Helper()
-	cfg := config.AWSConfig{Region: "us-east-1", Endpoint: url, AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"}
+	cfg := config.AWSConfig{Region: "us-east-1", Endpoint: url, AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: secretKey + "/K7MDENG/bPxRfiCYEXAMPLEKEY"}
 	if creds != nil {
 		cfg.AccessKeyID, cfg.SecretAccessKey = "", ""
 	}
@@ -59,10 +59,11 @@ func TestFetchCosts(t *testing.T) {
 	}
 	// The incremental window: exactly the asked days, end exclusive, and
 	// one page per day.
-	if len(f.ceBodies) != 3 {
-		t.Fatalf("Cost Explorer calls = %d, want 3 pages", len(f.ceBodies))
+	ce := f.Kept("GetCostAndUsage")
+	if len(ce) != 3 {
+		t.Fatalf("Cost Explorer calls = %d, want 3 pages", len(ce))
 	}
-	tp := f.ceBodies[0]["TimePeriod"].(map[string]any)
+	tp := ce[0]["TimePeriod"].(map[string]any)
 	if tp["Start"] != "2026-11-17" || tp["End"] != "2026-11-20" {
 		t.Errorf("TimePeriod = %v, want 2026-11-17..2026-11-20 (exclusive end)", tp)
 	}
@@ -70,8 +71,8 @@ func TestFetchCosts(t *testing.T) {
 	if b.AccountNames["111111111111"] != "prod" {
 		t.Errorf("account names %v, want 111111111111 named prod", b.AccountNames)
 	}
-	if f.ceBodies[0]["Granularity"] != "DAILY" {
-		t.Errorf("Granularity = %v", f.ceBodies[0]["Granularity"])
+	if ce[0]["Granularity"] != "DAILY" {
+		t.Errorf("Granularity = %v", ce[0]["Granularity"])
 	}
 	if len(b.Lines) != 6 {
 		t.Fatalf("lines = %d, want 6 (two non-zero groups on three days)", len(b.Lines))
@@ -104,117 +105,90 @@ func TestFetchCosts(t *testing.T) {
 	if _, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19"); err != nil {
 		t.Fatal(err)
 	}
-	if n := f.count("GetCallerIdentity"); n != 1 {
+	if n := f.Count("GetCallerIdentity"); n != 1 {
 		t.Errorf("GetCallerIdentity calls = %d, want 1", n)
 	}
 }
 
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.AWS, Secrets: []string{secretKey}}
+
 func TestFailures(t *testing.T) {
-	tests := []struct {
-		name       string
-		fail       func(op string, n int) (int, string, string, bool)
-		call       func(p *Provider) error
-		wantReason model.ProviderFailure // "" means success
-		wantCalls  map[string]int
-	}{
+	type fail = func(op string, n int) (int, string, string, bool)
+	tests := []providertest.FailureCase[fail]{
 		{
-			name: "throttled then success",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "throttled then success",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 400, "LimitExceededException", "Rate exceeded", op == "GetCostAndUsage" && n <= 2
 			},
-			call: func(p *Provider) error {
-				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-				return err
-			},
-			wantCalls: map[string]int{"GetCostAndUsage": 3},
+			Call:  providertest.FetchDay,
+			Calls: map[string]int{"GetCostAndUsage": 3},
 		},
 		{
-			name: "server error then success",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "server error then success",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 503, "ServiceUnavailable", "try later", op == "DescribeInstances" && n == 1
 			},
-			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantCalls: map[string]int{"DescribeInstances": 3},
+			Call:  providertest.ListInventory,
+			Calls: map[string]int{"DescribeInstances": 3},
 		},
 		{
-			name: "throttled for good",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "throttled for good",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 400, "LimitExceededException", "Rate exceeded", op == "GetCostAndUsage"
 			},
-			call: func(p *Provider) error {
-				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-				return err
-			},
-			wantReason: model.FailureThrottled,
-			wantCalls:  map[string]int{"GetCostAndUsage": 4},
+			Call:  providertest.FetchDay,
+			Want:  model.FailureThrottled,
+			Calls: map[string]int{"GetCostAndUsage": 4},
 		},
 		{
-			name: "expired credentials",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "expired credentials",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 403, "ExpiredToken", "The security token included in the request is expired", true
 			},
-			call:       func(p *Provider) error { return p.Check(context.Background()) },
-			wantReason: model.FailureCredentials,
-			wantCalls:  map[string]int{"GetCallerIdentity": 1},
+			Call:  providertest.CheckAccess,
+			Want:  model.FailureCredentials,
+			Calls: map[string]int{"GetCallerIdentity": 1},
 		},
 		{
-			name: "missing Cost Explorer permission",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "missing Cost Explorer permission",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 400, "AccessDeniedException", "User: arn:aws:iam::111111111111:user/finops is not authorized to perform: ce:GetCostAndUsage", op == "GetCostAndUsage"
 			},
-			call: func(p *Provider) error {
-				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-				return err
-			},
-			wantReason: model.FailurePermission,
-			wantCalls:  map[string]int{"GetCostAndUsage": 1},
+			Call:  providertest.FetchDay,
+			Want:  model.FailurePermission,
+			Calls: map[string]int{"GetCostAndUsage": 1},
 		},
 		{
-			name: "missing EC2 permission",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "missing EC2 permission",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 403, "UnauthorizedOperation", "You are not authorized to perform this operation.", op == "DescribeVolumes"
 			},
-			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantReason: model.FailurePermission,
-			wantCalls:  map[string]int{"DescribeVolumes": 1},
+			Call:  providertest.ListInventory,
+			Want:  model.FailurePermission,
+			Calls: map[string]int{"DescribeVolumes": 1},
 		},
 		{
-			name: "missing CloudWatch permission",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "missing CloudWatch permission",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return 403, "AccessDenied", "not authorized to perform: cloudwatch:GetMetricData", op == "GetMetricData"
 			},
-			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantReason: model.FailurePermission,
-			wantCalls:  map[string]int{"GetMetricData": 1},
+			Call:  providertest.ListInventory,
+			Want:  model.FailurePermission,
+			Calls: map[string]int{"GetMetricData": 1},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			isolate(t)
-			f, srv := newFakeAWS(t)
-			f.fail = tt.fail
-			p := newTestProvider(t, srv.URL, nil)
-			err := tt.call(p)
-			if tt.wantReason == "" {
-				if err != nil {
-					t.Fatalf("err = %v, want success", err)
-				}
-			} else {
-				assertFailure(t, err, tt.wantReason)
-			}
-			for op, n := range tt.wantCalls {
-				if got := f.count(op); got != n {
-					t.Errorf("%s calls = %d, want %d", op, got, n)
-				}
-			}
-		})
-	}
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+		isolate(t)
+		f, srv := newFakeAWS(t)
+		f.fail = fail
+		return newTestProvider(t, srv.URL, nil), f.Count
+	})
 }
 
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.AWS, want, "wJalrXUtnFEMI")
-}
+// secretKey is the start of the test secret access key, which no error
+// or warning may show.
+const secretKey = "wJalrXUtnFEMI"
 
 func TestNoCredentialsAnywhere(t *testing.T) {
 	isolate(t)
@@ -223,7 +197,7 @@ func TestNoCredentialsAnywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+	connector.Failure(t, p.Check(context.Background()), model.FailureCredentials)
 }
 
 func TestKeyringCredentials(t *testing.T) {
@@ -242,14 +216,7 @@ func TestInventory(t *testing.T) {
 	isolate(t)
 	f, srv := newFakeAWS(t)
 	p := newTestProvider(t, srv.URL, nil)
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byID[r.ResourceID] = r
-	}
+	inv, byID := providertest.Listed(t, p, func(r model.Resource) string { return r.ResourceID })
 	if _, ok := byID["i-gone"]; ok {
 		t.Error("terminated instance listed")
 	}
@@ -278,13 +245,10 @@ func TestInventory(t *testing.T) {
 	if len(f.cwQueries) != 1 || strings.Join(f.cwQueries[0], ",") != "cpu0,nin0,nout0,mem0" {
 		t.Errorf("GetMetricData queries = %v", f.cwQueries)
 	}
-	if f.count("GetMetricData") != 2 {
-		t.Errorf("GetMetricData calls = %d, want 2 (NextToken)", f.count("GetMetricData"))
+	if f.Count("GetMetricData") != 2 {
+		t.Errorf("GetMetricData calls = %d, want 2 (NextToken)", f.Count("GetMetricData"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.ResourceID != "i-web" || s.CPU != 0.25 || s.Memory != 0.60 || s.NetworkBytes != 2000 {
 		t.Errorf("sample = %+v", s)
 	}
@@ -301,19 +265,7 @@ func TestInventory(t *testing.T) {
 func TestCancelled(t *testing.T) {
 	isolate(t)
 	_, srv := newFakeAWS(t)
-	p := newTestProvider(t, srv.URL, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
-	if err == nil {
-		t.Fatal("want an error from a cancelled context")
-	}
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want it to wrap context.Canceled", err)
-	}
-	if e, ok := apperr.As(err); !ok || e.Details[model.FailureDetail] != model.FailureCancelled {
-		t.Errorf("reason = %v, want cancelled", e.Details[model.FailureDetail])
-	}
+	providertest.Cancelled(t, connector, newTestProvider(t, srv.URL, nil))
 }
 
 func TestBadDayRange(t *testing.T) {
@@ -331,28 +283,14 @@ func TestBadDayRange(t *testing.T) {
 
 // TestLive runs against the real account of the environment's credentials.
 func TestLive(t *testing.T) {
-	if os.Getenv("COSTPILOT_IT_AWS") != "1" {
-		t.Skip("set COSTPILOT_IT_AWS=1 (with AWS credentials and AWS_REGION) to run against AWS")
-	}
-	region := os.Getenv("AWS_REGION")
-	if region == "" {
-		region = "us-east-1"
-	}
-	p, err := New(config.AWSConfig{Region: region, Profile: os.Getenv("AWS_PROFILE")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := p.Check(ctx); err != nil {
-		t.Fatal(err)
-	}
-	y := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
-	b, err := p.FetchCosts(ctx, y, y)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d cost lines for %s", len(b.Lines), y)
-	inv, err := p.Inventory(ctx)
+	p := providertest.Live(t, model.AWS, "(with AWS credentials and AWS_REGION)", func() (provider.Provider, error) {
+		region := os.Getenv("AWS_REGION")
+		if region == "" {
+			region = "us-east-1"
+		}
+		return New(config.AWSConfig{Region: region, Profile: os.Getenv("AWS_PROFILE")}, nil)
+	})
+	inv, err := p.Inventory(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,9 +305,5 @@ func TestMetricsFailureKeepsResources(t *testing.T) {
 	f.fail = func(op string, n int) (int, string, string, bool) {
 		return 403, "AccessDenied", "not authorized to perform: cloudwatch:GetMetricData", op == "GetMetricData"
 	}
-	inv, err := newTestProvider(t, srv.URL, nil).Inventory(context.Background())
-	assertFailure(t, err, model.FailurePermission)
-	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
-		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
-	}
+	providertest.MetricsDenied(t, connector, newTestProvider(t, srv.URL, nil), 6)
 }

@@ -75,13 +75,13 @@ func TestFetchCommitments(t *testing.T) {
 	// Grouped reports are asked one day at a time; reservation coverage
 	// once for EC2 (the only reservable service with costs, missing from
 	// the savings plan coverage on day three), over the span.
-	if n := len(f.commitBodies["GetReservationUtilization"]); n != 4 {
+	if n := len(f.Kept("GetReservationUtilization")); n != 4 {
 		t.Errorf("GetReservationUtilization calls = %d, want 4 (three days, one with two pages)", n)
 	}
-	if n := len(f.commitBodies["GetSavingsPlansCoverage"]); n != 4 {
+	if n := len(f.Kept("GetSavingsPlansCoverage")); n != 4 {
 		t.Errorf("GetSavingsPlansCoverage calls = %d, want 4 (three days, one with two pages)", n)
 	}
-	cov := f.commitBodies["GetReservationCoverage"]
+	cov := f.Kept("GetReservationCoverage")
 	if len(cov) != 3 {
 		t.Fatalf("GetReservationCoverage calls = %d, want 3 (one span, a page a day)", len(cov))
 	}

@@ -7,21 +7,20 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 	"github.com/costpilot/costpilot/backend/recommend"
 )
 
 // fakeHub answers Cost Optimization Hub's JSON 1.0 API: ListRecommendations
 // in pages of two, GetPreferences, and scripted errors.
 type fakeHub struct {
-	t     *testing.T
-	mu    sync.Mutex
-	calls map[string]int
-	// bodies keeps the ListRecommendations requests.
-	bodies []map[string]any
+	t *testing.T
+	// Recorder counts requests by operation and keeps their bodies.
+	providertest.Recorder
 	// fail answers the nth call of an operation with an error.
 	fail func(op string, n int) (status int, code string, retryAfterMs string, ok bool)
 	mode string // savingsEstimationMode
@@ -47,16 +46,8 @@ var hubItems = []map[string]any{
 }
 
 func newFakeHub(t *testing.T) (*fakeHub, *httptest.Server) {
-	f := &fakeHub{t: t, calls: map[string]int{}, mode: "BeforeDiscounts"}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, srv
-}
-
-func (f *fakeHub) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
+	f := &fakeHub{t: t, mode: "BeforeDiscounts"}
+	return f, providertest.Serve(t, f.serve)
 }
 
 func (f *fakeHub) serve(w http.ResponseWriter, r *http.Request) {
@@ -68,18 +59,9 @@ func (f *fakeHub) serve(w http.ResponseWriter, r *http.Request) {
 	if !strings.Contains(r.Header.Get("Authorization"), "/us-east-1/cost-optimization-hub/aws4_request") {
 		f.t.Errorf("request not signed for cost-optimization-hub in us-east-1: %q", r.Header.Get("Authorization"))
 	}
-	var in map[string]any
 	body, _ := io.ReadAll(r.Body)
-	if err := json.Unmarshal(body, &in); err != nil {
-		f.t.Errorf("%s body: %v", op, err)
-	}
-	f.mu.Lock()
-	f.calls[op]++
-	n := f.calls[op]
-	if op == "ListRecommendations" {
-		f.bodies = append(f.bodies, in)
-	}
-	f.mu.Unlock()
+	in := f.Keep(f.t, op, body)
+	n := f.Hit(op)
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 	if f.fail != nil {
 		if status, code, after, ok := f.fail(op, n); ok {
@@ -102,9 +84,9 @@ func (f *fakeHub) serve(w http.ResponseWriter, r *http.Request) {
 		if start == 0 {
 			out["nextToken"] = "page-2"
 		}
-		_ = json.NewEncoder(w).Encode(out)
+		providertest.WriteJSON(w, "application/x-amz-json-1.0", out)
 	case "GetPreferences":
-		_ = json.NewEncoder(w).Encode(map[string]any{"savingsEstimationMode": f.mode, "memberAccountDiscountVisibility": "All"})
+		providertest.WriteJSON(w, "application/x-amz-json-1.0", map[string]any{"savingsEstimationMode": f.mode, "memberAccountDiscountVisibility": "All"})
 	default:
 		w.WriteHeader(http.StatusBadRequest)
 		_ = json.NewEncoder(w).Encode(map[string]string{"__type": "UnknownOperationException", "message": op})
@@ -120,11 +102,11 @@ func TestHubRecommendations(t *testing.T) {
 		t.Fatalf("Recommendations: %v, warnings %v", err, got.Warnings)
 	}
 	// Paging: both pages read, the second with the first's token.
-	if f.count("ListRecommendations") != 2 || len(got.Items) != 3 {
-		t.Fatalf("%d calls, %d items; want 2 pages and 3 items", f.count("ListRecommendations"), len(got.Items))
+	if f.Count("ListRecommendations") != 2 || len(got.Items) != 3 {
+		t.Fatalf("%d calls, %d items; want 2 pages and 3 items", f.Count("ListRecommendations"), len(got.Items))
 	}
-	if f.bodies[0]["maxResults"] != float64(hubPageSize) || f.bodies[1]["nextToken"] != "page-2" {
-		t.Errorf("requests = %v", f.bodies)
+	if lr := f.Kept("ListRecommendations"); lr[0]["maxResults"] != float64(hubPageSize) || lr[1]["nextToken"] != "page-2" {
+		t.Errorf("requests = %v", lr)
 	}
 	want := []struct {
 		id      string
@@ -189,67 +171,43 @@ func TestHubOnceWithCostpilot(t *testing.T) {
 }
 
 func TestHubFailures(t *testing.T) {
-	tests := []struct {
-		name      string
-		fail      func(op string, n int) (int, string, string, bool)
-		wantCalls int
-		wantItems int
-		wantWarn  string
-	}{
+	type fail = func(op string, n int) (int, string, string, bool)
+	tests := []providertest.WarningCase[fail]{
 		{
-			name: "throttled once, with retry-after",
-			fail: func(op string, n int) (int, string, string, bool) {
+			Name: "throttled once, with retry-after",
+			Fail: func(op string, n int) (int, string, string, bool) {
 				return http.StatusBadRequest, "ThrottlingException", "1", op == "ListRecommendations" && n == 1
 			},
-			wantCalls: 3, wantItems: 3,
+			Calls: map[string]int{"ListRecommendations": 3}, Items: 3,
 		},
 		{
-			name: "throttled past the retries",
-			fail: func(op string, _ int) (int, string, string, bool) {
+			Name: "throttled past the retries",
+			Fail: func(op string, _ int) (int, string, string, bool) {
 				return http.StatusBadRequest, "ThrottlingException", "1", op == "ListRecommendations"
 			},
-			wantCalls: 4, wantWarn: "throttled",
+			Calls: map[string]int{"ListRecommendations": 4}, Warn: "throttled",
 		},
 		{
-			name: "access denied names the permission",
-			fail: func(op string, _ int) (int, string, string, bool) {
+			Name: "access denied names the permission",
+			Fail: func(op string, _ int) (int, string, string, bool) {
 				return http.StatusBadRequest, "AccessDeniedException", "", op == "ListRecommendations"
 			},
-			wantCalls: 1, wantWarn: "grant cost-optimization-hub:ListRecommendations",
+			Calls: map[string]int{"ListRecommendations": 1}, Warn: "grant cost-optimization-hub:ListRecommendations",
 		},
 		{
-			name: "preferences denied: list savings",
-			fail: func(op string, _ int) (int, string, string, bool) {
+			Name: "preferences denied: list savings",
+			Fail: func(op string, _ int) (int, string, string, bool) {
 				return http.StatusBadRequest, "AccessDeniedException", "", op == "GetPreferences"
 			},
-			wantCalls: 2, wantItems: 3,
+			Calls: map[string]int{"ListRecommendations": 2}, Items: 3,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			isolate(t)
-			f, srv := newFakeHub(t)
-			f.fail = tt.fail
-			got, err := newTestProvider(t, srv.URL, nil).Recommendations(context.Background(), model.Inventory{})
-			if err != nil {
-				t.Fatalf("error %v; failures must be warnings", err)
-			}
-			if n := f.count("ListRecommendations"); n != tt.wantCalls {
-				t.Errorf("%d ListRecommendations calls, want %d", n, tt.wantCalls)
-			}
-			if len(got.Items) != tt.wantItems {
-				t.Errorf("%d items, want %d", len(got.Items), tt.wantItems)
-			}
-			if tt.wantWarn == "" && len(got.Warnings) != 0 || tt.wantWarn != "" && (len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], tt.wantWarn)) {
-				t.Errorf("warnings = %q, want one containing %q", got.Warnings, tt.wantWarn)
-			}
-			for _, w := range got.Warnings {
-				if strings.Contains(w, "wJalrXUtnFEMI") {
-					t.Errorf("warning leaks the secret: %s", w)
-				}
-			}
-		})
-	}
+	providertest.RunWarnings(t, connector, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+		isolate(t)
+		f, srv := newFakeHub(t)
+		f.fail = fail
+		return newTestProvider(t, srv.URL, nil), f.Count
+	})
 
 	// A cancelled context is an error, not a warning.
 	isolate(t)

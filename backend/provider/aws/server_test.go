@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/aws/smithy-go/encoding/cbor"
+
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 // fakeAWS answers the five APIs the connector uses in their wire formats:
@@ -21,12 +23,11 @@ import (
 // CloudWatch as Smithy RPC v2 CBOR. Each handler may be replaced per test;
 // calls are counted per operation.
 type fakeAWS struct {
-	t  *testing.T
+	t *testing.T
+	// Recorder counts requests by operation name and keeps the bodies of
+	// Cost Explorer's cost and commitment reports.
+	providertest.Recorder
 	mu sync.Mutex
-	// calls counts requests by operation name.
-	calls map[string]int
-	// ceBodies keeps every Cost Explorer request body.
-	ceBodies []map[string]any
 	// cwQueries keeps the query ids of every GetMetricData request.
 	cwQueries [][]string
 	// fail, when set, answers an operation with an error before the handlers.
@@ -36,8 +37,6 @@ type fakeAWS struct {
 	// commit holds the reservation and savings plan reports by day; days
 	// not in it answer with nothing.
 	commit map[string]commitDay
-	// commitBodies keeps the report requests by operation.
-	commitBodies map[string][]map[string]any
 }
 
 // commitDay is one day of the fake's reservation and savings plan reports,
@@ -60,16 +59,8 @@ type spRow struct {
 }
 
 func newFakeAWS(t *testing.T) (*fakeAWS, *httptest.Server) {
-	f := &fakeAWS{t: t, calls: map[string]int{}, commitBodies: map[string][]map[string]any{}}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, srv
-}
-
-func (f *fakeAWS) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
+	f := &fakeAWS{t: t}
+	return f, providertest.Serve(t, f.serve)
 }
 
 func (f *fakeAWS) serve(w http.ResponseWriter, r *http.Request) {
@@ -96,9 +87,8 @@ func (f *fakeAWS) serve(w http.ResponseWriter, r *http.Request) {
 		op, proto = form.Get("Action"), "query"
 		body = []byte(form.Encode())
 	}
+	n := f.Hit(op)
 	f.mu.Lock()
-	f.calls[op]++
-	n := f.calls[op]
 	f.auth = append(f.auth, r.Header.Get("Authorization"))
 	f.mu.Unlock()
 	if f.fail != nil {
@@ -185,13 +175,7 @@ func writeError(w http.ResponseWriter, proto, op string, status int, code, msg s
 // costAndUsage serves each requested day in its own page, so a range of N
 // days takes N pages; amounts carry more than nine decimals to test rounding.
 func (f *fakeAWS) costAndUsage(w http.ResponseWriter, body []byte) {
-	var in map[string]any
-	if err := json.Unmarshal(body, &in); err != nil {
-		f.t.Errorf("Cost Explorer body: %v", err)
-	}
-	f.mu.Lock()
-	f.ceBodies = append(f.ceBodies, in)
-	f.mu.Unlock()
+	in := f.Keep(f.t, "GetCostAndUsage", body)
 	tp, _ := in["TimePeriod"].(map[string]any)
 	start, _ := time.Parse("2006-01-02", fmt.Sprint(tp["Start"]))
 	end, _ := time.Parse("2006-01-02", fmt.Sprint(tp["End"]))
@@ -217,8 +201,7 @@ func (f *fakeAWS) costAndUsage(w http.ResponseWriter, body []byte) {
 	if next.Before(end) {
 		out["NextPageToken"] = next.Format("2006-01-02")
 	}
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	_ = json.NewEncoder(w).Encode(out)
+	providertest.WriteJSON(w, "application/x-amz-json-1.1", out)
 }
 
 func group(service, account, unblended, amortized string) map[string]any {
@@ -337,13 +320,7 @@ func (f *fakeAWS) metricData(w http.ResponseWriter, body []byte) {
 // granularity with a grouping) and page one group at a time; reservation
 // coverage pages one day at a time.
 func (f *fakeAWS) commitments(w http.ResponseWriter, op string, body []byte) {
-	var in map[string]any
-	if err := json.Unmarshal(body, &in); err != nil {
-		f.t.Errorf("%s body: %v", op, err)
-	}
-	f.mu.Lock()
-	f.commitBodies[op] = append(f.commitBodies[op], in)
-	f.mu.Unlock()
+	in := f.Keep(f.t, op, body)
 	tp, _ := in["TimePeriod"].(map[string]any)
 	start, _ := time.Parse("2006-01-02", fmt.Sprint(tp["Start"]))
 	end, _ := time.Parse("2006-01-02", fmt.Sprint(tp["End"]))
@@ -425,8 +402,7 @@ func (f *fakeAWS) commitments(w http.ResponseWriter, op string, body []byte) {
 				"CoverageCost": map[string]string{"OnDemandCost": orZero(f.commit[dd.Format("2006-01-02")].riCov[svc])}}}}
 		next(int(end.Sub(start) / (24 * time.Hour)))
 	}
-	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
-	_ = json.NewEncoder(w).Encode(out)
+	providertest.WriteJSON(w, "application/x-amz-json-1.1", out)
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -12,6 +12,7 @@ import (
 	cwtypes "github.com/aws/aws-sdk-go-v2/service/cloudwatch/types"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // instancesPerCall bounds a GetMetricData request: four queries an
@@ -29,7 +30,7 @@ func (p *Provider) utilization(ctx context.Context, c aws.Config, ids []string) 
 	client := cloudwatch.NewFromConfig(c)
 	end := p.opt.now().UTC().Truncate(time.Hour)
 	start := end.Add(-UtilizationDays * 24 * time.Hour)
-	acc := map[string]map[time.Time]*model.UtilizationSample{}
+	acc := provider.Hourly{}
 	for lo := 0; lo < len(ids); lo += instancesPerCall {
 		batch := ids[lo:min(lo+instancesPerCall, len(ids))]
 		in := &cloudwatch.GetMetricDataInput{
@@ -107,7 +108,7 @@ func metricQueries(batch []string) []cwtypes.MetricDataQuery {
 }
 
 // addSeries folds one result series into the per-instance samples.
-func addSeries(acc map[string]map[time.Time]*model.UtilizationSample, batch []string, r cwtypes.MetricDataResult) {
+func addSeries(acc provider.Hourly, batch []string, r cwtypes.MetricDataResult) {
 	id := aws.ToString(r.Id)
 	metric := strings.TrimRight(id, "0123456789")
 	var idx int
@@ -115,19 +116,11 @@ func addSeries(acc map[string]map[time.Time]*model.UtilizationSample, batch []st
 		return
 	}
 	instance := batch[idx]
-	if acc[instance] == nil {
-		acc[instance] = map[time.Time]*model.UtilizationSample{}
-	}
 	for i, ts := range r.Timestamps {
 		if i >= len(r.Values) {
 			break
 		}
-		t := ts.UTC()
-		s := acc[instance][t]
-		if s == nil {
-			s = &model.UtilizationSample{ResourceID: instance, Time: t, CPU: -1, Memory: -1}
-			acc[instance][t] = s
-		}
+		s := acc.At(instance, ts.UTC())
 		v := r.Values[i]
 		switch metric {
 		case "cpu":

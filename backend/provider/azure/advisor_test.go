@@ -2,16 +2,16 @@ package azure
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 	"github.com/costpilot/costpilot/backend/recommend"
 )
 
@@ -24,26 +24,19 @@ const (
 // Advisor's recommendation list (api-version 2020-01-01), the first page
 // of each subscription with a nextLink to the second.
 type fakeAdvisor struct {
-	t     *testing.T
-	url   string
-	mu    sync.Mutex
-	calls map[string]int // by subscription, "subscriptions" for the list
+	t   *testing.T
+	url string
+	// Recorder counts requests by subscription, "subscriptions" for the list.
+	providertest.Recorder
 	// fail answers the nth Advisor call of a subscription with an error.
 	fail func(sub string, n int) (status int, code string, ok bool)
 }
 
 func newFakeAdvisor(t *testing.T) (*fakeAdvisor, *httptest.Server) {
-	f := &fakeAdvisor{t: t, calls: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
+	f := &fakeAdvisor{t: t}
+	srv := providertest.Serve(t, f.serve)
 	f.url = srv.URL
-	t.Cleanup(srv.Close)
 	return f, srv
-}
-
-func (f *fakeAdvisor) count(k string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[k]
 }
 
 // advisorVM is a virtual machine's id in the case Advisor writes it.
@@ -72,9 +65,7 @@ func (f *fakeAdvisor) serve(w http.ResponseWriter, r *http.Request) {
 		f.t.Errorf("%s without the bearer token", r.URL.Path)
 	}
 	if r.URL.Path == "/subscriptions" {
-		f.mu.Lock()
-		f.calls["subscriptions"]++
-		f.mu.Unlock()
+		f.Hit("subscriptions")
 		fmt.Fprintf(w, `{"value":[{"id":"/subscriptions/%[1]s","subscriptionId":"%[1]s","displayName":"A","state":"Enabled"},{"id":"/subscriptions/%[2]s","subscriptionId":"%[2]s","displayName":"B","state":"Enabled"}]}`, advisorSubA, advisorSubB)
 		return
 	}
@@ -92,10 +83,7 @@ func (f *fakeAdvisor) serve(w http.ResponseWriter, r *http.Request) {
 	if q.Get("api-version") != "2020-01-01" || q.Get("$filter") != "Category eq 'Cost'" {
 		f.t.Errorf("Advisor query = %v", q)
 	}
-	f.mu.Lock()
-	f.calls[sub]++
-	n := f.calls[sub]
-	f.mu.Unlock()
+	n := f.Hit(sub)
 	if f.fail != nil {
 		if status, code, ok := f.fail(sub, n); ok {
 			w.Header().Set("x-ms-error-code", code)
@@ -128,7 +116,7 @@ func (f *fakeAdvisor) serve(w http.ResponseWriter, r *http.Request) {
 			advisorItem(sub, "rec-nosavings", advisorVM(sub, "VM3"), map[string]string{"recommendationType": "SkuChange"}, "no estimate"),
 		}}
 	}
-	_ = json.NewEncoder(w).Encode(page)
+	providertest.WriteJSON(w, "application/json", page)
 }
 
 func TestAdvisorRecommendations(t *testing.T) {
@@ -139,8 +127,8 @@ func TestAdvisorRecommendations(t *testing.T) {
 		t.Fatalf("Recommendations: %v, warnings %v", err, got.Warnings)
 	}
 	// Paging: both pages; the finding with no savings is left out.
-	if f.count(advisorSubA) != 2 || len(got.Items) != 3 {
-		t.Fatalf("%d calls, %d items (%+v); want 2 pages and 3 items", f.count(advisorSubA), len(got.Items), got.Items)
+	if f.Count(advisorSubA) != 2 || len(got.Items) != 3 {
+		t.Fatalf("%d calls, %d items (%+v); want 2 pages and 3 items", f.Count(advisorSubA), len(got.Items), got.Items)
 	}
 	want := []struct {
 		id        string
@@ -179,55 +167,34 @@ func TestAdvisorRecommendations(t *testing.T) {
 }
 
 func TestAdvisorFailures(t *testing.T) {
-	tests := []struct {
-		name      string
-		fail      func(sub string, n int) (int, string, bool)
-		wantCalls map[string]int
-		wantItems int
-		wantWarn  string
-	}{
+	type fail = func(sub string, n int) (int, string, bool)
+	tests := []providertest.WarningCase[fail]{
 		{
-			name: "throttled once, with retry-after",
-			fail: func(sub string, n int) (int, string, bool) {
+			Name: "throttled once, with retry-after",
+			Fail: func(sub string, n int) (int, string, bool) {
 				return http.StatusTooManyRequests, "TooManyRequests", sub == advisorSubA && n == 1
 			},
-			wantCalls: map[string]int{advisorSubA: 3, advisorSubB: 2}, wantItems: 6,
+			Calls: map[string]int{advisorSubA: 3, advisorSubB: 2}, Items: 6,
 		},
 		{
-			name: "throttled past the retries",
-			fail: func(sub string, _ int) (int, string, bool) {
+			Name: "throttled past the retries",
+			Fail: func(sub string, _ int) (int, string, bool) {
 				return http.StatusTooManyRequests, "TooManyRequests", sub == advisorSubA
 			},
-			wantCalls: map[string]int{advisorSubA: 4, advisorSubB: 2}, wantItems: 3, wantWarn: "throttled",
+			Calls: map[string]int{advisorSubA: 4, advisorSubB: 2}, Items: 3, Warn: "throttled",
 		},
 		{
-			name: "one subscription denied: the other's still count",
-			fail: func(sub string, _ int) (int, string, bool) {
+			Name: "one subscription denied: the other's still count",
+			Fail: func(sub string, _ int) (int, string, bool) {
 				return http.StatusForbidden, "AuthorizationFailed", sub == advisorSubB
 			},
-			wantCalls: map[string]int{advisorSubA: 2, advisorSubB: 1}, wantItems: 3,
-			wantWarn: "grant Reader (Microsoft.Advisor/recommendations/read)",
+			Calls: map[string]int{advisorSubA: 2, advisorSubB: 1}, Items: 3,
+			Warn: "grant Reader (Microsoft.Advisor/recommendations/read)",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, srv := newFakeAdvisor(t)
-			f.fail = tt.fail
-			got, err := newPlain(t, srv.URL, config.AzureConfig{}).Recommendations(context.Background(), model.Inventory{})
-			if err != nil {
-				t.Fatalf("error %v; failures must be warnings", err)
-			}
-			for sub, n := range tt.wantCalls {
-				if f.count(sub) != n {
-					t.Errorf("%s: %d calls, want %d", sub, f.count(sub), n)
-				}
-			}
-			if len(got.Items) != tt.wantItems {
-				t.Errorf("%d items, want %d", len(got.Items), tt.wantItems)
-			}
-			if tt.wantWarn == "" && len(got.Warnings) != 0 || tt.wantWarn != "" && (len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], tt.wantWarn)) {
-				t.Errorf("warnings = %q, want one containing %q", got.Warnings, tt.wantWarn)
-			}
-		})
-	}
+	providertest.RunWarnings(t, connector, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+		f, srv := newFakeAdvisor(t)
+		f.fail = fail
+		return newPlain(t, srv.URL, config.AzureConfig{}), f.Count
+	})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
@@ -62,10 +63,11 @@ func TestFetchCosts(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two query types, each two pages (the second through the nextLink).
-	if f.count("query") != 2 || f.count("query-next") != 2 {
-		t.Errorf("query calls = %d + %d next, want 2 + 2", f.count("query"), f.count("query-next"))
+	if f.Count("query") != 2 || f.Count("query-next") != 2 {
+		t.Errorf("query calls = %d + %d next, want 2 + 2", f.Count("query"), f.Count("query-next"))
 	}
-	q := f.queries[0]
+	queries := f.Kept("query")
+	q := queries[0]
 	tp := q["timePeriod"].(map[string]any)
 	if q["type"] != "ActualCost" || q["timeframe"] != "Custom" ||
 		!strings.HasPrefix(tp["from"].(string), "2026-11-17T00:00:00") || !strings.HasPrefix(tp["to"].(string), "2026-11-19T23:59:59") {
@@ -75,8 +77,8 @@ func TestFetchCosts(t *testing.T) {
 	if ds["granularity"] != "Daily" || len(ds["grouping"].([]any)) != 2 {
 		t.Errorf("dataset = %v", ds)
 	}
-	if f.queries[1]["type"] != "AmortizedCost" && f.queries[2]["type"] != "AmortizedCost" {
-		t.Errorf("no AmortizedCost query: %v", f.queries)
+	if queries[1]["type"] != "AmortizedCost" && queries[2]["type"] != "AmortizedCost" {
+		t.Errorf("no AmortizedCost query: %v", queries)
 	}
 	// Two non-zero rows a day for three days; the zero Bandwidth rows are dropped.
 	if len(b.Lines) != 6 {
@@ -86,8 +88,8 @@ func TestFetchCosts(t *testing.T) {
 		t.Errorf("batch accounts = %v, want the subscription", b.Accounts)
 	}
 	// The configured subscription's display name, read with a GET of it.
-	if f.count("subscription") != 1 || len(b.AccountNames) != 1 || b.AccountNames[testSub] != "Prod" {
-		t.Errorf("account names %v after %d subscription reads, want %s named Prod", b.AccountNames, f.count("subscription"), testSub)
+	if f.Count("subscription") != 1 || len(b.AccountNames) != 1 || b.AccountNames[testSub] != "Prod" {
+		t.Errorf("account names %v after %d subscription reads, want %s named Prod", b.AccountNames, f.Count("subscription"), testSub)
 	}
 	var billed, effective model.Nanos
 	for _, l := range b.Lines {
@@ -133,8 +135,8 @@ func TestQPUThrottle(t *testing.T) {
 	if waited := time.Since(start); waited < time.Second {
 		t.Errorf("retried after %v, want the 1 s Cost Management asked for", waited)
 	}
-	if f.count("query") != 3 {
-		t.Errorf("query calls = %d, want 3 (one throttled, then actual and amortized)", f.count("query"))
+	if f.Count("query") != 3 {
+		t.Errorf("query calls = %d, want 3 (one throttled, then actual and amortized)", f.Count("query"))
 	}
 }
 
@@ -145,30 +147,23 @@ func TestAllSubscriptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.count("subscriptions") != 1 || len(b.Lines) == 0 || b.Lines[0].SubAccount != testSub {
-		t.Errorf("subscriptions calls = %d, lines = %+v", f.count("subscriptions"), b.Lines)
+	if f.Count("subscriptions") != 1 || len(b.Lines) == 0 || b.Lines[0].SubAccount != testSub {
+		t.Errorf("subscriptions calls = %d, lines = %+v", f.Count("subscriptions"), b.Lines)
 	}
 	// Names come with the list (the disabled one is not synced, not named).
-	if len(b.AccountNames) != 1 || b.AccountNames[testSub] != "Prod" || f.count("subscription") != 0 {
+	if len(b.AccountNames) != 1 || b.AccountNames[testSub] != "Prod" || f.Count("subscription") != 0 {
 		t.Errorf("account names %v, want %s named Prod from the list alone", b.AccountNames, testSub)
 	}
 	// The disabled subscription is skipped: one subscription, two query types.
-	if f.count("query") != 2 {
-		t.Errorf("query calls = %d, want 2", f.count("query"))
+	if f.Count("query") != 2 {
+		t.Errorf("query calls = %d, want 2", f.Count("query"))
 	}
 }
 
 func TestInventory(t *testing.T) {
 	f, srv := newFakeARM(t, false)
 	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byName[r.Name] = r
-	}
+	inv, byName := providertest.Listed(t, p, func(r model.Resource) string { return r.Name })
 	web := byName["vm-web"]
 	if web.State != "running" || web.InstanceType != "Standard_D4s_v5" || web.VCPU != 4 || web.MemoryGB != 16 ||
 		web.ResourceID != strings.ToLower(vmID) || web.Region != "westeurope" || web.Tags["env"] != "prod" || web.HourlyCost <= 0 {
@@ -190,101 +185,70 @@ func TestInventory(t *testing.T) {
 		t.Errorf("used ip = %+v", ip)
 	}
 	// Only the running machine is measured.
-	if f.count("metrics") != 1 {
-		t.Errorf("metrics calls = %d, want 1", f.count("metrics"))
+	if f.Count("metrics") != 1 {
+		t.Errorf("metrics calls = %d, want 1", f.Count("metrics"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d", len(inv.Utilization))
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.CPU != 0.125 || s.Memory != 0.75 || s.NetworkBytes != 1000 || s.ResourceID != strings.ToLower(vmID) {
 		t.Errorf("sample = %+v", s)
 	}
 }
 
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.Azure, Secrets: []string{clientSecret}}
+
 func TestFailures(t *testing.T) {
-	tests := []struct {
-		name       string
-		fail       func(op string, n int) (int, string, bool)
-		call       func(p *Provider) error
-		wantReason model.ProviderFailure
-		wantCalls  map[string]int
-	}{
+	type fail = func(op string, n int) (int, string, bool)
+	tests := []providertest.FailureCase[fail]{
 		{
-			name: "throttled then success",
-			fail: func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" && n <= 2 },
-			call: func(p *Provider) error {
-				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-				return err
-			},
-			wantCalls: map[string]int{"query": 4},
+			Name:  "throttled then success",
+			Fail:  func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" && n <= 2 },
+			Call:  providertest.FetchDay,
+			Calls: map[string]int{"query": 4},
 		},
 		{
-			name: "throttled for good",
-			fail: func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" },
-			call: func(p *Provider) error {
-				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-				return err
-			},
-			wantReason: model.FailureThrottled,
-			wantCalls:  map[string]int{"query": 4},
+			Name:  "throttled for good",
+			Fail:  func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "query" },
+			Call:  providertest.FetchDay,
+			Want:  model.FailureThrottled,
+			Calls: map[string]int{"query": 4},
 		},
 		{
-			name:      "server error then success",
-			fail:      func(op string, n int) (int, string, bool) { return 503, "ServiceUnavailable", op == "disks" && n == 1 },
-			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantCalls: map[string]int{"disks": 2},
+			Name:  "server error then success",
+			Fail:  func(op string, n int) (int, string, bool) { return 503, "ServiceUnavailable", op == "disks" && n == 1 },
+			Call:  providertest.ListInventory,
+			Calls: map[string]int{"disks": 2},
 		},
 		{
-			name: "missing Cost Management role",
-			fail: func(op string, n int) (int, string, bool) { return 403, "RBACAccessDenied", op == "query" },
-			call: func(p *Provider) error {
-				_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-				return err
-			},
-			wantReason: model.FailurePermission,
-			wantCalls:  map[string]int{"query": 1},
+			Name:  "missing Cost Management role",
+			Fail:  func(op string, n int) (int, string, bool) { return 403, "RBACAccessDenied", op == "query" },
+			Call:  providertest.FetchDay,
+			Want:  model.FailurePermission,
+			Calls: map[string]int{"query": 1},
 		},
 		{
-			name:       "expired token",
-			fail:       func(op string, n int) (int, string, bool) { return 401, "ExpiredAuthenticationToken", true },
-			call:       func(p *Provider) error { return p.Check(context.Background()) },
-			wantReason: model.FailureCredentials,
-			wantCalls:  map[string]int{"subscription": 1},
+			Name:  "expired token",
+			Fail:  func(op string, n int) (int, string, bool) { return 401, "ExpiredAuthenticationToken", true },
+			Call:  providertest.CheckAccess,
+			Want:  model.FailureCredentials,
+			Calls: map[string]int{"subscription": 1},
 		},
 		{
-			name:       "subscription not found",
-			fail:       func(op string, n int) (int, string, bool) { return 404, "SubscriptionNotFound", op == "subscription" },
-			call:       func(p *Provider) error { return p.Check(context.Background()) },
-			wantReason: model.FailureNotFound,
+			Name: "subscription not found",
+			Fail: func(op string, n int) (int, string, bool) { return 404, "SubscriptionNotFound", op == "subscription" },
+			Call: providertest.CheckAccess,
+			Want: model.FailureNotFound,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, srv := newFakeARM(t, false)
-			f.fail = tt.fail
-			p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
-			err := tt.call(p)
-			if tt.wantReason == "" {
-				if err != nil {
-					t.Fatalf("err = %v, want success", err)
-				}
-			} else {
-				assertFailure(t, err, tt.wantReason)
-			}
-			for op, n := range tt.wantCalls {
-				if got := f.count(op); got != n {
-					t.Errorf("%s calls = %d, want %d", op, got, n)
-				}
-			}
-		})
-	}
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+		f, srv := newFakeARM(t, false)
+		f.fail = fail
+		return newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}), f.Count
+	})
 }
 
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.Azure, want, "s3cr3t-value")
-}
+// clientSecret is the service principal's secret, which no error may show.
+const clientSecret = "s3cr3t-value"
 
 // TestServicePrincipal goes through azidentity's client secret flow against
 // the fake Entra ID endpoints (MSAL insists on HTTPS, so the server is TLS).
@@ -301,7 +265,7 @@ func TestServicePrincipal(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f, srv := newFakeARM(t, true)
 			f.tokenStatus = tt.tokenStatus
-			cfg := config.AzureConfig{SubscriptionID: testSub, TenantID: testTenant, ClientID: "app-id", ClientSecret: "s3cr3t-value"}
+			cfg := config.AzureConfig{SubscriptionID: testSub, TenantID: testTenant, ClientID: "app-id", ClientSecret: clientSecret}
 			p, err := New(cfg, nil, WithCloud(testCloud(srv.URL)), WithHTTPClient(srv.Client()), WithRetry(1, time.Millisecond, time.Millisecond))
 			if err != nil {
 				t.Fatal(err)
@@ -316,8 +280,8 @@ func TestServicePrincipal(t *testing.T) {
 				}
 				return
 			}
-			assertFailure(t, err, tt.wantReason)
-			if f.count("subscription") != 0 {
+			connector.Failure(t, err, tt.wantReason)
+			if f.Count("subscription") != 0 {
 				t.Error("the subscription was read without a token")
 			}
 		})
@@ -331,40 +295,19 @@ func TestNoToken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
+	connector.Failure(t, p.Check(context.Background()), model.FailureCredentials)
 }
 
 func TestCancelled(t *testing.T) {
 	_, srv := newFakeARM(t, false)
-	p := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub})
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	assertFailure(t, err, model.FailureCancelled)
+	providertest.Cancelled(t, connector, newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}))
 }
 
 // TestLive runs against the subscription of the environment's credentials.
 func TestLive(t *testing.T) {
-	if os.Getenv("COSTPILOT_IT_AZURE") != "1" {
-		t.Skip("set COSTPILOT_IT_AZURE=1 (with AZURE_SUBSCRIPTION_ID and an Azure login) to run against Azure")
-	}
-	p, err := New(config.AzureConfig{SubscriptionID: os.Getenv("AZURE_SUBSCRIPTION_ID")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := p.Check(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
-	b, err := p.FetchCosts(ctx, d, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d cost lines for %s", len(b.Lines), d)
+	providertest.Live(t, model.Azure, "(with AZURE_SUBSCRIPTION_ID and an Azure login)", func() (provider.Provider, error) {
+		return New(config.AzureConfig{SubscriptionID: os.Getenv("AZURE_SUBSCRIPTION_ID")}, nil)
+	})
 }
 
 // TestMetricsFailureKeepsResources: without Azure Monitor access the listed
@@ -372,11 +315,7 @@ func TestLive(t *testing.T) {
 func TestMetricsFailureKeepsResources(t *testing.T) {
 	f, srv := newFakeARM(t, false)
 	f.fail = func(op string, n int) (int, string, bool) { return 403, "AuthorizationFailed", op == "metrics" }
-	inv, err := newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}).Inventory(context.Background())
-	assertFailure(t, err, model.FailurePermission)
-	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
-		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
-	}
+	providertest.MetricsDenied(t, connector, newPlain(t, srv.URL, config.AzureConfig{SubscriptionID: testSub}), 6)
 }
 
 // TestInventoryKeepsWhatItCan: an id listed twice (as in Microsoft's own
@@ -417,8 +356,8 @@ func TestInventoryKeepsWhatItCan(t *testing.T) {
 		t.Errorf("vm-web = %+v, want the last listing (running, Standard_D4s_v5)", web)
 	}
 	// The repeated machine is measured once.
-	if f.count("metrics") != 1 || len(inv.Utilization) != UtilizationDays*24 {
-		t.Errorf("metrics calls = %d, samples = %d", f.count("metrics"), len(inv.Utilization))
+	if f.Count("metrics") != 1 || len(inv.Utilization) != UtilizationDays*24 {
+		t.Errorf("metrics calls = %d, samples = %d", f.Count("metrics"), len(inv.Utilization))
 	}
 }
 
@@ -433,7 +372,7 @@ func TestInventoryWarningsJoined(t *testing.T) {
 	if !errors.As(err, &joined) || len(joined.Unwrap()) != 2 {
 		t.Fatalf("err = %v, want two joined warnings", err)
 	}
-	assertFailure(t, joined.Unwrap()[1], model.FailurePermission)
+	connector.Failure(t, joined.Unwrap()[1], model.FailurePermission)
 	if e, ok := apperr.As(joined.Unwrap()[0]); !ok || e.Details["skipped"] != 1 {
 		t.Errorf("first warning = %v, want 1 skipped", joined.Unwrap()[0])
 	}

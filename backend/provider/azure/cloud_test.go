@@ -52,7 +52,7 @@ func newCloudServer(t *testing.T) (*fakeARM, *httptest.Server, *x509.CertPool) {
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(leaf)
-	f := &fakeARM{t: t, calls: map[string]int{}, hosts: map[string][]string{}, tokenStatus: http.StatusOK}
+	f := &fakeARM{t: t, hosts: map[string][]string{}, tokenStatus: http.StatusOK}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(f.serve))
 	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}}, MinVersion: tls.VersionTLS12}
 	srv.StartTLS()
@@ -123,8 +123,8 @@ func TestCloudAuthority(t *testing.T) {
 			}
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			if f.calls["token"] != 1 || len(f.tokenForms) != 1 {
-				t.Fatalf("token requests = %d, want 1 (calls %v)", f.calls["token"], f.calls)
+			if f.Count("token") != 1 || len(f.tokenForms) != 1 {
+				t.Fatalf("token requests = %d, want 1 (calls %v)", f.Count("token"), f.Calls())
 			}
 			for _, op := range []string{"discovery", "openid", "token"} {
 				for _, h := range f.hosts[op] {
@@ -145,7 +145,7 @@ func TestCloudAuthority(t *testing.T) {
 				t.Errorf("Authorization = %v", f.bearer)
 			}
 			// Nothing asked anyone else: every request was one of these.
-			for op := range f.calls {
+			for op := range f.Calls() {
 				if strings.HasPrefix(op, "unknown") {
 					t.Errorf("unexpected request %s", op)
 				}

@@ -13,6 +13,7 @@ import (
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 // fakeReservations is a tenant's reservations as the fake ARM serves them:
@@ -187,8 +188,8 @@ func (f *fakeARM) reservationQuery(w http.ResponseWriter, body []byte) {
 		f.res.queries = append(f.res.queries, in)
 		costs = f.res.costs
 	}
-	n := f.calls["query-reservations"]
 	f.mu.Unlock()
+	n := f.Count("query-reservations")
 	paged := len(costs) > 1
 	half := len(costs) / 2
 	if !paged {
@@ -214,40 +215,6 @@ func (f *fakeARM) reservationQuery(w http.ResponseWriter, body []byte) {
 	_ = json.NewEncoder(w).Encode(map[string]any{"id": "q2", "name": "q2", "type": "Microsoft.CostManagement/query", "properties": props})
 }
 
-// totals sums facts per commitment as the store does.
-func totals(facts []model.CommitmentFact) []commitments.Total {
-	byID := map[string]*commitments.Total{}
-	var order []string
-	for _, f := range facts {
-		t := byID[f.ID]
-		if t == nil {
-			t = &commitments.Total{Provider: model.Azure, Source: model.SourceAPI, CommitmentFact: model.CommitmentFact{
-				ID: f.ID, Type: f.Type, Category: f.Category, Currency: f.Currency}}
-			byID[f.ID] = t
-			order = append(order, f.ID)
-		}
-		t.Days++
-		t.End = max(t.End, f.End)
-		t.CoveredList += f.CoveredList
-		t.CoveredCost += f.CoveredCost
-		t.Used += f.Used
-		t.Unused += f.Unused
-		t.OnDemand += f.OnDemand
-		t.Units += f.Units
-		t.UnusedUnits += f.UnusedUnits
-	}
-	out := make([]commitments.Total, 0, len(order))
-	for _, id := range order {
-		out = append(out, *byID[id])
-	}
-	return out
-}
-
-// TestReservations: the reservations' hours come from the summaries of
-// the orders still running, their used and unused cost from the amortized
-// query, and the report built from the facts states utilization, unused
-// cost and the expiring reservation as computed here from the same
-// tables; coverage and savings are unknown, never zero.
 func TestReservations(t *testing.T) {
 	f, srv := newFakeARM(t, false)
 	f.res = testReservations()
@@ -265,9 +232,9 @@ func TestReservations(t *testing.T) {
 	// Pages: two of orders; summaries of A and B (two pages each: three
 	// days, two a page), none of the expired C; the reservation query's
 	// two pages.
-	if f.count("reservation-orders") != 2 || f.count("reservation-summaries") != 4 || f.count("query-reservations") != 2 {
+	if f.Count("reservation-orders") != 2 || f.Count("reservation-summaries") != 4 || f.Count("query-reservations") != 2 {
 		t.Errorf("calls: orders %d (want 2), summaries %d (want 4), reservation query %d (want 2)",
-			f.count("reservation-orders"), f.count("reservation-summaries"), f.count("query-reservations"))
+			f.Count("reservation-orders"), f.Count("reservation-summaries"), f.Count("query-reservations"))
 	}
 	if want := "properties/usageDate ge 2026-11-17 AND properties/usageDate le 2026-11-19"; len(f.res.filters) == 0 || f.res.filters[0] != want {
 		t.Errorf("summaries $filter = %v, want %q", f.res.filters, want)
@@ -324,10 +291,10 @@ func TestReservations(t *testing.T) {
 		t.Errorf("eligible-usage facts per day = %v, want one on each of the 3 days", days)
 	}
 
-	rep := commitments.Report(totals(b.Commitments), commitments.Providers{
+	rep := providertest.Report(providertest.Totals(model.Azure, model.SourceAPI, b.Commitments), commitments.Providers{
 		Sources:         map[model.ProviderKey]model.SourceKind{model.Azure: model.SourceAPI},
 		CoverageUnknown: map[model.ProviderKey]string{model.Azure: p.CoverageNote()},
-	}, func(n model.Nanos, _ string) float64 { return n.Float64() }, "EUR", model.Period{Start: mustDay(t, "2026-11-17").Time(), End: mustDay(t, "2026-11-19").Time()}, mustDay(t, "2026-11-20"))
+	}, "EUR", model.Period{Start: mustDay(t, "2026-11-17").Time(), End: mustDay(t, "2026-11-19").Time()}, mustDay(t, "2026-11-20"))
 	if len(rep.Providers) != 2 {
 		t.Fatalf("rows = %+v, want a total and a Reservation row", rep.Providers)
 	}
@@ -377,8 +344,8 @@ func TestReservationOutsideOrders(t *testing.T) {
 	if len(x) != 1 || x[0].End != 0 || x[0].Units != 0 || x[0].Used != 5_000_000_000 || x[0].Day != mustDay(t, "2026-11-18") {
 		t.Fatalf("facts of X = %+v, want one day, 5 used, no end, no hours", x)
 	}
-	rep := commitments.Report(totals(b.Commitments), commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{model.Azure: model.SourceAPI}},
-		func(n model.Nanos, _ string) float64 { return n.Float64() }, "EUR", model.Period{Start: mustDay(t, "2026-11-17").Time(), End: mustDay(t, "2026-11-19").Time()}, mustDay(t, "2026-11-20"))
+	rep := providertest.Report(providertest.Totals(model.Azure, model.SourceAPI, b.Commitments), commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{model.Azure: model.SourceAPI}},
+		"EUR", model.Period{Start: mustDay(t, "2026-11-17").Time(), End: mustDay(t, "2026-11-19").Time()}, mustDay(t, "2026-11-20"))
 	all := rep.Providers[0]
 	if all.Commitments != 3 || all.ExpiryUnknown != 1 || all.UtilizationBasis != "cost" || all.Utilization == nil ||
 		math.Abs(*all.Utilization-used/(used+unused)) > 1e-9 {
@@ -468,11 +435,7 @@ func TestReservationFailures(t *testing.T) {
 			if len(tt.wantNote) == 0 && b.CommitmentsNote != "" {
 				t.Errorf("note %q, want none", b.CommitmentsNote)
 			}
-			for op, n := range tt.wantCalls {
-				if got := f.count(op); got != n {
-					t.Errorf("%s calls = %d, want %d", op, got, n)
-				}
-			}
+			providertest.AssertCalls(t, f.Count, tt.wantCalls)
 		})
 	}
 }

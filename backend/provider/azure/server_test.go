@@ -1,7 +1,6 @@
 package azure
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 const (
@@ -24,14 +25,14 @@ const (
 type fakeARM struct {
 	t   *testing.T
 	url string
-	mu  sync.Mutex
-	// calls counts requests by a short operation name, hosts keeps the
-	// Host each was sent to, tokenForms the token requests' forms.
-	calls      map[string]int
+	// Recorder counts requests by a short operation name and keeps every
+	// Cost Management query body (next pages too) under "query".
+	providertest.Recorder
+	mu sync.Mutex
+	// hosts keeps the Host each operation was sent to, tokenForms the
+	// token requests' forms.
 	hosts      map[string][]string
 	tokenForms []url.Values
-	// queries keeps every Cost Management query body.
-	queries []map[string]any
 	// fail, when set, answers an operation with an error.
 	fail func(op string, n int) (status int, code string, ok bool)
 	// tokenStatus, when not 200, makes the token endpoint refuse.
@@ -47,22 +48,16 @@ type fakeARM struct {
 }
 
 func newFakeARM(t *testing.T, tls bool) (*fakeARM, *httptest.Server) {
-	f := &fakeARM{t: t, calls: map[string]int{}, hosts: map[string][]string{}, tokenStatus: http.StatusOK}
+	f := &fakeARM{t: t, hosts: map[string][]string{}, tokenStatus: http.StatusOK}
 	var srv *httptest.Server
 	if tls {
 		srv = httptest.NewTLSServer(http.HandlerFunc(f.serve))
+		t.Cleanup(srv.Close)
 	} else {
-		srv = httptest.NewServer(http.HandlerFunc(f.serve))
+		srv = providertest.Serve(t, f.serve)
 	}
 	f.url = srv.URL
-	t.Cleanup(srv.Close)
 	return f, srv
-}
-
-func (f *fakeARM) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
 }
 
 func (f *fakeARM) op(r *http.Request, body []byte) string {
@@ -104,9 +99,8 @@ func (f *fakeARM) op(r *http.Request, body []byte) string {
 func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	op := f.op(r, body)
+	n := f.Hit(op)
 	f.mu.Lock()
-	f.calls[op]++
-	n := f.calls[op]
 	f.hosts[op] = append(f.hosts[op], r.Host)
 	if op == "token" {
 		form, _ := url.ParseQuery(string(body))
@@ -204,13 +198,7 @@ func (f *fakeARM) serve(w http.ResponseWriter, r *http.Request) {
 // query answers the Cost Management table: two days per page, the first
 // page with a nextLink. Actual and amortized differ so the merge shows.
 func (f *fakeARM) query(w http.ResponseWriter, r *http.Request, body []byte, next bool) {
-	var in map[string]any
-	if err := json.Unmarshal(body, &in); err != nil {
-		f.t.Errorf("query body: %v", err)
-	}
-	f.mu.Lock()
-	f.queries = append(f.queries, in)
-	f.mu.Unlock()
+	in := f.Keep(f.t, "query", body)
 	amortized := in["type"] == "AmortizedCost"
 	vmCost, effective := 12.345678901, 12.345678901
 	if amortized {
@@ -235,7 +223,7 @@ func (f *fakeARM) query(w http.ResponseWriter, r *http.Request, body []byte, nex
 	if !next {
 		props["nextLink"] = f.url + r.URL.Path + "?api-version=2022-10-01&$skiptoken=page2"
 	}
-	_ = json.NewEncoder(w).Encode(map[string]any{"id": "q1", "name": "q1", "type": "Microsoft.CostManagement/query", "properties": props})
+	providertest.WriteJSON(w, "application/json", map[string]any{"id": "q1", "name": "q1", "type": "Microsoft.CostManagement/query", "properties": props})
 }
 
 // metrics answers hourly points across the asked timespan.
@@ -256,7 +244,7 @@ func (f *fakeARM) metrics(w http.ResponseWriter, r *http.Request) {
 		return map[string]any{"id": "m", "type": "Microsoft.Insights/metrics", "name": map[string]string{"value": name, "localizedValue": name},
 			"unit": "Percent", "timeseries": []any{map[string]any{"metadatavalues": []any{}, "data": data}}}
 	}
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	providertest.WriteJSON(w, "application/json", map[string]any{
 		"cost": 0, "timespan": q.Get("timespan"), "interval": "PT1H", "namespace": "Microsoft.Compute/virtualMachines", "resourceregion": "westeurope",
 		"value": []any{
 			series("Percentage CPU", "average", 12.5),

@@ -2,7 +2,6 @@ package gcp
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
@@ -71,14 +71,15 @@ func TestFetchCosts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(f.queries) != 1 {
-				t.Fatalf("jobs.query calls = %d", len(f.queries))
+			queries := f.Kept("jobs.query")
+			if len(queries) != 1 {
+				t.Fatalf("jobs.query calls = %d", len(queries))
 			}
 			// Project names come with the rows.
 			if b.AccountNames["acme-prod"] != "Acme Production" || b.AccountNames["acme-data"] != "Acme Data" {
 				t.Errorf("account names %v", b.AccountNames)
 			}
-			q := f.queries[0]
+			q := queries[0]
 			sql := q["query"].(string)
 			for _, s := range tt.wantSQL {
 				if !strings.Contains(sql, s) {
@@ -107,8 +108,8 @@ func TestFetchCosts(t *testing.T) {
 			if tt.pending {
 				wantResults = 2
 			}
-			if f.count("jobs.getQueryResults") != wantResults {
-				t.Errorf("getQueryResults calls = %d, want %d", f.count("jobs.getQueryResults"), wantResults)
+			if f.Count("jobs.getQueryResults") != wantResults {
+				t.Errorf("getQueryResults calls = %d, want %d", f.Count("jobs.getQueryResults"), wantResults)
 			}
 			// Two non-zero rows a day, three days; the zero tax row is dropped.
 			if len(b.Lines) != 6 {
@@ -134,14 +135,7 @@ func TestFetchCosts(t *testing.T) {
 func TestInventory(t *testing.T) {
 	f, srv := newFakeGoogle(t)
 	p := newTestProvider(t, srv.URL)
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byName[r.ResourceType+"/"+r.Name] = r
-	}
+	inv, byName := providertest.Listed(t, p, func(r model.Resource) string { return r.ResourceType + "/" + r.Name })
 	web := byName["instance/web-1"]
 	if web.State != "running" || web.InstanceType != "n2-standard-4" || web.Region != "us-central1" || web.VCPU != 4 ||
 		web.ResourceID != "projects/acme-prod/zones/us-central1-a/instances/web-1" || web.Tags["team"] != "web" || web.CreatedAt.IsZero() {
@@ -163,13 +157,10 @@ func TestInventory(t *testing.T) {
 		t.Errorf("lb address = %+v", a)
 	}
 	// Four metrics, two pages each; only the running instance's series count.
-	if f.count("timeSeries") != 8 {
-		t.Errorf("timeSeries calls = %d, want 8", f.count("timeSeries"))
+	if f.Count("timeSeries") != 8 {
+		t.Errorf("timeSeries calls = %d, want 8", f.Count("timeSeries"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.ResourceID != web.ResourceID || s.CPU != 0.3 || s.Memory != 0.45 || s.NetworkBytes != 1000 {
 		t.Errorf("sample = %+v", s)
 	}
@@ -178,92 +169,66 @@ func TestInventory(t *testing.T) {
 	}
 }
 
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.GCP}
+
 func TestFailures(t *testing.T) {
-	fetch := func(p *Provider) error {
-		_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-		return err
-	}
-	tests := []struct {
-		name       string
-		fail       func(op string, n int) (int, string, bool)
-		call       func(p *Provider) error
-		wantReason model.ProviderFailure
-		wantCalls  map[string]int
-	}{
+	type fail = func(op string, n int) (int, string, bool)
+	tests := []providertest.FailureCase[fail]{
 		{
-			name: "BigQuery rate limit then success",
-			fail: func(op string, n int) (int, string, bool) {
+			Name: "BigQuery rate limit then success",
+			Fail: func(op string, n int) (int, string, bool) {
 				return 403, "rateLimitExceeded", op == "jobs.query" && n <= 2
 			},
-			call:      fetch,
-			wantCalls: map[string]int{"jobs.query": 3},
+			Call:  providertest.FetchDay,
+			Calls: map[string]int{"jobs.query": 3},
 		},
 		{
-			name:       "rate limited for good",
-			fail:       func(op string, n int) (int, string, bool) { return 429, "rateLimitExceeded", op == "jobs.query" },
-			call:       fetch,
-			wantReason: model.FailureThrottled,
-			wantCalls:  map[string]int{"jobs.query": 4},
+			Name:  "rate limited for good",
+			Fail:  func(op string, n int) (int, string, bool) { return 429, "rateLimitExceeded", op == "jobs.query" },
+			Call:  providertest.FetchDay,
+			Want:  model.FailureThrottled,
+			Calls: map[string]int{"jobs.query": 4},
 		},
 		{
-			name:      "backend error then success",
-			fail:      func(op string, n int) (int, string, bool) { return 503, "backendError", op == "instances" && n == 1 },
-			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantCalls: map[string]int{"instances": 3}, // the retry, then the second page
+			Name:  "backend error then success",
+			Fail:  func(op string, n int) (int, string, bool) { return 503, "backendError", op == "instances" && n == 1 },
+			Call:  providertest.ListInventory,
+			Calls: map[string]int{"instances": 3}, // the retry, then the second page
 		},
 		{
-			name:       "expired credentials",
-			fail:       func(op string, n int) (int, string, bool) { return 401, "authError", true },
-			call:       func(p *Provider) error { return p.Check(context.Background()) },
-			wantReason: model.FailureCredentials,
-			wantCalls:  map[string]int{"tables.get": 1},
+			Name:  "expired credentials",
+			Fail:  func(op string, n int) (int, string, bool) { return 401, "authError", true },
+			Call:  providertest.CheckAccess,
+			Want:  model.FailureCredentials,
+			Calls: map[string]int{"tables.get": 1},
 		},
 		{
-			name:       "missing BigQuery permission",
-			fail:       func(op string, n int) (int, string, bool) { return 403, "accessDenied", op == "jobs.query" },
-			call:       fetch,
-			wantReason: model.FailurePermission,
-			wantCalls:  map[string]int{"jobs.query": 1},
+			Name:  "missing BigQuery permission",
+			Fail:  func(op string, n int) (int, string, bool) { return 403, "accessDenied", op == "jobs.query" },
+			Call:  providertest.FetchDay,
+			Want:  model.FailurePermission,
+			Calls: map[string]int{"jobs.query": 1},
 		},
 		{
-			name:       "missing Compute permission",
-			fail:       func(op string, n int) (int, string, bool) { return 403, "forbidden", op == "disks" },
-			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantReason: model.FailurePermission,
+			Name: "missing Compute permission",
+			Fail: func(op string, n int) (int, string, bool) { return 403, "forbidden", op == "disks" },
+			Call: providertest.ListInventory,
+			Want: model.FailurePermission,
 		},
 		{
-			name:       "billing table not found",
-			fail:       func(op string, n int) (int, string, bool) { return 404, "notFound", op == "tables.get" },
-			call:       func(p *Provider) error { return p.Check(context.Background()) },
-			wantReason: model.FailureNotFound,
-			wantCalls:  map[string]int{"tables.get": 1, "jobs.query": 0},
+			Name:  "billing table not found",
+			Fail:  func(op string, n int) (int, string, bool) { return 404, "notFound", op == "tables.get" },
+			Call:  providertest.CheckAccess,
+			Want:  model.FailureNotFound,
+			Calls: map[string]int{"tables.get": 1, "jobs.query": 0},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, srv := newFakeGoogle(t)
-			f.fail = tt.fail
-			p := newTestProvider(t, srv.URL)
-			err := tt.call(p)
-			if tt.wantReason == "" {
-				if err != nil {
-					t.Fatalf("err = %v, want success", err)
-				}
-			} else {
-				assertFailure(t, err, tt.wantReason)
-			}
-			for op, n := range tt.wantCalls {
-				if got := f.count(op); got != n {
-					t.Errorf("%s calls = %d, want %d", op, got, n)
-				}
-			}
-		})
-	}
-}
-
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.GCP, want)
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+		f, srv := newFakeGoogle(t)
+		f.fail = fail
+		return newTestProvider(t, srv.URL), f.Count
+	})
 }
 
 func TestCheckDryRun(t *testing.T) {
@@ -272,8 +237,8 @@ func TestCheckDryRun(t *testing.T) {
 	if err := p.Check(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.queries) != 1 || f.queries[0]["dryRun"] != true {
-		t.Fatalf("queries = %v, want one dry run", f.queries)
+	if q := f.Kept("jobs.query"); len(q) != 1 || q[0]["dryRun"] != true {
+		t.Fatalf("queries = %v, want one dry run", q)
 	}
 }
 
@@ -309,35 +274,14 @@ func TestConfig(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	_, srv := newFakeGoogle(t)
-	p := newTestProvider(t, srv.URL)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	assertFailure(t, err, model.FailureCancelled)
+	providertest.Cancelled(t, connector, newTestProvider(t, srv.URL))
 }
 
 // TestLive runs against the project and billing table of the environment.
 func TestLive(t *testing.T) {
-	if os.Getenv("COSTPILOT_IT_GCP") != "1" {
-		t.Skip("set COSTPILOT_IT_GCP=1 with GOOGLE_CLOUD_PROJECT, COSTPILOT_GCP_BILLING_TABLE and Application Default Credentials to run against Google Cloud")
-	}
-	p, err := New(config.GCPConfig{ProjectID: os.Getenv("GOOGLE_CLOUD_PROJECT"), BillingTable: os.Getenv("COSTPILOT_GCP_BILLING_TABLE")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := p.Check(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
-	b, err := p.FetchCosts(ctx, d, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d cost lines for %s", len(b.Lines), d)
+	providertest.Live(t, model.GCP, "with GOOGLE_CLOUD_PROJECT, COSTPILOT_GCP_BILLING_TABLE and Application Default Credentials", func() (provider.Provider, error) {
+		return New(config.GCPConfig{ProjectID: os.Getenv("GOOGLE_CLOUD_PROJECT"), BillingTable: os.Getenv("COSTPILOT_GCP_BILLING_TABLE")}, nil)
+	})
 }
 
 // TestMetricsFailureKeepsResources: without Cloud Monitoring access the
@@ -345,9 +289,5 @@ func TestLive(t *testing.T) {
 func TestMetricsFailureKeepsResources(t *testing.T) {
 	f, srv := newFakeGoogle(t)
 	f.fail = func(op string, n int) (int, string, bool) { return 403, "forbidden", op == "timeSeries" }
-	inv, err := newTestProvider(t, srv.URL).Inventory(context.Background())
-	assertFailure(t, err, model.FailurePermission)
-	if len(inv.Resources) != 6 || len(inv.Utilization) != 0 {
-		t.Errorf("resources = %d (want 6), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
-	}
+	providertest.MetricsDenied(t, connector, newTestProvider(t, srv.URL), 6)
 }

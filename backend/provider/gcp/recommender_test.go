@@ -2,7 +2,6 @@ package gcp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/pricing"
+	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 	"github.com/costpilot/costpilot/backend/recommend"
 )
 
@@ -28,9 +29,7 @@ type fakeRecommender struct {
 
 func newFakeRecommender(t *testing.T) (*fakeRecommender, *httptest.Server) {
 	f := &fakeRecommender{t: t, calls: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, srv
+	return f, providertest.Serve(t, f.serve)
 }
 
 func (f *fakeRecommender) count(parent string) int {
@@ -116,7 +115,7 @@ func (f *fakeRecommender) serve(w http.ResponseWriter, r *http.Request) {
 		page["recommendations"] = []any{gcpFinding(parent+"/recommendations/d1", "//compute.googleapis.com/"+zone+"/disks/old-disk",
 			"Save cost by snapshotting and then deleting idle persistent disk 'old-disk'.", 20, 0)}
 	}
-	_ = json.NewEncoder(w).Encode(page)
+	providertest.WriteJSON(w, "application/json", page)
 }
 
 // recInventory has instances in two zones of one region, a zonal disk and
@@ -204,46 +203,28 @@ func TestRecommenderRecommendations(t *testing.T) {
 
 func TestRecommenderFailures(t *testing.T) {
 	const machine = "google.compute.instance.MachineTypeRecommender"
-	tests := []struct {
-		name        string
-		fail        func(rec string, n int) (int, bool)
-		wantMachine int // machine type list calls
-		wantItems   int
-		wantWarn    string
-	}{
+	type fail = func(rec string, n int) (int, bool)
+	// Calls counts the machine type list calls, over all locations.
+	tests := []providertest.WarningCase[fail]{
 		{
-			name:        "throttled once, with retry-after",
-			fail:        func(rec string, n int) (int, bool) { return http.StatusTooManyRequests, rec == machine && n == 1 },
-			wantMachine: 4, wantItems: 3,
+			Name:  "throttled once, with retry-after",
+			Fail:  func(rec string, n int) (int, bool) { return http.StatusTooManyRequests, rec == machine && n == 1 },
+			Calls: map[string]int{machine: 4}, Items: 3,
 		},
 		{
-			name:        "throttled past the retries",
-			fail:        func(rec string, _ int) (int, bool) { return http.StatusTooManyRequests, rec == machine },
-			wantMachine: 4, wantItems: 1, wantWarn: "rate limited",
+			Name:  "throttled past the retries",
+			Fail:  func(rec string, _ int) (int, bool) { return http.StatusTooManyRequests, rec == machine },
+			Calls: map[string]int{machine: 4}, Items: 1, Warn: "rate limited",
 		},
 		{
-			name:        "machine type denied: the other recommenders still count",
-			fail:        func(rec string, _ int) (int, bool) { return http.StatusForbidden, rec == machine },
-			wantMachine: 1, wantItems: 1, wantWarn: "grant recommender.computeInstanceMachineTypeRecommendations.list",
+			Name:  "machine type denied: the other recommenders still count",
+			Fail:  func(rec string, _ int) (int, bool) { return http.StatusForbidden, rec == machine },
+			Calls: map[string]int{machine: 1}, Items: 1, Warn: "grant recommender.computeInstanceMachineTypeRecommendations.list",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, srv := newFakeRecommender(t)
-			f.fail = tt.fail
-			got, err := newTestProvider(t, srv.URL).Recommendations(context.Background(), recInventory)
-			if err != nil {
-				t.Fatalf("error %v; failures must be warnings", err)
-			}
-			if n := f.total(machine); n != tt.wantMachine {
-				t.Errorf("%d machine type calls, want %d", n, tt.wantMachine)
-			}
-			if len(got.Items) != tt.wantItems {
-				t.Errorf("%d items, want %d", len(got.Items), tt.wantItems)
-			}
-			if tt.wantWarn == "" && len(got.Warnings) != 0 || tt.wantWarn != "" && (len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], tt.wantWarn)) {
-				t.Errorf("warnings = %q, want one containing %q", got.Warnings, tt.wantWarn)
-			}
-		})
-	}
+	providertest.RunWarnings(t, connector, recInventory, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+		f, srv := newFakeRecommender(t)
+		f.fail = fail
+		return newTestProvider(t, srv.URL), f.total
+	})
 }

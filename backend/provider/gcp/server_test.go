@@ -7,9 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 const testProject = "acme-prod"
@@ -18,12 +19,10 @@ const testProject = "acme-prod"
 // calls in their JSON shapes: BigQuery rows are {"f":[{"v":"..."}]} with
 // every scalar a string.
 type fakeGoogle struct {
-	t  *testing.T
-	mu sync.Mutex
-	// calls counts requests by a short operation name.
-	calls map[string]int
-	// queries keeps every jobs.query body.
-	queries []map[string]any
+	t *testing.T
+	// Recorder counts requests by a short operation name and keeps the
+	// bodies of "jobs.query" and "jobs.query commitments".
+	providertest.Recorder
 	// schema is the billing table's top-level columns; partitioned says
 	// whether it is partitioned by ingestion time.
 	schema      []string
@@ -34,22 +33,13 @@ type fakeGoogle struct {
 	// cud are the commitment query's result rows (day, account, currency,
 	// id, kind, covered, fee, covered_qty, capacity, on_demand); its
 	// requests are counted as "jobs.query commitments".
-	cud           [][]string
-	commitQueries []map[string]any
+	cud [][]string
 }
 
 func newFakeGoogle(t *testing.T) (*fakeGoogle, *httptest.Server) {
-	f := &fakeGoogle{t: t, calls: map[string]int{}, partitioned: true,
+	f := &fakeGoogle{t: t, partitioned: true,
 		schema: []string{"billing_account_id", "service", "sku", "usage_start_time", "project", "location", "resource", "cost", "currency", "credits", "cost_type", "cost_at_list"}}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, srv
-}
-
-func (f *fakeGoogle) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
+	return f, providertest.Serve(t, f.serve)
 }
 
 func (f *fakeGoogle) op(r *http.Request) string {
@@ -79,10 +69,7 @@ func (f *fakeGoogle) serve(w http.ResponseWriter, r *http.Request) {
 	if op == "jobs.query" && strings.Contains(string(body), "COMMITTED_USAGE_DISCOUNT") {
 		op = "jobs.query commitments"
 	}
-	f.mu.Lock()
-	f.calls[op]++
-	n := f.calls[op]
-	f.mu.Unlock()
+	n := f.Hit(op)
 	w.Header().Set("Content-Type", "application/json; charset=UTF-8")
 	if f.fail != nil {
 		if status, reason, ok := f.fail(op, n); ok {
@@ -103,13 +90,7 @@ func (f *fakeGoogle) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.NewEncoder(w).Encode(t)
 	case "jobs.query":
-		var in map[string]any
-		if err := json.Unmarshal(body, &in); err != nil {
-			f.t.Errorf("jobs.query body: %v", err)
-		}
-		f.mu.Lock()
-		f.queries = append(f.queries, in)
-		f.mu.Unlock()
+		in := f.Keep(f.t, op, body)
 		if in["dryRun"] == true {
 			fmt.Fprint(w, `{"kind":"bigquery#queryResponse","jobComplete":true,"totalBytesProcessed":"1048576","jobReference":{"projectId":"acme-prod","location":"US"}}`)
 			return
@@ -120,13 +101,7 @@ func (f *fakeGoogle) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		f.rows(w, "", "p2")
 	case "jobs.query commitments":
-		var in map[string]any
-		if err := json.Unmarshal(body, &in); err != nil {
-			f.t.Errorf("jobs.query body: %v", err)
-		}
-		f.mu.Lock()
-		f.commitQueries = append(f.commitQueries, in)
-		f.mu.Unlock()
+		f.Keep(f.t, op, body)
 		var rows []any
 		for _, r := range f.cud {
 			var cells []map[string]any

@@ -2,12 +2,12 @@ package gcp
 
 import (
 	"context"
-	"sort"
 	"time"
 
 	monitoring "google.golang.org/api/monitoring/v3"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // seriesQuery is one Cloud Monitoring metric read for every instance of
@@ -43,7 +43,7 @@ func (p *Provider) utilization(ctx context.Context, running map[string]string) (
 	}
 	end := p.opt.now().UTC().Truncate(time.Hour)
 	start := end.Add(-UtilizationDays * 24 * time.Hour)
-	acc := map[string]map[time.Time]*model.UtilizationSample{}
+	acc := provider.Hourly{}
 	for _, q := range seriesQueries {
 		token := ""
 		for {
@@ -77,29 +77,12 @@ func (p *Provider) utilization(ctx context.Context, running map[string]string) (
 			}
 		}
 	}
-	var out []model.UtilizationSample
-	for _, byTime := range acc {
-		for _, s := range byTime {
-			if s.CPU >= 0 {
-				out = append(out, *s)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].ResourceID != out[j].ResourceID {
-			return out[i].ResourceID < out[j].ResourceID
-		}
-		return out[i].Time.Before(out[j].Time)
-	})
-	return out, nil
+	return acc.Samples(), nil
 }
 
 // addPoints folds aligned points into hourly samples; an aligned point's
 // interval ends at the end of its hour.
-func addPoints(acc map[string]map[time.Time]*model.UtilizationSample, id, kind string, points []*monitoring.Point) {
-	if acc[id] == nil {
-		acc[id] = map[time.Time]*model.UtilizationSample{}
-	}
+func addPoints(acc provider.Hourly, id, kind string, points []*monitoring.Point) {
 	for _, pt := range points {
 		if pt == nil || pt.Interval == nil || pt.Value == nil {
 			continue
@@ -118,11 +101,7 @@ func addPoints(acc map[string]map[time.Time]*model.UtilizationSample, id, kind s
 		default:
 			continue
 		}
-		s := acc[id][hour]
-		if s == nil {
-			s = &model.UtilizationSample{ResourceID: id, Time: hour, CPU: -1, Memory: -1}
-			acc[id][hour] = s
-		}
+		s := acc.At(id, hour)
 		switch kind {
 		case "cpu":
 			s.CPU = v // already a fraction

@@ -2,16 +2,15 @@ package oci
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 	"github.com/costpilot/costpilot/backend/recommend"
 )
 
@@ -19,9 +18,9 @@ import (
 // and ListResourceActions, each in two pages (opc-next-page), checking
 // every request's signature as fakeOCI does.
 type fakeAdvisor struct {
-	sig   *fakeOCI
+	sig *fakeOCI
+	providertest.Recorder
 	mu    sync.Mutex
-	calls map[string]int
 	query map[string][]string // first query of each operation
 	fail  func(op string, n int) (status int, code string, ok bool)
 }
@@ -35,16 +34,8 @@ const (
 func setupAdvisor(t *testing.T) (*fakeAdvisor, *Provider) {
 	t.Helper()
 	k := signingKey(t)
-	f := &fakeAdvisor{sig: &fakeOCI{t: t, key: &k.PublicKey, calls: map[string]int{}}, calls: map[string]int{}, query: map[string][]string{}}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, newTestProvider(t, srv.URL, writeKey(t, k))
-}
-
-func (f *fakeAdvisor) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
+	f := &fakeAdvisor{sig: &fakeOCI{t: t, key: &k.PublicKey}, query: map[string][]string{}}
+	return f, newTestProvider(t, providertest.Serve(t, f.serve).URL, writeKey(t, k))
 }
 
 func action(id, rec, resource, name, rtype string, saving float64) map[string]any {
@@ -60,25 +51,15 @@ func action(id, rec, resource, name, rtype string, saving float64) map[string]an
 func (f *fakeAdvisor) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	op := map[string]string{"/20200606/recommendations": "recommendations", "/20200606/resourceActions": "resourceActions"}[r.URL.Path]
-	f.mu.Lock()
-	f.calls[op]++
-	n := f.calls[op]
+	n := f.Hit(op)
 	if n == 1 {
+		f.mu.Lock()
 		f.query[op] = []string{r.URL.RawQuery}
+		f.mu.Unlock()
 	}
-	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
-	if err := f.sig.verify(r, body); err != nil {
-		w.WriteHeader(http.StatusUnauthorized)
-		fmt.Fprintf(w, `{"code":"NotAuthenticated","message":%q}`, err.Error())
+	if f.sig.refused(w, r, body, op, n, f.fail) {
 		return
-	}
-	if f.fail != nil {
-		if status, code, ok := f.fail(op, n); ok {
-			w.WriteHeader(status)
-			fmt.Fprintf(w, `{"code":%q,"message":"scripted"}`, code)
-			return
-		}
 	}
 	q := r.URL.Query()
 	if q.Get("compartmentId") != testTenancy || q.Get("compartmentIdInSubtree") != "true" {
@@ -121,7 +102,7 @@ func (f *fakeAdvisor) serve(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"code":"NotFound","message":"unknown path"}`)
 		return
 	}
-	_ = json.NewEncoder(w).Encode(map[string]any{"items": items})
+	providertest.WriteJSON(w, "application/json", map[string]any{"items": items})
 }
 
 func TestAdvisorRecommendations(t *testing.T) {
@@ -130,8 +111,8 @@ func TestAdvisorRecommendations(t *testing.T) {
 	if err != nil || len(got.Warnings) != 0 {
 		t.Fatalf("Recommendations: %v, warnings %v", err, got.Warnings)
 	}
-	if f.count("recommendations") != 2 || f.count("resourceActions") != 2 {
-		t.Errorf("calls = %v, want two pages of each", f.calls)
+	if f.Count("recommendations") != 2 || f.Count("resourceActions") != 2 {
+		t.Errorf("calls = %v, want two pages of each", f.Calls())
 	}
 	if len(got.Items) != 2 {
 		t.Fatalf("%d items, want 2 (no zero saving, no other category): %+v", len(got.Items), got.Items)
@@ -162,52 +143,33 @@ func TestAdvisorRecommendations(t *testing.T) {
 }
 
 func TestAdvisorFailures(t *testing.T) {
-	tests := []struct {
-		name      string
-		fail      func(op string, n int) (int, string, bool)
-		wantCalls int // ListRecommendations
-		wantItems int
-		wantWarn  string
-	}{
+	type fail = func(op string, n int) (int, string, bool)
+	tests := []providertest.WarningCase[fail]{
 		{
-			name: "throttled once",
-			fail: func(op string, n int) (int, string, bool) {
+			Name: "throttled once",
+			Fail: func(op string, n int) (int, string, bool) {
 				return http.StatusTooManyRequests, "TooManyRequests", op == "recommendations" && n == 1
 			},
-			wantCalls: 3, wantItems: 2,
+			Calls: map[string]int{"recommendations": 3}, Items: 2,
 		},
 		{
-			name: "throttled past the retries",
-			fail: func(op string, _ int) (int, string, bool) {
+			Name: "throttled past the retries",
+			Fail: func(op string, _ int) (int, string, bool) {
 				return http.StatusTooManyRequests, "TooManyRequests", op == "recommendations"
 			},
-			wantCalls: 4, wantWarn: "throttled",
+			Calls: map[string]int{"recommendations": 4}, Warn: "throttled",
 		},
 		{
-			name: "no policy names the grant",
-			fail: func(op string, _ int) (int, string, bool) {
+			Name: "no policy names the grant",
+			Fail: func(op string, _ int) (int, string, bool) {
 				return http.StatusNotFound, "NotAuthorizedOrNotFound", op == "recommendations"
 			},
-			wantCalls: 1, wantWarn: "read optimizer-api-family",
+			Calls: map[string]int{"recommendations": 1}, Warn: "read optimizer-api-family",
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, p := setupAdvisor(t)
-			f.fail = tt.fail
-			got, err := p.Recommendations(context.Background(), model.Inventory{})
-			if err != nil {
-				t.Fatalf("error %v; failures must be warnings", err)
-			}
-			if n := f.count("recommendations"); n != tt.wantCalls {
-				t.Errorf("%d ListRecommendations calls, want %d", n, tt.wantCalls)
-			}
-			if len(got.Items) != tt.wantItems {
-				t.Errorf("%d items, want %d", len(got.Items), tt.wantItems)
-			}
-			if tt.wantWarn == "" && len(got.Warnings) != 0 || tt.wantWarn != "" && (len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], tt.wantWarn)) {
-				t.Errorf("warnings = %q, want one containing %q", got.Warnings, tt.wantWarn)
-			}
-		})
-	}
+	providertest.RunWarnings(t, connector, model.Inventory{}, tests, func(t *testing.T, fail fail) (provider.Recommender, func(string) int) {
+		f, p := setupAdvisor(t)
+		f.fail = fail
+		return p, f.Count
+	})
 }

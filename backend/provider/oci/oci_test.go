@@ -6,7 +6,6 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
-	"errors"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -86,10 +85,11 @@ func TestFetchCosts(t *testing.T) {
 		}
 	}
 	// One page per day; the window is exactly the asked days, end exclusive.
-	if len(f.usage) != 3 {
-		t.Fatalf("usage calls = %d, want 3", len(f.usage))
+	usage := f.Kept("usage")
+	if len(usage) != 3 {
+		t.Fatalf("usage calls = %d, want 3", len(usage))
 	}
-	u := f.usage[0]
+	u := usage[0]
 	if u["tenantId"] != testTenancy || u["granularity"] != "DAILY" || u["queryType"] != "COST" ||
 		!strings.HasPrefix(u["timeUsageStarted"].(string), "2026-11-17T00:00:00") || !strings.HasPrefix(u["timeUsageEnded"].(string), "2026-11-20T00:00:00") {
 		t.Errorf("usage request = %v", u)
@@ -126,14 +126,7 @@ func TestFetchCosts(t *testing.T) {
 
 func TestInventory(t *testing.T) {
 	f, p := setup(t)
-	inv, err := p.Inventory(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string]model.Resource{}
-	for _, r := range inv.Resources {
-		byName[r.Name] = r
-	}
+	inv, byName := providertest.Listed(t, p, func(r model.Resource) string { return r.Name })
 	if _, ok := byName["gone"]; ok {
 		t.Error("terminated instance listed")
 	}
@@ -155,97 +148,72 @@ func TestInventory(t *testing.T) {
 		t.Errorf("reserved ip = %+v", ip)
 	}
 	// Root and one child compartment; four metric queries over the tenancy.
-	if f.count("instances") != 3 || f.count("metrics") != 4 {
-		t.Errorf("instances calls = %d (want 3), metrics calls = %d (want 4)", f.count("instances"), f.count("metrics"))
+	if f.Count("instances") != 3 || f.Count("metrics") != 4 {
+		t.Errorf("instances calls = %d (want 3), metrics calls = %d (want 4)", f.Count("instances"), f.Count("metrics"))
 	}
-	if len(inv.Utilization) != UtilizationDays*24 {
-		t.Fatalf("samples = %d, want %d", len(inv.Utilization), UtilizationDays*24)
-	}
-	s := inv.Utilization[0]
+	s := providertest.FirstSample(t, inv, UtilizationDays)
 	if s.ResourceID != instanceID || s.CPU != 0.08 || s.Memory != 0.55 || s.NetworkBytes != 800 {
 		t.Errorf("sample = %+v", s)
 	}
 }
 
+// connector is what the shared checks know of this package's connector.
+var connector = providertest.Cloud{Key: model.OCI, Secrets: []string{keySecret}}
+
 func TestFailures(t *testing.T) {
-	fetch := func(p *Provider) error {
-		_, err := p.FetchCosts(context.Background(), "2026-11-19", "2026-11-19")
-		return err
-	}
-	tests := []struct {
-		name       string
-		fail       func(op string, n int) (int, string, bool)
-		call       func(p *Provider) error
-		wantReason model.ProviderFailure
-		wantCalls  map[string]int
-	}{
+	type fail = func(op string, n int) (int, string, bool)
+	tests := []providertest.FailureCase[fail]{
 		{
-			name:      "throttled then success",
-			fail:      func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "usage" && n <= 2 },
-			call:      fetch,
-			wantCalls: map[string]int{"usage": 3},
+			Name:  "throttled then success",
+			Fail:  func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "usage" && n <= 2 },
+			Call:  providertest.FetchDay,
+			Calls: map[string]int{"usage": 3},
 		},
 		{
-			name:       "throttled for good",
-			fail:       func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "usage" },
-			call:       fetch,
-			wantReason: model.FailureThrottled,
-			wantCalls:  map[string]int{"usage": 4},
+			Name:  "throttled for good",
+			Fail:  func(op string, n int) (int, string, bool) { return 429, "TooManyRequests", op == "usage" },
+			Call:  providertest.FetchDay,
+			Want:  model.FailureThrottled,
+			Calls: map[string]int{"usage": 4},
 		},
 		{
-			name: "server error then success",
-			fail: func(op string, n int) (int, string, bool) {
+			Name: "server error then success",
+			Fail: func(op string, n int) (int, string, bool) {
 				return 500, "InternalServerError", op == "volumes" && n == 1
 			},
-			call:      func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantCalls: map[string]int{"volumes": 3},
+			Call:  providertest.ListInventory,
+			Calls: map[string]int{"volumes": 3},
 		},
 		{
-			name:       "key not accepted",
-			fail:       func(op string, n int) (int, string, bool) { return 401, "NotAuthenticated", true },
-			call:       func(p *Provider) error { return p.Check(context.Background()) },
-			wantReason: model.FailureCredentials,
-			wantCalls:  map[string]int{"getUser": 1},
+			Name:  "key not accepted",
+			Fail:  func(op string, n int) (int, string, bool) { return 401, "NotAuthenticated", true },
+			Call:  providertest.CheckAccess,
+			Want:  model.FailureCredentials,
+			Calls: map[string]int{"getUser": 1},
 		},
 		{
-			name:       "no usage policy",
-			fail:       func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "usage" },
-			call:       fetch,
-			wantReason: model.FailurePermission,
-			wantCalls:  map[string]int{"usage": 1},
+			Name:  "no usage policy",
+			Fail:  func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "usage" },
+			Call:  providertest.FetchDay,
+			Want:  model.FailurePermission,
+			Calls: map[string]int{"usage": 1},
 		},
 		{
-			name:       "no monitoring policy",
-			fail:       func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "metrics" },
-			call:       func(p *Provider) error { _, err := p.Inventory(context.Background()); return err },
-			wantReason: model.FailurePermission,
+			Name: "no monitoring policy",
+			Fail: func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "metrics" },
+			Call: providertest.ListInventory,
+			Want: model.FailurePermission,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			f, p := setup(t)
-			f.fail = tt.fail
-			err := tt.call(p)
-			if tt.wantReason == "" {
-				if err != nil {
-					t.Fatalf("err = %v, want success", err)
-				}
-			} else {
-				assertFailure(t, err, tt.wantReason)
-			}
-			for op, n := range tt.wantCalls {
-				if got := f.count(op); got != n {
-					t.Errorf("%s calls = %d, want %d", op, got, n)
-				}
-			}
-		})
-	}
+	providertest.RunFailures(t, connector, tests, func(t *testing.T, fail fail) (provider.Provider, func(string) int) {
+		f, p := setup(t)
+		f.fail = fail
+		return p, f.Count
+	})
 }
 
-func assertFailure(t *testing.T, err error, want model.ProviderFailure) {
-	t.Helper()
-	providertest.AssertFailure(t, err, model.OCI, want, "PRIVATE KEY")
-}
+// keySecret is what any PEM private key shows, and no error may.
+const keySecret = "PRIVATE KEY"
 
 // TestWrongKey signs with a key the server does not know: the signature
 // check fails and the answer is bad credentials.
@@ -256,9 +224,9 @@ func TestWrongKey(t *testing.T) {
 	}
 	f, srv := newFakeOCI(t, &signingKey(t).PublicKey)
 	p := newTestProvider(t, srv.URL, writeKey(t, other))
-	assertFailure(t, p.Check(context.Background()), model.FailureCredentials)
-	if f.count("getUser") != 1 {
-		t.Errorf("getUser calls = %d, want 1 (no retry on 401)", f.count("getUser"))
+	connector.Failure(t, p.Check(context.Background()), model.FailureCredentials)
+	if f.Count("getUser") != 1 {
+		t.Errorf("getUser calls = %d, want 1 (no retry on 401)", f.Count("getUser"))
 	}
 }
 
@@ -267,8 +235,8 @@ func TestCheck(t *testing.T) {
 	if err := p.Check(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if f.count("getUser") != 1 {
-		t.Errorf("getUser calls = %d", f.count("getUser"))
+	if f.Count("getUser") != 1 {
+		t.Errorf("getUser calls = %d", f.Count("getUser"))
 	}
 }
 
@@ -300,34 +268,14 @@ func TestNanos32(t *testing.T) {
 
 func TestCancelled(t *testing.T) {
 	_, p := setup(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := p.FetchCosts(ctx, "2026-11-19", "2026-11-19")
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("err = %v, want context.Canceled", err)
-	}
-	assertFailure(t, err, model.FailureCancelled)
+	providertest.Cancelled(t, connector, p)
 }
 
 // TestLive runs against the tenancy of ~/.oci/config (or OCI_CLI_*).
 func TestLive(t *testing.T) {
-	if os.Getenv("COSTPILOT_IT_OCI") != "1" {
-		t.Skip("set COSTPILOT_IT_OCI=1 with a working ~/.oci/config (or OCI_CLI_CONFIG_FILE/OCI_CLI_PROFILE) to run against OCI")
-	}
-	p, err := New(config.OCIConfig{Region: os.Getenv("OCI_CLI_REGION")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := p.Check(ctx); err != nil {
-		t.Fatal(err)
-	}
-	d := time.Now().UTC().AddDate(0, 0, -2).Format(model.DateLayout)
-	b, err := p.FetchCosts(ctx, d, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d cost lines for %s", len(b.Lines), d)
+	providertest.Live(t, model.OCI, "with a working ~/.oci/config (or OCI_CLI_CONFIG_FILE/OCI_CLI_PROFILE)", func() (provider.Provider, error) {
+		return New(config.OCIConfig{Region: os.Getenv("OCI_CLI_REGION")}, nil)
+	})
 }
 
 // TestMetricsFailureKeepsResources: without a Monitoring policy the listed
@@ -335,11 +283,7 @@ func TestLive(t *testing.T) {
 func TestMetricsFailureKeepsResources(t *testing.T) {
 	f, p := setup(t)
 	f.fail = func(op string, n int) (int, string, bool) { return 404, "NotAuthorizedOrNotFound", op == "metrics" }
-	inv, err := p.Inventory(context.Background())
-	assertFailure(t, err, model.FailurePermission)
-	if len(inv.Resources) != 5 || len(inv.Utilization) != 0 {
-		t.Errorf("resources = %d (want 5), samples = %d (want 0)", len(inv.Resources), len(inv.Utilization))
-	}
+	providertest.MetricsDenied(t, connector, p, 5)
 }
 
 // TestCompartmentNamesOptional: without the permission to list

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/provider/providertest"
 )
 
 const (
@@ -31,27 +33,18 @@ const (
 type fakeOCI struct {
 	t   *testing.T
 	key *rsa.PublicKey
-	mu  sync.Mutex
-	// calls counts requests by a short operation name.
-	calls map[string]int
-	// usage keeps every RequestSummarizedUsages body.
-	usage []map[string]any
+	// Recorder counts requests by a short operation name and keeps every
+	// RequestSummarizedUsages body under "usage".
+	providertest.Recorder
+	mu sync.Mutex
 	// keyIDs are the signatures' keyId values.
 	keyIDs []string
 	fail   func(op string, n int) (status int, code string, ok bool)
 }
 
 func newFakeOCI(t *testing.T, key *rsa.PublicKey) (*fakeOCI, *httptest.Server) {
-	f := &fakeOCI{t: t, key: key, calls: map[string]int{}}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	return f, srv
-}
-
-func (f *fakeOCI) count(op string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.calls[op]
+	f := &fakeOCI{t: t, key: key}
+	return f, providertest.Serve(t, f.serve)
 }
 
 func (f *fakeOCI) op(r *http.Request) string {
@@ -131,37 +124,37 @@ func (f *fakeOCI) verify(r *http.Request, body []byte) error {
 	return rsa.VerifyPKCS1v15(f.key, crypto.SHA256, digest[:], sig)
 }
 
-func (f *fakeOCI) serve(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	op := f.op(r)
-	f.mu.Lock()
-	f.calls[op]++
-	n := f.calls[op]
-	f.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("opc-request-id", fmt.Sprintf("req-%s-%d", op, n))
+// refused answers, in OCI's error shape, a request whose signature does
+// not verify or that fail scripts to fail, and reports whether it did.
+func (f *fakeOCI) refused(w http.ResponseWriter, r *http.Request, body []byte, op string, n int, fail func(op string, n int) (int, string, bool)) bool {
 	if err := f.verify(r, body); err != nil {
 		w.WriteHeader(http.StatusUnauthorized)
 		fmt.Fprintf(w, `{"code":"NotAuthenticated","message":%q}`, err.Error())
-		return
+		return true
 	}
-	if f.fail != nil {
-		if status, code, ok := f.fail(op, n); ok {
+	if fail != nil {
+		if status, code, ok := fail(op, n); ok {
 			w.WriteHeader(status)
-			fmt.Fprintf(w, `{"code":%q,"message":"test failure"}`, code)
-			return
+			fmt.Fprintf(w, `{"code":%q,"message":"scripted failure"}`, code)
+			return true
 		}
+	}
+	return false
+}
+
+func (f *fakeOCI) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	op := f.op(r)
+	n := f.Hit(op)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("opc-request-id", fmt.Sprintf("req-%s-%d", op, n))
+	if f.refused(w, r, body, op, n, f.fail) {
+		return
 	}
 	q := r.URL.Query()
 	switch op {
 	case "usage":
-		var in map[string]any
-		if err := json.Unmarshal(body, &in); err != nil {
-			f.t.Errorf("usage body: %v", err)
-		}
-		f.mu.Lock()
-		f.usage = append(f.usage, in)
-		f.mu.Unlock()
+		in := f.Keep(f.t, op, body)
 		start, _ := time.Parse(time.RFC3339, fmt.Sprint(in["timeUsageStarted"]))
 		end, _ := time.Parse(time.RFC3339, fmt.Sprint(in["timeUsageEnded"]))
 		// One day per page: the page token is the day.
@@ -260,5 +253,5 @@ func (f *fakeOCI) metrics(w http.ResponseWriter, r *http.Request, body []byte) {
 		return map[string]any{"namespace": "oci_computeagent", "compartmentId": testCompartment, "name": strings.Split(query, "[")[0],
 			"dimensions": map[string]string{"resourceId": id}, "aggregatedDatapoints": pts}
 	}
-	_ = json.NewEncoder(w).Encode([]any{series(instanceID), series("ocid1.instance.oc1.iad.unknown")})
+	providertest.WriteJSON(w, "application/json", []any{series(instanceID), series("ocid1.instance.oc1.iad.unknown")})
 }

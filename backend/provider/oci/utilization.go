@@ -2,13 +2,13 @@ package oci
 
 import (
 	"context"
-	"sort"
 	"time"
 
 	"github.com/oracle/oci-go-sdk/v65/common"
 	"github.com/oracle/oci-go-sdk/v65/monitoring"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // metricQueries are MQL queries on the oci_computeagent namespace, which
@@ -34,7 +34,7 @@ func (p *Provider) utilization(ctx context.Context, cp common.ConfigurationProvi
 	p.setup(&client.BaseClient, client.SetRegion)
 	end := p.opt.now().UTC().Truncate(time.Hour)
 	start := end.Add(-UtilizationDays * 24 * time.Hour)
-	acc := map[string]map[time.Time]*model.UtilizationSample{}
+	acc := provider.Hourly{}
 	for _, q := range metricQueries {
 		if err := p.cancelled(ctx, "Monitoring SummarizeMetricsData"); err != nil {
 			return nil, err
@@ -58,19 +58,12 @@ func (p *Provider) utilization(ctx context.Context, cp common.ConfigurationProvi
 			if !running[id] {
 				continue
 			}
-			if acc[id] == nil {
-				acc[id] = map[time.Time]*model.UtilizationSample{}
-			}
 			for _, dp := range md.AggregatedDatapoints {
 				if dp.Timestamp == nil || dp.Value == nil {
 					continue
 				}
 				t := dp.Timestamp.Time.UTC().Truncate(time.Hour)
-				s := acc[id][t]
-				if s == nil {
-					s = &model.UtilizationSample{ResourceID: id, Time: t, CPU: -1, Memory: -1}
-					acc[id][t] = s
-				}
+				s := acc.At(id, t)
 				switch q.kind {
 				case "cpu":
 					s.CPU = *dp.Value / 100
@@ -82,19 +75,5 @@ func (p *Provider) utilization(ctx context.Context, cp common.ConfigurationProvi
 			}
 		}
 	}
-	var out []model.UtilizationSample
-	for _, byTime := range acc {
-		for _, s := range byTime {
-			if s.CPU >= 0 {
-				out = append(out, *s)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].ResourceID != out[j].ResourceID {
-			return out[i].ResourceID < out[j].ResourceID
-		}
-		return out[i].Time.Before(out[j].Time)
-	})
-	return out, nil
+	return acc.Samples(), nil
 }

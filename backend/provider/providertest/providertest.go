@@ -1,4 +1,6 @@
-// Package providertest holds assertions the connector tests share.
+// Package providertest holds what the connector tests share: assertions,
+// the failure, cancellation and live-run checks, and the fake servers'
+// request recording. It is for tests only; the product never imports it.
 package providertest
 
 import (
@@ -38,17 +40,30 @@ func AssertFailure(t testing.TB, err error, k model.ProviderKey, want model.Prov
 // days as the store does, with today as given.
 func CommitmentReport(t testing.TB, b model.Batch, today string) model.CommitmentReport {
 	t.Helper()
+	first, _ := time.Parse(model.DateLayout, b.From)
+	last, _ := time.Parse(model.DateLayout, b.To)
+	now, ok := model.ParseDayNum(today)
+	if !ok {
+		t.Fatalf("today %q", today)
+	}
+	ps := commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{b.Provider: model.SourceAPI}}
+	return Report(Totals(b.Provider, model.SourceAPI, b.Commitments), ps, "USD", model.Period{Start: first, End: last}, now)
+}
+
+// Totals sums facts per commitment (and kind, category and currency) as
+// the store does: amounts added, the latest end, the days with facts.
+func Totals(k model.ProviderKey, src model.SourceKind, facts []model.CommitmentFact) []commitments.Total {
 	type key struct{ id, typ, cat, cur string }
 	sums := map[key]*commitments.Total{}
 	var order []key
 	days := map[key]map[model.DayNum]bool{}
-	for _, f := range b.Commitments {
-		k := key{f.ID, f.Type, f.Category, f.Currency}
-		s := sums[k]
+	for _, f := range facts {
+		c := key{f.ID, f.Type, f.Category, f.Currency}
+		s := sums[c]
 		if s == nil {
-			s = &commitments.Total{Provider: b.Provider, Source: model.SourceAPI, CommitmentFact: model.CommitmentFact{ID: f.ID, Type: f.Type, Category: f.Category, Currency: f.Currency}}
-			sums[k], days[k] = s, map[model.DayNum]bool{}
-			order = append(order, k)
+			s = &commitments.Total{Provider: k, Source: src, CommitmentFact: model.CommitmentFact{ID: f.ID, Type: f.Type, Category: f.Category, Currency: f.Currency}}
+			sums[c], days[c] = s, map[model.DayNum]bool{}
+			order = append(order, c)
 		}
 		s.End = max(s.End, f.End)
 		s.CoveredList += f.CoveredList
@@ -58,23 +73,22 @@ func CommitmentReport(t testing.TB, b model.Batch, today string) model.Commitmen
 		s.OnDemand += f.OnDemand
 		s.Units += f.Units
 		s.UnusedUnits += f.UnusedUnits
-		days[k][f.Day] = true
+		days[c][f.Day] = true
 	}
 	totals := make([]commitments.Total, 0, len(order))
-	for _, k := range order {
-		s := sums[k]
-		s.Days = len(days[k])
+	for _, c := range order {
+		s := sums[c]
+		s.Days = len(days[c])
 		totals = append(totals, *s)
 	}
-	first, _ := time.Parse(model.DateLayout, b.From)
-	last, _ := time.Parse(model.DateLayout, b.To)
-	now, ok := model.ParseDayNum(today)
-	if !ok {
-		t.Fatalf("today %q", today)
-	}
-	ps := commitments.Providers{Sources: map[model.ProviderKey]model.SourceKind{b.Provider: model.SourceAPI}}
+	return totals
+}
+
+// Report is the commitments report of totals in one currency (amounts
+// taken as they are) over the period p, as of today.
+func Report(totals []commitments.Total, ps commitments.Providers, currency string, p model.Period, today model.DayNum) model.CommitmentReport {
 	conv := func(n model.Nanos, _ string) float64 { return n.Float64() }
-	return commitments.Report(totals, ps, conv, "USD", model.Period{Start: first, End: last}, now)
+	return commitments.Report(totals, ps, conv, currency, p, today)
 }
 
 // Summary is the report's row of a provider and type ("" the total).
