@@ -9,8 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -139,11 +137,7 @@ func FreeSpace(path string) (uint64, error) {
 		}
 		p = parent
 	}
-	var st unix.Statfs_t
-	if err := unix.Statfs(p, &st); err != nil {
-		return 0, fmt.Errorf("monitor: statfs %s: %w", p, err)
-	}
-	return st.Bavail * uint64(st.Bsize), nil
+	return freeBytes(p)
 }
 
 // ProviderAlerts reports enabled providers that are not connected or whose

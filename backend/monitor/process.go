@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Process samples this process's CPU and memory use as fractions of the
@@ -82,17 +80,6 @@ func (p *Process) Memory() float64 {
 
 // clockTicks is USER_HZ, 100 on every Linux architecture Go supports.
 const clockTicks = 100
-
-// processCPU is the user plus system CPU time of the process so far. It
-// comes from getrusage, which the kernel keeps to the nanosecond, rather
-// than /proc's 10 ms ticks that read 0 for a short-lived CLI.
-func processCPU() (time.Duration, error) {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
-		return 0, fmt.Errorf("monitor: getrusage: %w", err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
-}
 
 // lifetimeCPU is the share of the machine's CPU the process used since it
 // started: cpu over (system uptime - process start time), from /proc.
