@@ -99,9 +99,9 @@ for os in linux darwin windows; do
     a="$DIST/costpilot_${VERSION}_${os}_${arch}.$ext"
     [ -f "$a" ] || die "no archive $a"
     grep -q "  $(basename "$a")\$" "$DIST/checksums.txt" || die "$a is not in checksums.txt"
-    x="$WORK/x/${os}_${arch}"
-    mkdir -p "$x"
-    if [ "$ext" = zip ]; then unzip -q "$a" -d "$x"; else tar -xzf "$a" -C "$x"; fi
+    mkdir -p "$WORK/x"
+    if [ "$ext" = zip ]; then unzip -q "$a" -d "$WORK/x"; else tar -xzf "$a" -C "$WORK/x"; fi
+    x="$WORK/x/costpilot_${VERSION}_${os}_${arch}"
     for f in "$exe" README.md docs/install.md deploy/systemd/costpilot.service \
       man/costpilot.1 man/costpilot-dashboard.1 completions/costpilot.bash completions/costpilot.zsh \
       completions/costpilot.fish completions/costpilot.ps1; do
@@ -123,7 +123,7 @@ done
 (cd "$DIST" && sha256sum --quiet -c checksums.txt) || die "checksums.txt does not match the files"
 ok "$archives archives (tar.gz; zip for windows) with binary, man pages, completions, unit and docs; checksums.txt verifies; a CycloneDX SBOM per binary"
 
-REL="$WORK/x/linux_amd64/costpilot"
+REL="$WORK/x/costpilot_${VERSION}_linux_amd64/costpilot"
 [ "$("$REL" version)" = "costpilot $VERSION" ] || die "linux/amd64 'costpilot version' says '$("$REL" version)', want 'costpilot $VERSION'"
 [ "$("$REL" --version)" = "costpilot $VERSION" ] || die "linux/amd64 'costpilot --version' is not $VERSION"
 ok "every binary is CGO-free and stamped $VERSION; linux/amd64 prints 'costpilot $VERSION'"
