@@ -154,8 +154,8 @@ inspect=$(podman image inspect "$IMAGE")
 user=$(jq -r '.[0].Config.User' <<<"$inspect")
 case "$user" in "" | 0 | 0:* | root | root:*) die "the image runs as root (User '$user')" ;; esac
 jq -e '.[0].Config.Volumes | has("/data")' <<<"$inspect" >/dev/null || die "the image has no /data volume"
-[ "$(jq -c '.[0].HealthCheck.Test' <<<"$inspect")" = '["CMD","/costpilot","healthcheck","--url","http://127.0.0.1:5000/healthz"]' ] ||
-  die "the image's healthcheck is $(jq -c '.[0].HealthCheck' <<<"$inspect")"
+[ "$(jq -c '.[0].Healthcheck.Test' <<<"$inspect")" = '["CMD","/costpilot","healthcheck","--url","http://127.0.0.1:5000/healthz"]' ] ||
+  die "the image's healthcheck is $(jq -c '.[0].Healthcheck' <<<"$inspect")"
 [ "$(jq -c '.[0].Config.Entrypoint' <<<"$inspect")" = '["/costpilot"]' ] || die "the image's entrypoint is $(jq -c '.[0].Config.Entrypoint' <<<"$inspect")"
 [ "$(jq -c '.[0].Config.Cmd' <<<"$inspect")" = '["dashboard"]' ] || die "the image's command is $(jq -c '.[0].Config.Cmd' <<<"$inspect")"
 ok "podman built $IMAGE ($(jq -r '.[0].Size' <<<"$inspect") bytes): user $user, volume /data, healthcheck '/costpilot healthcheck', entrypoint /costpilot dashboard"
