@@ -3,8 +3,8 @@
 # of installing gives). Installs what is missing (goreleaser, helm and
 # cyclonedx-gomod with go install; podman, systemd, jq, curl, unzip with
 # apt), then:
-#   1. goreleaser check, and a snapshot build into dist/release: six archives
-#      (linux, darwin, windows x amd64, arm64), checksums, an SBOM per binary;
+#   1. goreleaser check, and a snapshot build into dist/release: an archive
+#      per platform of OSES x ARCHES, checksums, an SBOM per binary;
 #      each binary is CGO-free and stamped with the version, the linux/amd64
 #      one prints it; man pages and completions are in every archive;
 #   2. go install of the module path builds a binary that runs;
@@ -26,6 +26,9 @@ ROOT=$PWD
 GORELEASER_VERSION=v2.15.1
 HELM_VERSION=v3.22.0
 CYCLONEDX_VERSION=v1.10.0
+# The platforms .goreleaser.yaml builds (windows: see the note there).
+OSES="linux darwin"
+ARCHES="amd64 arm64"
 # The highest `systemd-analyze security` exposure the unit may have
 # (0 best, 10 worst; up to 2.0 systemd calls "OK").
 MAX_EXPOSURE=2.0
@@ -98,8 +101,8 @@ VERSION=$(jq -r .version "$DIST/metadata.json")
 ok "snapshot build $VERSION in $((SECONDS - start)) s"
 
 archives=0
-for os in linux darwin windows; do
-  for arch in amd64 arm64; do
+for os in $OSES; do
+  for arch in $ARCHES; do
     ext=tar.gz exe=costpilot
     [ "$os" = windows ] && ext=zip exe=costpilot.exe
     a="$DIST/costpilot_${VERSION}_${os}_${arch}.$ext"
@@ -127,7 +130,7 @@ for os in linux darwin windows; do
   done
 done
 (cd "$DIST" && sha256sum --quiet -c checksums.txt) || die "checksums.txt does not match the files"
-ok "$archives archives (tar.gz; zip for windows) with binary, man pages, completions, unit and docs; checksums.txt verifies; a CycloneDX SBOM per binary"
+ok "$archives archives ($(echo $OSES) x $(echo $ARCHES)) with binary, man pages, completions, unit and docs; checksums.txt verifies; a CycloneDX SBOM per binary"
 
 REL="$WORK/x/costpilot_${VERSION}_linux_amd64/costpilot"
 [ "$("$REL" version)" = "costpilot $VERSION" ] || die "linux/amd64 'costpilot version' says '$("$REL" version)', want 'costpilot $VERSION'"
