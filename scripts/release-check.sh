@@ -116,12 +116,14 @@ for os in $OSES; do
       completions/costpilot.fish completions/costpilot.ps1; do
       [ -f "$x/$f" ] || die "$a lacks $f"
     done
-    # The build settings Go records in the binary: the platform, no cgo,
-    # and the version stamped with -X.
+    # The build settings Go records in the binary (the platform, no cgo);
+    # -trimpath leaves -ldflags out of them, so the version stamped with -X
+    # is looked for in the binary's bytes.
     info=$(go version -m "$x/$exe")
-    for want in "GOOS=$os" "GOARCH=$arch" "CGO_ENABLED=0" "service.Version=$VERSION"; do
+    for want in "GOOS=$os" "GOARCH=$arch" "CGO_ENABLED=0" "-tags=timetzdata"; do
       grep -q -- "$want" <<<"$info" || die "$a: the binary's build info lacks $want"
     done
+    grep -aqF -- "$VERSION" "$x/$exe" || die "$a: the binary is not stamped with $VERSION"
     sbom="$DIST/costpilot_${VERSION}_${os}_${arch}.cdx.json"
     [ "$(jq -r .bomFormat "$sbom")" = CycloneDX ] || die "$sbom is not a CycloneDX SBOM"
     jq -e '[.components[].name] | index("modernc.org/sqlite")' "$sbom" >/dev/null || die "$sbom does not list modernc.org/sqlite"
