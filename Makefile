@@ -7,7 +7,7 @@ BIN := bin/costpilot
 DESKTOP_BIN := bin/costpilot-desktop
 APT := $(shell command -v apt-get >/dev/null && { [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get; })
 
-.PHONY: all build desktop frontend run test test-go test-frontend test-e2e test-desktop lint deps-frontend deps-test deps-mailpit deps-desktop clean
+.PHONY: all build desktop frontend run test test-go test-frontend test-e2e test-desktop test-release lint deps-frontend deps-test deps-mailpit deps-desktop clean
 
 all: build
 
@@ -52,7 +52,7 @@ deps-test: deps-mailpit
 	  command -v pdftoppm >/dev/null || missing="$$missing poppler-utils"; \
 	  if [ -n "$$missing" ]; then $(APT) update -qq && $(APT) install -y -qq $$missing; fi
 
-test: deps-test test-frontend test-go lint test-e2e test-desktop
+test: deps-test test-frontend test-go lint test-e2e test-desktop test-release
 	@echo "make test: all suites passed"
 
 test-go: deps-mailpit
@@ -86,6 +86,12 @@ test-e2e: build
 test-desktop:
 	bash scripts/desktop-smoke.sh
 
+# The release archives (goreleaser snapshot), the container image (podman),
+# the Helm chart and the systemd unit (docs/install.md); the script
+# installs the tools it lacks and prints a summary.
+test-release:
+	bash scripts/release-check.sh
+
 GOLANGCI := $(shell $(GO) env GOPATH)/bin/golangci-lint
 $(GOLANGCI):
 	GOFLAGS= $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@v2.15.0
@@ -97,4 +103,4 @@ lint: $(GOLANGCI)
 	@if pkg-config --exists gtk+-3.0 webkit2gtk-4.1 2>/dev/null; then $(GOLANGCI) run --build-tags desktop,production,webkit2_41 ./app/... .; fi
 
 clean:
-	rm -rf bin test-artifacts
+	rm -rf bin test-artifacts dist

@@ -69,6 +69,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return newApp(stdin, stdout, stderr).run(ctx, args)
 }
 
+// Command returns the command tree Execute runs, for the tool that
+// writes the release's man pages and shell completions from it.
+func Command() *cobra.Command {
+	return newApp(os.Stdin, os.Stdout, os.Stderr).root()
+}
+
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
 	return &app{stdout: stdout, stderr: stderr, stdin: stdin, line: &statusLine{w: stderr}, terminal: isTerminal}
 }
