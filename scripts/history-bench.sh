@@ -319,8 +319,8 @@ declare -A CP_MED CP_MAX CP_TOTAL CP_HITS
 VIEWS=("days=$DAYS" "days=30" "days=$DAYS&tag=$TAG")
 # Every grouping the UI offers over the year, each answered cold once
 # before the REPS (the first answer is what a user waits for).
-GROUPS=(provider billing_account sub_account service service_category region resource charge_category tag:team)
-for g in "${GROUPS[@]}"; do VIEWS+=("days=$DAYS&group_by=$g"); done
+GROUPINGS=(provider billing_account sub_account service service_category region resource charge_category tag:team)
+for g in "${GROUPINGS[@]}"; do VIEWS+=("days=$DAYS&group_by=$g"); done
 if [ "$FLEET_OK" = 1 ]; then
 	password="history-bench-$$-$RANDOM$RANDOM"
 	printf '%s\n' "$password" | cpilot "$FLEET_DIR" user add bench >/dev/null 2>"$WORK/user.err" ||
@@ -403,7 +403,7 @@ if [ "$FLEET_OK" = 1 ]; then
 	log "DuckDB: each grouping's totals and daily series beside the aggregates ($REPS runs each)..."
 	duck_g=$(timeout 1800 node "$DUCKJS" grouped "$WORK/fleet.duckdb" "$REPS" "$DAYS") || duck_g="{}"
 	echo "  $duck_g"
-	for g in "${GROUPS[@]}"; do
+	for g in "${GROUPINGS[@]}"; do
 		q="days=$DAYS&group_by=$g"
 		cell=$(secs "${CP_MED[$q]}")
 		[ -z "${CP_MAX[$q]}" ] || cell="$cell (max ${CP_MAX[$q]} s)"

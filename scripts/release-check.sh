@@ -26,8 +26,8 @@ ROOT=$PWD
 GORELEASER_VERSION=v2.15.1
 HELM_VERSION=v3.22.0
 CYCLONEDX_VERSION=v1.10.0
-# The platforms .goreleaser.yaml builds (windows: see the note there).
-OSES="linux darwin"
+# The platforms .goreleaser.yaml builds.
+OSES="linux darwin windows"
 ARCHES="amd64 arm64"
 # The highest `systemd-analyze security` exposure the unit may have
 # (0 best, 10 worst; up to 2.0 systemd calls "OK").
