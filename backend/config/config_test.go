@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -145,6 +146,21 @@ func TestEnvironmentSecrets(t *testing.T) {
 	if c.Dashboard.Security.SecretKey != "from-file" {
 		t.Fatalf("secret from _FILE not applied: %q", c.Dashboard.Security.SecretKey)
 	}
+	// A _FILE that cannot be read is an error naming it, not a key left
+	// empty (the dashboard would generate one).
+	t.Setenv("COSTPILOT_SECRET_KEY_FILE", filepath.Join(dir, "missing"))
+	if _, err := Read(""); err == nil || !strings.Contains(err.Error(), "COSTPILOT_SECRET_KEY_FILE names "+filepath.Join(dir, "missing")) {
+		t.Fatalf("a missing _FILE: %v", err)
+	}
+	big := filepath.Join(dir, "big")
+	if err := os.WriteFile(big, make([]byte, 70<<10), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("COSTPILOT_SECRET_KEY_FILE", big)
+	if _, err := Read(""); err == nil || !strings.Contains(err.Error(), "not a secret") {
+		t.Fatalf("a huge _FILE: %v", err)
+	}
+	t.Setenv("COSTPILOT_SECRET_KEY_FILE", f)
 	t.Setenv("COSTPILOT_SECRET_KEY", "direct")
 	c, _ = Read("")
 	if c.Dashboard.Security.SecretKey != "direct" {

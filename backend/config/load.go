@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -146,7 +147,9 @@ func Load(path string) (*Config, error) {
 func Read(path string) (*Config, error) {
 	if path == "" {
 		c := Default()
-		c.applyEnv()
+		if err := c.applyEnv(); err != nil {
+			return nil, err
+		}
 		return c, nil
 	}
 	data, err := os.ReadFile(path)
@@ -157,7 +160,9 @@ func Read(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.applyEnv()
+	if err := c.applyEnv(); err != nil {
+		return nil, err
+	}
 	return c, nil
 }
 
@@ -190,25 +195,64 @@ func Parse(data []byte, name string) (*Config, error) {
 }
 
 // applyEnv lets secrets come from the environment, directly or from a
-// file named by a _FILE variable, so they need not sit in the YAML.
-func (c *Config) applyEnv() {
-	set := func(dst *string, name string) {
+// file named by a _FILE variable, so they need not sit in the YAML. A
+// _FILE variable naming a file that cannot be read is an error naming the
+// variable and the file: a secret silently missing would start the
+// dashboard with a generated key or a provider without its credential.
+func (c *Config) applyEnv() error {
+	set := func(dst *string, name string) error {
 		if v := os.Getenv(name); v != "" {
 			*dst = v
-			return
+			return nil
 		}
-		if f := os.Getenv(name + "_FILE"); f != "" {
-			if b, err := os.ReadFile(f); err == nil {
-				*dst = strings.TrimRight(string(b), "\r\n")
-			}
+		f := os.Getenv(name + "_FILE")
+		if f == "" {
+			return nil
+		}
+		b, err := readSecretFile(f)
+		if err != nil {
+			return apperr.Wrap(apperr.Configuration, err, "%s_FILE names %s, which cannot be read: %s", name, f, errText(err)).
+				WithDetail("field", name+"_FILE")
+		}
+		*dst = strings.TrimRight(string(b), "\r\n")
+		return nil
+	}
+	for _, s := range []struct {
+		dst  *string
+		name string
+	}{
+		{&c.Dashboard.Security.SecretKey, "COSTPILOT_SECRET_KEY"},
+		{&c.Azure.ClientSecret, "COSTPILOT_AZURE_CLIENT_SECRET"},
+		{&c.AWS.SecretAccessKey, "COSTPILOT_AWS_SECRET_ACCESS_KEY"},
+	} {
+		if err := set(s.dst, s.name); err != nil {
+			return err
 		}
 	}
-	set(&c.Dashboard.Security.SecretKey, "COSTPILOT_SECRET_KEY")
-	set(&c.Azure.ClientSecret, "COSTPILOT_AZURE_CLIENT_SECRET")
-	set(&c.AWS.SecretAccessKey, "COSTPILOT_AWS_SECRET_ACCESS_KEY")
 	if v := os.Getenv("COSTPILOT_LOG_LEVEL"); v != "" {
 		c.LogLevel = v
 	}
+	return nil
+}
+
+// maxSecretFile bounds a secret file: a key or a client secret is a line.
+const maxSecretFile = 64 << 10
+
+// readSecretFile reads a secret file of at most maxSecretFile bytes.
+func readSecretFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSecretFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSecretFile {
+		return nil, fmt.Errorf("larger than %d KiB, not a secret", maxSecretFile>>10)
+	}
+	return b, nil
 }
 
 // LogLevels lists the log levels, in any case; WARN is read as WARNING.
