@@ -49,7 +49,7 @@ func csvText(s string) string {
 }
 
 // resourcesHeader is the resources CSV's header.
-var resourcesHeader = []string{"provider", "resource_id", "resource_type", "service", "region", "cost", "currency", "tags"}
+var resourcesHeader = []string{"provider", "resource_id", "resource_name", "resource_type", "service", "region", "cost", "currency", "tags"}
 
 // resourceFlush is how many rows go out at a time: the CSV streams.
 const resourceFlush = 500
@@ -71,7 +71,7 @@ func WriteResourcesCSV(out io.Writer, rows []model.ResourceRow, currency string)
 		for j, k := range keys {
 			tags[j] = k + "=" + r.Tags[k]
 		}
-		rec := []string{string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceType), csvText(r.Service), csvText(r.Region),
+		rec := []string{string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceName), csvText(r.ResourceType), csvText(r.Service), csvText(r.Region),
 			strconv.FormatFloat(r.Cost, 'f', -1, 64), currency, csvText(strings.Join(tags, "; "))}
 		if err := w.Write(rec); err != nil {
 			return err

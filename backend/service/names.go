@@ -45,6 +45,22 @@ func (s *Service) nameResources(ctx context.Context, a *model.CostAnalysis) erro
 	return nil
 }
 
+// nameRows sets the name of each row of a resource page or export.
+func (s *Service) nameRows(ctx context.Context, rows []model.ResourceRow) error {
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ResourceID
+	}
+	names, err := s.resourceNames(ctx, ids)
+	if err != nil || len(names) == 0 {
+		return err
+	}
+	for i := range rows {
+		rows[i].ResourceName = names[rows[i].ResourceID]
+	}
+	return nil
+}
+
 // nameRecommendations sets the name of each recommendation's resource.
 func (s *Service) nameRecommendations(ctx context.Context, recs []model.Recommendation) error {
 	ids := make([]string, 0, len(recs))

@@ -46,6 +46,9 @@ func (s *Service) CostResources(ctx context.Context, r ResourceRequest) (model.R
 	page.Offset, page.Limit = r.Offset, r.Limit
 	from := min(r.Offset, len(rows))
 	page.Resources = rows[from:min(from+r.Limit, len(rows))]
+	if err := s.nameRows(ctx, page.Resources); err != nil {
+		return model.ResourcePage{}, err
+	}
 	return page, nil
 }
 
@@ -54,6 +57,9 @@ func (s *Service) CostResources(ctx context.Context, r ResourceRequest) (model.R
 func (s *Service) ExportResources(ctx context.Context, r CostRequest, w io.Writer) (int, error) {
 	rows, page, err := s.resources(ctx, r)
 	if err != nil {
+		return 0, err
+	}
+	if err := s.nameRows(ctx, rows); err != nil {
 		return 0, err
 	}
 	if err := report.WriteResourcesCSV(w, rows, page.Currency); err != nil {

@@ -98,9 +98,9 @@ func TestEveryResourceOfAFleet(t *testing.T) {
 	}
 	var csvSum float64
 	for _, r := range rows[1:] {
-		v, err := strconv.ParseFloat(r[5], 64)
+		v, err := strconv.ParseFloat(r[6], 64)
 		if err != nil {
-			t.Fatalf("cost %q: %v", r[5], err)
+			t.Fatalf("cost %q: %v", r[6], err)
 		}
 		csvSum += v
 	}

@@ -998,15 +998,39 @@ try {
 
   await check('after an import, no page shows another cloud\'s demo data unlabelled', async () => {
     const others = /\b(Azure|Google Cloud|Oracle Cloud|OCI|GCP)\b/;
+    // Only the imported 2023 month is left: the forecast has no recent
+    // history to start from, and the API refuses it naming why (HTTP 400,
+    // which the browser logs); any other console error is not expected.
+    const askedBefore = consoleProblems.length;
+    const fc = await page.evaluate(async () => {
+      const r = await fetch('/api/forecast?days=30', { credentials: 'same-origin' });
+      return { status: r.status, body: await r.text() };
+    });
+    if (fc.status === 400) {
+      const logged = consoleProblems.splice(askedBefore);
+      assert(logged.every((m) => /status of 400/.test(m.text)), `console: ${logged.map((m) => m.text).join(' | ')}`);
+    }
     for (const name of ['Overview', 'Recommendations', 'Forecast', 'Anomalies', 'Budgets', 'Commitments', 'Allocation', 'Reports']) {
+      const consoleBefore = consoleProblems.length;
       await nav(name);
       await page.locator('h1', { hasText: name }).waitFor();
       await settled();
+      if (name === 'Forecast' && fc.status === 400) {
+        assert(/needs at least \d+ days of cost history/.test(fc.body), `forecast refused: ${fc.body}`);
+        const logged = consoleProblems.splice(consoleBefore);
+        assert(logged.every((m) => /status of 400/.test(m.text)), `console on Forecast: ${logged.map((m) => m.text).join(' | ')}`);
+      }
       const main = page.locator('main');
-      const text = await main.innerText();
+      // What the page shows of the data, not the names users gave their
+      // saved views in the period pickers.
+      const text = await main.evaluate((el) => {
+        const c = el.cloneNode(true);
+        c.querySelectorAll('select').forEach((n) => n.remove());
+        return c.textContent ?? '';
+      });
       const labelled = (await main.locator('[data-testid="demo-label"]').count()) > 0;
       const m = others.exec(text);
-      assert(!m || labelled, `${name} shows ${m && m[0]} without a demo data label`);
+      assert(!m || labelled, `${name} shows ${m && m[0]} without a demo data label: …${m ? text.slice(Math.max(0, m.index - 80), m.index + 40) : ''}…`);
       assert(!labelled, `${name} is labelled demo data although the demo is left out beside the import`);
     }
   });

@@ -114,7 +114,7 @@ export function CommitmentsPage() {
         <article class="panel">
           <h2>Expiring within 90 days</h2>
           {expiring.length === 0 ? (
-            <p class="muted">No commitment with a known end of term expires within 90 days (FOCUS, Azure and Google Cloud exports give no end date).</p>
+            <p class="muted">No commitment with a known end of term expires within 90 days (FOCUS files and two of the clouds' exports give no end date).</p>
           ) : (
             <table class="table" data-testid="expiring-table">
               <thead>

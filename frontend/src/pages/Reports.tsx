@@ -44,11 +44,13 @@ export function ReportsPage() {
   const [end, setEnd] = useState('');
   // No provider ticked means every enabled one.
   const [providers, setProviders] = useState<ProviderKey[]>([]);
-  const enabled = useApi(() => api.ProviderStatus(), []);
+  // The providers a report can cover: enabled ones, but not a demo left
+  // out beside real data.
+  const enabled = useApi(() => api.ProviderDetails(), []);
   const { views } = useViews();
   const [gen, setGen] = useState<{ busy: boolean; result?: ReportResult; error?: ApiError }>({ busy: false });
   const list = useApi(() => api.ListReports(), []);
-  const enabledKeys = Object.keys(enabled.data ?? {}) as ProviderKey[];
+  const enabledKeys = (enabled.data ?? []).filter((d) => d.enabled && !d.demo_hidden).map((d) => d.provider);
   const custom = costs === 'custom';
 
   const toggleProvider = (p: ProviderKey, on: boolean) => setProviders((cur) => (on ? [...cur.filter((x) => x !== p), p] : cur.filter((x) => x !== p)));
@@ -190,7 +192,7 @@ export function ReportsPage() {
                 <legend style={{ fontWeight: 600, fontSize: '13px', padding: 0, marginBottom: '4px' }}>Providers</legend>
                 {enabledKeys.map((p) => (
                   <label key={p}>
-                    <input type="checkbox" checked={providers.includes(p)} onChange={(ev) => toggleProvider(p, (ev.target as HTMLInputElement).checked)} /> {p.toUpperCase()}
+                    <input type="checkbox" checked={providers.includes(p)} onChange={(ev) => toggleProvider(p, (ev.target as HTMLInputElement).checked)} /> {providerName(p)}
                   </label>
                 ))}
                 <small class="muted">{providers.length === 0 ? 'All enabled' : `${providers.length} of ${enabledKeys.length}`}</small>
