@@ -49,6 +49,15 @@ func Run(o Options) int {
 	w := &window{b: b, opt: o, state: windowState{Width: defaultWidth, Height: defaultHeight}}
 	if o.Service != nil {
 		w.state = loadWindowState(o.Service.DataDirPath())
+		// The window's start refreshes export folders and demo history;
+		// bound calls wait for it, so the first page reads all of it.
+		b.ready = make(chan struct{})
+		go func() {
+			defer close(b.ready)
+			if err := o.Service.Refresh(context.Background()); err != nil {
+				o.Service.Logger().Warn("refresh at start failed; showing the stored history", "err", err)
+			}
+		}()
 	}
 	if o.SelfTest {
 		b.selfTest = newSelfTest()
@@ -101,11 +110,6 @@ func (w *window) startup(ctx context.Context) {
 	w.b.ctx, w.b.shell = w.ctx, runtimeShell{ctx: ctx}
 	if w.state.Placed && !w.state.Maximised {
 		runtime.WindowSetPosition(ctx, w.state.X, w.state.Y)
-	}
-	// The window's start refreshes export folders and demo history before
-	// the first page reads them.
-	if err := w.b.svc.Refresh(w.ctx); err != nil {
-		w.b.svc.Logger().Warn("refresh at start failed; showing the stored history", "err", err)
 	}
 	if w.b.selfTest != nil {
 		go w.watchSelfTest()

@@ -37,6 +37,10 @@ type Bindings struct {
 	// runs the desktop can read and write its data dir anyway
 	// (docs/decisions.md).
 	who service.Principal
+	// ready, when set, closes once the window's start refresh is done:
+	// calls wait for it, so the first page never reads a demo history
+	// half regenerated (nil: no refresh to wait for).
+	ready chan struct{}
 }
 
 // NewBindings returns the bindings of svc. The context is replaced by the
@@ -56,6 +60,14 @@ func (b *Bindings) local() context.Context {
 func do[T any](b *Bindings, limit time.Duration, fn func(context.Context) (T, error)) (T, error) {
 	ctx, cancel := context.WithTimeout(b.local(), limit)
 	defer cancel()
+	if b.ready != nil {
+		select {
+		case <-b.ready:
+		case <-ctx.Done():
+			var zero T
+			return zero, ctx.Err()
+		}
+	}
 	t0 := time.Now()
 	v, err := fn(ctx)
 	b.svc.RecordRequest(time.Since(t0), err != nil)
