@@ -26,14 +26,18 @@ func PrivateDir(dir string) error {
 // PrivateFile makes path 0600, creating it empty when create is true and
 // it is missing; a missing file with create false is no error. Modes
 // given at creation lose bits to the umask, and SQLite gives its files a
-// fixed 0644, so the mode is set after the fact.
+// fixed 0644, so the mode is set after the fact. An existing file is never
+// opened: closing a descriptor drops every POSIX lock the process holds on
+// the file, and SQLite in this process may hold some.
 func PrivateFile(path string, create bool) error {
 	if create {
-		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE, PrivateFileMode)
-		if err != nil {
-			return err
-		}
-		if err := f.Close(); err != nil {
+		f, err := os.OpenFile(path, os.O_RDONLY|os.O_CREATE|os.O_EXCL, PrivateFileMode)
+		switch {
+		case err == nil:
+			if err := f.Close(); err != nil {
+				return err
+			}
+		case !errors.Is(err, fs.ErrExist):
 			return err
 		}
 	}

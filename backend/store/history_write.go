@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 	"slices"
 	"strings"
 	"time"
@@ -66,23 +64,6 @@ func (s *Store) ImportHistory(ctx context.Context, log ImportLog, batches ...mod
 }
 
 func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, batches ...model.Batch) ([]SpanChange, error) {
-	changes, err := s.applyOnce(ctx, dry, measure, log, batches...)
-	// SQLite's "disk I/O error (in page)" has been seen, rarely, when
-	// several processes open and migrate a data dir at once; the
-	// transaction rolled back whole, so the write is tried once more.
-	if errIOInPage(err) {
-		time.Sleep(100 * time.Millisecond)
-		changes, err = s.applyOnce(ctx, dry, measure, log, batches...)
-	}
-	return changes, err
-}
-
-func errIOInPage(err error) bool {
-	var se *sqlite.Error
-	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_IOERR_IN_PAGE
-}
-
-func (s *Store) applyOnce(ctx context.Context, dry, measure bool, log *ImportLog, batches ...model.Batch) ([]SpanChange, error) {
 	var changes []SpanChange
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},

@@ -85,9 +85,10 @@ func dsn(path string, writer bool) string {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// Close closes the pools and the versions reader.
+// Close closes the pools, then the versions reader, whose mapping of the
+// WAL index must outlive every SQLite connection of the store.
 func (s *Store) Close() error {
-	return errors.Join(s.versions.close(), s.r.Close(), s.w.Close())
+	return errors.Join(s.r.Close(), s.w.Close(), s.versions.close())
 }
 
 // SchemaVersion returns PRAGMA user_version.

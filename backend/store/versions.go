@@ -61,12 +61,10 @@ func (v *versionsReader) open(ctx context.Context, path string) error {
 	return nil
 }
 
-// close unmaps the header before letting the connection go.
+// close lets the connection go, then the header's mapping: the store
+// closes its pools before (see walWatch for why the order matters).
 func (v *versionsReader) close() error {
 	var errs []error
-	if v.watch != nil {
-		errs = append(errs, v.watch.close())
-	}
 	if v.stmt != nil {
 		errs = append(errs, v.stmt.Close())
 	}
@@ -75,6 +73,9 @@ func (v *versionsReader) close() error {
 	}
 	if v.db != nil {
 		errs = append(errs, v.db.Close())
+	}
+	if v.watch != nil {
+		errs = append(errs, v.watch.close())
 	}
 	return errors.Join(errs...)
 }
