@@ -15,11 +15,6 @@ import (
 
 const testKey = "sk-admin-TESTKEY0123456789abcdef"
 
-// stored is a credential store holding the admin key.
-type stored map[string]string
-
-func (s stored) Get(_ model.ProviderKey, field string) (string, error) { return s[field], nil }
-
 var cloud = providertest.Cloud{Key: Key, Secrets: []string{testKey, "TESTKEY0123456789"}}
 
 // fake serves the three fixture pages of the Costs API, checking each
@@ -49,7 +44,7 @@ func fake() *providertest.PagedAPI {
 func newProvider(t *testing.T, f *providertest.PagedAPI, opts ...jsonapi.Option) *Provider {
 	srv := f.Serve(t)
 	opts = append([]jsonapi.Option{jsonapi.WithBaseURL(srv.URL), jsonapi.WithRetry(3, time.Millisecond, 2*time.Second, 5*time.Second)}, opts...)
-	return New(stored{FieldAdminKey: testKey}, opts...)
+	return New(providertest.Keyring{FieldAdminKey: testKey}, opts...)
 }
 
 func fetch(t *testing.T, p provider.Provider) model.Batch {
@@ -190,7 +185,7 @@ func TestUnauthorizedMessage(t *testing.T) {
 // bound only.
 func TestHugeAnswer(t *testing.T) {
 	srv := providertest.Serve(t, providertest.Huge(64<<20))
-	p := New(stored{FieldAdminKey: testKey}, jsonapi.WithBaseURL(srv.URL), jsonapi.WithLimits(1<<20, 10))
+	p := New(providertest.Keyring{FieldAdminKey: testKey}, jsonapi.WithBaseURL(srv.URL), jsonapi.WithLimits(1<<20, 10))
 	err := providertest.FetchDay(p)
 	cloud.Failure(t, err, model.FailureUnreachable)
 	if err == nil || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
@@ -209,11 +204,11 @@ func TestKeySources(t *testing.T) {
 	}
 	srv := f.Serve(t)
 	t.Setenv(EnvAdminKey, "sk-admin-from-env")
-	if _, err := New(stored{FieldAdminKey: testKey}, jsonapi.WithBaseURL(srv.URL)).FetchCosts(context.Background(), "2026-11-17", "2026-11-19"); err != nil {
+	if _, err := New(providertest.Keyring{FieldAdminKey: testKey}, jsonapi.WithBaseURL(srv.URL)).FetchCosts(context.Background(), "2026-11-17", "2026-11-19"); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(EnvAdminKey, "")
-	err := providertest.FetchDay(New(stored{}, jsonapi.WithBaseURL(srv.URL)))
+	err := providertest.FetchDay(New(providertest.Keyring{}, jsonapi.WithBaseURL(srv.URL)))
 	cloud.Failure(t, err, model.FailureCredentials)
 	if err == nil || !strings.Contains(err.Error(), EnvAdminKey) || !strings.Contains(err.Error(), FieldAdminKey) {
 		t.Errorf("err = %v, want it to name %s and %s", err, EnvAdminKey, FieldAdminKey)

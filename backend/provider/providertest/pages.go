@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // PagedAPI is a fake list endpoint of the kind OpenAI's and Anthropic's
@@ -80,3 +82,9 @@ func Huge(size int) http.HandlerFunc {
 		}
 	}
 }
+
+// Keyring is a credential store holding fields by name, for any provider.
+type Keyring map[string]string
+
+// Get implements provider.Credentials.
+func (k Keyring) Get(_ model.ProviderKey, field string) (string, error) { return k[field], nil }
