@@ -104,9 +104,22 @@ type costResult struct {
 // buckets grouped by workspace and description, every page of them.
 // Amounts are read as exact decimals and converted from cents; billed,
 // effective and list cost are all the amount (the report gives one
-// figure).
+// figure). The token items and web searches carry their quantities from
+// the messages usage report of the same days.
 func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch, error) {
-	return jsonapi.FetchDaily[reportPage](ctx, &p.Connector, costPath, from, to, func(start, end time.Time, days int) url.Values {
+	start, end, days, err := jsonapi.Span(Key, from, to)
+	if err != nil {
+		return model.Batch{}, err
+	}
+	c, err := p.Client()
+	if err != nil {
+		return model.Batch{}, err
+	}
+	idx, err := p.usage(ctx, c, start, end, days)
+	if err != nil {
+		return model.Batch{}, err
+	}
+	return jsonapi.FetchDaily(ctx, &p.Connector, costPath, from, to, func(start, end time.Time, days int) url.Values {
 		return url.Values{
 			"starting_at":  {start.Format(time.RFC3339)},
 			"ending_at":    {end.Format(time.RFC3339)},
@@ -114,11 +127,11 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			"group_by[]":   {"workspace_id", "description"},
 			"limit":        {strconv.Itoa(min(days, maxBuckets))},
 		}
-	})
+	}, func(pg *reportPage) ([]jsonapi.Day, error) { return pg.days(idx) })
 }
 
-// Days implements jsonapi.DailyPage.
-func (pg *reportPage) Days() ([]jsonapi.Day, error) {
+// days reads the page's buckets, with the quantities idx gives.
+func (pg *reportPage) days(idx usageIndex) ([]jsonapi.Day, error) {
 	out := make([]jsonapi.Day, 0, len(pg.Data))
 	for _, b := range pg.Data {
 		t, err := time.Parse(time.RFC3339, b.StartingAt)
@@ -126,11 +139,13 @@ func (pg *reportPage) Days() ([]jsonapi.Day, error) {
 			return nil, err
 		}
 		d := jsonapi.Day{Start: t}
+		day := t.UTC().Format(model.DateLayout)
 		for _, r := range b.Results {
 			l, err := costLine(r)
 			if err != nil {
 				return nil, err
 			}
+			l.Quantity, l.Unit = idx.quantity(day, r)
 			d.Lines = append(d.Lines, l)
 		}
 		out = append(out, d)

@@ -20,7 +20,7 @@ var cloud = providertest.Cloud{Key: Key, Secrets: []string{testKey, "TESTKEYabcd
 // fake serves the three fixture pages of the cost report, checking each
 // request carries the key, the API version and the days synced.
 func fake() *providertest.PagedAPI {
-	return &providertest.PagedAPI{
+	f := &providertest.PagedAPI{
 		Path: costPath,
 		Pages: map[string]string{"": "cost_page1.json",
 			"page_MjAyNi0xMS0xOFQwMDowMDowMFo=": "cost_page2.json", "page_MjAyNi0xMS0xOVQwMDowMDowMFo=": "cost_page3.json"},
@@ -40,10 +40,32 @@ func fake() *providertest.PagedAPI {
 			}
 		},
 	}
+	return f
 }
 
+// usageFake serves the two fixture pages of the messages usage report.
+func usageFake() *providertest.PagedAPI {
+	return &providertest.PagedAPI{
+		Path:  usagePath,
+		Pages: map[string]string{"": "usage_page1.json", "page_MjAyNi0xMS0xOVQwMDowMDowMFo=": "usage_page2.json"},
+		Check: func(t *testing.T, r *http.Request) {
+			q := r.URL.Query()
+			if r.Header.Get("X-Api-Key") != testKey || q.Get("starting_at") != "2026-11-17T00:00:00Z" || q.Get("ending_at") != "2026-11-20T00:00:00Z" {
+				t.Errorf("usage request %s, key %q", r.URL.RawQuery, r.Header.Get("X-Api-Key"))
+			}
+			if g := strings.Join(q["group_by[]"], ","); g != "workspace_id,model,service_tier,context_window" {
+				t.Errorf("usage group_by[] = %q", g)
+			}
+		},
+	}
+}
+
+// newProvider serves f as the cost report and the usage fixtures beside it.
 func newProvider(t *testing.T, f *providertest.PagedAPI, opts ...jsonapi.Option) *Provider {
-	srv := f.Serve(t)
+	mux := http.NewServeMux()
+	mux.Handle(costPath, f.Handler(t))
+	mux.Handle(usagePath, usageFake().Handler(t))
+	srv := providertest.Serve(t, mux.ServeHTTP)
 	opts = append([]jsonapi.Option{jsonapi.WithBaseURL(srv.URL), jsonapi.WithRetry(3, time.Millisecond, 2*time.Second, 5*time.Second)}, opts...)
 	return New(providertest.Keyring{FieldAdminKey: testKey}, opts...)
 }
@@ -91,6 +113,27 @@ func TestFetchCostsTotals(t *testing.T) {
 				}
 			}
 		})
+	}
+	// Quantities come from the usage report, by model and token kind;
+	// the priority tier (no cost item) and code execution add none.
+	qty := map[string]float64{}
+	for _, l := range b.Lines {
+		qty[l.Service+" "+l.Unit] += l.Quantity
+	}
+	wantQty := map[string]float64{"claude-sonnet-4-20250514 tokens": 744834 + 658437, "claude-3-5-haiku-20241022 tokens": 37500,
+		"Web Search requests": 1000, "Code Execution Usage ": 0}
+	if len(qty) != len(wantQty) {
+		t.Errorf("quantities = %v, want %v", qty, wantQty)
+	}
+	for k, w := range wantQty {
+		if qty[k] != w {
+			t.Errorf("quantity %q = %v, want %v", k, qty[k], w)
+		}
+	}
+	for _, l := range b.Lines {
+		if l.Usage == "Claude Sonnet 4 Usage - Input Tokens (Batch)" && l.Quantity != 166667 {
+			t.Errorf("batch input tokens = %v, want 166667", l.Quantity)
+		}
 	}
 	// The batch tier's line stays apart from the standard one by its
 	// description.
@@ -149,13 +192,13 @@ func TestFetchCostsFailures(t *testing.T) {
 		calls int
 	}{
 		{"bad key", fail{status: http.StatusUnauthorized, body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key ` + testKey + `"}}`},
-			model.FailureCredentials, []string{"GET /v1/organizations/cost_report", "401", "authentication_error", "Admin API key"}, 1},
+			model.FailureCredentials, []string{"GET /v1/organizations/usage_report/messages", "401", "authentication_error", "Admin API key"}, 1},
 		{"a standard key", fail{status: http.StatusForbidden, body: `{"type":"error","error":{"type":"permission_error","message":"This API key does not have permission to use the admin API"}}`},
 			model.FailurePermission, []string{"403", "permission_error"}, 1},
 		{"bad request", fail{status: http.StatusBadRequest, body: `{"type":"error","error":{"type":"invalid_request_error","message":"limit: must be at most 31"}}`},
 			model.FailureRequest, []string{"400", "must be at most 31"}, 1},
 		{"bad amount", fail{status: http.StatusOK, body: `{"data":[{"starting_at":"2026-11-19T00:00:00Z","ending_at":"2026-11-20T00:00:00Z","results":[{"amount":"1/3","currency":"USD"}]}],"has_more":false,"next_page":null}`},
-			model.FailureUnreachable, []string{"unexpected answer", "1/3"}, 1},
+			model.FailureUnreachable, []string{"unexpected answer", "1/3"}, 2}, // the usage report reads no amount
 		{"hostile huge answer", fail{huge: true}, model.FailureUnreachable, []string{"larger than 1048576 bytes"}, 1},
 	}
 	for _, tt := range tests {
@@ -206,8 +249,8 @@ func TestKeySources(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), EnvAdminKey) {
 		t.Errorf("err = %v, want it to name %s", err, EnvAdminKey)
 	}
-	if n := r.Count("list"); n != 1 {
-		t.Errorf("requests = %d, want 1 (none without a key)", n)
+	if n := r.Count("list"); n != 2 {
+		t.Errorf("requests = %d, want 2 (usage and costs; none without a key)", n)
 	}
 }
 

@@ -72,22 +72,16 @@ type Day struct {
 	Lines []model.CostLine
 }
 
-// DailyPage is a page of a daily cost endpoint: its cursor, and its
-// buckets as lines (an error for content that cannot be read).
-type DailyPage interface {
-	Next() (string, bool)
-	Days() ([]Day, error)
-}
-
 // FetchDaily is the FetchCosts of a daily cost endpoint at path: the
 // query for the half-open UTC span [start, end) of days days comes from
-// query; every page is walked, buckets outside the span are left out
+// query; every page is walked and its buckets read by read (an error for
+// content that cannot be read), buckets outside the span are left out
 // (they belong to another sync), and lines of one identity and day are
 // summed.
 func FetchDaily[T any, P interface {
 	*T
-	DailyPage
-}](ctx context.Context, c *Connector, path, from, to string, query func(start, end time.Time, days int) url.Values) (model.Batch, error) {
+	Next() (string, bool)
+}](ctx context.Context, c *Connector, path, from, to string, query func(start, end time.Time, days int) url.Values, read func(P) ([]Day, error)) (model.Batch, error) {
 	start, end, days, err := Span(c.Vendor, from, to)
 	if err != nil {
 		return model.Batch{}, err
@@ -98,7 +92,7 @@ func FetchDaily[T any, P interface {
 	}
 	var lines Lines
 	err = Walk(ctx, cl, path, query(start, end, days), func(pg P) error {
-		ds, err := pg.Days()
+		ds, err := read(pg)
 		if err != nil {
 			return BadAnswer(cl, path, err)
 		}

@@ -106,11 +106,11 @@ func (p *Provider) FetchCosts(ctx context.Context, from, to string) (model.Batch
 			"group_by":     {"project_id", "line_item"},
 			"limit":        {strconv.Itoa(min(days, maxBuckets))},
 		}
-	})
+	}, (*costsPage).days)
 }
 
-// Days implements jsonapi.DailyPage.
-func (pg *costsPage) Days() ([]jsonapi.Day, error) {
+// days reads the page's buckets.
+func (pg *costsPage) days() ([]jsonapi.Day, error) {
 	out := make([]jsonapi.Day, 0, len(pg.Data))
 	for _, b := range pg.Data {
 		d := jsonapi.Day{Start: time.Unix(b.StartTime, 0)}

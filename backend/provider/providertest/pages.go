@@ -28,7 +28,13 @@ type PagedAPI struct {
 // Serve starts the fake, closed when t ends.
 func (f *PagedAPI) Serve(t *testing.T) *httptest.Server {
 	t.Helper()
-	return Serve(t, func(w http.ResponseWriter, r *http.Request) {
+	return Serve(t, f.Handler(t))
+}
+
+// Handler is the fake's handler, for a server that fakes several
+// endpoints (an http.ServeMux of them).
+func (f *PagedAPI) Handler(t *testing.T) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != f.Path {
 			http.Error(w, `{"error":{"type":"not_found_error","message":"no such path"}}`, http.StatusNotFound)
 			return
@@ -61,7 +67,7 @@ func (f *PagedAPI) Serve(t *testing.T) *httptest.Server {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(b)
-	})
+	}
 }
 
 // Huge answers every request with a JSON body of about size bytes that
