@@ -266,3 +266,9 @@ func TestProvider(t *testing.T) {
 		t.Errorf("provider %s/%s, inventory %+v, %v", p.Key(), p.Source(), inv, err)
 	}
 }
+
+// TestLive syncs the day before yesterday from the real Admin API, with
+// COSTPILOT_IT_ANTHROPIC=1 and ANTHROPIC_ADMIN_KEY set.
+func TestLive(t *testing.T) {
+	providertest.Live(t, Key, "and ANTHROPIC_ADMIN_KEY", func() (provider.Provider, error) { return New(nil), nil })
+}

@@ -115,10 +115,7 @@ func (c *Client) Get(ctx context.Context, path string, q url.Values, out any) er
 }
 
 // statusError is an HTTP answer that was not a success.
-type statusError struct {
-	status int
-	code   string
-}
+type statusError struct{ status int }
 
 // Error says the status.
 func (e *statusError) Error() string { return "HTTP " + strconv.Itoa(e.status) }
@@ -141,8 +138,8 @@ func (c *Client) once(ctx context.Context, op, u string) (body []byte, retry boo
 		if ctx.Err() != nil {
 			return nil, false, 0, c.fail(op, model.FailureCancelled, "", "cancelled", ctx.Err())
 		}
-		// The URL error names the URL, which holds no secret (keys go in
-		// headers), but the cause is kept out of the message all the same.
+		// The cause names the URL, which holds no secret: keys go in
+		// headers.
 		return nil, true, 0, c.fail(op, model.FailureUnreachable, "", "no answer ("+netReason(err)+")", err)
 	}
 	defer res.Body.Close()
@@ -171,7 +168,7 @@ func (c *Client) once(ctx context.Context, op, u string) (body []byte, retry boo
 	}
 	retry = res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500
 	return nil, retry, retryAfter(res.Header, time.Now()),
-		c.fail(op, reason, code, detail+" ("+text+")", &statusError{status: res.StatusCode, code: code})
+		c.fail(op, reason, code, detail+" ("+text+")", &statusError{status: res.StatusCode})
 }
 
 // fail is the provider's ProviderError for a failed call of op.
@@ -251,7 +248,7 @@ func describe(r model.ProviderFailure) string {
 	case model.FailurePermission:
 		return "the key is not allowed to read the organization's usage and costs"
 	case model.FailureThrottled:
-		return "rate limited after retries"
+		return "rate limited (still after the retries, or asked to wait longer than the retry budget)"
 	case model.FailureNotFound:
 		return "the endpoint or organization was not found"
 	case model.FailureRequest:

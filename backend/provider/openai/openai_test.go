@@ -228,3 +228,9 @@ func TestNoInventory(t *testing.T) {
 		t.Errorf("inventory = %+v, %v", inv, err)
 	}
 }
+
+// TestLive syncs the day before yesterday from the real Costs API, with
+// COSTPILOT_IT_OPENAI=1 and OPENAI_ADMIN_KEY set.
+func TestLive(t *testing.T) {
+	providertest.Live(t, Key, "and OPENAI_ADMIN_KEY", func() (provider.Provider, error) { return New(nil), nil })
+}
