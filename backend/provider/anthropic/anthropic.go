@@ -43,6 +43,10 @@ const (
 	maxBuckets = 31
 )
 
+// workspacesPath lists the organization's workspaces, whose names the
+// sub-accounts get (archived ones too: they may have costs).
+const workspacesPath = "/v1/organizations/workspaces"
+
 // ServiceCategory is the FOCUS service category of every line.
 const ServiceCategory = "AI and Machine Learning"
 
@@ -63,7 +67,8 @@ func New(creds provider.Credentials, opts ...jsonapi.Option) *Provider {
 	return &Provider{jsonapi.Connector{Vendor: Key, EnvKey: EnvAdminKey, FieldKey: FieldAdminKey, BaseURL: DefaultBaseURL,
 		Auth: func(key string) http.Header {
 			return http.Header{"X-Api-Key": {key}, "Anthropic-Version": {APIVersion}}
-		}, Grant: grant, Creds: creds, Opts: opts}}
+		}, Grant: grant, Creds: creds, Opts: opts,
+		NamesPath: workspacesPath, NamesCursor: "after_id", NamesQuery: url.Values{"limit": {"1000"}, "include_archived": {"true"}}}}
 }
 
 // Check implements provider.Provider with the costs of yesterday.

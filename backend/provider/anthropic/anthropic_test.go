@@ -65,6 +65,8 @@ func newProvider(t *testing.T, f *providertest.PagedAPI, opts ...jsonapi.Option)
 	mux := http.NewServeMux()
 	mux.Handle(costPath, f.Handler(t))
 	mux.Handle(usagePath, usageFake().Handler(t))
+	mux.Handle(workspacesPath, (&providertest.PagedAPI{Path: workspacesPath, Param: "after_id",
+		Pages: map[string]string{"": "workspaces_page1.json"}}).Handler(t))
 	srv := providertest.Serve(t, mux.ServeHTTP)
 	opts = append([]jsonapi.Option{jsonapi.WithBaseURL(srv.URL), jsonapi.WithRetry(3, time.Millisecond, 2*time.Second, 5*time.Second)}, opts...)
 	return New(providertest.Keyring{FieldAdminKey: testKey}, opts...)
@@ -134,6 +136,9 @@ func TestFetchCostsTotals(t *testing.T) {
 		if l.Usage == "Claude Sonnet 4 Usage - Input Tokens (Batch)" && l.Quantity != 166667 {
 			t.Errorf("batch input tokens = %v, want 166667", l.Quantity)
 		}
+	}
+	if len(b.AccountNames) != 2 || b.AccountNames["wrkspc_01JwQvzr7rXLA5AGx3HKfFUJ"] != "Research" {
+		t.Errorf("account names = %v", b.AccountNames)
 	}
 	// The batch tier's line stays apart from the standard one by its
 	// description.
@@ -249,8 +254,8 @@ func TestKeySources(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), EnvAdminKey) {
 		t.Errorf("err = %v, want it to name %s", err, EnvAdminKey)
 	}
-	if n := r.Count("list"); n != 2 {
-		t.Errorf("requests = %d, want 2 (usage and costs; none without a key)", n)
+	if n := r.Count("list"); n != 3 {
+		t.Errorf("requests = %d, want 3 (usage, costs, workspaces; none without a key)", n)
 	}
 }
 

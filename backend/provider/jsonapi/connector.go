@@ -27,6 +27,11 @@ type Connector struct {
 	Grant string
 	Creds provider.Credentials
 	Opts  []Option
+	// NamesPath, when set, is the object list (projects, workspaces)
+	// whose names the sub-accounts get, paged by the last id in
+	// NamesCursor, with NamesQuery.
+	NamesPath, NamesCursor string
+	NamesQuery             url.Values
 }
 
 // Key implements provider.Provider.
@@ -109,6 +114,18 @@ func FetchDaily[T any, P interface {
 	if err != nil {
 		return model.Batch{}, err
 	}
-	return model.Batch{Provider: c.Vendor, Source: model.SourceAPI, From: from, To: to,
-		Origin: string(c.Vendor) + " " + path, Lines: lines.List()}, nil
+	b := model.Batch{Provider: c.Vendor, Source: model.SourceAPI, From: from, To: to,
+		Origin: string(c.Vendor) + " " + path, Lines: lines.List()}
+	if c.NamesPath != "" {
+		// Names only label the sub-accounts: costs without them are
+		// complete, so a list that fails leaves the ids shown.
+		names, err := Names(ctx, cl, c.NamesPath, c.NamesQuery, c.NamesCursor)
+		if ctx.Err() != nil {
+			return model.Batch{}, err
+		}
+		if err == nil && len(names) > 0 {
+			b.AccountNames = names
+		}
+	}
+	return b, nil
 }

@@ -299,6 +299,15 @@ func Walk[T any, P interface {
 	*T
 	Next() (string, bool)
 }](ctx context.Context, c *Client, path string, q url.Values, each func(P) error) error {
+	return WalkBy[T, P](ctx, c, path, q, "page", each)
+}
+
+// WalkBy is Walk with the cursor sent as param (after, after_id: the
+// object lists page by the last id).
+func WalkBy[T any, P interface {
+	*T
+	Next() (string, bool)
+}](ctx context.Context, c *Client, path string, q url.Values, param string, each func(P) error) error {
 	op := "GET " + path
 	q = cloneValues(q)
 	seen := map[string]bool{}
@@ -319,11 +328,51 @@ func Walk[T any, P interface {
 			return nil
 		}
 		if next == "" || seen[next] {
-			return c.fail(op, model.FailureUnreachable, "", "the API said there is more but gave no new next_page", nil)
+			return c.fail(op, model.FailureUnreachable, "", "the API said there is more but gave no new cursor", nil)
 		}
 		seen[next] = true
-		q.Set("page", next)
+		q.Set(param, next)
 	}
+}
+
+// IDCursor is the paging part of the vendors' object lists (projects,
+// workspaces): has_more and the last id, sent back as after or after_id.
+type IDCursor struct {
+	HasMore bool    `json:"has_more"`
+	LastID  *string `json:"last_id"`
+}
+
+// Next is the cursor of the next page, and whether there is one.
+func (c IDCursor) Next() (string, bool) {
+	if c.LastID == nil {
+		return "", c.HasMore
+	}
+	return *c.LastID, c.HasMore
+}
+
+// namesPage is a page of an object list: ids and names.
+type namesPage struct {
+	IDCursor
+	Data []struct {
+		ID   string  `json:"id"`
+		Name *string `json:"name"`
+	} `json:"data"`
+}
+
+// Names lists the id and name of every object of the list at path (query
+// q, the cursor in param): the names the console shows for projects or
+// workspaces. Objects without a name are left out.
+func Names(ctx context.Context, c *Client, path string, q url.Values, param string) (map[string]string, error) {
+	out := map[string]string{}
+	err := WalkBy(ctx, c, path, q, param, func(p *namesPage) error {
+		for _, o := range p.Data {
+			if o.ID != "" && o.Name != nil && *o.Name != "" && *o.Name != o.ID {
+				out[o.ID] = model.ClipDim(*o.Name, model.MaxNameLen)
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 func cloneValues(q url.Values) url.Values {

@@ -38,6 +38,10 @@ const (
 	maxBuckets = 180
 )
 
+// projectsPath lists the organization's projects, whose names the
+// sub-accounts get (archived ones too: they may have costs).
+const projectsPath = "/v1/organization/projects"
+
 // ServiceCategory is the FOCUS service category of every line.
 const ServiceCategory = "AI and Machine Learning"
 
@@ -56,7 +60,9 @@ func Factory(_ *config.Config, creds provider.Credentials) (provider.Provider, e
 // OPENAI_ADMIN_KEY or the credential store.
 func New(creds provider.Credentials, opts ...jsonapi.Option) *Provider {
 	return &Provider{jsonapi.Connector{Vendor: Key, EnvKey: EnvAdminKey, FieldKey: FieldAdminKey, BaseURL: DefaultBaseURL,
-		Auth: func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} }, Grant: grant, Creds: creds, Opts: opts}}
+		Auth:  func(key string) http.Header { return http.Header{"Authorization": {"Bearer " + key}} },
+		Grant: grant, Creds: creds, Opts: opts,
+		NamesPath: projectsPath, NamesCursor: "after", NamesQuery: url.Values{"limit": {"100"}, "include_archived": {"true"}}}}
 }
 
 // Check implements provider.Provider with the costs of yesterday.

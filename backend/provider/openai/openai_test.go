@@ -41,8 +41,24 @@ func fake() *providertest.PagedAPI {
 	}
 }
 
+// projects serves the two fixture pages of the projects list, paged by
+// after=<last_id>.
+func projects() *providertest.PagedAPI {
+	return &providertest.PagedAPI{Path: projectsPath, Param: "after",
+		Pages: map[string]string{"": "projects_page1.json", "proj_alpha": "projects_page2.json"},
+		Check: func(t *testing.T, r *http.Request) {
+			if q := r.URL.Query(); q.Get("include_archived") != "true" || r.Header.Get("Authorization") != "Bearer "+testKey {
+				t.Errorf("projects request %s", r.URL.RawQuery)
+			}
+		}}
+}
+
+// newProvider serves f as the Costs API and the projects beside it.
 func newProvider(t *testing.T, f *providertest.PagedAPI, opts ...jsonapi.Option) *Provider {
-	srv := f.Serve(t)
+	mux := http.NewServeMux()
+	mux.Handle(costsPath, f.Handler(t))
+	mux.Handle(projectsPath, projects().Handler(t))
+	srv := providertest.Serve(t, mux.ServeHTTP)
 	opts = append([]jsonapi.Option{jsonapi.WithBaseURL(srv.URL), jsonapi.WithRetry(3, time.Millisecond, 2*time.Second, 5*time.Second)}, opts...)
 	return New(providertest.Keyring{FieldAdminKey: testKey}, opts...)
 }
@@ -103,6 +119,11 @@ func TestFetchCostsTotals(t *testing.T) {
 	}
 	if b.Provider != Key || b.Source != model.SourceAPI || b.From != "2026-11-17" || b.To != "2026-11-19" {
 		t.Errorf("batch = %s/%s %s..%s", b.Provider, b.Source, b.From, b.To)
+	}
+	// Project names from the projects list (two pages; archived ones
+	// too, unnamed ones left out).
+	if len(b.AccountNames) != 2 || b.AccountNames["proj_alpha"] != "Support chatbot" || b.AccountNames["proj_beta"] != "Nightly batch" {
+		t.Errorf("account names = %v", b.AccountNames)
 	}
 	for _, l := range b.Lines {
 		if l.Service == "gpt-4o-2024-08-06" && l.Day == "2026-11-17" && l.Usage != "gpt-4o-2024-08-06, input" && l.Usage != "gpt-4o-2024-08-06, output" {
@@ -178,6 +199,22 @@ func TestUnauthorizedMessage(t *testing.T) {
 	}
 	if strings.Contains(err.Error(), "cdef") {
 		t.Errorf("error shows part of the key: %v", err)
+	}
+}
+
+// TestNamesBestEffort: a projects list that fails leaves the costs whole,
+// with project ids for names.
+func TestNamesBestEffort(t *testing.T) {
+	f := fake()
+	mux := http.NewServeMux()
+	mux.Handle(costsPath, f.Handler(t))
+	mux.HandleFunc(projectsPath, func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, `{"error":{"message":"boom","type":"server_error"}}`, http.StatusInternalServerError)
+	})
+	srv := providertest.Serve(t, mux.ServeHTTP)
+	b := fetch(t, New(providertest.Keyring{FieldAdminKey: testKey}, jsonapi.WithBaseURL(srv.URL), jsonapi.WithRetry(2, time.Millisecond, time.Millisecond, time.Second)))
+	if len(b.Lines) != 8 || b.AccountNames != nil {
+		t.Errorf("lines = %d (want 8), names = %v (want none)", len(b.Lines), b.AccountNames)
 	}
 }
 

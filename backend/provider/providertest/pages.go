@@ -11,15 +11,17 @@ import (
 )
 
 // PagedAPI is a fake list endpoint of the kind OpenAI's and Anthropic's
-// admin APIs have: JSON pages with has_more and next_page, the next one
-// asked for with ?page=<next_page>. Pages maps the page parameter ("" for
-// the first request) to the file in testdata answering it. Check, when
+// admin APIs have: JSON pages with has_more and a cursor, the next one
+// asked for with ?page=<next_page> (or the Param set, such as after).
+// Pages maps the cursor ("" for the first request) to the file in
+// testdata answering it. Check, when
 // set, looks at every request (auth headers, query); Fail, when set, may
 // answer the n-th request (from 1) with a status, headers and body
 // instead. Requests are counted under "list".
 type PagedAPI struct {
 	Recorder
 	Path  string
+	Param string
 	Pages map[string]string
 	Check func(t *testing.T, r *http.Request)
 	Fail  func(n int) (status int, header http.Header, body string, ok bool)
@@ -54,7 +56,11 @@ func (f *PagedAPI) Handler(t *testing.T) http.HandlerFunc {
 				return
 			}
 		}
-		name, ok := f.Pages[r.URL.Query().Get("page")]
+		param := f.Param
+		if param == "" {
+			param = "page"
+		}
+		name, ok := f.Pages[r.URL.Query().Get(param)]
 		if !ok {
 			http.Error(w, `{"error":{"type":"invalid_request_error","message":"unknown page"}}`, http.StatusBadRequest)
 			return
