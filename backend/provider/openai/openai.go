@@ -120,12 +120,14 @@ func (pg *costsPage) days() ([]jsonapi.Day, error) {
 	out := make([]jsonapi.Day, 0, len(pg.Data))
 	for _, b := range pg.Data {
 		d := jsonapi.Day{Start: time.Unix(b.StartTime, 0)}
-		for _, r := range append(b.Results, b.Result...) {
-			l, err := costLine(r)
-			if err != nil {
-				return nil, err
+		for _, rs := range [][]costResult{b.Results, b.Result} {
+			for _, r := range rs {
+				l, err := costLine(r)
+				if err != nil {
+					return nil, err
+				}
+				d.Lines = append(d.Lines, l)
 			}
-			d.Lines = append(d.Lines, l)
 		}
 		out = append(out, d)
 	}

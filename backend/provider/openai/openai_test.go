@@ -202,6 +202,25 @@ func TestUnauthorizedMessage(t *testing.T) {
 	}
 }
 
+// TestResultSpelling: a bucket whose list is named "result", as the
+// reference's schema has it, is read like "results".
+func TestResultSpelling(t *testing.T) {
+	f := fake()
+	f.Check = nil
+	f.Fail = func(int) (int, http.Header, string, bool) {
+		return http.StatusOK, nil, `{"object":"page","data":[{"object":"bucket","start_time":1795046400,"end_time":1795132800,
+			"result":[{"object":"organization.costs.result","amount":{"value":0.42,"currency":"usd"},"line_item":"gpt-4o-2024-08-06, output","project_id":"proj_alpha"}]}],
+			"has_more":false,"next_page":null}`, true
+	}
+	b, err := newProvider(t, f).FetchCosts(context.Background(), providertest.Day, providertest.Day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Lines) != 1 || b.Lines[0].Billed != 420_000_000 || b.Lines[0].Day != providertest.Day {
+		t.Errorf("lines = %+v", b.Lines)
+	}
+}
+
 // TestNamesBestEffort: a projects list that fails leaves the costs whole,
 // with project ids for names.
 func TestNamesBestEffort(t *testing.T) {
