@@ -1,12 +1,15 @@
 package live
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/anthropic"
+	"github.com/costpilot/costpilot/backend/provider/openai"
 )
 
 func TestRegister(t *testing.T) {
@@ -29,6 +32,27 @@ func TestRegister(t *testing.T) {
 				t.Errorf("built %s/%s", p.Key(), p.Source())
 			}
 		})
+	}
+}
+
+// TestRegisterAIVendors: the OpenAI and Anthropic cost connectors are
+// registered for source api, and their factories build live connectors
+// that need no configuration section (the key comes at call time).
+func TestRegisterAIVendors(t *testing.T) {
+	r := provider.NewRegistry()
+	Register(r)
+	got := strings.Join(r.Sources(), " ")
+	for _, f := range []struct {
+		key     model.ProviderKey
+		factory provider.Factory
+	}{{openai.Key, openai.Factory}, {anthropic.Key, anthropic.Factory}} {
+		if !strings.Contains(got, string(f.key)+"/api") {
+			t.Errorf("sources %q lack %s/api", got, f.key)
+		}
+		p, err := f.factory(&config.Config{}, provider.NoCredentials{})
+		if err != nil || p.Key() != f.key || !p.Source().Live() {
+			t.Errorf("%s factory: %v, %v", f.key, p, err)
+		}
 	}
 }
 
