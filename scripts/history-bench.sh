@@ -383,6 +383,24 @@ if [ "$FLEET_OK" = 1 ]; then
 		printf '  GET /api/costs?%-28s median %8s s  max %8s s  (%d bytes, X-Cache HIT %d of %d)\n' \
 			"$q" "${CP_MED[$q]}" "${CP_MAX[$q]}" "$(stat -c %s "$WORK/resp.json" 2>/dev/null || echo 0)" "$hits" "$REPS"
 	done
+	# A recommendation's state change: the top recommendation dismissed and
+	# reopened in turn (each answer is the recommendation as it now stands).
+	REC_ID=$(curl -s --max-time 600 -H "Authorization: Bearer $TOKEN" "$BASE/api/recommendations" | jq -r 'if type == "array" then .[0].id else .recommendations[0].id end // empty' 2>/dev/null || true)
+	REC_MED="-" REC_MAX=""
+	if [ -n "$REC_ID" ]; then
+		: >"$WORK/times"
+		for ((i = 1; i <= 2 * REPS; i++)); do
+			body='{"state":"dismissed","reason":"benchmark"}'
+			[ $((i % 2)) = 1 ] || body='{"state":"open"}'
+			res=$(curl -s -o "$WORK/resp.json" -w '%{http_code} %{time_total}' --max-time 600 -X POST \
+				-H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$body" \
+				"$BASE/api/recommendations/$REC_ID/state" || echo "000 0")
+			[ "${res%% *}" = 200 ] || { echo "  state change answered ${res%% *}: $(head -c 300 "$WORK/resp.json")" >&2; break; }
+			awk -v t="${res##* }" 'BEGIN{printf "%.3f\n", t}' >>"$WORK/times"
+		done
+		REC_MED=$(median <"$WORK/times") REC_MAX=$(maxof <"$WORK/times")
+		printf '  POST /api/recommendations/…/state  median %8s s  max %8s s\n' "$REC_MED" "$REC_MAX"
+	fi
 	SERVER_RSS=$(awk '/^VmHWM/{printf "%.0f", $2/1024}' "/proc/$server_pid/status" 2>/dev/null || echo "?")
 	stop_server
 
@@ -412,6 +430,7 @@ if [ "$FLEET_OK" = 1 ]; then
 		row "GET /api/costs?$q uncached, median of $REPS" "$cell" "$(secs "$dg")" "$(ratio "${CP_MED[$q]}" "$dg")" \
 			"$(target "≤" "$T_Y365" s)" "$(verdict "${CP_MED[$q]}" "<=" "$T_Y365")"
 	done
+	row "recommendation state change (dismiss / reopen), median of $((2 * REPS))" "$(secs "$REC_MED")${REC_MAX:+ (max $REC_MAX s)}" "-" "-" "≤ 0.1 s" "$(verdict "$REC_MED" "<=" 0.1)"
 	row "dashboard peak RSS after the queries" "$SERVER_RSS MiB" "-" "-" "-" "-"
 	CROSS="total cost, days=$DAYS: costpilot ${CP_TOTAL[${VIEWS[0]}]:-?}, DuckDB $(dq long total_cost); with $TAG: costpilot ${CP_TOTAL[${VIEWS[2]}]:-?}, DuckDB $(dq tag total_cost)"
 	echo "  $CROSS"

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/allocate"
@@ -44,9 +45,13 @@ func (s *Service) generatedSet(ctx context.Context) (generatedFindings, error) {
 	opt := recommend.Options{CPUThreshold: s.cfg.Optimization.CPUUtilizationThreshold,
 		MemoryThreshold: s.cfg.Optimization.MemoryUtilizationThreshold, Now: s.now()}
 	cacheKey := fmt.Sprintf("findings:%d:%s:%g:%g:%v", s.historyVersion(ctx), yesterday(s.now()), opt.CPUThreshold, opt.MemoryThreshold, keys)
+	if m := s.findings.Load(); m != nil && m.key == cacheKey && s.cfg.Performance.Cache.Enabled {
+		return m.set.clone(), nil
+	}
 	if b, ok := s.cache.Get(ResultsBucket, cacheKey); ok {
 		var g generatedFindings
 		if json.Unmarshal(b, &g) == nil && g.Recommendations != nil {
+			s.findings.Store(&findingsMemo{key: cacheKey, set: g.clone()})
 			return g, nil
 		}
 	}
@@ -68,7 +73,24 @@ func (s *Service) generatedSet(ctx context.Context) (generatedFindings, error) {
 	if b, err := json.Marshal(g); err == nil {
 		_ = s.cache.Put(ResultsBucket, cacheKey, b, s.cacheTTL())
 	}
+	s.findings.Store(&findingsMemo{key: cacheKey, set: g.clone()})
 	return g, nil
+}
+
+// findingsMemo keeps the last findings in memory under their cache key:
+// a recommendation's state change reads them twice, and decoding a fleet's
+// thousands of findings from the shared cache each time cost more than the
+// change itself. The key holds the history version, so another process's
+// write is seen as in the shared cache.
+type findingsMemo struct {
+	key string
+	set generatedFindings
+}
+
+// clone copies the lists, so a caller that reorders its copy does not
+// touch the memo.
+func (g generatedFindings) clone() generatedFindings {
+	return generatedFindings{Recommendations: slices.Clone(g.Recommendations), NotAssessed: slices.Clone(g.NotAssessed)}
 }
 
 // baseCurrency is the currency the recommenders' costs were converted to.

@@ -49,6 +49,16 @@ func (s *Service) GenerateRecommendations(ctx context.Context) ([]model.Recommen
 // plus the done and dismissed ones no longer generated, with the realized
 // savings of done ones.
 func (s *Service) allRecommendations(ctx context.Context) ([]model.Recommendation, error) {
+	out, err := s.decided(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return out, s.addRealized(ctx, out)
+}
+
+// decided is the generated recommendations with what people decided
+// about them, without the realized savings of the done ones.
+func (s *Service) decided(ctx context.Context) ([]model.Recommendation, error) {
 	gen, err := s.generated(ctx)
 	if err != nil {
 		return nil, err
@@ -57,17 +67,26 @@ func (s *Service) allRecommendations(ctx context.Context) ([]model.Recommendatio
 	if err != nil {
 		return nil, err
 	}
-	out := lifecycle.Merge(gen, states, demoDay(s.now(), 0), func(id string, err error) {
+	return s.merge(gen, states), nil
+}
+
+func (s *Service) merge(gen []model.Recommendation, states []store.RecState) []model.Recommendation {
+	return lifecycle.Merge(gen, states, demoDay(s.now(), 0), func(id string, err error) {
 		s.log.Warn("unreadable stored recommendation", "id", id, "err", err)
 	})
-	for i := range out {
-		if lc := out[i].Lifecycle; lc.State == model.RecDone {
-			if lc.Realized, err = s.realized(ctx, out[i], lc.At); err != nil {
-				return nil, err
+}
+
+// addRealized measures the savings of the done recommendations of recs.
+func (s *Service) addRealized(ctx context.Context, recs []model.Recommendation) error {
+	for i := range recs {
+		if lc := recs[i].Lifecycle; lc.State == model.RecDone {
+			var err error
+			if lc.Realized, err = s.realized(ctx, recs[i], lc.At); err != nil {
+				return err
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // SetRecommendationState records a decision about a recommendation, with
@@ -80,7 +99,7 @@ func (s *Service) SetRecommendationState(ctx context.Context, id string, c State
 	if err := c.Validate(demoDay(s.now(), 0)); err != nil {
 		return model.Recommendation{}, err
 	}
-	all, err := s.allRecommendations(ctx)
+	all, err := s.decided(ctx)
 	if err != nil {
 		return model.Recommendation{}, err
 	}
@@ -90,6 +109,7 @@ func (s *Service) SetRecommendationState(ctx context.Context, id string, c State
 	}
 	r := all[i]
 	id = r.ID
+	current := r.Lifecycle != nil && r.Lifecycle.Current
 	r.Lifecycle = nil
 	finding, err := json.Marshal(r)
 	if err != nil {
@@ -103,13 +123,18 @@ func (s *Service) SetRecommendationState(ctx context.Context, id string, c State
 	if err := s.store.SetRecState(ctx, st, ev); err != nil {
 		return model.Recommendation{}, err
 	}
-	if all, err = s.allRecommendations(ctx); err != nil {
-		return model.Recommendation{}, err
+	// The answer is this one recommendation merged with its new state, as
+	// the whole list would show it.
+	var gen []model.Recommendation
+	if current {
+		gen = []model.Recommendation{r}
 	}
-	for _, x := range all {
-		if x.ID == id {
-			return x, nil
-		}
+	var states []store.RecState
+	if c.State != string(model.RecOpen) {
+		states = []store.RecState{st}
+	}
+	if one := s.merge(gen, states); len(one) == 1 {
+		return one[0], s.addRealized(ctx, one)
 	}
 	// Reopened and no longer generated: it is gone.
 	r.Lifecycle = &model.Lifecycle{State: model.RecOpen}

@@ -70,7 +70,8 @@ type Service struct {
 	counters *monitor.Counters
 	process  *monitor.Process
 
-	gate atomic.Pointer[demoGate] // see demoGate
+	gate     atomic.Pointer[demoGate]     // see demoGate
+	findings atomic.Pointer[findingsMemo] // see findingsMemo
 }
 
 // Open loads and validates the configuration, then opens the data dir.

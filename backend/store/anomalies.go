@@ -29,9 +29,9 @@ func (s *Store) AnomalyDecisions(ctx context.Context) ([]AnomalyDecision, error)
 }
 
 // DecideAnomaly stores a decision (action "open" removes it) with its
-// audit line; the history version moves, as alerts depend on decisions.
+// audit line; the decisions version moves, as alerts depend on decisions.
 func (s *Store) DecideAnomaly(ctx context.Context, d AnomalyDecision, audit AuditEvent) error {
-	err := s.historyTx(ctx, func(tx *sql.Tx) error {
+	err := s.decisionsTx(ctx, func(tx *sql.Tx) error {
 		var err error
 		if d.Action == "open" {
 			_, err = tx.ExecContext(ctx, `DELETE FROM anomaly_decisions WHERE id = ?`, d.ID)

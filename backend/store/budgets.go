@@ -41,11 +41,11 @@ func (s *Store) Budgets(ctx context.Context) ([]StoredBudget, error) {
 var ErrNameTaken = errors.New("store: name taken")
 
 // SaveBudget creates (ID 0) or replaces a budget, with its audit line in
-// the same transaction, and returns its id. The history version moves:
+// the same transaction, and returns its id. The decisions version moves:
 // alerts and budget answers depend on budgets.
 func (s *Store) SaveBudget(ctx context.Context, b StoredBudget, audit AuditEvent) (int64, error) {
 	id := b.ID
-	err := s.historyTx(ctx, func(tx *sql.Tx) error {
+	err := s.decisionsTx(ctx, func(tx *sql.Tx) error {
 		x := b.Budget
 		var err error
 		if id == 0 {
@@ -83,7 +83,7 @@ func (s *Store) SaveBudget(ctx context.Context, b StoredBudget, audit AuditEvent
 
 // DeleteBudget removes a stored budget.
 func (s *Store) DeleteBudget(ctx context.Context, id int64, audit AuditEvent) error {
-	return deleteAudited(ctx, s.historyTx, "budgets", "budget", "id", id, audit)
+	return deleteAudited(ctx, s.decisionsTx, "budgets", "budget", "id", id, audit)
 }
 
 // deleteAudited removes the row of table whose column key is value, in

@@ -31,10 +31,10 @@ func (s *Store) RecStates(ctx context.Context) ([]RecState, error) {
 }
 
 // SetRecState stores a state, or removes it when r.State is "open"; the
-// audit event goes in the same transaction, and the history version moves
-// so cached answers that count recommendations are recomputed.
+// audit event goes in the same transaction, and the decisions version
+// moves so cached answers that count recommendations are recomputed.
 func (s *Store) SetRecState(ctx context.Context, r RecState, audit AuditEvent) error {
-	err := s.historyTx(ctx, func(tx *sql.Tx) error {
+	err := s.decisionsTx(ctx, func(tx *sql.Tx) error {
 		if r.State == "open" {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM recommendation_states WHERE id = ?`, r.ID); err != nil {
 				return err

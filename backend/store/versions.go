@@ -14,7 +14,7 @@ import (
 // Versions are the data dir's change counters (model.Versions).
 type Versions = model.Versions
 
-const versionsSQL = `SELECT history, auth FROM versions WHERE id = 1`
+const versionsSQL = `SELECT history, auth, decisions FROM versions WHERE id = 1`
 
 // versionsReader answers Versions. It holds a connection of its own for
 // the store's lifetime, with the query prepared once, so the reads never
@@ -82,7 +82,7 @@ func (v *versionsReader) close() error {
 
 func (v *versionsReader) query(ctx context.Context) (Versions, error) {
 	var out Versions
-	if err := v.stmt.QueryRowContext(ctx).Scan(&out.History, &out.Auth); err != nil {
+	if err := v.stmt.QueryRowContext(ctx).Scan(&out.History, &out.Auth, &out.Decisions); err != nil {
 		return Versions{}, fmt.Errorf("store: versions: %w", err)
 	}
 	return out, nil
@@ -121,6 +121,19 @@ func (s *Store) historyTx(ctx context.Context, fn func(*sql.Tx) error) error {
 			return err
 		}
 		return bumpHistory(ctx, tx)
+	})
+}
+
+// decisionsTx is tx for writes of what people decide (recommendation and
+// anomaly states, budgets): they change answers about decisions, not the
+// history, so results computed from the history alone stay valid.
+func (s *Store) decisionsTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := fn(tx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE versions SET decisions = decisions + 1 WHERE id = 1`)
+		return err
 	})
 }
 

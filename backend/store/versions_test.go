@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -30,7 +31,7 @@ func TestVersionsMoveWithTheirWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	step := func(what string, dHistory, dAuth int64, fn func() error) {
+	stepAll := func(what string, dHistory, dAuth, dDecisions int64, fn func() error) {
 		t.Helper()
 		if err := fn(); err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -39,10 +40,14 @@ func TestVersionsMoveWithTheirWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.History-last.History != dHistory || v.Auth-last.Auth != dAuth {
-			t.Fatalf("%s: versions went %+v -> %+v, want history +%d, auth +%d", what, last, v, dHistory, dAuth)
+		if v.History-last.History != dHistory || v.Auth-last.Auth != dAuth || v.Decisions-last.Decisions != dDecisions {
+			t.Fatalf("%s: versions went %+v -> %+v, want history +%d, auth +%d, decisions +%d", what, last, v, dHistory, dAuth, dDecisions)
 		}
 		last = v
+	}
+	step := func(what string, dHistory, dAuth int64, fn func() error) {
+		t.Helper()
+		stepAll(what, dHistory, dAuth, 0, fn)
 	}
 	now := time.Date(2026, 1, 5, 0, 0, 0, 0, time.UTC)
 	b := model.Batch{Provider: model.AWS, Source: model.SourceExport, From: "2026-01-01", To: "2026-01-01",
@@ -79,6 +84,23 @@ func TestVersionsMoveWithTheirWrites(t *testing.T) {
 	step("disable again", 0, 0, func() error { return s.SetUserDisabled(ctx, u.ID, true, now, AuditEvent{Event: "test"}) })
 	step("enable", 0, 1, func() error { return s.SetUserDisabled(ctx, u.ID, false, now, AuditEvent{Event: "test"}) })
 	step("delete user", 0, 1, func() error { return s.DeleteUser(ctx, u.ID, AuditEvent{Event: "test"}) })
+	// What people decide moves the decisions counter alone: results
+	// computed from the history stay valid.
+	stepAll("dismiss recommendation", 0, 0, 1, func() error {
+		return s.SetRecState(ctx, RecState{ID: "r1", State: "dismissed", Reason: "no", Provider: "aws", Type: "idle", Finding: "{}"}, AuditEvent{Event: "test"})
+	})
+	stepAll("reopen recommendation", 0, 0, 1, func() error {
+		return s.SetRecState(ctx, RecState{ID: "r1", State: "open"}, AuditEvent{Event: "test"})
+	})
+	stepAll("decide anomaly", 0, 0, 1, func() error {
+		return s.DecideAnomaly(ctx, AnomalyDecision{ID: "a1", Action: "expected", Provider: "aws"}, AuditEvent{Event: "test"})
+	})
+	var bid int64
+	stepAll("save budget", 0, 0, 1, func() (err error) {
+		bid, err = s.SaveBudget(ctx, StoredBudget{Budget: config.Budget{Name: "b", Amount: 10, Period: "monthly"}}, AuditEvent{Event: "test", Details: map[string]any{}})
+		return
+	})
+	stepAll("delete budget", 0, 0, 1, func() error { return s.DeleteBudget(ctx, bid, AuditEvent{Event: "test"}) })
 }
 
 // BenchmarkVersionsUnchanged is the dashboard's per-request read of the

@@ -2,6 +2,7 @@ package server
 
 import (
 	"container/list"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 )
 
 // responseTTL is the response cache lifetime (docs/api.md).
@@ -42,11 +45,15 @@ func newVariant(body []byte, tag, enc string) variant {
 type respEntry struct {
 	key     string
 	version int64 // history version the answer was computed under
-	expires time.Time
-	ctype   []string
-	tag     string
-	plain   variant
-	gz      *variant // nil when gzip does not make it smaller
+	// decisions version it was computed under; -1 when the answer reads
+	// the history alone
+	decisions int64
+	replay    func(context.Context) // computes it again (warm.go)
+	expires   time.Time
+	ctype     []string
+	tag       string
+	plain     variant
+	gz        *variant // nil when gzip does not make it smaller
 
 	brOnce sync.Once
 	br     *variant
@@ -55,9 +62,9 @@ type respEntry struct {
 	size int64
 }
 
-func newRespEntry(key string, version int64, ctype string, body []byte, expires time.Time) *respEntry {
+func newRespEntry(key string, v versionPair, ctype string, body []byte, expires time.Time) *respEntry {
 	sum := sha256.Sum256(body)
-	e := &respEntry{key: key, version: version, expires: expires, ctype: []string{ctype},
+	e := &respEntry{key: key, version: v.history, decisions: v.decisions, expires: expires, ctype: []string{ctype},
 		tag: base64.RawURLEncoding.EncodeToString(sum[:12])}
 	e.plain = newVariant(body, e.tag, encIdentity)
 	if z := encode(encGzip, body); len(z) < len(body) {
@@ -109,11 +116,15 @@ func newRespCache(max int64) *respCache {
 	return &respCache{m: map[string]*respEntry{}, fifo: list.New(), max: max, flights: map[string]chan struct{}{}}
 }
 
-func (c *respCache) get(key string, version int64, now time.Time) *respEntry {
+// versionPair is what an answer depends on: the history version, and the
+// decisions version or -1 when it reads the history alone.
+type versionPair struct{ history, decisions int64 }
+
+func (c *respCache) get(key string, v versionPair, now time.Time) *respEntry {
 	c.mu.RLock()
 	e := c.m[key]
 	c.mu.RUnlock()
-	if e == nil || e.version != version || !now.Before(e.expires) {
+	if e == nil || e.version != v.history || e.decisions != v.decisions || !now.Before(e.expires) {
 		return nil
 	}
 	return e
@@ -163,6 +174,20 @@ func (c *respCache) grow(e *respEntry, n int64) {
 	if e.elem != nil {
 		c.bytes += n
 	}
+}
+
+// hottest returns the replays of the n answers stored last under a
+// history version older than history.
+func (c *respCache) hottest(n int, history int64) []func(context.Context) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var out []func(context.Context)
+	for el := c.fifo.Back(); el != nil && len(out) < n; el = el.Prev() {
+		if e := el.Value.(*respEntry); e.version < history && e.replay != nil {
+			out = append(out, e.replay)
+		}
+	}
+	return out
 }
 
 // usage returns the entries and bytes held, for tests and /metrics.
@@ -256,7 +281,10 @@ func canonicalQuery(raw string, params []string) string {
 // one gets 304, and go out gzip or brotli compressed when the client
 // accepts it, without compressing per request. Only 200 answers are kept.
 // With performance.cache.enabled false, answers are computed every time.
-func (s *Server) cached(params []string, next http.Handler) http.Handler {
+//
+// An answer is valid under the history version, and unless the route
+// reads the history alone, the decisions version too.
+func (s *Server) cached(params []string, historyOnly bool, next http.Handler) http.Handler {
 	if !s.svc.Config().Performance.Cache.Enabled {
 		return next
 	}
@@ -278,13 +306,10 @@ func (s *Server) cached(params []string, next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		var who string
-		if info != nil {
-			who = cacheIdentity(info.principal)
-		}
-		key := who + "|" + r.URL.Path + "?" + query
+		key := cacheKey(r)
 		now := time.Now()
-		e := s.resp.get(key, v.History, now)
+		pair := pairOf(v, historyOnly)
+		e := s.resp.get(key, pair, now)
 		if e == nil {
 			wait, leader := s.resp.lead(key)
 			if !leader {
@@ -293,7 +318,7 @@ func (s *Server) cached(params []string, next http.Handler) http.Handler {
 				case <-r.Context().Done():
 					return
 				}
-				e = s.resp.get(key, v.History, now)
+				e = s.resp.get(key, pair, now)
 			} else {
 				defer s.resp.done(key)
 			}
@@ -310,16 +335,52 @@ func (s *Server) cached(params []string, next http.Handler) http.Handler {
 		if info != nil {
 			info.cacheMiss = true
 		}
-		cw := &captureWriter{ResponseWriter: w}
-		next.ServeHTTP(cw, r)
-		if cw.status != http.StatusOK {
-			return
+		if e = s.fill(r, historyOnly, next, w); e != nil {
+			s.serveEntry(w, r, e, hdrCacheMiss)
 		}
-		ct := w.Header().Get("Content-Type")
-		e = newRespEntry(key, v.History, ct, cw.body, now.Add(responseTTL))
-		s.resp.put(e)
-		s.serveEntry(w, r, e, hdrCacheMiss)
 	})
+}
+
+// cacheKey is an answer's key: the caller, the path and the canonical
+// query.
+func cacheKey(r *http.Request) string {
+	who := "-"
+	if info := infoOf(r); info != nil {
+		who = cacheIdentity(info.principal)
+	}
+	return who + "|" + r.URL.Path + "?" + r.URL.RawQuery
+}
+
+// pairOf is the versions an answer depends on.
+func pairOf(v model.Versions, historyOnly bool) versionPair {
+	if historyOnly {
+		return versionPair{v.History, -1}
+	}
+	return versionPair{v.History, v.Decisions}
+}
+
+// fill computes r's answer in a compute slot and caches it when it is a
+// 200; any other answer goes to w. Nil when there is nothing to serve
+// from the cache (not a 200, or the client left while waiting).
+func (s *Server) fill(r *http.Request, historyOnly bool, next http.Handler, w http.ResponseWriter) *respEntry {
+	if !s.acquireCompute(r.Context()) {
+		return nil
+	}
+	defer s.releaseCompute()
+	v, err := s.versionsOf(r)
+	if err != nil {
+		next.ServeHTTP(w, r)
+		return nil
+	}
+	cw := &captureWriter{ResponseWriter: w}
+	next.ServeHTTP(cw, r)
+	if cw.status != http.StatusOK {
+		return nil
+	}
+	e := newRespEntry(cacheKey(r), pairOf(v, historyOnly), w.Header().Get("Content-Type"), cw.body, time.Now().Add(responseTTL))
+	e.replay = s.replayer(r, historyOnly, next)
+	s.resp.put(e)
+	return e
 }
 
 // serveEntry writes a cached answer in the coding the client accepts,

@@ -37,14 +37,17 @@ type route struct {
 	// a refused request is answered before its body is read. The Service
 	// checks again in every method. Every route but the public ones must
 	// declare one (TestEveryRouteDeclaresItsPermission).
-	perm    model.Permission
-	cache   bool     // GET answers kept in the response cache
-	params  []string // with cache: the query parameters the handler reads
-	long    bool     // long-running: optimize, reports, import
-	upload  bool     // body up to max_upload_bytes instead of max_body_bytes
-	noLimit bool     // exempt from rate limits
-	static  bool     // the UI: files are public and exempt, other paths are pages
-	build   func(*Server) http.Handler
+	perm  model.Permission
+	cache bool // GET answers kept in the response cache
+	// with cache: the answers read the history alone, so a decision
+	// (a recommendation dismissed, a budget saved) leaves them cached.
+	historyOnly bool
+	params      []string // with cache: the query parameters the handler reads
+	long        bool     // long-running: optimize, reports, import
+	upload      bool     // body up to max_upload_bytes instead of max_body_bytes
+	noLimit     bool     // exempt from rate limits
+	static      bool     // the UI: files are public and exempt, other paths are pages
+	build       func(*Server) http.Handler
 }
 
 func api(method, path string, perm model.Permission, build func(*Server) http.Handler) route {
@@ -84,10 +87,11 @@ func routeTable() []route {
 	// the cache key, and the handler sees no others (respcache.go).
 	cachedAPI := func(rt route, params ...string) route { rt.cache, rt.params = true, params; return rt }
 	longAPI := func(rt route) route { rt.long = true; return rt }
+	historyOnly := func(rt route) route { rt.historyOnly = true; return rt }
 	return []route{
 		// The core API.
-		cachedAPI(api("GET", "/api/costs", read, (*Server).costs), costParams...),
-		cachedAPI(api("GET", "/api/costs/resources", read, (*Server).costResources), slices.Concat(costParams, []string{"offset", "limit"})...),
+		historyOnly(cachedAPI(api("GET", "/api/costs", read, (*Server).costs), costParams...)),
+		historyOnly(cachedAPI(api("GET", "/api/costs/resources", read, (*Server).costResources), slices.Concat(costParams, []string{"offset", "limit"})...)),
 		longAPI(api("GET", "/api/costs/resources.csv", read, (*Server).exportResources)),
 		cachedAPI(api("GET", "/api/recommendations", read, (*Server).recommendations), "type", "provider", "priority", "state"),
 		cachedAPI(api("GET", "/api/recommendations/not-assessed", read, (*Server).notAssessed)),
@@ -97,7 +101,7 @@ func routeTable() []route {
 		api("GET", "/api/anomalies/{id}", read, (*Server).anomaly),
 		api("POST", "/api/anomalies/{id}/decision", change, (*Server).decideAnomaly),
 		cachedAPI(api("GET", "/api/commitments", read, (*Server).commitments), "period", "days", "start", "end"),
-		cachedAPI(api("GET", "/api/allocation/coverage", read, (*Server).tagCoverage), "period", "days", "start", "end"),
+		historyOnly(cachedAPI(api("GET", "/api/allocation/coverage", read, (*Server).tagCoverage), "period", "days", "start", "end")),
 		api("GET", "/api/budgets", read, (*Server).budgets),
 		api("POST", "/api/budgets", change, (*Server).createBudget),
 		api("PUT", "/api/budgets/{id}", change, (*Server).updateBudget),
@@ -194,7 +198,7 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	inner := withTimeout(timeout, h)
 	switch {
 	case rt.cache:
-		inner = s.cached(rt.params, inner)
+		inner = s.cached(rt.params, rt.historyOnly, inner)
 	case !rt.static:
 		inner = compress(inner)
 	}

@@ -42,6 +42,7 @@ type Server struct {
 	health      *healthCache
 	auth        *authCache
 	resp        *respCache
+	compute     chan struct{} // slots for uncached answers (warm.go)
 	static      *staticFiles
 	readTimeout time.Duration // dashboard.read_timeout: a body's time to arrive
 	mux         *http.ServeMux
@@ -49,6 +50,7 @@ type Server struct {
 	handler     http.Handler
 	hdrCSP      []string      // Content-Security-Policy, shared by every answer
 	grace       time.Duration // shutdownGrace; tests shorten it
+	warmEvery   time.Duration // warmEvery; tests shorten it
 }
 
 // New builds the server from the Service's configuration.
@@ -86,6 +88,7 @@ func New(svc *service.Service) (*Server, error) {
 	s.health = &healthCache{}
 	s.auth = newAuthCache()
 	s.resp = newRespCache(respCacheMaxBytes)
+	s.compute = make(chan struct{}, computeSlots())
 	if s.static, err = newStaticFiles(frontend.Dist()); err != nil {
 		return nil, fmt.Errorf("server: index the built UI: %w", err)
 	}
@@ -158,6 +161,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	if s.tls {
 		srv.TLSConfig = &tls.Config{MinVersion: tls.VersionTLS12}
 	}
+	// The warming stops, and is waited for, before Serve returns: the
+	// caller closes the store next.
+	warmCtx, stopWarm := context.WithCancel(reqCtx)
+	warmDone := make(chan struct{})
+	go func() { defer close(warmDone); s.warmOnChange(warmCtx) }()
+	defer func() { stopWarm(); <-warmDone }()
 	errc := make(chan error, 1)
 	go func() {
 		if s.tls {

@@ -105,6 +105,23 @@ func TestCachedAnswerCodingsAndETag(t *testing.T) {
 	}
 }
 
+// otherProcess opens a second Service on e's data dir, as another
+// costpilot process does, with a token it made.
+func otherProcess(t *testing.T, e *env) (*service.Service, service.NewToken) {
+	t.Helper()
+	other, err := service.OpenWith(context.Background(), testConfig(), service.Options{DataDir: e.svc.DataDirPath(),
+		Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	nt, err := other.CreateToken(adminCtx(), service.TokenRequest{Name: "cron"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return other, nt
+}
+
 // TestOtherProcessChangesSeenAtOnce opens a second Service on the same
 // data dir, as another costpilot process does, and checks the running
 // dashboard sees each of its writes on the very next request: an import
@@ -113,18 +130,8 @@ func TestCachedAnswerCodingsAndETag(t *testing.T) {
 // disabled user.
 func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
-	other, err := service.OpenWith(context.Background(), testConfig(), service.Options{DataDir: e.svc.DataDirPath(),
-		Now: func() time.Time { return testNow }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
+	other, nt := otherProcess(t, e)
 	ctx := adminCtx()
-
-	nt, err := other.CreateToken(adminCtx(), service.TokenRequest{Name: "cron"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	costs := func() (response, map[string]any) {
 		res := e.do(req{path: "/api/costs?days=30&provider=aws", bearer: nt.Token})
 		var m map[string]any
@@ -203,6 +210,111 @@ func TestOtherProcessChangesSeenAtOnce(t *testing.T) {
 
 // focusHeader is the smallest FOCUS header the importer accepts.
 const focusHeader = "BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargePeriodStart,EffectiveCost,ListCost,ProviderName,ServiceName\n"
+
+// TestDecisionsKeepHistoryAnswers: a recommendation dismissed (here by
+// another process) is seen at once in the recommendations, while the cost
+// answers, which read the history alone, stay cached.
+func TestDecisionsKeepHistoryAnswers(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	other, nt := otherProcess(t, e)
+	get := func(path string) (response, string) {
+		t.Helper()
+		res := e.do(req{path: path, bearer: nt.Token})
+		if res.status != 200 {
+			t.Fatalf("%s: %s", path, fmtRes(res))
+		}
+		return res, res.header.Get("X-Cache")
+	}
+	const costs, open = "/api/costs?days=30", "/api/recommendations?state=open"
+	get(costs)
+	recs, _ := get(open)
+	var list []struct{ ID string }
+	if err := json.Unmarshal([]byte(recs.body), &list); err != nil || len(list) == 0 {
+		t.Fatalf("open recommendations: %v %s", err, fmtRes(recs))
+	}
+	if _, err := other.SetRecommendationState(adminCtx(), list[0].ID, service.StateChange{State: "dismissed", Reason: "not ours"}, "root"); err != nil {
+		t.Fatal(err)
+	}
+	if _, x := get(costs); x != "HIT" {
+		t.Fatalf("costs after a dismissal: X-Cache %q, want HIT", x)
+	}
+	after, x := get(open)
+	if x != "MISS" || strings.Contains(after.body, list[0].ID) {
+		t.Fatalf("open recommendations after a dismissal: X-Cache %q, dismissed one listed: %v", x, strings.Contains(after.body, list[0].ID))
+	}
+}
+
+// TestAnswersWarmedAfterAChange: after another process imports, the
+// dashboard computes the answers it had cached again, before anyone asks:
+// the next request is a HIT with the new data.
+func TestAnswersWarmedAfterAChange(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	e.srv.warmEvery = 20 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); e.srv.warmOnChange(ctx) }()
+	defer func() { cancel(); <-done }()
+	other, nt := otherProcess(t, e)
+	const path = "/api/costs?days=30&provider=aws"
+	if res := e.do(req{path: path, bearer: nt.Token}); res.status != 200 || res.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("first: %s", fmtRes(res))
+	}
+	time.Sleep(100 * time.Millisecond) // the watcher has seen the version
+	csv := focusHeader
+	for d := 1; d <= 5; d++ {
+		csv += fmt.Sprintf("1234.5,acct-1,USD,Usage,2026-06-0%dT00:00:00Z,1234.5,1234.5,AWS,Amazon EC2\n", d)
+	}
+	if _, err := other.Import(adminCtx(), "export.csv", strings.NewReader(csv), service.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := other.ChangeVersions(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if n, _ := e.srv.resp.usage(); n > 0 && len(e.srv.resp.hottest(1, v.History+1)) == 1 && len(e.srv.resp.hottest(1, v.History)) == 0 {
+			break // an answer under the new version, none older
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no answer was computed again after the import")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	res := e.do(req{path: path, bearer: nt.Token})
+	var m map[string]map[string]any
+	if res.status != 200 || res.header.Get("X-Cache") != "HIT" || json.Unmarshal([]byte(res.body), &m) != nil || m["aws"]["total_cost"] != 6172.5 {
+		t.Fatalf("after the import: want a warmed HIT with the imported total: %s", fmtRes(res))
+	}
+}
+
+// TestHitsDoNotQueueBehindMisses: with every compute slot taken, a cached
+// answer is still served at once, while an uncached one waits for a slot.
+func TestHitsDoNotQueueBehindMisses(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	cookie, _ := e.login(testUser, testPassword)
+	const hot, cold = "/api/costs?days=30", "/api/costs?days=31"
+	if res := e.do(req{path: hot, cookie: cookie}); res.status != 200 {
+		t.Fatalf("hot: %s", fmtRes(res))
+	}
+	for range cap(e.srv.compute) {
+		e.srv.compute <- struct{}{}
+	}
+	if res := e.do(req{path: hot, cookie: cookie}); res.status != 200 || res.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("a hit with every slot taken: %s", fmtRes(res))
+	}
+	got := make(chan response, 1)
+	go func() { got <- e.do(req{path: cold, cookie: cookie}) }()
+	select {
+	case res := <-got:
+		t.Fatalf("a miss was computed with every slot taken: %s", fmtRes(res))
+	case <-time.After(300 * time.Millisecond):
+	}
+	<-e.srv.compute
+	if res := <-got; res.status != 200 || res.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("the miss once a slot is free: %s", fmtRes(res))
+	}
+}
 
 // TestCompressedAnswers: answers made per request are compressed when
 // large and the client accepts it; small ones go out as they are.
@@ -357,24 +469,30 @@ func TestResponseCacheBounded(t *testing.T) {
 	now := time.Now()
 	body := bytes.Repeat([]byte(`{"cost":1.5},`), 400) // ~5 KB, compresses well
 	for i := range 500 {
-		c.put(newRespEntry(fmt.Sprintf("u|/api/costs?days=%d", i), 1, "application/json", body, now.Add(time.Minute)))
+		c.put(newRespEntry(fmt.Sprintf("u|/api/costs?days=%d", i), versionPair{1, -1}, "application/json", body, now.Add(time.Minute)))
 		if _, b := c.usage(); b > max {
 			t.Fatalf("after %d answers the cache holds %d bytes, over %d", i+1, b, max)
 		}
 	}
-	if c.get("u|/api/costs?days=499", 1, now) == nil || c.get("u|/api/costs?days=0", 1, now) != nil {
+	if c.get("u|/api/costs?days=499", versionPair{1, -1}, now) == nil || c.get("u|/api/costs?days=0", versionPair{1, -1}, now) != nil {
 		t.Fatal("eviction must drop the oldest answers and keep the newest")
 	}
-	c.put(newRespEntry("u|/api/alerts?", 2, "application/json", body, now.Add(time.Minute)))
+	c.put(newRespEntry("u|/api/alerts?", versionPair{2, -1}, "application/json", body, now.Add(time.Minute)))
 	if n, _ := c.usage(); n != 1 {
 		t.Fatalf("%d answers left after a newer version, want 1", n)
 	}
-	c.put(newRespEntry("u|/api/costs?days=1", 1, "application/json", body, now.Add(time.Minute)))
-	if c.get("u|/api/costs?days=1", 1, now) != nil {
+	c.put(newRespEntry("u|/api/costs?days=1", versionPair{1, -1}, "application/json", body, now.Add(time.Minute)))
+	if c.get("u|/api/costs?days=1", versionPair{1, -1}, now) != nil {
 		t.Fatal("an answer from an older version was kept")
 	}
-	if c.get("u|/api/alerts?", 2, now.Add(2*time.Minute)) != nil {
+	if c.get("u|/api/alerts?", versionPair{2, -1}, now.Add(2*time.Minute)) != nil {
 		t.Fatal("an expired answer was returned")
+	}
+	// An answer about decisions is valid under its decisions version only;
+	// one that reads the history alone ignores decisions.
+	c.put(newRespEntry("u|/api/recommendations?", versionPair{2, 7}, "application/json", body, now.Add(time.Minute)))
+	if c.get("u|/api/recommendations?", versionPair{2, 7}, now) == nil || c.get("u|/api/recommendations?", versionPair{2, 8}, now) != nil {
+		t.Fatal("an answer about decisions must be valid under its decisions version alone")
 	}
 }
 
