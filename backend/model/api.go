@@ -239,6 +239,29 @@ type Forecast struct {
 	// Budgets are the configured budgets against their period's actual
 	// plus forecast spend; empty when none are configured.
 	Budgets []BudgetForecast `json:"budgets"`
+	// Filters are the filters the forecast view applies (as in a cost
+	// query); empty for the whole bill.
+	Filters []Filter `json:"filters,omitempty"`
+	// GroupBy is the dimension of Groups; empty when not grouped.
+	GroupBy Dimension `json:"group_by,omitempty"`
+	// Groups are the forecasts of the view's largest groups and of the
+	// rest as one; their totals add up to TotalForecast.
+	Groups []GroupForecast `json:"groups,omitempty"`
+	// Reconciliation says how the parts add up to the whole: bottom_up
+	// (every total is the sum of its parts' forecasts).
+	Reconciliation string `json:"reconciliation"`
+}
+
+// GroupForecast is one group of a grouped forecast: its total over the
+// forecast period with the interval, and its daily points.
+type GroupForecast struct {
+	Key                string          `json:"key"`
+	Label              string          `json:"label"`
+	Other              int             `json:"other,omitempty"` // groups folded into this one; 0 for a single group
+	TotalForecast      float64         `json:"total_forecast"`
+	ConfidenceInterval [2]float64      `json:"confidence_interval"`
+	DailyForecast      []ForecastPoint `json:"daily_forecast"`
+	Model              string          `json:"model"`
 }
 
 // ForecastAccuracy summarises the forecaster's rolling-origin backtest:

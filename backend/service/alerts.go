@@ -16,8 +16,6 @@ import (
 
 // Alert tuning.
 const (
-	// budgetHistoryDays is the history a budget forecast is fitted on.
-	budgetHistoryDays = 120
 	// deliveryClaimTTL: a delivery claimed this long ago and never
 	// finished (a crashed sender) may be tried again.
 	deliveryClaimTTL = 10 * time.Minute
@@ -113,7 +111,11 @@ func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday
 		}
 		keys = []model.ProviderKey{b.Scope.Provider}
 	}
-	from := yday.AddDate(0, 0, -(budgetHistoryDays - 1))
+	// The budget's forecast is the forecast view of its scope: the same
+	// history window and the same model as ForecastView, so a budget and
+	// the Forecast page filtered to its scope show the same number.
+	histFrom, _ := time.Parse(model.DateLayout, demoDay(s.now(), -forecastHistory))
+	from := histFrom
 	if period.Start.Before(from) {
 		from = period.Start
 	}
@@ -128,20 +130,11 @@ func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday
 		}
 	}
 	projected, hasForecast := actual, false
-	// The forecast covers today through the period end; it is fitted on
-	// the history from the first day with cost, as leading zeros are days
-	// before the account (or the scope) existed.
+	// The forecast covers today through the period end.
 	horizon := int(period.End.Sub(yday).Hours() / 24)
-	hist := series
-	for len(hist) > 0 && hist[0] == 0 {
-		hist = hist[1:]
-	}
-	if len(hist) > budgetHistoryDays {
-		hist = hist[len(hist)-budgetHistoryDays:]
-	}
-	if horizon > 0 && len(hist) >= forecast.MinHistory {
-		start := yday.AddDate(0, 0, -(len(hist) - 1))
-		fc, err := forecast.Forecast(hist, start, forecast.Options{Horizon: horizon, Level: s.cfg.Forecast.Interval})
+	hist := series[int(histFrom.Sub(from).Hours()/24):]
+	if f, l := forecast.Span(hist); horizon > 0 && f >= 0 && l-f+1 >= forecast.MinHistory {
+		fc, err := forecast.Part(hist, histFrom, forecast.Options{Horizon: horizon, Level: s.cfg.Forecast.Interval})
 		if err == nil {
 			projected += fc.TotalMean
 			hasForecast = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sort"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/allocate"
@@ -267,11 +268,33 @@ func demoDay(now time.Time, offset int) string {
 // the yearly cycle when the data has it.
 const forecastHistory = 730
 
-// ForecastCosts is GET /api/forecast: the next `days` days per
-// provider and in total, with the interval at forecast.interval, trend
-// analysis, daily points and, when asked, the impact of the current
-// recommendations.
+// ForecastCosts is the forecast of the whole bill (ForecastView with no
+// filter and no grouping): the next `days` days per provider and in
+// total, with the interval at forecast.interval, trend analysis, daily
+// points and, when asked, the impact of the current recommendations.
 func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommendations bool) (model.Forecast, error) {
+	return s.forecastView(ctx, days, includeRecommendations, model.CostQuery{})
+}
+
+// ForecastView is GET /api/forecast: the forecast of any view a cost
+// query can select (its filters), per provider, per group of the view's
+// group_by when given, and in total, coherent (see forecast.View).
+func (s *Service) ForecastView(ctx context.Context, r ForecastRequest) (model.Forecast, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return model.Forecast{}, err
+	}
+	days, incl, err := ForecastQuery(r)
+	if err != nil {
+		return model.Forecast{}, err
+	}
+	q, err := s.CostQuery(CostRequest{Filters: r.Filters, GroupBy: r.GroupBy})
+	if err != nil {
+		return model.Forecast{}, err
+	}
+	return s.forecastView(ctx, days, incl, model.CostQuery{Filters: q.Filters, GroupBy: q.GroupBy})
+}
+
+func (s *Service) forecastView(ctx context.Context, days int, includeRecommendations bool, q model.CostQuery) (model.Forecast, error) {
 	if err := s.can(ctx, model.PermRead); err != nil {
 		return model.Forecast{}, err
 	}
@@ -280,16 +303,31 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 	}
 	to := yesterday(s.now())
 	from := demoDay(s.now(), -forecastHistory)
-	series, cur, err := s.DailySeries(ctx, from, to, "")
+	start, _ := time.Parse(model.DateLayout, from)
+	end, _ := time.Parse(model.DateLayout, to)
+	q.Period = model.Period{Start: start, End: end}
+	cells, keys, labels, cur, err := s.forecastCells(ctx, q, start, end)
 	if err != nil {
 		return model.Forecast{}, err
 	}
-	start, _ := time.Parse(model.DateLayout, from)
-	fc, res, err := forecast.Costs(series, s.cfg.EnabledProviders(), start, days, s.cfg.Forecast.Interval)
+	fc, groups, mean, err := forecast.View(cells, keys, start, days, s.cfg.Forecast.Interval)
 	if err != nil {
 		return model.Forecast{}, err
 	}
 	fc.Currency = cur
+	fc.Filters, fc.GroupBy = q.Filters, q.GroupBy
+	for i := range groups {
+		l := labels[groups[i].Key]
+		groups[i].Key, groups[i].Label, groups[i].Other = l.Key, l.Label, l.Other
+	}
+	// Largest first, the rest as one last, as the cost view lists groups.
+	sort.SliceStable(groups, func(a, b int) bool {
+		if (groups[a].Other > 0) != (groups[b].Other > 0) {
+			return groups[b].Other > 0
+		}
+		return groups[a].TotalForecast > groups[b].TotalForecast
+	})
+	fc.Groups = groups
 	if fc.Accuracy, err = s.forecastAccuracy(ctx, days); err != nil {
 		return model.Forecast{}, err
 	}
@@ -305,7 +343,7 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 		for _, r := range recs {
 			monthly += r.PotentialSavings
 		}
-		imp := forecast.Impact(res.Mean, monthly)
+		imp := forecast.Impact(mean, monthly)
 		fc.RecommendationsImpact = &imp
 	}
 	return fc, nil

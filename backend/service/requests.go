@@ -168,6 +168,9 @@ func costFilters(params map[string][]string) ([]model.Filter, error) {
 type ForecastRequest struct {
 	Days                   *int  `json:"days,omitempty"`                    // nil: DefaultDays
 	IncludeRecommendations *bool `json:"include_recommendations,omitempty"` // nil: true
+	// Filters and GroupBy select and group the view as in a CostRequest.
+	Filters map[string][]string `json:"filters,omitempty"`
+	GroupBy string              `json:"group_by,omitempty"`
 }
 
 // ForecastQuery applies a ForecastRequest's defaults and bounds.

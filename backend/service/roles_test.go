@@ -19,7 +19,7 @@ import (
 var serviceAccess = map[string]model.Permission{
 	// Reads: every role.
 	"AnalyzeCosts": model.PermRead, "DailySeries": model.PermRead, "Recommendations": model.PermRead, "NotAssessed": model.PermRead,
-	"Recommendation": model.PermRead, "GenerateRecommendations": model.PermRead, "ForecastCosts": model.PermRead,
+	"Recommendation": model.PermRead, "GenerateRecommendations": model.PermRead, "ForecastCosts": model.PermRead, "ForecastView": model.PermRead,
 	"EvaluateModel": model.PermRead, "AllocateCosts": model.PermRead, "RuleSets": model.PermRead,
 	"Runs": model.PermRead, "Alerts": model.PermRead, "BudgetStatuses": model.PermRead,
 	"ProviderStatus": model.PermRead, "ProviderDetails": model.PermRead, "PerformanceMetrics": model.PermRead,

@@ -43,6 +43,13 @@ func (c *costFlags) registerScope(cmd *cobra.Command) {
 	f.StringVar(&c.start, "start", "", "first day, YYYY-MM-DD (with --end)")
 	f.StringVar(&c.end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start); a later day than today is cut at today")
 	f.StringVar(&c.period, "period", "", "a calendar period: "+oneOf(model.PeriodKinds))
+	c.registerFilters(cmd)
+}
+
+// registerFilters registers the flags that filter which lines a query
+// reads.
+func (c *costFlags) registerFilters(cmd *cobra.Command) {
+	f := cmd.Flags()
 	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
 	f.StringArrayVar(&c.account, "account", nil, "only this billing account or sub-account (repeatable)")
 	f.StringArrayVar(&c.service, "service", nil, "only this service (repeatable)")

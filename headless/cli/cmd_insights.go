@@ -254,12 +254,15 @@ func cutChange(s string, n int) string {
 func (a *app) forecastCmd() *cobra.Command {
 	var days int
 	var noRecs, evaluate bool
+	var scope costFlags
 	cmd := &cobra.Command{
-		Use:   "forecast [--days N]",
+		Use:   "forecast [--days N] [--service S]... [--group-by DIM]",
 		Short: "Forecast costs for the next N days with a confidence interval",
 		Long: `Forecast the next N days (default 30) per provider and in total, with the interval at
 forecast.interval (default 95 %), each provider's trend and volatility, and the forecast after the
-current recommendations are applied. Needs at least 28 days of history.
+current recommendations are applied. Needs at least 28 days of history. The filter flags
+(provider, account, service, region, tag key:value, ...) forecast only that view, as analyze does;
+--group-by forecasts each of its largest groups and the rest; parts add up to the total.
 -o json prints exactly the /api/forecast answer.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -275,7 +278,13 @@ current recommendations are applied. Needs at least 28 days of history.
 						fmt.Fprintf(w, "  interval coverage: 80%% → %.2f, 95%% → %.2f\n", ev.Coverage80, ev.Coverage95)
 					})
 				}
-				fc, err := svc.ForecastCosts(cmd.Context(), days, !noRecs)
+				incl := !noRecs
+				cr, err := scope.request(cmd)
+				if err != nil {
+					return err
+				}
+				req := service.ForecastRequest{Days: &days, IncludeRecommendations: &incl, Filters: cr.Filters, GroupBy: scope.groupBy}
+				fc, err := svc.ForecastView(cmd.Context(), req)
 				if err != nil {
 					return err
 				}
@@ -286,6 +295,9 @@ current recommendations are applied. Needs at least 28 days of history.
 	cmd.Flags().IntVar(&days, "days", 30, "days to forecast (1-365; the dashboard offers 30, 60, 90)")
 	cmd.Flags().BoolVar(&noRecs, "no-recommendations", false, "skip the recommendations impact")
 	cmd.Flags().BoolVar(&evaluate, "evaluate", false, "instead, backtest the forecaster on the history: MAE, MAPE, sMAPE, MASE, interval coverage")
+	cmd.Flags().StringVar(&scope.groupBy, "group-by", "", "forecast each largest group of "+oneOf(model.Dimensions)+
+		" or tag:KEY and the rest; the groups add up to the total")
+	scope.registerFilters(cmd)
 	a.outputFlag(cmd)
 	return cmd
 }
@@ -308,6 +320,16 @@ func printForecast(w io.Writer, fc model.Forecast, limit int) {
 			string(p.TrendAnalysis.TrendDirection), fmt.Sprintf("%.3f", p.TrendAnalysis.Volatility))
 	}
 	t.print(w, limit)
+	if len(fc.Groups) > 0 {
+		g := table{cols: []column{{name: strings.ToUpper(string(fc.GroupBy))}, {name: "FORECAST", right: true},
+			{name: "LOW", right: true}, {name: "HIGH", right: true}}}
+		for _, gr := range fc.Groups {
+			g.add(gr.Label, money(gr.TotalForecast, c), money(gr.ConfidenceInterval[0], c), money(gr.ConfidenceInterval[1], c))
+		}
+		fmt.Fprintln(w)
+		g.print(w, limit)
+		fmt.Fprintln(w, "  The groups add up to the total: the total is its own forecast, the groups' are scaled to it.")
+	}
 	if im := fc.RecommendationsImpact; im != nil {
 		fmt.Fprintf(w, "\nWith the current recommendations: %s\n  saves %s, %.1f%%\n", money(im.OptimizedForecast, c),
 			money(im.TotalSavings, c), im.SavingsPercentage)

@@ -158,7 +158,9 @@ func (s *Server) forecastQuery(r *http.Request) (service.ForecastRequest, error)
 		}
 		fr.IncludeRecommendations = &incl
 	}
-	return fr, nil
+	cr, err := costRequest(r)
+	fr.Filters, fr.GroupBy = cr.Filters, cr.GroupBy
+	return fr, err
 }
 
 func (s *Server) recommendations() http.Handler {
@@ -202,13 +204,7 @@ func actorOf(r *http.Request) string {
 }
 
 func (s *Server) forecast() http.Handler {
-	return endpoint(s.forecastQuery, func(ctx context.Context, q service.ForecastRequest) (model.Forecast, error) {
-		days, incl, err := service.ForecastQuery(q)
-		if err != nil {
-			return model.Forecast{}, err
-		}
-		return s.svc.ForecastCosts(ctx, days, incl)
-	})
+	return endpoint(s.forecastQuery, s.svc.ForecastView)
 }
 
 // forecastEvaluation is evaluate_model over HTTP: backtests of the

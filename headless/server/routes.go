@@ -77,6 +77,16 @@ var costParams = func() []string {
 	return out
 }()
 
+// forecastParams are GET /api/forecast's parameters: the cost query's
+// filters and grouping beside its own.
+var forecastParams = func() []string {
+	out := []string{"days", "include_recommendations", "group_by"}
+	for _, f := range service.FilterParams {
+		out = append(out, f+"*")
+	}
+	return out
+}()
+
 // routeStatic labels requests for the UI's own files in logs and metrics.
 const routeStatic = "static"
 
@@ -110,7 +120,7 @@ func routeTable() []route {
 		api("POST", "/api/schedules", admin, (*Server).createSchedule),
 		api("PUT", "/api/schedules/{id}", admin, (*Server).updateSchedule),
 		api("DELETE", "/api/schedules/{id}", admin, (*Server).deleteSchedule),
-		cachedAPI(api("GET", "/api/forecast", read, (*Server).forecast), "days", "include_recommendations"),
+		cachedAPI(api("GET", "/api/forecast", read, (*Server).forecast), forecastParams...),
 		cachedAPI(api("GET", "/api/forecast/evaluate", read, (*Server).forecastEvaluation), "days"),
 		longAPI(api("POST", "/api/optimize", change, (*Server).optimize)),
 		longAPI(api("POST", "/api/sync", change, (*Server).sync)),

@@ -407,6 +407,12 @@ export interface Features {
   notifications: boolean;
 }
 
+/** Go: model.Filter */
+export interface Filter {
+  dim: Dimension;
+  values: string[] | null;
+}
+
 /** Go: model.Forecast */
 export interface Forecast {
   total_forecast: number;
@@ -421,6 +427,10 @@ export interface Forecast {
   accuracy?: ForecastAccuracy;
   month_end?: MonthEndForecast;
   budgets: BudgetForecast[] | null;
+  filters?: Filter[];
+  group_by?: Dimension;
+  groups?: GroupForecast[];
+  reconciliation: string;
 }
 
 /** Go: model.ForecastAccuracy */
@@ -447,6 +457,17 @@ export type Frequency = (typeof FrequencyValues)[number];
 /** Go: model.Granularity */
 export const GranularityValues = ['day', 'week', 'month'] as const;
 export type Granularity = (typeof GranularityValues)[number];
+
+/** Go: model.GroupForecast */
+export interface GroupForecast {
+  key: string;
+  label: string;
+  other?: number;
+  total_forecast: number;
+  confidence_interval: [number, number];
+  daily_forecast: ForecastPoint[] | null;
+  model: string;
+}
 
 /** Go: model.Health */
 export interface Health {

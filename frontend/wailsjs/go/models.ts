@@ -279,6 +279,19 @@ export namespace model {
 	
 	
 	
+	export interface Filter {
+	    dim: string;
+	    values: string[];
+	}
+	export interface GroupForecast {
+	    key: string;
+	    label: string;
+	    other?: number;
+	    total_forecast: number;
+	    confidence_interval: number[];
+	    daily_forecast: ForecastPoint[];
+	    model: string;
+	}
 	export interface MonthEndForecast {
 	    month: string;
 	    month_to_date: number;
@@ -332,7 +345,12 @@ export namespace model {
 	    accuracy?: ForecastAccuracy;
 	    month_end?: MonthEndForecast;
 	    budgets: BudgetForecast[];
+	    filters?: Filter[];
+	    group_by?: string;
+	    groups?: GroupForecast[];
+	    reconciliation: string;
 	}
+	
 	
 	
 	export interface HealthCheck {
