@@ -1,10 +1,15 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
 )
@@ -86,5 +91,34 @@ func TestPublicHealthz(t *testing.T) {
 				t.Fatalf("logged-in healthz has no checks: %s", full.body)
 			}
 		})
+	}
+}
+
+// TestSlowAnswerIsNotA500: a request stopped at its time limit (a store
+// query cancelled by the deadline) answers 503 in the error shape with
+// Retry-After and what to do, never a bare 500.
+func TestSlowAnswerIsNotA500(t *testing.T) {
+	h := withTimeout(30*time.Millisecond, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+		writeError(w, r, fmt.Errorf("store: scan: %w", r.Context().Err()))
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/costs?days=365&group_by=tag:team", nil))
+	var m map[string]any
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil {
+		t.Fatalf("not JSON: %v: %s", err, rec.Body)
+	}
+	msg, _ := m["error"].(string)
+	if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "60" || m["error_type"] != "BaseError" ||
+		!strings.Contains(msg, "took longer than this request's 0-second limit") || !strings.Contains(msg, "shorter period") {
+		t.Fatalf("got %d Retry-After %q: %s", rec.Code, rec.Header().Get("Retry-After"), rec.Body)
+	}
+	// A client that went away is not told it was slow.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rec = httptest.NewRecorder()
+	writeError(rec, httptest.NewRequest("GET", "/api/costs", nil).WithContext(ctx), fmt.Errorf("store: scan: %w", context.Canceled))
+	if rec.Code != http.StatusInternalServerError {
+		t.Fatalf("a cancelled request: %d", rec.Code)
 	}
 }

@@ -99,6 +99,9 @@ func statusOf(err error) int { return apperr.HTTPStatus(err) }
 // writeError writes err in the error shape (docs/api.md) with its status;
 // an error without a kind is the 500 {"error":"Internal server error"} body.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if r != nil && errors.Is(err, context.DeadlineExceeded) && errors.Is(r.Context().Err(), context.DeadlineExceeded) {
+		err = errTooSlow(r, err)
+	}
 	status := statusOf(err)
 	if e, ok := apperr.As(err); ok && e.Details["status"] != nil {
 		// The status override is for this layer only, not for the body.

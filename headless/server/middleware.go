@@ -300,10 +300,23 @@ func limitBody(limit int64, next http.Handler) http.Handler {
 // context ends.
 func withTimeout(d time.Duration, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), d)
+		ctx, cancel := context.WithTimeout(context.WithValue(r.Context(), timeLimitKey{}, d), d)
 		defer cancel()
 		next.ServeHTTP(w, r.WithContext(ctx))
 	})
+}
+
+// timeLimitKey holds a request's time limit in its context.
+type timeLimitKey struct{}
+
+// errTooSlow is the answer to a request stopped at its time limit: 503
+// with Retry-After in the error shape, saying what to do, never a bare
+// 500 ("context deadline exceeded").
+func errTooSlow(r *http.Request, err error) error {
+	d, _ := r.Context().Value(timeLimitKey{}).(time.Duration)
+	return apperr.Wrap(apperr.Base, err, "the answer took longer than this request's %d-second limit and was stopped: "+
+		"ask for a shorter period, a filter or another grouping, or try again in a minute", int(d.Seconds())).
+		WithDetail("status", http.StatusServiceUnavailable).WithDetail("retry_after", 60)
 }
 
 // bodyDeadline gives a request that has a body readTimeout
