@@ -256,8 +256,9 @@ func (c *captureWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 // Query().Get reads); of a parameter declared with a trailing "*" (a
 // filter, which may repeat) every value, sorted, as their order does not
 // matter. Other parameters (a token pasted into a URL, a cache buster)
-// neither reach the handler nor the cache key.
-func canonicalQuery(raw string, params []string) string {
+// neither reach the handler nor the cache key. The kept values come back
+// too, so the query is parsed once a request.
+func canonicalQuery(raw string, params []string) (string, url.Values) {
 	q, _ := url.ParseQuery(raw) // a malformed pair is dropped, as Query() does
 	keep := url.Values{}
 	for _, p := range params {
@@ -271,7 +272,7 @@ func canonicalQuery(raw string, params []string) string {
 			keep.Set(name, v[0])
 		}
 	}
-	return keep.Encode()
+	return keep.Encode(), keep
 }
 
 // cached answers GET requests from the response cache, keyed by caller,
@@ -290,7 +291,7 @@ func (s *Server) cached(params []string, historyOnly bool, next http.Handler) ht
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
-		query := canonicalQuery(r.URL.RawQuery, params)
+		query, q := canonicalQuery(r.URL.RawQuery, params)
 		if query != r.URL.RawQuery {
 			r2 := *r
 			u := *r.URL
@@ -299,10 +300,9 @@ func (s *Server) cached(params []string, historyOnly bool, next http.Handler) ht
 			r = &r2
 		}
 		v, err := s.versionsOf(r)
-		q, qerr := url.ParseQuery(r.URL.RawQuery)
 		// A saved view can change without the history changing: answers
 		// that name one are computed each time.
-		if err != nil || qerr != nil || q.Has("view") {
+		if err != nil || q.Has("view") {
 			next.ServeHTTP(w, r)
 			return
 		}
