@@ -28,9 +28,13 @@ function sqlString(s) {
 
 async function importFile(csv, dbfile) {
 	const con = await open(dbfile);
+	// The narrow shape has no ResourceType: the same table, that column NULL.
+	const cols = await con.runAndReadAll(`DESCRIBE SELECT * FROM read_csv(${sqlString(csv)}, header = true, nullstr = 'NULL')`);
+	const hasType = cols.getRowObjects().some((c) => c.column_name === 'ResourceType');
+	const resourceType = hasType ? 'ResourceType' : 'NULL::VARCHAR AS ResourceType';
 	await con.run(`CREATE TEMP TABLE raw AS
   SELECT ProviderName, CAST(ChargePeriodStart AS DATE) AS day, BillingAccountId, SubAccountId,
-         ServiceName, ServiceCategory, RegionId, ResourceId, ResourceType, ChargeCategory, Tags,
+         ServiceName, ServiceCategory, RegionId, ResourceId, ${resourceType}, ChargeCategory, Tags,
          BillingCurrency, SUM(BilledCost) AS billed, SUM(EffectiveCost) AS effective, SUM(ListCost) AS list
   FROM read_csv(${sqlString(csv)}, header = true, nullstr = 'NULL')
   GROUP BY ALL`);

@@ -7,6 +7,9 @@
 # 1. scripts/genfocus writes the fleet file (RESOURCES resources x DAYS days,
 #    one FOCUS row per resource per day, ending yesterday UTC) and, unless
 #    HOURLY=0, the 1,000,000-row hourly file of scripts/import-bench.sh.
+#    Unless NARROW=0, the same fleet is also written in the narrow shape
+#    (genfocus -narrow: 15 FOCUS columns, tags as JSON) and imported by
+#    both tools: the ratio to DuckDB depends on the export's shape.
 # 2. Import: `costpilot import FILE` on a fresh data dir and DuckDB
 #    (@duckdb/node-api from npm, installed into the work dir, 2 threads)
 #    reading the same file and storing it summed to the same daily grain in a
@@ -31,7 +34,8 @@
 # measured answer's X-Cache header is checked; a HIT is reported in the table.
 #
 # Environment: COSTPILOT_BIN (the binary to measure; default: build
-# bin/costpilot from this tree), HOURLY=0 (skip the hourly file), HOURLY_ROWS
+# bin/costpilot from this tree), HOURLY=0 (skip the hourly file), NARROW=0
+# (skip the narrow-shape import of the same fleet), HOURLY_ROWS
 # (1000000), DAYS (365), REPS (5 per HTTP view), RUNS (3 per command),
 # IMPORT_RUNS (3: the machine is shared, one run can mislead), PORT (default:
 # a free one),
@@ -44,6 +48,7 @@ set -euo pipefail
 
 RESOURCES=${1:-5000}
 HOURLY=${HOURLY:-1}
+NARROW=${NARROW:-1}
 HOURLY_ROWS=${HOURLY_ROWS:-1000000}
 DAYS=${DAYS:-365}
 REPS=${REPS:-5}
@@ -252,6 +257,8 @@ dashboard:
 performance:
   cache: {enabled: false}
 YAML
+CFG_CACHED=$WORK/costpilot-cached.yaml
+sed 's/cache: {enabled: false}/cache: {enabled: true}/' "$CFG" >"$CFG_CACHED"
 cpilot() { "$BIN" --config "$CFG" --data-dir "$1" "${@:2}"; } # DATADIR ARGS...
 
 # import_both LABEL FILE DATADIR DUCKFILE: IMPORT_RUNS runs of each tool,
@@ -305,6 +312,20 @@ else
 	import_failed_row fleet "fleet ($FLEET_ROWS rows, $FLEET_MB MB)" "$T_RATIO"
 	FLEET_OK=0
 fi
+if [ "$NARROW" != 0 ]; then
+	# The same fleet in the narrow shape (15 FOCUS columns, tags as JSON):
+	# less to parse, the same to store, so the write path weighs more.
+	NFILE=$WORK/fleet-narrow.csv
+	log "generating the fleet in the narrow shape..."
+	measure genfocus-narrow 3600 "$WORK/genfocus" -daily -narrow -resources "$RESOURCES" -days "$DAYS" -out "$NFILE"
+	NARROW_MB=$(($(stat -c %s "$NFILE") / 1000000))
+	if import_both narrow "$NFILE" "$WORK/data-narrow" "$WORK/narrow.duckdb"; then
+		import_row narrow "narrow fleet ($FLEET_ROWS rows, $NARROW_MB MB)" "$T_RATIO" "$T_RSS" "≤"
+	else
+		import_failed_row narrow "narrow fleet ($FLEET_ROWS rows, $NARROW_MB MB)" "$T_RATIO"
+	fi
+	rm -rf "$WORK/data-narrow" "$WORK/narrow.duckdb" "$NFILE" # disk for the rest
+fi
 if [ -n "$HFILE" ]; then
 	if import_both hourly "$HFILE" "$WORK/data-hourly" "$WORK/hourly.duckdb"; then
 		import_row hourly "hourly ($HOURLY_ROWS rows, $HOURLY_MB MB)" "$T_HRATIO" "$T_HRSS" "<"
@@ -341,24 +362,29 @@ if [ "$FLEET_OK" = 1 ]; then
 		exit 1
 	fi
 	BASE=http://127.0.0.1:$PORT
-	log "starting the dashboard on $BASE..."
-	# Started directly, not through cpilot: $! must be the server itself.
-	"$BIN" --config "$CFG" --data-dir "$FLEET_DIR" dashboard --host 127.0.0.1 --port "$PORT" >"$WORK/server.log" 2>&1 &
-	server_pid=$!
-	up=0
-	for _ in $(seq 600); do # at most ~2 minutes
-		kill -0 "$server_pid" 2>/dev/null || break
-		code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/healthz" || true)
-		if [ "$code" != 000 ]; then up=1 && break; fi
-		sleep 0.2
-	done
-	sleep 0.5
-	kill -0 "$server_pid" 2>/dev/null || up=0 # the answer came from another server
-	if [ "$up" != 1 ]; then
-		echo "history-bench: the dashboard did not start; its log:" >&2
-		tail -20 "$WORK/server.log" >&2
-		exit 1
-	fi
+	# start_dashboard CONFIG: the dashboard on the fleet's data dir, waited
+	# for; sets server_pid.
+	start_dashboard() {
+		log "starting the dashboard on $BASE ($(basename "$1"))..."
+		# Started directly, not through cpilot: $! must be the server itself.
+		"$BIN" --config "$1" --data-dir "$FLEET_DIR" dashboard --host 127.0.0.1 --port "$PORT" >"$WORK/server.log" 2>&1 &
+		server_pid=$!
+		local up=0
+		for _ in $(seq 600); do # at most ~2 minutes
+			kill -0 "$server_pid" 2>/dev/null || break
+			code=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$BASE/healthz" || true)
+			if [ "$code" != 000 ]; then up=1 && break; fi
+			sleep 0.2
+		done
+		sleep 0.5
+		kill -0 "$server_pid" 2>/dev/null || up=0 # the answer came from another server
+		if [ "$up" != 1 ]; then
+			echo "history-bench: the dashboard did not start; its log:" >&2
+			tail -20 "$WORK/server.log" >&2
+			exit 1
+		fi
+	}
+	start_dashboard "$CFG"
 	for q in "${VIEWS[@]}"; do
 		: >"$WORK/times"
 		hits=0 failed=0
@@ -383,8 +409,13 @@ if [ "$FLEET_OK" = 1 ]; then
 		printf '  GET /api/costs?%-28s median %8s s  max %8s s  (%d bytes, X-Cache HIT %d of %d)\n' \
 			"$q" "${CP_MED[$q]}" "${CP_MAX[$q]}" "$(stat -c %s "$WORK/resp.json" 2>/dev/null || echo 0)" "$hits" "$REPS"
 	done
-	# A recommendation's state change: the top recommendation dismissed and
-	# reopened in turn (each answer is the recommendation as it now stands).
+	SERVER_RSS=$(awk '/^VmHWM/{printf "%.0f", $2/1024}' "/proc/$server_pid/status" 2>/dev/null || echo "?")
+	stop_server
+	# A recommendation's state change, on a dashboard with the caches on
+	# (the default): the top recommendation dismissed and reopened in turn
+	# (each answer is the recommendation as it now stands), after the list
+	# was asked for once, as the page that changes it has.
+	start_dashboard "$CFG_CACHED"
 	REC_ID=$(curl -s --max-time 600 -H "Authorization: Bearer $TOKEN" "$BASE/api/recommendations" | jq -r 'if type == "array" then .[0].id else .recommendations[0].id end // empty' 2>/dev/null || true)
 	REC_MED="-" REC_MAX=""
 	if [ -n "$REC_ID" ]; then
@@ -401,7 +432,6 @@ if [ "$FLEET_OK" = 1 ]; then
 		REC_MED=$(median <"$WORK/times") REC_MAX=$(maxof <"$WORK/times")
 		printf '  POST /api/recommendations/…/state  median %8s s  max %8s s\n' "$REC_MED" "$REC_MAX"
 	fi
-	SERVER_RSS=$(awk '/^VmHWM/{printf "%.0f", $2/1024}' "/proc/$server_pid/status" 2>/dev/null || echo "?")
 	stop_server
 
 	log "DuckDB: the same four aggregates on its table ($REPS runs each)..."

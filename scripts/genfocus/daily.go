@@ -119,15 +119,17 @@ var (
 // fleetResource holds the unchanging cells of a resource's rows,
 // pre-encoded, so a row is a few copies plus the numbers of the day.
 type fleetResource struct {
-	head    []byte // AvailabilityZone cell and comma
-	acct    []byte // ,BillingAccountId..BillingCurrency,
-	issuer  []byte // ,InvoiceIssuerName,
-	rows    []fleetRow
-	base    float64
-	growth  float64 // relative change over the whole span
-	weekend float64 // cost factor on Saturdays and Sundays
-	noise   float64 // relative standard deviation of a day's cost
-	listUp  float64 // ListCost / BilledCost
+	head []byte // AvailabilityZone cell and comma
+	acct []byte // ,BillingAccountId..BillingCurrency,
+	// narrow shape: ,BillingAccountId,BillingCurrency,ChargeCategory,
+	narrowAcct []byte
+	issuer     []byte // ,InvoiceIssuerName,
+	rows       []fleetRow
+	base       float64
+	growth     float64 // relative change over the whole span
+	weekend    float64 // cost factor on Saturdays and Sundays
+	noise      float64 // relative standard deviation of a day's cost
+	listUp     float64 // ListCost / BilledCost
 }
 
 // fleetRow is one usage a resource bills every day (most bill one).
@@ -138,6 +140,7 @@ type fleetRow struct {
 	price    []byte  // ,ListUnitPrice,PricingCategory,
 	mid      []byte  // ,PricingUnit..ServiceCategory,
 	tail     []byte  // ,ServiceName..Tags,x_UsageType and newline
+	narrow   []byte  // narrow shape: ,ProviderName..Tags and newline
 	share    float64 // of the resource's daily cost
 	discount float64 // EffectiveCost / BilledCost
 	price1   float64 // unit price, for the quantities
@@ -305,6 +308,7 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 		// SKU price id) stay NULL, as in many real exports: it keeps rows
 		// near 650 bytes (1.2 GB for 5,000 x 365).
 		x.acct = []byte("," + quote(p.accounts[ai]) + ",NULL,USD,")
+		x.narrowAcct = []byte("," + quote(p.accounts[ai]) + ",USD,Usage,")
 		x.issuer = []byte("," + quote(p.issuer) + ",")
 		row := func(k *usageKind, share, discount float64, category, commit string) fleetRow {
 			ut := usageType(p.name, k, reg.id)
@@ -312,12 +316,14 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 				ut = "NULL"
 			}
 			return fleetRow{
-				charge:   []byte("Usage,NULL," + quote(chargeDescription(p.name, k, reg.id, reg.name)) + ",Usage-Based,"),
-				commit:   []byte(commit),
-				unit:     []byte("," + quote(k.unit) + ",NULL,NULL,"),
-				price:    []byte("," + strconv.FormatFloat(k.price*x.listUp, 'f', 8, 64) + "," + quote(category) + ","),
-				mid:      []byte("," + quote(k.unit) + "," + quote(p.name) + "," + quote(p.issuer) + "," + quote(reg.id) + ",NULL," + quote(id) + ",NULL," + quote(svc.typ) + "," + quote(svc.category) + ","),
-				tail:     []byte("," + quote(svc.name) + "," + quote(skuID(p.name, k, reg.id)) + ",NULL," + quote(sub[0]) + "," + quote(sub[1]) + "," + tags + "," + quote(ut) + "\n"),
+				charge: []byte("Usage,NULL," + quote(chargeDescription(p.name, k, reg.id, reg.name)) + ",Usage-Based,"),
+				commit: []byte(commit),
+				unit:   []byte("," + quote(k.unit) + ",NULL,NULL,"),
+				price:  []byte("," + strconv.FormatFloat(k.price*x.listUp, 'f', 8, 64) + "," + quote(category) + ","),
+				mid:    []byte("," + quote(k.unit) + "," + quote(p.name) + "," + quote(p.issuer) + "," + quote(reg.id) + ",NULL," + quote(id) + ",NULL," + quote(svc.typ) + "," + quote(svc.category) + ","),
+				tail:   []byte("," + quote(svc.name) + "," + quote(skuID(p.name, k, reg.id)) + ",NULL," + quote(sub[0]) + "," + quote(sub[1]) + "," + tags + "," + quote(ut) + "\n"),
+				narrow: []byte("," + quote(p.name) + "," + quote(reg.id) + "," + quote(id) + "," + quote(svc.category) + "," +
+					quote(svc.name) + "," + quote(sub[0]) + "," + tags + "\n"),
 				share:    share,
 				discount: discount,
 				price1:   k.price,
@@ -333,10 +339,17 @@ func newFleet(r *rand.Rand, n int) []fleetResource {
 	return res
 }
 
+// narrowHeader is the narrow shape's header: the few columns a minimal
+// FOCUS export carries, tags as JSON. The same fleet and numbers as the
+// wide shape, at well under half the bytes a row, so parsing weighs less
+// against storing.
+const narrowHeader = `BilledCost,BillingAccountId,BillingCurrency,ChargeCategory,ChargePeriodEnd,ChargePeriodStart,EffectiveCost,ListCost,ProviderName,RegionId,ResourceId,ServiceCategory,ServiceName,SubAccountId,Tags`
+
 // writeDaily writes one row per resource per day (two for the resources
-// that bill a second usage) for days days ending at last, day by day.
-// Memory is the fleet table, whatever the row count.
-func writeDaily(w *bufio.Writer, n, days int, last time.Time, seed uint64) error {
+// that bill a second usage) for days days ending at last, day by day, in
+// the wide shape (header) or the narrow one (narrowHeader). Memory is the
+// fleet table, whatever the row count.
+func writeDaily(w *bufio.Writer, n, days int, last time.Time, seed uint64, narrow bool) error {
 	r := rand.New(rand.NewPCG(seed, 7))
 	res := newFleet(r, n)
 	first := last.AddDate(0, 0, -(days - 1))
@@ -366,6 +379,19 @@ func writeDaily(w *bufio.Writer, n, days int, last time.Time, seed uint64) error
 				billed := x.base * f * row.share
 				qty := billed / row.price1
 				b = b[:0]
+				if narrow {
+					b = strconv.AppendFloat(b, billed, 'f', 8, 64)
+					b = append(b, x.narrowAcct...)
+					b = append(b, charges...)
+					b = strconv.AppendFloat(b, billed*row.discount, 'f', 8, 64)
+					b = append(b, ',')
+					b = strconv.AppendFloat(b, billed*x.listUp, 'f', 8, 64)
+					b = append(b, row.narrow...)
+					if _, err := w.Write(b); err != nil {
+						return err
+					}
+					continue
+				}
 				b = append(b, x.head...)
 				b = strconv.AppendFloat(b, billed, 'f', 8, 64)
 				b = append(b, x.acct...)

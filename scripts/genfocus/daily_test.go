@@ -22,7 +22,7 @@ func TestDailyFleetUsage(t *testing.T) {
 		if _, err := w.WriteString(header + `,"x_UsageType"` + "\n"); err != nil {
 			t.Fatal(err)
 		}
-		if err := writeDaily(w, 2000, 2, time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC), 3); err != nil {
+		if err := writeDaily(w, 2000, 2, time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC), 3, false); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Flush(); err != nil {
@@ -67,6 +67,51 @@ func TestDailyFleetUsage(t *testing.T) {
 	for _, w := range want {
 		if !found[w] {
 			t.Errorf("no line of usage %s", w)
+		}
+	}
+}
+
+// TestNarrowShapeSameFleet: the narrow shape is the same fleet and the
+// same numbers as the wide one, so the two shapes' imports are comparable:
+// equal totals per provider and as many daily lines.
+func TestNarrowShapeSameFleet(t *testing.T) {
+	parse := func(narrow bool) (map[model.ProviderKey]model.Nanos, int) {
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		h := header + `,"x_UsageType"`
+		if narrow {
+			h = narrowHeader
+		}
+		if _, err := w.WriteString(h + "\n"); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeDaily(w, 300, 3, time.Date(2025, 1, 3, 0, 0, 0, 0, time.UTC), 5, narrow); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		res, err := billing.Parse(context.Background(), bytes.NewReader(buf.Bytes()), "fleet.csv", billing.Options{})
+		if err != nil {
+			t.Fatalf("narrow %v: %v", narrow, err)
+		}
+		defer res.Close()
+		totals, rows := map[model.ProviderKey]model.Nanos{}, 0
+		for _, bt := range res.Batches {
+			if err := bt.Facts.Each(func(f model.Fact) error { totals[bt.Provider] += f.Billed; rows++; return nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return totals, rows
+	}
+	wide, wideRows := parse(false)
+	narrow, narrowRows := parse(true)
+	if len(wide) != 4 || narrowRows == 0 {
+		t.Fatalf("wide %v (%d facts), narrow %v (%d facts)", wide, wideRows, narrow, narrowRows)
+	}
+	for p, v := range wide {
+		if narrow[p] != v {
+			t.Errorf("%s: narrow total %v, wide %v", p, narrow[p], v)
 		}
 	}
 }

@@ -55,6 +55,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("out", "focus-bench.csv", "output file (- for stdout)")
 	daily := flag.Bool("daily", false, "daily fleet mode: one row per resource per day")
+	narrow := flag.Bool("narrow", false, "daily mode: the narrow shape (15 FOCUS columns, tags as JSON) instead of the wide one")
 	days := flag.Int("days", 365, "daily mode: days to write, ending at -end")
 	end := flag.String("end", "", "daily mode: last day YYYY-MM-DD (default: yesterday UTC)")
 	flag.Parse()
@@ -70,8 +71,13 @@ func main() {
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	h := header
-	if *daily {
+	switch {
+	case *daily && *narrow:
+		h = narrowHeader
+	case *daily:
 		h += `,"x_UsageType"` // the AWS usage types of the fleet's kinds
+	case *narrow:
+		log.Fatal("-narrow is a shape of the daily mode: add -daily")
 	}
 	if _, err := w.WriteString(h + "\n"); err != nil {
 		log.Fatal(err)
@@ -93,7 +99,7 @@ func main() {
 		if n < 1 || *days < 1 {
 			log.Fatal("-resources and -days must be positive")
 		}
-		err = writeDaily(w, n, *days, last, *seed)
+		err = writeDaily(w, n, *days, last, *seed, *narrow)
 	} else {
 		err = writeHourly(w, *rows, *nres, *seed)
 	}
