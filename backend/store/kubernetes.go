@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -407,4 +408,92 @@ func batchDays(batches []model.Batch) (from, to model.DayNum, ok bool) {
 		from, to = min(from, f), max(to, t)
 	}
 	return from, to, ok
+}
+
+// K8sSynced returns the last day a live cluster was synced through ("" when
+// never).
+func (s *Store) K8sSynced(ctx context.Context, cluster string) (string, error) {
+	var v string
+	err := s.r.QueryRowContext(ctx, `SELECT v FROM k8s_meta WHERE k = ?`, "synced:"+cluster).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: kubernetes sync state: %w", err)
+	}
+	return v, nil
+}
+
+// SetK8sSynced records the last day a live cluster was synced through.
+func (s *Store) SetK8sSynced(ctx context.Context, cluster, day string) error {
+	const q = `INSERT INTO k8s_meta(k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v`
+	if _, err := s.w.ExecContext(ctx, q, "synced:"+cluster, day); err != nil {
+		return fmt.Errorf("store: kubernetes sync state: %w", err)
+	}
+	return nil
+}
+
+// K8sWorkload is one workload's requests and usage over a span: the sums
+// of its pods' day averages (core-days and byte-days).
+type K8sWorkload struct {
+	Cluster, Namespace, Workload, Kind string
+	CPURequest, CPUUsage               float64
+	RAMRequest, RAMUsage               float64
+	Days                               int
+}
+
+// K8sWorkloads sums requests and usage per workload over the inclusive
+// days [from, to], for the workloads whose source gives them.
+func (s *Store) K8sWorkloads(ctx context.Context, from, to string) ([]K8sWorkload, error) {
+	a, ok1 := model.ParseDayNum(from)
+	b, ok2 := model.ParseDayNum(to)
+	if !ok1 || !ok2 {
+		return nil, fmt.Errorf("store: span %q..%q is not two days", from, to)
+	}
+	const q = `SELECT p.cluster, p.namespace, p.workload, p.workload_kind, SUM(s.cpu_req), SUM(s.cpu_use),
+			SUM(s.ram_req), SUM(s.ram_use), COUNT(DISTINCT s.day)
+		FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod
+		WHERE s.day BETWEEN ? AND ? AND p.namespace <> ?
+		GROUP BY p.cluster, p.namespace, p.workload, p.workload_kind
+		HAVING SUM(s.cpu_req) > 0 OR SUM(s.ram_req) > 0 OR SUM(s.cpu_use) > 0 OR SUM(s.ram_use) > 0
+		ORDER BY 1, 2, 3, 4`
+	var out []K8sWorkload
+	err := s.query(ctx, q, []any{int64(a), int64(b), model.IdleValue}, func(rows *sql.Rows) error {
+		var w K8sWorkload
+		if err := rows.Scan(&w.Cluster, &w.Namespace, &w.Workload, &w.Kind, &w.CPURequest, &w.CPUUsage,
+			&w.RAMRequest, &w.RAMUsage, &w.Days); err != nil {
+			return err
+		}
+		out = append(out, w)
+		return nil
+	})
+	return out, err
+}
+
+// K8sCluster is what is stored of one cluster.
+type K8sCluster struct {
+	Cluster            string
+	FirstDay, LastDay  string
+	Assets, Matched    int
+	EstimatedSplitDays int // asset-days with no billed line
+}
+
+// K8sClusters describes the stored clusters.
+func (s *Store) K8sClusters(ctx context.Context) ([]K8sCluster, error) {
+	const q = `SELECT a.cluster, MIN(s.day), MAX(s.day), COUNT(DISTINCT a.id),
+			COUNT(DISTINCT CASE WHEN a.rkey <> '' THEN a.id END),
+			COUNT(DISTINCT CASE WHEN s.est = 1 THEN a.id || ':' || s.day END)
+		FROM k8s_assets a JOIN k8s_splits s ON s.asset = a.id GROUP BY a.cluster ORDER BY a.cluster`
+	var out []K8sCluster
+	err := s.query(ctx, q, nil, func(rows *sql.Rows) error {
+		var c K8sCluster
+		var f, l model.DayNum
+		if err := rows.Scan(&c.Cluster, &f, &l, &c.Assets, &c.Matched, &c.EstimatedSplitDays); err != nil {
+			return err
+		}
+		c.FirstDay, c.LastDay = f.String(), l.String()
+		out = append(out, c)
+		return nil
+	})
+	return out, err
 }

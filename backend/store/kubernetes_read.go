@@ -237,7 +237,7 @@ func analysisKey(v string) string {
 var k8sRollupDims = map[model.Dimension]bool{model.DimCluster: true, model.DimNamespace: true}
 
 // k8sRollupSums reads k8s_day: the scope's sources' reconciled rows and
-// the estimated rows (source '') of their providers.
+// the estimated rows (source ”) of their providers.
 func (s *Store) k8sRollupSums(ctx context.Context, p *plan, m model.CostMetric, d model.Dimension, byDay bool, add func(GroupDaySum, int64, bool)) error {
 	var or []string
 	args := []any{string(d), int64(p.from), int64(p.to)}
