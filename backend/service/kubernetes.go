@@ -295,4 +295,3 @@ func parseLabelFilter(v string) (string, string, error) {
 	}
 	return strings.TrimSpace(k), strings.TrimSpace(val), nil
 }
-
