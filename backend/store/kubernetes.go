@@ -50,7 +50,15 @@ func (s *Store) ReplaceK8s(ctx context.Context, set kubernetes.Set) (K8sImport, 
 		if err != nil {
 			return err
 		}
-		if _, err := matchAssets(ctx, tx, false); err != nil {
+		changed, err := matchAssets(ctx, tx, false)
+		if err != nil {
+			return err
+		}
+		// An asset whose match moved (the bill came after its splits)
+		// has older splits to share again.
+		var stale int
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM k8s_splits WHERE asset IN (SELECT value FROM json_each(?)))`,
+			jsonIDs(changed)).Scan(&stale); err != nil {
 			return err
 		}
 		groups, err := assetGroups(ctx, tx)
@@ -75,7 +83,14 @@ func (s *Store) ReplaceK8s(ctx context.Context, set kubernetes.Set) (K8sImport, 
 		if err := b.flush(ctx); err != nil {
 			return err
 		}
-		if err := reconcileK8s(ctx, tx, from, to); err != nil {
+		if stale == 1 {
+			if err := reshareK8s(ctx, tx); err != nil {
+				return err
+			}
+			if err := reconcileK8s(ctx, tx, firstDay, lastDay, nil); err != nil {
+				return err
+			}
+		} else if err := reconcileK8s(ctx, tx, from, to, slices.Sorted(maps.Keys(set.Days))); err != nil {
 			return err
 		}
 		out.Allocations, out.Assets, out.From, out.To = len(set.Allocations), len(w.assets), from.String(), to.String()
@@ -202,23 +217,23 @@ func assetGroups(ctx context.Context, tx *sql.Tx) (map[int64]string, error) {
 }
 
 // matchAssets matches every asset to the billed resources its provider
-// id names, when the line keys changed since the last match (or always,
-// with force unset and no match recorded). It reports whether any
-// asset's match changed, and then recomputes the shares of all splits.
-func matchAssets(ctx context.Context, tx *sql.Tx, onlyIfChanged bool) (bool, error) {
+// id names (with onlyIfChanged, only when the line keys changed since the
+// last match). It returns the assets whose match changed: the caller
+// shares their splits again.
+func matchAssets(ctx context.Context, tx *sql.Tx, onlyIfChanged bool) ([]int64, error) {
 	var mark string
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(id), 0) || ':' || COUNT(*) FROM line_keys`).Scan(&mark); err != nil {
-		return false, fmt.Errorf("match assets: %w", err)
+		return nil, fmt.Errorf("match assets: %w", err)
 	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM k8s_assets`).Scan(&n); err != nil || n == 0 {
-		return false, err
+		return nil, err
 	}
 	if onlyIfChanged {
 		var old string
 		err := tx.QueryRowContext(ctx, `SELECT v FROM k8s_meta WHERE k = 'line_keys'`).Scan(&old)
 		if err == nil && old == mark {
-			return false, nil
+			return nil, nil
 		}
 	}
 	// The billed resources by key: a scan of the distinct resources.
@@ -241,7 +256,7 @@ func matchAssets(ctx context.Context, tx *sql.Tx, onlyIfChanged bool) (bool, err
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("match assets: %w", err)
+		return nil, fmt.Errorf("match assets: %w", err)
 	}
 	type asset struct {
 		id               int64
@@ -257,12 +272,12 @@ func matchAssets(ctx context.Context, tx *sql.Tx, onlyIfChanged bool) (bool, err
 		return nil
 	})
 	if err != nil {
-		return false, fmt.Errorf("match assets: %w", err)
+		return nil, fmt.Errorf("match assets: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM k8s_asset_res`); err != nil {
-		return false, fmt.Errorf("match assets: %w", err)
+		return nil, fmt.Errorf("match assets: %w", err)
 	}
-	changed := false
+	var changed []int64
 	b := newBulk(tx, "k8s_asset_res", 3)
 	for _, a := range assets {
 		p, keys := kubernetes.ResourceKeys(a.providerID)
@@ -272,24 +287,24 @@ func matchAssets(ctx context.Context, tx *sql.Tx, onlyIfChanged bool) (bool, err
 				rkey = k
 				for _, r := range rs {
 					if err := b.add(ctx, a.id, r.provider, r.rid); err != nil {
-						return false, err
+						return nil, err
 					}
 				}
 				break
 			}
 		}
 		if rkey != a.rkey {
-			changed = true
+			changed = append(changed, a.id)
 			if _, err := tx.ExecContext(ctx, `UPDATE k8s_assets SET rkey = ? WHERE id = ?`, rkey, a.id); err != nil {
-				return false, fmt.Errorf("match assets: %w", err)
+				return nil, fmt.Errorf("match assets: %w", err)
 			}
 		}
 	}
 	if err := b.flush(ctx); err != nil {
-		return false, err
+		return nil, err
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO k8s_meta(k, v) VALUES ('line_keys', ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v`, mark); err != nil {
-		return false, fmt.Errorf("match assets: %w", err)
+		return nil, fmt.Errorf("match assets: %w", err)
 	}
 	return changed, nil
 }
@@ -320,7 +335,7 @@ func k8sAfterWrite(ctx context.Context, tx *sql.Tx, from, to model.DayNum) error
 	if err != nil {
 		return err
 	}
-	if changed {
+	if len(changed) > 0 {
 		if err := reshareK8s(ctx, tx); err != nil {
 			return err
 		}
@@ -329,17 +344,25 @@ func k8sAfterWrite(ctx context.Context, tx *sql.Tx, from, to model.DayNum) error
 			return err
 		}
 	}
-	return reconcileK8s(ctx, tx, from, to)
+	return reconcileK8s(ctx, tx, from, to, nil)
 }
 
-// reconcileK8s recomputes, over days [from, to], which splits are
-// estimated (no billed line of their asset that day) and the k8s_day
-// rollup of the reconciled and estimated costs by cluster and namespace.
-func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum) error {
+// reconcileK8s recomputes, over days [from, to] and for the clusters
+// given (all when nil), which splits are estimated (no billed line of
+// their asset that day) and the k8s_day rollup of the reconciled and
+// estimated costs by cluster and namespace.
+func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum, clusters []string) error {
 	if to < from {
 		return nil
 	}
 	a, b := int64(from), int64(to)
+	all := 1
+	if clusters != nil {
+		all = 0
+	}
+	cl := jsonStrings(clusters)
+	// The assets of the clusters: every condition below starts from them.
+	inAssets := `(SELECT id FROM k8s_assets WHERE ? OR cluster IN (SELECT value FROM json_each(?)))`
 	steps := []struct {
 		q    string
 		args []any
@@ -348,12 +371,12 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum) error 
 		{`CREATE TEMP TABLE k8s_billed (asset INTEGER, day INTEGER, PRIMARY KEY (asset, day)) WITHOUT ROWID`, nil},
 		{`INSERT OR IGNORE INTO k8s_billed SELECT DISTINCT r.asset, f.day FROM k8s_asset_res r
 			JOIN line_keys k ON k.resource_id = r.rid AND k.provider = r.provider
-			JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?`, []any{a, b}},
+			JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?
+			WHERE r.asset IN ` + inAssets, []any{a, b, all, cl}},
 		{`UPDATE k8s_splits SET est = NOT EXISTS (SELECT 1 FROM k8s_billed x WHERE x.asset = k8s_splits.asset AND x.day = k8s_splits.day)
-			WHERE day BETWEEN ? AND ?`, []any{a, b}},
-		{`DELETE FROM k8s_day WHERE day BETWEEN ? AND ?`, []any{a, b}},
-		{`DROP TABLE IF EXISTS temp.k8s_cn`, nil},
-		{`CREATE TEMP TABLE k8s_cn AS
+			WHERE day BETWEEN ? AND ? AND asset IN ` + inAssets, []any{a, b, all, cl}},
+		{`DELETE FROM k8s_day WHERE day BETWEEN ? AND ? AND (? OR cluster IN (SELECT value FROM json_each(?)))`, []any{a, b, all, cl}},
+		{`INSERT INTO k8s_day
 			SELECT p.cluster, p.namespace, k.provider, k.source, cu.s AS currency, s.day,
 				SUM(CAST(ROUND(f.billed * s.share) AS INTEGER)) AS billed,
 				SUM(CAST(ROUND(f.effective * s.share) AS INTEGER)) AS effective,
@@ -363,18 +386,13 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum) error 
 			JOIN line_keys k ON k.resource_id = r.rid AND k.provider = r.provider
 			JOIN facts f ON f.key = k.id AND f.day = s.day
 			JOIN strs cu ON cu.id = k.currency
-			WHERE s.day BETWEEN ? AND ? AND s.est = 0
+			WHERE s.day BETWEEN ? AND ? AND s.est = 0 AND s.asset IN ` + inAssets + `
 			GROUP BY p.cluster, p.namespace, k.provider, k.source, k.currency, s.day
 			UNION ALL
 			SELECT p.cluster, p.namespace, a.provider, '', s.currency, s.day, SUM(s.price), SUM(s.price), SUM(s.price)
 			FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod JOIN k8s_assets a ON a.id = s.asset
-			WHERE s.day BETWEEN ? AND ? AND s.est = 1
-			GROUP BY p.cluster, p.namespace, a.provider, s.currency, s.day`, []any{a, b, a, b}},
-		{`INSERT INTO k8s_day SELECT 'cluster', cluster, provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
-			FROM k8s_cn GROUP BY cluster, provider, source, currency, day`, nil},
-		{`INSERT INTO k8s_day SELECT 'namespace', namespace, provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
-			FROM k8s_cn GROUP BY namespace, provider, source, currency, day`, nil},
-		{`DROP TABLE temp.k8s_cn`, nil},
+			WHERE s.day BETWEEN ? AND ? AND s.est = 1 AND s.asset IN ` + inAssets + `
+			GROUP BY p.cluster, p.namespace, a.provider, s.currency, s.day`, []any{a, b, all, cl, a, b, all, cl}},
 		{`DROP TABLE temp.k8s_billed`, nil},
 	}
 	for _, st := range steps {
@@ -383,6 +401,15 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum) error 
 		}
 	}
 	return nil
+}
+
+// jsonStrings encodes strings as a JSON array for json_each.
+func jsonStrings(v []string) string {
+	if v == nil {
+		v = []string{}
+	}
+	b, _ := json.Marshal(v) // strings always encode
+	return string(b)
 }
 
 // jsonIDs encodes ids as a JSON array for json_each.

@@ -240,7 +240,7 @@ var k8sRollupDims = map[model.Dimension]bool{model.DimCluster: true, model.DimNa
 // the estimated rows (source ”) of their providers.
 func (s *Store) k8sRollupSums(ctx context.Context, p *plan, m model.CostMetric, d model.Dimension, byDay bool, add func(GroupDaySum, int64, bool)) error {
 	var or []string
-	args := []any{string(d), int64(p.from), int64(p.to)}
+	args := []any{int64(p.from), int64(p.to)}
 	for _, sr := range p.srcs {
 		or = append(or, "(r.provider = ? AND (r.source = ? OR r.source = ''))")
 		args = append(args, sr[0], sr[1])
@@ -252,9 +252,10 @@ func (s *Store) k8sRollupSums(ctx context.Context, p *plan, m model.CostMetric, 
 	if byDay {
 		day, group = "r.day", ", r.day"
 	}
-	q := `SELECT r.provider, r.currency, r.value, ` + day + `, r.source = '', SUM(` + metricColumn(m, "r") + `) FROM k8s_day r
-		WHERE r.dim = ? AND r.day BETWEEN ? AND ? AND (` + strings.Join(or, " OR ") + `)
-		GROUP BY r.provider, r.currency, r.value` + group + `, r.source = ''`
+	col := "r." + k8sColumns[d]
+	q := `SELECT r.provider, r.currency, ` + col + `, ` + day + `, r.source = '', SUM(` + metricColumn(m, "r") + `) FROM k8s_day r
+		WHERE r.day BETWEEN ? AND ? AND (` + strings.Join(or, " OR ") + `)
+		GROUP BY r.provider, r.currency, ` + col + group + `, r.source = ''`
 	return s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var v GroupDaySum
 		var dn int64

@@ -9,9 +9,10 @@
 -- holds, per asset, day and pod, OpenCost's (or the cloud's) cost as the
 -- weight, its share of the asset's day, and est = 1 when no billed line
 -- of the asset has that day: the split then keeps its own price.
--- k8s_day is the reconciled daily cost per cluster and per namespace,
--- kept by every Kubernetes import and every history write over days
--- that have splits, so a year by namespace reads a few rows a day.
+-- k8s_day is the reconciled (and estimated, source '') daily cost per
+-- cluster and namespace, kept by every Kubernetes import (for its
+-- clusters) and every history write over days that have splits, so a
+-- year by cluster or namespace reads a few rows a day per cluster.
 
 CREATE TABLE k8s_pods (
     id            INTEGER PRIMARY KEY,
@@ -62,8 +63,8 @@ CREATE TABLE k8s_splits (
 CREATE INDEX k8s_splits_by_day ON k8s_splits(day, asset);
 
 CREATE TABLE k8s_day (
-    dim       TEXT NOT NULL, -- cluster | namespace
-    value     TEXT NOT NULL,
+    cluster   TEXT NOT NULL,
+    namespace TEXT NOT NULL,
     provider  TEXT NOT NULL,
     source    TEXT NOT NULL,
     currency  TEXT NOT NULL,
@@ -71,7 +72,7 @@ CREATE TABLE k8s_day (
     billed    INTEGER NOT NULL,
     effective INTEGER NOT NULL,
     list      INTEGER NOT NULL,
-    PRIMARY KEY (dim, day, value, provider, source, currency)
+    PRIMARY KEY (day, cluster, namespace, provider, source, currency)
 ) WITHOUT ROWID;
 
 -- What the assets were last matched against: line_keys' largest id and
