@@ -369,30 +369,40 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum, cluste
 	}{
 		{`DROP TABLE IF EXISTS temp.k8s_billed`, nil},
 		{`CREATE TEMP TABLE k8s_billed (asset INTEGER, day INTEGER, PRIMARY KEY (asset, day)) WITHOUT ROWID`, nil},
-		{`INSERT OR IGNORE INTO k8s_billed SELECT DISTINCT r.asset, f.day FROM k8s_asset_res r
-			JOIN line_keys k ON k.resource_id = r.rid AND k.provider = r.provider
-			JOIN facts f ON f.key = k.id AND f.day BETWEEN ? AND ?
-			WHERE r.asset IN ` + inAssets, []any{a, b, all, cl}},
+		{`INSERT OR IGNORE INTO k8s_billed SELECT DISTINCT r.asset, f.day
+			FROM k8s_assets a CROSS JOIN k8s_asset_res r CROSS JOIN line_keys k INDEXED BY line_keys_by_rid CROSS JOIN facts f
+			WHERE r.asset = a.id AND k.resource_id = r.rid AND k.provider = r.provider AND f.key = k.id AND f.day BETWEEN ? AND ?
+			AND (? OR a.cluster IN (SELECT value FROM json_each(?)))`, []any{a, b, all, cl}},
 		{`UPDATE k8s_splits SET est = NOT EXISTS (SELECT 1 FROM k8s_billed x WHERE x.asset = k8s_splits.asset AND x.day = k8s_splits.day)
 			WHERE day BETWEEN ? AND ? AND asset IN ` + inAssets, []any{a, b, all, cl}},
-		{`DELETE FROM k8s_day WHERE day BETWEEN ? AND ? AND (? OR cluster IN (SELECT value FROM json_each(?)))`, []any{a, b, all, cl}},
-		{`INSERT INTO k8s_day
+		{`DELETE FROM k8s_day WHERE day BETWEEN ? AND ? AND (? OR cluster IN (SELECT value FROM json_each(?)) OR cluster = '*')`,
+			[]any{a, b, all, cl}},
+		{`DROP TABLE IF EXISTS temp.k8s_cn`, nil},
+		{`CREATE TEMP TABLE k8s_cn AS
 			SELECT p.cluster, p.namespace, k.provider, k.source, cu.s AS currency, s.day,
 				SUM(CAST(ROUND(f.billed * s.share) AS INTEGER)) AS billed,
 				SUM(CAST(ROUND(f.effective * s.share) AS INTEGER)) AS effective,
 				SUM(CAST(ROUND(f.list * s.share) AS INTEGER)) AS list
-			FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod
-			JOIN k8s_asset_res r ON r.asset = s.asset
-			JOIN line_keys k ON k.resource_id = r.rid AND k.provider = r.provider
-			JOIN facts f ON f.key = k.id AND f.day = s.day
-			JOIN strs cu ON cu.id = k.currency
-			WHERE s.day BETWEEN ? AND ? AND s.est = 0 AND s.asset IN ` + inAssets + `
+			FROM k8s_assets a CROSS JOIN k8s_splits s CROSS JOIN k8s_asset_res r CROSS JOIN line_keys k INDEXED BY line_keys_by_rid CROSS JOIN facts f
+			JOIN k8s_pods p ON p.id = s.pod JOIN strs cu ON cu.id = k.currency
+			WHERE s.asset = a.id AND r.asset = s.asset AND k.resource_id = r.rid AND k.provider = r.provider
+			AND f.key = k.id AND f.day = s.day
+			AND s.day BETWEEN ? AND ? AND s.est = 0 AND (? OR a.cluster IN (SELECT value FROM json_each(?)))
 			GROUP BY p.cluster, p.namespace, k.provider, k.source, k.currency, s.day
 			UNION ALL
 			SELECT p.cluster, p.namespace, a.provider, '', s.currency, s.day, SUM(s.price), SUM(s.price), SUM(s.price)
-			FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod JOIN k8s_assets a ON a.id = s.asset
-			WHERE s.day BETWEEN ? AND ? AND s.est = 1 AND s.asset IN ` + inAssets + `
+			FROM k8s_assets a CROSS JOIN k8s_splits s JOIN k8s_pods p ON p.id = s.pod
+			WHERE s.asset = a.id AND s.day BETWEEN ? AND ? AND s.est = 1 AND (? OR a.cluster IN (SELECT value FROM json_each(?)))
 			GROUP BY p.cluster, p.namespace, a.provider, s.currency, s.day`, []any{a, b, all, cl, a, b, all, cl}},
+		{`INSERT INTO k8s_day SELECT cluster, namespace, provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
+			FROM k8s_cn GROUP BY cluster, namespace, provider, source, currency, day`, nil},
+		{`INSERT INTO k8s_day SELECT cluster, '*', provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
+			FROM k8s_cn GROUP BY cluster, provider, source, currency, day`, nil},
+		{`DROP TABLE temp.k8s_cn`, nil},
+		// Each namespace over all clusters, from the clusters' rows.
+		{`INSERT INTO k8s_day SELECT '*', namespace, provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
+			FROM k8s_day WHERE day BETWEEN ? AND ? AND cluster <> '*' AND namespace <> '*'
+			GROUP BY namespace, provider, source, currency, day`, []any{a, b}},
 		{`DROP TABLE temp.k8s_billed`, nil},
 	}
 	for _, st := range steps {
@@ -479,8 +489,8 @@ func (s *Store) K8sWorkloads(ctx context.Context, from, to string) ([]K8sWorkloa
 	}
 	const q = `SELECT p.cluster, p.namespace, p.workload, p.workload_kind, SUM(s.cpu_req), SUM(s.cpu_use),
 			SUM(s.ram_req), SUM(s.ram_use), COUNT(DISTINCT s.day)
-		FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod
-		WHERE s.day BETWEEN ? AND ? AND p.namespace <> ?
+		FROM k8s_pods p CROSS JOIN k8s_splits s
+		WHERE s.pod = p.id AND s.day BETWEEN ? AND ? AND p.namespace <> ?
 		GROUP BY p.cluster, p.namespace, p.workload, p.workload_kind
 		HAVING SUM(s.cpu_req) > 0 OR SUM(s.ram_req) > 0 OR SUM(s.cpu_use) > 0 OR SUM(s.ram_use) > 0
 		ORDER BY 1, 2, 3, 4`

@@ -18,6 +18,9 @@ type k8sCond struct {
 	pods string
 	args []any
 	none bool
+	// rollup: the filters name clusters and namespaces only, which
+	// k8s_day holds under the same column names.
+	rollup bool
 }
 
 // k8sColumns are the k8s_pods columns of the fixed Kubernetes dimensions.
@@ -31,8 +34,9 @@ func (s *Store) addK8sFilters(ctx context.Context, p *plan, filters []model.Filt
 	if len(filters) == 0 {
 		return nil
 	}
-	c := &k8sCond{pods: "1", none: true}
+	c := &k8sCond{pods: "1", none: true, rollup: true}
 	for _, f := range filters {
+		c.rollup = c.rollup && k8sRollupDims[f.Dim]
 		var vals []string
 		hasNone := false
 		for _, v := range f.Values {
@@ -118,9 +122,10 @@ func (p *plan) k8sFacts() (string, []any) {
 		CAST(ROUND(f.effective * x.sh) AS INTEGER) AS effective, CAST(ROUND(f.list * x.sh) AS INTEGER) AS list,
 		f.quantity * x.sh AS quantity
 		FROM (SELECT r.provider AS provider, r.rid AS rid, s.day AS day, SUM(s.share) AS sh
-			FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod JOIN k8s_asset_res r ON r.asset = s.asset
-			WHERE s.est = 0 AND s.day BETWEEN ? AND ? AND ` + c.pods + ` GROUP BY r.provider, r.rid, s.day) x
-		JOIN line_keys k8 ON k8.resource_id = x.rid AND k8.provider = x.provider
+			FROM k8s_pods p CROSS JOIN k8s_splits s CROSS JOIN k8s_asset_res r
+			WHERE s.pod = p.id AND r.asset = s.asset AND s.est = 0 AND s.day BETWEEN ? AND ? AND ` + c.pods + `
+			GROUP BY r.provider, r.rid, s.day) x
+		JOIN line_keys k8 INDEXED BY line_keys_by_rid ON k8.resource_id = x.rid AND k8.provider = x.provider
 		JOIN facts f ON f.key = k8.id AND f.day = x.day`
 	args := append([]any{int64(p.from), int64(p.to)}, c.args...)
 	if c.none {
@@ -167,13 +172,15 @@ func (s *Store) k8sSums(ctx context.Context, sc Scope, m model.CostMetric, d mod
 	if err != nil {
 		return nil, err
 	}
-	wantNone := values == nil || slices.Contains(values, model.NoValue)
+	wantNone := (values == nil || slices.Contains(values, model.NoValue)) && (base.k8s == nil || base.k8s.none)
 	// The totals the remainder is taken from, per provider, currency (and day).
 	totals := map[pcd]model.Nanos{}
 	var order []pcd
-	days, err := s.DaySums(ctx, sc, m)
-	if err != nil {
-		return nil, err
+	var days []DaySum
+	if wantNone {
+		if days, err = s.DaySums(ctx, sc, m); err != nil {
+			return nil, err
+		}
 	}
 	for _, v := range days {
 		k := pcd{v.Provider, v.Currency, -1}
@@ -201,8 +208,7 @@ func (s *Store) k8sSums(ctx context.Context, sc Scope, m model.CostMetric, d mod
 			out = append(out, v)
 		}
 	}
-	_, fast := k8sRollupDims[d]
-	fast = fast && base.k8s == nil && base.k8sOnly
+	fast := k8sRollupDims[d] && base.k8sOnly && (base.k8s == nil || base.k8s.rollup)
 	if fast {
 		err = s.k8sRollupSums(ctx, base, m, d, byDay, add)
 	} else {
@@ -211,7 +217,7 @@ func (s *Store) k8sSums(ctx context.Context, sc Scope, m model.CostMetric, d mod
 	if err != nil {
 		return nil, err
 	}
-	if wantNone && (base.k8s == nil || base.k8s.none) {
+	if wantNone {
 		for _, k := range order {
 			if rest := totals[k] - split[k]; rest != 0 {
 				v := GroupDaySum{GroupSum: GroupSum{Sum: Sum{Provider: k.provider, Currency: k.currency, Amount: rest}}}
@@ -253,8 +259,17 @@ func (s *Store) k8sRollupSums(ctx context.Context, p *plan, m model.CostMetric, 
 		day, group = "r.day", ", r.day"
 	}
 	col := "r." + k8sColumns[d]
+	// Without filters, the totals over the other dimension answer; with
+	// them, the rows of each cluster and namespace. The filters' condition
+	// names k8s_pods p's columns, which are k8s_day's too.
+	other := map[model.Dimension]string{model.DimCluster: "r.namespace", model.DimNamespace: "r.cluster"}[d]
+	cond := " AND " + other + " = '*'"
+	if p.k8s != nil {
+		cond = " AND r.cluster <> '*' AND r.namespace <> '*' AND " + strings.ReplaceAll(p.k8s.pods, "p.", "r.")
+		args = append(args, p.k8s.args...)
+	}
 	q := `SELECT r.provider, r.currency, ` + col + `, ` + day + `, r.source = '', SUM(` + metricColumn(m, "r") + `) FROM k8s_day r
-		WHERE r.day BETWEEN ? AND ? AND (` + strings.Join(or, " OR ") + `)
+		WHERE r.day BETWEEN ? AND ? AND (` + strings.Join(or, " OR ") + `)` + cond + `
 		GROUP BY r.provider, r.currency, ` + col + group + `, r.source = ''`
 	return s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var v GroupDaySum
@@ -315,11 +330,14 @@ func (s *Store) k8sJoinSums(ctx context.Context, p *plan, m model.CostMetric, d 
 			return nil
 		}
 	}
+	// Pods first: a filter on them (a drill-down) reads only their
+	// splits, through k8s_splits_by_pod.
 	q := `SELECT k.provider, cu.s, ` + col + `, ` + day + `, SUM(CAST(ROUND(` + metricColumn(m, "f") + ` * s.share) AS INTEGER))
-		FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod JOIN k8s_asset_res r ON r.asset = s.asset
-		JOIN line_keys k ON k.resource_id = r.rid AND k.provider = r.provider
-		JOIN facts f ON f.key = k.id AND f.day = s.day JOIN strs cu ON cu.id = k.currency
-		WHERE s.est = 0 AND s.day BETWEEN ? AND ? AND ` + pods + ` AND ` + p.where + `
+		FROM k8s_pods p CROSS JOIN k8s_splits s CROSS JOIN k8s_asset_res r CROSS JOIN line_keys k INDEXED BY line_keys_by_rid CROSS JOIN facts f
+		JOIN strs cu ON cu.id = k.currency
+		WHERE s.pod = p.id AND r.asset = s.asset AND k.resource_id = r.rid AND k.provider = r.provider
+		AND f.key = k.id AND f.day = s.day
+		AND s.est = 0 AND s.day BETWEEN ? AND ? AND ` + pods + ` AND ` + p.where + `
 		GROUP BY k.provider, k.currency, ` + col + group
 	args := append(append([]any{int64(p.from), int64(p.to)}, podArgs...), p.args...)
 	if err := s.query(ctx, q, args, scan(false)); err != nil {
@@ -334,8 +352,8 @@ func (s *Store) k8sJoinSums(ctx context.Context, p *plan, m model.CostMetric, d 
 	}
 	pb, _ := json.Marshal(provs) // strings always encode
 	q = `SELECT a.provider, s.currency, ` + col + `, ` + day + `, SUM(s.price)
-		FROM k8s_splits s JOIN k8s_pods p ON p.id = s.pod JOIN k8s_assets a ON a.id = s.asset
-		WHERE s.est = 1 AND s.day BETWEEN ? AND ? AND ` + pods + ` AND a.provider IN (SELECT value FROM json_each(?))
+		FROM k8s_pods p CROSS JOIN k8s_splits s JOIN k8s_assets a ON a.id = s.asset
+		WHERE s.pod = p.id AND s.est = 1 AND s.day BETWEEN ? AND ? AND ` + pods + ` AND a.provider IN (SELECT value FROM json_each(?))
 		GROUP BY a.provider, s.currency, ` + col + group
 	args = append(append([]any{int64(p.from), int64(p.to)}, podArgs...), string(pb))
 	return s.query(ctx, q, args, scan(true))

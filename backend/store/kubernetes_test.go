@@ -132,6 +132,17 @@ func TestK8sSplitReconciles(t *testing.T) {
 			if got := groupText(t, sums, err); got != "EC2=20" {
 				t.Errorf("namespace a by service = %s", got)
 			}
+			// Drilling into a cluster reads the rollup; the join agrees.
+			fc := sc
+			fc.Filters = []model.Filter{{Dim: model.DimCluster, Values: []string{"prod"}}}
+			sums, err = s.GroupSums(ctx, fc, model.MetricBilled, model.DimNamespace)
+			if got := groupText(t, sums, err); got != "(idle)=8 a=20 b=12 c=8" {
+				t.Errorf("cluster prod by namespace = %s", got)
+			}
+			sums, err = s.GroupSums(ctx, fc, model.MetricBilled, model.DimPod)
+			if got := groupText(t, sums, err); got != "(idle)=8 api-1=20 db-0=12 job-1=8" {
+				t.Errorf("cluster prod by pod = %s", got)
+			}
 			fn := sc
 			fn.Filters = []model.Filter{{Dim: model.DimNamespace, Values: []string{model.NoValue}}}
 			sums, err = s.GroupSums(ctx, fn, model.MetricBilled, model.DimService)

@@ -12,7 +12,10 @@
 -- k8s_day is the reconciled (and estimated, source '') daily cost per
 -- cluster and namespace, kept by every Kubernetes import (for its
 -- clusters) and every history write over days that have splits, so a
--- year by cluster or namespace reads a few rows a day per cluster.
+-- year by cluster or namespace reads a few rows a day. Beside the rows
+-- of each cluster and namespace it holds each cluster's total (namespace
+-- '*') and each namespace's total over all clusters (cluster '*'), so a
+-- view without Kubernetes filters reads a row per value a day.
 
 CREATE TABLE k8s_pods (
     id            INTEGER PRIMARY KEY,
@@ -60,7 +63,7 @@ CREATE TABLE k8s_splits (
     ram_use  REAL NOT NULL DEFAULT 0,
     PRIMARY KEY (asset, day, pod)
 ) WITHOUT ROWID;
-CREATE INDEX k8s_splits_by_day ON k8s_splits(day, asset);
+CREATE INDEX k8s_splits_by_pod ON k8s_splits(pod, day);
 
 CREATE TABLE k8s_day (
     cluster   TEXT NOT NULL,
@@ -72,8 +75,9 @@ CREATE TABLE k8s_day (
     billed    INTEGER NOT NULL,
     effective INTEGER NOT NULL,
     list      INTEGER NOT NULL,
-    PRIMARY KEY (day, cluster, namespace, provider, source, currency)
+    PRIMARY KEY (cluster, day, namespace, provider, source, currency)
 ) WITHOUT ROWID;
+CREATE INDEX k8s_day_by_namespace ON k8s_day(namespace, day);
 
 -- What the assets were last matched against: line_keys' largest id and
 -- count; a history write that changes them matches the assets again.
