@@ -254,6 +254,8 @@ func (s *Store) k8sRollupSums(ctx context.Context, p *plan, m model.CostMetric, 
 	if len(or) == 0 {
 		return nil
 	}
+	// Estimates on nodes of no known cloud (on premises) show too.
+	or = append(or, "(r.provider = '' AND r.source = '')")
 	day, group := "-1", ""
 	if byDay {
 		day, group = "r.day", ", r.day"
