@@ -52,7 +52,4 @@ func validateKubernetes(c *Config, add func(field, format string, args ...any)) 
 	if k.Currency != "" && (len(k.Currency) != 3 || strings.ToUpper(k.Currency) != k.Currency) {
 		add("kubernetes.currency", "must be a three-letter ISO 4217 code such as USD, got %q", k.Currency)
 	}
-	if k.Days < 0 || k.Days > MaxKubernetesDays {
-		add("kubernetes.days", "must be from 1 to %d (0 for the default, %d), got %d", MaxKubernetesDays, DefaultKubernetesDays, k.Days)
-	}
 }
