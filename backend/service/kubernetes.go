@@ -55,7 +55,8 @@ const maxAllocationFile = 1 << 30
 // each file replaces, per cluster, the days it covers.
 func (s *Service) ImportKubernetes(ctx context.Context, paths []string, format string) (KubernetesImport, error) {
 	res := KubernetesImport{Files: []KubernetesImportFile{}}
-	if err := s.can(ctx, model.PermChange); err != nil {
+	who, err := s.require(ctx, model.PermChange)
+	if err != nil {
 		return res, err
 	}
 	if !IsKubernetesFormat(format) {
@@ -72,6 +73,10 @@ func (s *Service) ImportKubernetes(ctx context.Context, paths []string, format s
 		}
 		f.Path, f.Format = p, format
 		res.Files = append(res.Files, f)
+		if err := s.audit(ctx, AuditImport, who.Name(), who.ClientAddr, map[string]any{"file": p, "format": format,
+			"allocations": f.Allocations, "from": f.From, "to": f.To}); err != nil {
+			return res, err
+		}
 		s.log.Info("imported kubernetes allocations", "file", p, "format", format, "allocations", f.Allocations,
 			"assets", f.Assets, "matched", f.Matched, "from", f.From, "to", f.To)
 	}

@@ -124,6 +124,10 @@ func TestKubernetesOpenCostImportReconciles(t *testing.T) {
 		}
 		checkTwice(t, s)
 	}
+	events, err := s.AuditLog(ctx, 10)
+	if err != nil || len(events) == 0 || events[0].Event != AuditImport || events[0].Details["format"] != FormatOpenCost {
+		t.Errorf("audit log %+v, %v: want the import first", events, err)
+	}
 	// A namespace filter keeps the namespace's share of the node.
 	q, _ := s.CostQuery(CostRequest{Start: "2026-05-01", End: "2026-05-02", GroupBy: "service",
 		Filters: map[string][]string{"namespace": {"kube-system"}}})
