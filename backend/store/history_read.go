@@ -807,7 +807,11 @@ func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src mode
 				return err
 			}
 		}
-		return deleteParts(ctx, tx, p, src)
+		if err := deleteParts(ctx, tx, p, src); err != nil {
+			return err
+		}
+		// Kubernetes splits of the deleted lines become estimates.
+		return k8sAfterWrite(ctx, tx, firstDay, lastDay)
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete history: %w", err)

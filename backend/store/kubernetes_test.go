@@ -175,3 +175,41 @@ func TestK8sSplitReconciles(t *testing.T) {
 		})
 	}
 }
+
+// TestK8sFollowsRestatedBill: a bill imported again with new amounts
+// moves every split with it (the shares stay, the amounts are the bill's),
+// and when the history is deleted every allocation is an estimate.
+func TestK8sFollowsRestatedBill(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	if err := s.ReplaceHistory(ctx, k8sBill()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ReplaceK8s(ctx, k8sSet(k8sDays()...)); err != nil {
+		t.Fatal(err)
+	}
+	bill := k8sBill()
+	for i := range bill.Lines {
+		if bill.Lines[i].Service == "EC2" {
+			bill.Lines[i].Billed *= 2
+		}
+	}
+	if err := s.ReplaceHistory(ctx, bill); err != nil {
+		t.Fatal(err)
+	}
+	sums, err := s.GroupSums(ctx, k8sScope(), model.MetricBilled, model.DimNamespace)
+	if got := groupText(t, sums, err); got != "(idle)=16 (none)=10 a=40 b=24 c=8" {
+		t.Errorf("after the bill doubled = %s", got)
+	}
+	sums, err = s.GroupSums(ctx, k8sScope(), model.MetricBilled, model.DimPod)
+	if got := groupText(t, sums, err); got != "(idle)=16 (none)=10 api-1=40 db-0=24 job-1=8" {
+		t.Errorf("by pod after the bill doubled = %s", got)
+	}
+	if err := s.DeleteHistory(ctx, model.AWS, model.SourceExport); err != nil {
+		t.Fatal(err)
+	}
+	sums, err = s.GroupSums(ctx, k8sScope(), model.MetricBilled, model.DimNamespace)
+	if got := groupText(t, sums, err); got != "(idle)=4 a=10 b=6 c=8" {
+		t.Errorf("after the history is deleted = %s", got)
+	}
+}
