@@ -363,10 +363,11 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum, cluste
 	cl := jsonStrings(clusters)
 	// The assets of the clusters: every condition below starts from them.
 	inAssets := `(SELECT id FROM k8s_assets WHERE ? OR cluster IN (SELECT value FROM json_each(?)))`
-	steps := []struct {
+	type step struct {
 		q    string
 		args []any
-	}{
+	}
+	steps := []step{
 		{`DROP TABLE IF EXISTS temp.k8s_billed`, nil},
 		{`CREATE TEMP TABLE k8s_billed (asset INTEGER, day INTEGER, PRIMARY KEY (asset, day)) WITHOUT ROWID`, nil},
 		{`INSERT OR IGNORE INTO k8s_billed SELECT DISTINCT r.asset, f.day
@@ -375,7 +376,12 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum, cluste
 			AND (? OR a.cluster IN (SELECT value FROM json_each(?)))`, []any{a, b, all, cl}},
 		{`UPDATE k8s_splits SET est = NOT EXISTS (SELECT 1 FROM k8s_billed x WHERE x.asset = k8s_splits.asset AND x.day = k8s_splits.day)
 			WHERE day BETWEEN ? AND ? AND asset IN ` + inAssets, []any{a, b, all, cl}},
-		{`DELETE FROM k8s_day WHERE day BETWEEN ? AND ? AND (? OR cluster IN (SELECT value FROM json_each(?)) OR cluster = '*')`,
+		// The clusters' rows as they were, to take out of the totals over
+		// all clusters; a reconcile of every cluster rebuilds those.
+		{`DROP TABLE IF EXISTS temp.k8s_old`, nil},
+		{`CREATE TEMP TABLE k8s_old AS SELECT namespace, provider, source, currency, day, billed, effective, list FROM k8s_day
+			WHERE NOT ? AND cluster IN (SELECT value FROM json_each(?)) AND namespace <> '*' AND day BETWEEN ? AND ?`, []any{all, cl, a, b}},
+		{`DELETE FROM k8s_day WHERE day BETWEEN ? AND ? AND (? OR cluster IN (SELECT value FROM json_each(?)))`,
 			[]any{a, b, all, cl}},
 		{`DROP TABLE IF EXISTS temp.k8s_cn`, nil},
 		{`CREATE TEMP TABLE k8s_cn AS
@@ -398,13 +404,26 @@ func reconcileK8s(ctx context.Context, tx *sql.Tx, from, to model.DayNum, cluste
 			FROM k8s_cn GROUP BY cluster, namespace, provider, source, currency, day`, nil},
 		{`INSERT INTO k8s_day SELECT cluster, '*', provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
 			FROM k8s_cn GROUP BY cluster, provider, source, currency, day`, nil},
-		{`DROP TABLE temp.k8s_cn`, nil},
-		// Each namespace over all clusters, from the clusters' rows.
-		{`INSERT INTO k8s_day SELECT '*', namespace, provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
-			FROM k8s_day WHERE day BETWEEN ? AND ? AND cluster <> '*' AND namespace <> '*'
-			GROUP BY namespace, provider, source, currency, day`, []any{a, b}},
-		{`DROP TABLE temp.k8s_billed`, nil},
 	}
+	if clusters == nil {
+		// Each namespace over all clusters, from the clusters' rows.
+		steps = append(steps, step{`INSERT INTO k8s_day SELECT '*', namespace, provider, source, currency, day, SUM(billed), SUM(effective), SUM(list)
+			FROM k8s_day WHERE day BETWEEN ? AND ? AND cluster <> '*' AND namespace <> '*'
+			GROUP BY namespace, provider, source, currency, day`, []any{a, b}})
+	} else {
+		// The totals over all clusters gain the clusters' new rows and
+		// lose their old ones: a cluster's import costs its own rows.
+		steps = append(steps,
+			step{`INSERT INTO k8s_day SELECT '*', namespace, provider, source, currency, day, b, e, l FROM (
+				SELECT namespace, provider, source, currency, day, SUM(b) AS b, SUM(e) AS e, SUM(l) AS l FROM (
+					SELECT namespace, provider, source, currency, day, billed AS b, effective AS e, list AS l FROM k8s_cn
+					UNION ALL SELECT namespace, provider, source, currency, day, -billed, -effective, -list FROM k8s_old)
+				GROUP BY namespace, provider, source, currency, day) WHERE true
+				ON CONFLICT(cluster, day, namespace, provider, source, currency) DO UPDATE SET
+				billed = billed + excluded.billed, effective = effective + excluded.effective, list = list + excluded.list`, nil},
+			step{`DELETE FROM k8s_day WHERE cluster = '*' AND day BETWEEN ? AND ? AND billed = 0 AND effective = 0 AND list = 0`, []any{a, b}})
+	}
+	steps = append(steps, step{`DROP TABLE temp.k8s_cn`, nil}, step{`DROP TABLE temp.k8s_old`, nil}, step{`DROP TABLE temp.k8s_billed`, nil})
 	for _, st := range steps {
 		if _, err := tx.ExecContext(ctx, st.q, st.args...); err != nil {
 			return fmt.Errorf("reconcile kubernetes: %w", err)

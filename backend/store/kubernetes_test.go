@@ -205,11 +205,33 @@ func TestK8sFollowsRestatedBill(t *testing.T) {
 	if got := groupText(t, sums, err); got != "(idle)=16 (none)=10 api-1=40 db-0=24 job-1=8" {
 		t.Errorf("by pod after the bill doubled = %s", got)
 	}
+	// A second cluster, imported twice: the totals over all clusters
+	// take its rows in and out.
+	for _, w := range []float64{3, 1} {
+		st := kubernetes.Set{Origin: kubernetes.OriginOpenCost}
+		for _, d := range k8sDays() {
+			st.AddDay("stage", d)
+			st.Allocations = append(st.Allocations, kubernetes.Allocation{Day: d, Cluster: "stage", Namespace: "a", Workload: "api",
+				Pod: "api-s", Currency: "USD", Parts: []kubernetes.Part{{Kind: kubernetes.AssetNode, Name: "s1",
+					ProviderID: "aws:///z/i-0eee5555ffff6666a", Weight: w, Price: model.NanosFromFloat(w)}}})
+		}
+		if _, err := s.ReplaceK8s(ctx, st); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sums, err = s.GroupSums(ctx, k8sScope(), model.MetricBilled, model.DimNamespace)
+	if got := groupText(t, sums, err); got != "(idle)=16 (none)=10 a=42 b=24 c=8" {
+		t.Errorf("with a second cluster = %s", got)
+	}
+	sums, err = s.GroupSums(ctx, k8sScope(), model.MetricBilled, model.DimCluster)
+	if got := groupText(t, sums, err); got != "(none)=10 prod=88 stage=2" {
+		t.Errorf("by cluster = %s", got)
+	}
 	if err := s.DeleteHistory(ctx, model.AWS, model.SourceExport); err != nil {
 		t.Fatal(err)
 	}
 	sums, err = s.GroupSums(ctx, k8sScope(), model.MetricBilled, model.DimNamespace)
-	if got := groupText(t, sums, err); got != "(idle)=4 a=10 b=6 c=8" {
+	if got := groupText(t, sums, err); got != "(idle)=4 a=12 b=6 c=8" {
 		t.Errorf("after the history is deleted = %s", got)
 	}
 }
