@@ -44,3 +44,8 @@ func (d Dimension) IsK8s() bool {
 	}
 	return false
 }
+
+// NoticeK8sEstimated says a Kubernetes grouping holds allocations on
+// nodes the bill lacks, at their source's price: the groups then add up
+// to more than the bill's total.
+const NoticeK8sEstimated = "k8s_estimated"

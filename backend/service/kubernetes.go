@@ -3,17 +3,20 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/egress"
 	"github.com/costpilot/costpilot/backend/kubernetes"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"github.com/costpilot/costpilot/backend/provider/opencost"
 	"github.com/costpilot/costpilot/backend/store"
 )
@@ -299,4 +302,24 @@ func parseLabelFilter(v string) (string, string, error) {
 		return "", "", apperr.E(apperr.Validation, "label filter must be key:value, got %q", v).WithDetail("field", k8sFilterName)
 	}
 	return strings.TrimSpace(k), strings.TrimSpace(val), nil
+}
+
+// k8sNotice tells a Kubernetes grouping that estimated allocations are in
+// its groups but not in the bill's total.
+func (s *Service) k8sNotice(ctx context.Context, a *model.CostAnalysis, sc store.Scope, conv *analysis.Converter) error {
+	est, err := s.store.K8sEstimated(ctx, sc)
+	if err != nil {
+		return err
+	}
+	total := 0.0
+	for cur, n := range est {
+		total += conv.Convert(n, cur)
+	}
+	if total == 0 {
+		return nil
+	}
+	a.Summary.Notices = append(a.Summary.Notices, model.Notice{Kind: model.NoticeK8sEstimated, Providers: []model.ProviderKey{},
+		Message: fmt.Sprintf("%s of the Kubernetes groups is estimated at OpenCost's price for nodes the bill does not have; it is not in the total.",
+			moneyfmt.Format(total, conv.Target))})
+	return nil
 }

@@ -163,6 +163,18 @@ func TestKubernetesUnbilledNodeIsEstimated(t *testing.T) {
 	if !k8sNear(got["batch"], 4) || !k8sNear(total, 50) || !k8sNear(got[model.NoValue], 50) {
 		t.Errorf("groups %v total %g: the unbilled node's namespace keeps OpenCost's 4, beside the bill's 50", got, total)
 	}
+	q, _ := s.CostQuery(CostRequest{Start: "2026-05-01", End: "2026-05-02", GroupBy: "namespace"})
+	a, err := s.AnalyzeCosts(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, n := range a.Summary.Notices {
+		found = found || (n.Kind == model.NoticeK8sEstimated && strings.Contains(n.Message, "4.00"))
+	}
+	if !found {
+		t.Errorf("notices %+v: want the estimate of 4 said", a.Summary.Notices)
+	}
 	ov, err := s.KubernetesOverview(ctx, 60)
 	if err != nil {
 		t.Fatal(err)

@@ -360,3 +360,30 @@ func (s *Store) k8sJoinSums(ctx context.Context, p *plan, m model.CostMetric, d 
 	args = append(append([]any{int64(p.from), int64(p.to)}, podArgs...), string(pb))
 	return s.query(ctx, q, args, scan(true))
 }
+
+// K8sEstimated sums, per currency, the estimated allocations (on assets
+// with no billed line that day) of the scope's days and providers.
+func (s *Store) K8sEstimated(ctx context.Context, sc Scope) (map[string]model.Nanos, error) {
+	p, err := s.plan(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	provs := []string{""}
+	for _, sr := range p.srcs {
+		provs = append(provs, sr[0])
+	}
+	const q = `SELECT s.currency, SUM(s.price) FROM k8s_assets a CROSS JOIN k8s_splits s
+		WHERE s.asset = a.id AND s.est = 1 AND s.day BETWEEN ? AND ? AND a.provider IN (SELECT value FROM json_each(?))
+		GROUP BY s.currency`
+	out := map[string]model.Nanos{}
+	err = s.query(ctx, q, []any{int64(p.from), int64(p.to), jsonStrings(provs)}, func(rows *sql.Rows) error {
+		var c string
+		var n model.Nanos
+		if err := rows.Scan(&c, &n); err != nil {
+			return err
+		}
+		out[c] = n
+		return nil
+	})
+	return out, err
+}
