@@ -93,12 +93,13 @@ func (l level) tables() (keys, days, col string) {
 func (p *plan) days(l level) (string, []any) {
 	keys, days, col := min(l, p.level).tables()
 	var args []any
-	if days == "facts" && p.k8s != nil {
+	isFacts := days == "facts"
+	if isFacts && p.k8s != nil {
 		days, args = p.k8sFacts()
 	}
 	q := ` FROM ` + keys + ` k JOIN ` + days + ` d ON d.` + col + ` = k.id AND d.day BETWEEN ? AND ?`
 	args = append(args, int64(p.from), int64(p.to))
-	if days == "facts" {
+	if isFacts {
 		nc, na := p.nearCond("d")
 		q += nc
 		args = append(args, na...)
