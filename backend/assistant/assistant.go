@@ -57,7 +57,9 @@ func New(svc *service.Service, o Options) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "analyze_costs", Annotations: readOnly, Description: `Total cost of a period and
 how it splits by a dimension, against the previous span of the same length (or calendar unit).
 Use group_by to explain a total (provider, billing_account, sub_account, service,
-service_category, region, resource, charge_category, or tag:KEY) and the filters to narrow it.
+service_category, region, resource, charge_category, or tag:KEY; Kubernetes: cluster, namespace,
+workload, pod or label:KEY, splits of the billed node lines with (idle) for unused node shares)
+and the filters to narrow it.
 Returns the total, its change, each provider's total and the top groups with the rest summed.`}, t.analyze)
 	mcp.AddTool(s, &mcp.Tool{Name: "list_recommendations", Annotations: readOnly, Description: `Savings
 recommendations (rightsizing, idle resources, autoscaling, cost allocation, commitments), largest
@@ -112,7 +114,7 @@ type CostInput struct {
 	Days            int      `json:"days,omitempty" jsonschema:"the last N complete days (1-365); default 30"`
 	Start           string   `json:"start,omitempty" jsonschema:"first day YYYY-MM-DD, with end"`
 	End             string   `json:"end,omitempty" jsonschema:"last day YYYY-MM-DD inclusive, with start"`
-	GroupBy         string   `json:"group_by,omitempty" jsonschema:"provider, billing_account, sub_account, service, service_category, region, resource, charge_category or tag:KEY"`
+	GroupBy         string   `json:"group_by,omitempty" jsonschema:"provider, billing_account, sub_account, service, service_category, region, resource, charge_category, tag:KEY, or Kubernetes cluster, namespace, workload, pod, label:KEY"`
 	Metric          string   `json:"metric,omitempty" jsonschema:"billed (invoiced), effective (amortized, after commitments) or list; default the configured one"`
 	Provider        []string `json:"provider,omitempty" jsonschema:"keep these providers: aws, azure, gcp, oci"`
 	Account         []string `json:"account,omitempty" jsonschema:"keep these billing accounts or sub-accounts (ids)"`
@@ -121,6 +123,10 @@ type CostInput struct {
 	Resource        []string `json:"resource,omitempty" jsonschema:"keep these resource ids"`
 	ServiceCategory []string `json:"service_category,omitempty" jsonschema:"keep these FOCUS service categories (Compute, Storage, Databases...)"`
 	Tag             []string `json:"tag,omitempty" jsonschema:"keep lines with one of these tags, key:value (ignoring case); key:(none) for untagged"`
+	Cluster         []string `json:"cluster,omitempty" jsonschema:"keep these Kubernetes clusters' shares of their nodes"`
+	Namespace       []string `json:"namespace,omitempty" jsonschema:"keep these Kubernetes namespaces' shares of their nodes; (idle) for unused node shares, (none) for lines outside Kubernetes"`
+	Workload        []string `json:"workload,omitempty" jsonschema:"keep these Kubernetes workloads (controllers)"`
+	Label           []string `json:"label,omitempty" jsonschema:"keep pods with one of these labels, key:value"`
 	View            string   `json:"view,omitempty" jsonschema:"start from this saved view (see the costpilot://views resource)"`
 	Top             int      `json:"top,omitempty" jsonschema:"how many groups to list (default 10, at most 50); the rest are summed"`
 }
@@ -185,7 +191,8 @@ func (t *tools) analyze(ctx context.Context, _ *mcp.CallToolRequest, in CostInpu
 		r.Days = &in.Days
 	}
 	for name, vals := range map[string][]string{"provider": in.Provider, "account": in.Account, "service": in.Service,
-		"region": in.Region, "resource": in.Resource, "service_category": in.ServiceCategory, "tag": in.Tag} {
+		"region": in.Region, "resource": in.Resource, "service_category": in.ServiceCategory, "tag": in.Tag,
+		"cluster": in.Cluster, "namespace": in.Namespace, "workload": in.Workload, "label": in.Label} {
 		if len(vals) > 0 {
 			if r.Filters == nil {
 				r.Filters = map[string][]string{}

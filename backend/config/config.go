@@ -29,6 +29,7 @@ type Config struct {
 	Demo         DemoConfig         `yaml:"demo"`
 	Outbound     OutboundConfig     `yaml:"outbound"`
 	Reports      ReportsConfig      `yaml:"reports"`
+	Kubernetes   KubernetesConfig   `yaml:"kubernetes"`
 	// Accounts names billing accounts, sub-accounts, subscriptions,
 	// projects and compartments by id; it wins over the names in exports.
 	Accounts map[string]string `yaml:"accounts"`

@@ -48,6 +48,7 @@ func int64Of(p func(*Config) int64) func(*Config) float64 {
 // their items are.
 var Ranges = append([]Range{
 	{"dashboard.port", 1, 65535, "", intOf(func(c *Config) int { return c.Dashboard.Port })},
+	{"kubernetes.days", 0, MaxKubernetesDays, "days; 0 is the default, 15", intOf(func(c *Config) int { return c.Kubernetes.Days })},
 	{"dashboard.auth.session_timeout", 60, 30 * 86400, "seconds", intOf(func(c *Config) int { return c.Dashboard.Auth.SessionTimeout })},
 	{"dashboard.auth.max_login_attempts", 1, 1000, "", intOf(func(c *Config) int { return c.Dashboard.Auth.MaxLoginAttempts })},
 	{"dashboard.auth.lockout_seconds", 1, 86400, "seconds", intOf(func(c *Config) int { return c.Dashboard.Auth.LockoutSeconds })},

@@ -228,6 +228,11 @@ func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.Co
 		return err
 	}
 	groups := analysis.Groups(q.GroupBy, cur, before, conv, labels)
+	if q.GroupBy.IsK8s() {
+		if err := s.k8sNotice(ctx, a, sc, conv); err != nil {
+			return err
+		}
+	}
 	// Monthly series are read by month: for most groupings a month costs
 	// one key_month row per line key instead of its facts.
 	groupDays := s.store.GroupDaySums

@@ -33,7 +33,8 @@ type CostRequest struct {
 	// Start/End. Granularity is the series' bucket (default day).
 	Period      string `json:"period,omitempty"`
 	Granularity string `json:"granularity,omitempty"`
-	// GroupBy is a dimension (model.Dimensions) or tag:<key>.
+	// GroupBy is a dimension (model.Dimensions, model.K8sDimensions),
+	// tag:<key> or label:<key> (a Kubernetes pod label).
 	GroupBy string `json:"group_by,omitempty"`
 	// Filters maps a filter parameter (FilterParams) to its values; a
 	// line passes when it has one of the values of every parameter given.
@@ -46,7 +47,8 @@ type CostRequest struct {
 // FilterParams are the multi-valued filter parameters of a cost query,
 // named as the dimensions, plus account (billing account or sub-account)
 // and tag (key:value, where value may be model.NoValue for untagged).
-var FilterParams = append(model.Names(model.Dimensions), string(model.DimAccount), "tag")
+var FilterParams = append(append(model.Names(model.Dimensions), string(model.DimAccount), "tag"),
+	append(model.Names(model.K8sDimensions), k8sFilterName)...)
 
 // CostQuery applies a CostRequest's rules: days or start and end or a
 // period kind (not together), the period's resolution (package period),
@@ -86,8 +88,8 @@ func (s *Service) CostQuery(r CostRequest) (model.CostQuery, error) {
 	q.Info, q.Previous = &res.Info, &prev
 	if r.GroupBy != "" {
 		q.GroupBy = model.Dimension(r.GroupBy)
-		if _, ok := q.GroupBy.TagKey(); !ok {
-			if err := apperr.OneOf("group_by", q.GroupBy, model.Dimensions); err != nil {
+		if _, ok := q.GroupBy.TagKey(); !ok && !q.GroupBy.IsK8s() {
+			if err := apperr.OneOf("group_by", q.GroupBy, append(slices.Clip(model.Dimensions), model.K8sDimensions...)); err != nil {
 				return q, err
 			}
 		}
@@ -129,6 +131,24 @@ func costFilters(params map[string][]string) ([]model.Filter, error) {
 			}
 		}
 		if len(vals) == 0 {
+			continue
+		}
+		if name == k8sFilterName {
+			byKey := map[string][]string{}
+			var keys []string
+			for _, v := range vals {
+				k, val, err := parseLabelFilter(v)
+				if err != nil {
+					return nil, err
+				}
+				if _, seen := byKey[k]; !seen {
+					keys = append(keys, k)
+				}
+				byKey[k] = append(byKey[k], val)
+			}
+			for _, k := range keys {
+				out = append(out, model.Filter{Dim: model.LabelDimension(k), Values: byKey[k]})
+			}
 			continue
 		}
 		if name != "tag" {

@@ -29,7 +29,8 @@ var serviceAccess = map[string]model.Permission{
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
 	"Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
 	// Changes: editors and admins.
-	"ImportFiles": model.PermChange, "Import": model.PermChange, "Sync": model.PermChange, "RunSync": model.PermChange,
+	"ImportFiles": model.PermChange, "Import": model.PermChange, "ImportKubernetes": model.PermChange, "SyncKubernetes": model.PermChange,
+	"KubernetesOverview": model.PermRead, "Sync": model.PermChange, "RunSync": model.PermChange,
 	"SaveRuleSet": model.PermChange, "SetRecommendationState": model.PermChange,
 	"SaveView": model.PermChange, "DeleteView": model.PermChange, "SaveBudget": model.PermChange,
 	"DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,

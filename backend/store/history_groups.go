@@ -221,6 +221,9 @@ func (s *Store) groupPlan(ctx context.Context, sc Scope, d model.Dimension) (*pl
 // scope allows; the others from the line keys' sums (keySums), so a
 // whole month costs one key_month row per key.
 func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d model.Dimension) ([]GroupSum, error) {
+	if d.IsK8s() {
+		return s.k8sGroupSums(ctx, sc, m, d)
+	}
 	p, g, err := s.groupPlan(ctx, sc, d)
 	if err != nil {
 		return nil, err
@@ -312,7 +315,7 @@ func (s *Store) GroupMonthSums(ctx context.Context, sc Scope, m model.CostMetric
 	if err != nil {
 		return nil, err
 	}
-	if _, l, _ := dimColumn(d); p.nearList > 0 || min(p.level, l) == levelSvc {
+	if _, l, _ := dimColumn(d); p.nearList > 0 || p.k8s != nil || d.IsK8s() || min(p.level, l) == levelSvc {
 		// svc_day answers with a row per service a day, fewer than the
 		// line keys' months; key_month holds no per-fact condition.
 		return s.groupDaysByMonth(ctx, sc, p.from, m, d, values)
@@ -392,6 +395,9 @@ func (s *Store) groupDaysByMonth(ctx context.Context, sc Scope, from model.DayNu
 func (s *Store) GroupDaySums(ctx context.Context, sc Scope, m model.CostMetric, d model.Dimension, values []string) ([]GroupDaySum, error) {
 	if len(values) == 0 {
 		return nil, nil
+	}
+	if d.IsK8s() {
+		return s.k8sGroupDaySums(ctx, sc, m, d, values)
 	}
 	if key, ok := d.TagKey(); ok {
 		return s.tagDaySums(ctx, sc, m, key, values)

@@ -54,6 +54,12 @@ type plan struct {
 	where       string // condition on the keys k of that level or any finer one
 	args        []any
 	nearList    float64
+	// k8s, when set, keeps the Kubernetes pods' shares of the facts that
+	// its filters select (kubernetes_read.go); k8sOnly says the scope's
+	// other conditions are its sources alone; srcs lists those.
+	k8s     *k8sCond
+	k8sOnly bool
+	srcs    [][2]string
 }
 
 // level is a table of daily sums and its keys, finest first: the facts of
@@ -86,9 +92,14 @@ func (l level) tables() (keys, days, col string) {
 // caller adds " WHERE " + p.where with p.args.
 func (p *plan) days(l level) (string, []any) {
 	keys, days, col := min(l, p.level).tables()
+	var args []any
+	isFacts := days == "facts"
+	if isFacts && p.k8s != nil {
+		days, args = p.k8sFacts()
+	}
 	q := ` FROM ` + keys + ` k JOIN ` + days + ` d ON d.` + col + ` = k.id AND d.day BETWEEN ? AND ?`
-	args := []any{int64(p.from), int64(p.to)}
-	if days == "facts" {
+	args = append(args, int64(p.from), int64(p.to))
+	if isFacts {
 		nc, na := p.nearCond("d")
 		q += nc
 		args = append(args, na...)
@@ -122,6 +133,7 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 	for _, k := range keys {
 		or = append(or, "(k.provider = ? AND k.source = ?)")
 		srcArgs = append(srcArgs, k, string(sc.Sources[model.ProviderKey(k)]))
+		p.srcs = append(p.srcs, [2]string{k, string(sc.Sources[model.ProviderKey(k)])})
 	}
 	if len(or) == 0 {
 		or = []string{"0"}
@@ -142,10 +154,19 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 	if sc.TagKey != "" {
 		filters = append(filters[:len(filters):len(filters)], model.Filter{Dim: model.TagDimension(sc.TagKey), Values: []string{sc.TagValue}})
 	}
+	var k8s []model.Filter
 	for _, f := range filters {
+		if f.Dim.IsK8s() {
+			k8s = append(k8s, f)
+			continue
+		}
 		if err := s.addFilter(ctx, p, f); err != nil {
 			return nil, err
 		}
+	}
+	p.k8sOnly = sc.Service == "" && sc.Account == "" && len(filters) == len(k8s) && sc.Keys == nil && sc.NearList <= 0
+	if err := s.addK8sFilters(ctx, p, k8s); err != nil {
+		return nil, err
 	}
 	if sc.Keys != nil {
 		ids, err := s.acceptedKeys(ctx, p, sc.Keys)
@@ -241,10 +262,15 @@ func (p *plan) keySums() (string, []any) {
 		parts = append(parts, q)
 		args = append(append(args, p.args...), a...)
 	}
-	if p.nearList > 0 {
+	if p.nearList > 0 || p.k8s != nil {
 		nc, na := p.nearCond("f")
-		add(`SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld, f.quantity AS q FROM facts f
-			WHERE f.key IN (`+keysel+`) AND f.day BETWEEN ? AND ?`+nc, append([]any{int64(p.from), int64(p.to)}, na...)...)
+		facts, fa := "facts", []any(nil)
+		if p.k8s != nil {
+			facts, fa = p.k8sFacts()
+		}
+		parts = append(parts, `SELECT f.key, f.billed AS b, f.effective AS e, f.list AS l, f.day AS fd, f.day AS ld, f.quantity AS q FROM `+facts+` f
+			WHERE f.key IN (`+keysel+`) AND f.day BETWEEN ? AND ?`+nc)
+		args = append(append(append(append(args, fa...), p.args...), int64(p.from), int64(p.to)), na...)
 	} else {
 		fm, tm := p.from.Month(), p.to.Month()
 		if fm+1 <= tm-1 {
@@ -776,12 +802,17 @@ func (s *Store) DeleteHistory(ctx context.Context, p model.ProviderKey, src mode
 			`DELETE FROM grp_keys WHERE provider = ? AND source = ?`,
 			`DELETE FROM sync_state WHERE provider = ? AND source = ?`,
 			`DELETE FROM commit_facts WHERE provider = ? AND source = ?`,
+			`DELETE FROM k8s_day WHERE provider = ? AND source = ?`,
 		} {
 			if _, err := tx.ExecContext(ctx, q, p, src); err != nil {
 				return err
 			}
 		}
-		return deleteParts(ctx, tx, p, src)
+		if err := deleteParts(ctx, tx, p, src); err != nil {
+			return err
+		}
+		// Kubernetes splits of the deleted lines become estimates.
+		return k8sAfterWrite(ctx, tx, firstDay, lastDay)
 	})
 	if err != nil {
 		return fmt.Errorf("store: delete history: %w", err)

@@ -83,6 +83,11 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 		if dry {
 			return errDryRun
 		}
+		if from, to, ok := batchDays(batches); ok {
+			if err := k8sAfterWrite(ctx, tx, from, to); err != nil {
+				return err
+			}
+		}
 		if log != nil {
 			return writeImportLog(ctx, tx, *log)
 		}

@@ -29,7 +29,8 @@ func (c *costFlags) register(cmd *cobra.Command, withView bool) {
 	c.registerScope(cmd)
 	f.StringVar(&c.gran, "granularity", "", "series buckets: "+oneOf(model.Granularities)+" (default day)")
 	f.StringVar(&c.metric, "metric", "", "cost metric: "+oneOf(model.CostMetrics)+" (default analysis.cost_metric)")
-	f.StringVar(&c.groupBy, "group-by", "", "group by "+oneOf(model.Dimensions)+" or tag:KEY")
+	f.StringVar(&c.groupBy, "group-by", "", "group by "+oneOf(model.Dimensions)+", tag:KEY, or Kubernetes "+
+		oneOf(model.K8sDimensions)+" or label:KEY (pod label)")
 	if withView {
 		f.StringVar(&c.view, "view", "", "start from the saved view NAME (costpilot views list); other flags change it")
 	}
@@ -54,7 +55,7 @@ func (c *costFlags) registerFilters(cmd *cobra.Command) {
 	f.StringArrayVar(&c.account, "account", nil, "only this billing account or sub-account (repeatable)")
 	f.StringArrayVar(&c.service, "service", nil, "only this service (repeatable)")
 	f.StringArrayVar(&c.tag, "tag", nil, "only lines with this tag, key:value, ignoring case; key:"+model.NoValue+" for untagged (repeatable)")
-	f.StringArrayVar(&c.filter, "filter", nil, "only lines where DIMENSION=VALUE, e.g. region=us-east-1 (repeatable; "+model.NoValue+" for none)")
+	f.StringArrayVar(&c.filter, "filter", nil, "only lines where DIMENSION=VALUE, e.g. region=us-east-1, namespace=shop, label=team:web (repeatable; "+model.NoValue+" for none)")
 }
 
 // request builds the Service's CostRequest; the Service checks it.

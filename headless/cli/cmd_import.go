@@ -35,6 +35,11 @@ How files are grouped and what they replace follows how each cloud delivers:
   FOCUS  Replaces only the days its rows cover, so files cut by day add up.
   OCI  Each cost report covers a few hours and is never restated: it adds to the other reports
       of its days, and importing it again replaces only that report.
+  Kubernetes  --format opencost (a saved OpenCost /allocation answer, step=1d) or eks-split (the
+      EKS split cost allocation rows of an AWS CUR 2.0 CSV) split the billed lines of the nodes
+      they ran on by cluster, namespace, workload and pod; they add no cost, except allocations
+      on nodes the bill lacks, kept at their own price and marked estimated. Each file replaces
+      its clusters' days.
   Azure actual + amortized  The two exports of one scope and month complement each other, in
       either order: billed and list cost from the actual-cost export, effective cost from the
       amortized one (each alone gives all three).
@@ -48,13 +53,24 @@ without writing.`,
 		Example: `  costpilot import focus-2026-05.csv.gz
   costpilot import --dry-run cur/20260501-20260601/*/report-*.csv.gz -o json
   costpilot import --format azure --provider azure export.csv
-  costpilot import ~/exports/cur-bucket`,
+  costpilot import ~/exports/cur-bucket
+  costpilot import --format opencost allocation-2026-05.json`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := a.checkOutput(); err != nil {
 				return err
 			}
 			return a.withService(cmd, func(svc *service.Service) error {
+				if service.IsKubernetesFormat(format) {
+					if dry || provider != "" {
+						return usageError{"--dry-run and --provider do not apply to --format " + format}
+					}
+					res, err := svc.ImportKubernetes(cmd.Context(), args, format)
+					if err != nil {
+						return err
+					}
+					return a.emit(res, func(w io.Writer) { printKubernetesImport(w, res) })
+				}
 				opts := service.ImportOptions{Format: format, Provider: model.ProviderKey(provider), DryRun: dry}
 				var bar *progressBar
 				if a.terminal(a.stderr) {
@@ -77,7 +93,8 @@ without writing.`,
 			})
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "auto", "export format: "+strings.Join(service.ImportFormats, ", "))
+	cmd.Flags().StringVar(&format, "format", "auto", "export format: "+strings.Join(service.ImportFormats, ", ")+
+		"; or Kubernetes allocations: "+strings.Join(service.KubernetesFormats, ", "))
 	cmd.Flags().StringVar(&provider, "provider", "", "force the provider: "+oneOf(model.AllProviders))
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "parse and summarize without writing")
 	a.outputFlag(cmd)

@@ -124,6 +124,8 @@ var roleOracle = []roleRow{
 	{"GET", "/api/forecast/evaluate", 401, 200, 200, 200, 0},
 	{"POST", "/api/optimize", 401, 403, 200, 200, 0},
 	{"POST", "/api/sync", 401, 403, 400, 400, 0},
+	{"GET", "/api/kubernetes", 401, 200, 200, 200, 0},
+	{"POST", "/api/kubernetes/sync", 401, 403, 400, 400, 0},
 	{"POST", "/api/reports", 401, 403, 400, 400, 0},
 	{"DELETE", "/api/reports/{name}", 401, 403, 404, 404, 0},
 	{"GET", "/api/status", 401, 200, 200, 200, 0},

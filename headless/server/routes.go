@@ -124,6 +124,8 @@ func routeTable() []route {
 		cachedAPI(api("GET", "/api/forecast/evaluate", read, (*Server).forecastEvaluation), "days"),
 		longAPI(api("POST", "/api/optimize", change, (*Server).optimize)),
 		longAPI(api("POST", "/api/sync", change, (*Server).sync)),
+		api("GET", "/api/kubernetes", read, (*Server).kubernetes),
+		longAPI(api("POST", "/api/kubernetes/sync", change, (*Server).kubernetesSync)),
 		longAPI(api("POST", "/api/reports", change, (*Server).generateReport)),
 		api("GET", "/api/status", read, (*Server).status),
 		api("POST", "/api/allocate", read, (*Server).allocate),

@@ -56,7 +56,7 @@ func apiConfig() apiSpec {
 			t[service.RecommendationDetail](), t[service.BudgetView](), t[service.ScheduleView](),
 			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](), t[model.ResourcePage](),
-			t[model.TagCoverage](),
+			t[model.TagCoverage](), t[service.KubernetesOverview](), t[service.KubernetesSync](),
 			// Administration (web only).
 			t[model.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
 			// Requests.
@@ -74,8 +74,9 @@ func apiConfig() apiSpec {
 			{t[json.RawMessage](), "unknown"},
 		},
 		widen: []typeTS{
-			// model.TagDimension: any tag key is a dimension too.
-			{t[model.Dimension](), "`tag:${string}`"},
+			// model.TagDimension, model.LabelDimension: any tag key and
+			// any pod label key is a dimension too.
+			{t[model.Dimension](), "`tag:${string}` | `label:${string}`"},
 		},
 		renames: []typeTS{
 			{t[apperr.Body](), "ErrorBody"},

@@ -359,8 +359,8 @@ export interface DeliveryView {
 }
 
 /** Go: model.Dimension */
-export const DimensionValues = ['provider', 'billing_account', 'sub_account', 'service', 'service_category', 'region', 'resource', 'charge_category', 'account'] as const;
-export type Dimension = (typeof DimensionValues)[number] | `tag:${string}`;
+export const DimensionValues = ['provider', 'billing_account', 'sub_account', 'service', 'service_category', 'region', 'resource', 'charge_category', 'account', 'cluster', 'namespace', 'workload', 'pod'] as const;
+export type Dimension = (typeof DimensionValues)[number] | `tag:${string}` | `label:${string}`;
 
 /** Go: monitor.Driver */
 export interface Driver {
@@ -527,6 +527,36 @@ export interface ImportTotals {
 export interface InstanceConfig {
   instance_type: string;
   cost: number;
+}
+
+/** Go: service.KubernetesCluster */
+export interface KubernetesCluster {
+  name: string;
+  first_day: string;
+  last_day: string;
+  assets: number;
+  matched: number;
+  estimated_days: number;
+  live: boolean;
+}
+
+/** Go: service.KubernetesOverview */
+export interface KubernetesOverview {
+  start: string;
+  end: string;
+  clusters: KubernetesCluster[] | null;
+  workloads: WorkloadEfficiency[] | null;
+}
+
+/** Go: service.KubernetesSync */
+export interface KubernetesSync {
+  cluster: string;
+  from: string;
+  to: string;
+  allocations: number;
+  assets: number;
+  matched: number;
+  error?: string;
 }
 
 /** Go: model.Lifecycle */
@@ -1046,4 +1076,19 @@ export interface ViewSpec {
   metric?: CostMetric;
   group_by?: Dimension;
   filters?: Record<string, string[] | null>;
+}
+
+/** Go: service.WorkloadEfficiency */
+export interface WorkloadEfficiency {
+  cluster: string;
+  namespace: string;
+  workload: string;
+  kind?: string;
+  days: number;
+  cpu_request_cores: number;
+  cpu_usage_cores: number;
+  cpu_efficiency: number | null;
+  ram_request_bytes: number;
+  ram_usage_bytes: number;
+  ram_efficiency: number | null;
 }
