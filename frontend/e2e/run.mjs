@@ -640,6 +640,39 @@ try {
     await settled();
   });
 
+  await check('the Forecast page filtered to one service shows that service\'s own forecast and interval, as GET /api/forecast?service=X', async () => {
+    const want = await page.evaluate(async () => {
+      const get = async (q) => {
+        const r = await fetch(`/api/forecast?${q}`, { credentials: 'same-origin' });
+        if (!r.ok) throw new Error(`GET /api/forecast?${q}: HTTP ${r.status}`);
+        return r.json();
+      };
+      const all = await get('days=30&group_by=service');
+      const svc = all.groups.find((g) => !g.other).key;
+      const one = await get(`days=30&service=${encodeURIComponent(svc)}`);
+      return { svc, all: all.total_forecast, total: one.total_forecast, lo: one.confidence_interval[0], hi: one.confidence_interval[1], reconciliation: one.reconciliation };
+    });
+    assert(want.reconciliation === 'top_down_proportions', `reconciliation ${want.reconciliation}`);
+    assert(want.total < want.all, `the service's forecast ${want.total} is not below the whole ${want.all}`);
+    await page.goto(`${base}/forecast?service=${encodeURIComponent(want.svc)}`);
+    await page.locator('[data-testid="total-forecast"]').waitFor();
+    await settled();
+    const shown = (await page.locator('[data-testid="total-forecast"]').innerText()).trim();
+    assert(shown === money(want.total), `page shows ${shown} for ${want.svc}, API says ${money(want.total)}`);
+    const interval = (await page.locator('[data-testid="forecast-interval"]').innerText()).trim();
+    assert(interval.includes(`${money(want.lo)} – ${money(want.hi)}`), `interval shown "${interval}", API ${money(want.lo)} – ${money(want.hi)}`);
+    const viewText = await page.locator('[data-testid="forecast-view"]').innerText();
+    assert(viewText.includes(want.svc), `the card names the view "${viewText}", not ${want.svc}`);
+    // Grouped by region: the groups and the sentence that they add up to the total.
+    await page.locator('[data-testid="forecast-group-by"]').selectOption('region');
+    await page.waitForURL(/group_by=region/);
+    await page.locator('[data-testid="forecast-groups-table"] tbody tr').first().waitFor();
+    await settled();
+    const recon = await page.locator('[data-testid="groups-reconciliation"]').innerText();
+    assert(/add up to the total/.test(recon) && recon.includes(money(want.total)), `reconciliation note: ${recon}`);
+    await shot('05d-forecast-filtered');
+  });
+
   await check('a report can be generated and is listed', async () => {
     await nav('Reports');
     await page.locator('h1', { hasText: 'Reports' }).waitFor();
