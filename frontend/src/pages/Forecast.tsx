@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, api, type BudgetForecast, type CostAnalysis, type Forecast, type GroupForecast, type ProviderKey } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
+import { Amount } from '../components/Amount';
 import { DataTable, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
@@ -343,7 +344,7 @@ export function ForecastPage() {
             {f.month_end && (
               <article class="card" data-testid="month-end">
                 <h2 class="card-label">{monthName(f.month_end.month)}, month end</h2>
-                <div class="card-value small-value">{formatCurrency(f.month_end.total, currency)}</div>
+                <div class="card-value small-value"><Amount value={f.month_end.total} currency={currency} compact /></div>
                 <span class="muted small">
                   {Math.round(f.month_end.confidence_level * 100)}% interval: {formatCurrency(f.month_end.lower, currency)} –{' '}
                   {formatCurrency(f.month_end.upper, currency)}
@@ -356,14 +357,14 @@ export function ForecastPage() {
               <>
                 <article class="card">
                   <h2 class="card-label">Optimized forecast</h2>
-                  <div class="card-value small-value">{formatCurrency(impact.optimized_forecast, currency)}</div>
+                  <div class="card-value small-value"><Amount value={impact.optimized_forecast} currency={currency} compact /></div>
                   <span class="change down">
                     ▼ {formatCurrency(impact.total_savings, currency)} ({formatPercent(impact.savings_percentage / 100)})
                   </span>
                 </article>
                 <article class="card">
                   <h2 class="card-label">Base forecast</h2>
-                  <div class="card-value small-value">{formatCurrency(impact.base_forecast, currency)}</div>
+                  <div class="card-value small-value"><Amount value={impact.base_forecast} currency={currency} compact /></div>
                   <span class="muted small">before recommendations</span>
                 </article>
               </>

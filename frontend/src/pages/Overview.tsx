@@ -7,6 +7,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type Granularity } from '../api/client';
 import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
+import { Amount } from '../components/Amount';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { ResourcesTable } from '../components/ResourcesTable';
 import { AddFilter, TagKeyPicker } from '../components/ViewFilters';
@@ -425,7 +426,7 @@ export function OverviewPage() {
                   </button>
                   {pc.source && <span class="badge">{pc.source}</span>}
                 </h2>
-                <div class="card-value small-value">{formatCurrency(pc.total_cost, currency)}</div>
+                <div class="card-value small-value"><Amount value={pc.total_cost} currency={currency} compact /></div>
                 <Change current={pc.total_cost} previous={s.previous?.providers?.[k]} span={previousSpan} lengths={lengths} />
                 <DataThrough age={(s.data_age ?? []).find((d) => d.provider === k)} />
               </article>

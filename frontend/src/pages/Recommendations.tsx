@@ -3,6 +3,7 @@
 // (dismiss, snooze, done); and running the full optimization pipeline.
 import { useCallback, useMemo, useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type OptimizationResult, type Recommendation } from '../api/client';
+import { Amount } from '../components/Amount';
 import { DataTable, ResourceId, type Column } from '../components/DataTable';
 import { RecommendationDrawer } from '../components/RecommendationDrawer';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
@@ -250,13 +251,13 @@ export function RecommendationsPage() {
             </article>
             <article class="card">
               <h2 class="card-label">Annualized</h2>
-              <div class="card-value small-value">{formatCurrency(savings * 12, currency)}</div>
+              <div class="card-value small-value"><Amount value={savings * 12} currency={currency} compact /></div>
               <span class="muted small">if all open ones are implemented</span>
             </article>
             <article class="card">
               <h2 class="card-label">Realized savings / month</h2>
               <div class="card-value small-value" data-testid="realized-savings">
-                {formatCurrency(realized, currency)}
+                <Amount value={realized} currency={currency} compact />
               </div>
               <span class="muted small">{doneCount} done</span>
             </article>
