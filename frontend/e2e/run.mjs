@@ -1150,8 +1150,10 @@ try {
       assert(refused.report === 403 && refused.reportBody.error_type === 'SecurityError' && refused.reportBody.details.required_role === 'editor',
         `generating a report: ${JSON.stringify(refused)}`);
       assert(refused.dismiss === 403 && refused.users === 403, `dismissing and listing users: ${JSON.stringify(refused)}`);
+      // Opening the Admin page by its address says which role it needs.
       await vp.goto(`${base}/admin`);
-      await vp.locator('h1', { hasText: 'Page not found' }).waitFor();
+      const needs = (await vp.locator('[data-testid="needs-role"]').innerText()).trim();
+      assert(/needs the admin role/.test(needs) && /viewer role/.test(needs), `the viewer opening /admin reads: ${needs}`);
     } finally {
       await vctx.close();
     }

@@ -12,6 +12,7 @@ import { DataTable, ResourceId, Tags, tagText, type Column } from '../components
 import { ResourcesTable } from '../components/ResourcesTable';
 import { AddFilter, TagKeyPicker } from '../components/ViewFilters';
 import { compare, lengthsOf, partialBuckets, type Lengths } from '../lib/compare';
+import { tagHints } from '../lib/tagHints';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { groupSeries, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
@@ -436,6 +437,7 @@ export function OverviewPage() {
           {providers.length === 0 || s.total_cost === 0 && (s.groups ?? []).length === 0 ? (
             <Empty title="No cost data for this period">
               No enabled provider has cost history in this period and filter. Import billing exports or sync a provider, or pick another period.
+              <UnknownTagHint e={e} />
             </Empty>
           ) : (
             <>
@@ -495,6 +497,32 @@ export function OverviewPage() {
         </>
       )}
     </section>
+  );
+}
+
+/**
+ * UnknownTagHint says when an empty answer comes from a tag filter that
+ * matches nothing: a key no cost line of the period has, or a value the
+ * key never takes, with the keys or values that do exist.
+ */
+function UnknownTagHint({ e }: { e: Explore }) {
+  const tagFilters = e.filters.filter((f) => f.param === 'tag');
+  const tags = useApi<Record<string, string[]>>(
+    () => (tagFilters.length ? api.TagValues(tagQuery(e)) : Promise.resolve({})),
+    [JSON.stringify(e.period), JSON.stringify(tagFilters)],
+    { live: false },
+  );
+  if (!tags.data || tagFilters.length === 0) return null;
+  const hints = tagHints(tagFilters.map((f) => f.value), tags.data);
+  if (hints.length === 0) return null;
+  return (
+    <span class="block" data-testid="unknown-tag-hint">
+      {hints.map((h) => (
+        <strong class="block" key={h}>
+          {h}
+        </strong>
+      ))}
+    </span>
   );
 }
 
