@@ -847,7 +847,30 @@ try {
     await drawer.locator('[data-testid="rec-state"]').waitFor();
     await shot('14-recommendation-drawer', { fullPage: false });
     await drawer.getByLabel('Reason to dismiss').fill('e2e: kept on purpose');
-    await drawer.getByRole('button', { name: 'Dismiss' }).click();
+    // The dismissal shows at once (optimistic), timed in the page from the click.
+    const shownAfter = await page.evaluate(
+      () =>
+        new Promise((res, rej) => {
+          const d = document.querySelector('[data-testid="recommendation-drawer"]');
+          const btn = [...d.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Dismiss');
+          if (!btn) return rej(new Error('no Dismiss button'));
+          const t0 = performance.now();
+          const done = () => d.querySelector('[data-testid="rec-state"]')?.textContent.includes('Dismissed');
+          const obs = new MutationObserver(() => {
+            if (done()) {
+              obs.disconnect();
+              res(performance.now() - t0);
+            }
+          });
+          obs.observe(d, { childList: true, subtree: true, characterData: true });
+          btn.click();
+          setTimeout(() => rej(new Error('Dismissed not shown within 5 s')), 5000);
+        }),
+    );
+    assert(shownAfter < 300, `the dismissal showed ${Math.round(shownAfter)} ms after the click`);
+    console.log(`     dismissal shown ${Math.round(shownAfter)} ms after the click`);
+    // Then the server's answer replaces the guess.
+    await drawer.locator('[data-testid="rec-saving"]').waitFor({ state: 'detached' });
     await drawer.locator('[data-testid="rec-state"]', { hasText: 'Dismissed' }).waitFor();
     await drawer.getByRole('button', { name: 'Close' }).click();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid="open-count"]')?.textContent?.trim()) === b - 1, before);

@@ -3,10 +3,11 @@
 // to the resource in its cloud console, and the decisions: dismiss with a
 // reason, snooze until a day, mark done, reopen. Its URL is the list's
 // with ?rec=ID, so it survives a reload and can be shared.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type Recommendation, type RecommendationDetail, type StateChange } from '../api/client';
 import { formatCurrency, formatDate, formatDateTime, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
 import { detailCell, detailLabel, type DetailCell } from '../lib/details';
+import { optimistic } from '../lib/lifecycle';
 import { can, notAllowed, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 import { Chart, chartColors, type ChartOption } from './Chart';
@@ -100,7 +101,21 @@ function DetailValue({ cell }: { cell: DetailCell }) {
   );
 }
 
-export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: (r: Recommendation) => void }) {
+/**
+ * RecommendationDrawer shows one recommendation. A decision shows at once
+ * (optimistic): onChanged gets the guess (settled false), then the
+ * server's answer (settled true), or null to put the original back when
+ * the server refuses.
+ */
+export function RecommendationDrawer({
+  id,
+  onClose,
+  onChanged,
+}: {
+  id: string;
+  onClose: () => void;
+  onChanged: (id: string, r: Recommendation | null, settled: boolean) => void;
+}) {
   const detail = useApi<RecommendationDetail>(() => api.Recommendation(id), [id]);
   const session = useSession();
   const mayChange = can(session, 'change');
@@ -108,23 +123,33 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
   const [until, setUntil] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
+  // The recommendation as changed here, until the detail is read again.
+  const [local, setLocal] = useState<Recommendation | undefined>();
+  useEffect(() => setLocal(undefined), [detail.data]);
+
+  const d = detail.data;
+  const r = local ?? d?.recommendation;
 
   const change = async (c: StateChange) => {
+    if (!r) return;
+    const guess = optimistic(r, c, session.username);
+    setLocal(guess);
+    onChanged(id, guess, false);
     setBusy(true);
     setError(undefined);
     try {
-      const r = await api.SetRecommendationState(id, c);
-      onChanged(r);
+      const got = await api.SetRecommendationState(id, c);
+      setLocal(got);
+      onChanged(id, got, true);
       detail.reload();
     } catch (e) {
+      setLocal(undefined);
+      onChanged(id, null, false);
       setError(toApiError(e));
     } finally {
       setBusy(false);
     }
   };
-
-  const d = detail.data;
-  const r = d?.recommendation;
   const lc = r?.lifecycle;
   return (
     <aside class="drawer" role="complementary" aria-labelledby="rec-drawer-title" data-testid="recommendation-drawer">
@@ -179,6 +204,12 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
             <dt>State</dt>
             <dd data-testid="rec-state">
               {titleCase(lc.state)}
+              {busy && (
+                <span class="muted small" data-testid="rec-saving">
+                  {' '}
+                  (saving…)
+                </span>
+              )}
               {lc.by && ` by ${lc.by}`}
               {lc.at && `, ${formatDateTime(lc.at)}`}
               {lc.reason && ` — ${lc.reason}`}
