@@ -921,6 +921,101 @@ try {
     await row.waitFor({ state: 'detached' });
   });
 
+  // layoutProblems lists, on the page as it is, every amount drawn on more
+  // than one line, every card value cut short, and every card, panel or
+  // drawer (and the page itself) wider than its box.
+  const layoutProblems = () =>
+    page.evaluate(() => {
+      const out = [];
+      const root = document.scrollingElement;
+      if (root.scrollWidth > root.clientWidth + 1) out.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth} px`);
+      const name = (el) => `${el.className} "${(el.querySelector('h2, h3')?.textContent || el.textContent || '').trim().slice(0, 40)}"`;
+      for (const el of document.querySelectorAll('.card, .panel, .drawer')) {
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} overflows: ${el.scrollWidth} > ${el.clientWidth} px`);
+      }
+      for (const el of document.querySelectorAll('.card-value')) {
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`card value "${el.textContent.trim()}" is cut: ${el.scrollWidth} > ${el.clientWidth} px`);
+      }
+      for (const el of document.querySelectorAll('.amount, .card-value, td.num')) {
+        const text = el.textContent.trim();
+        if (!/\d/.test(text) || el.getClientRects().length === 0) continue;
+        const cs = getComputedStyle(el);
+        const lh = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+        // The text's own line boxes (not the cell's height, which the row sets), screen-reader text left out.
+        let top = Infinity;
+        let bottom = -Infinity;
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          if (!n.textContent.trim() || n.parentElement.closest('.sr-only')) continue;
+          const r = document.createRange();
+          r.selectNodeContents(n);
+          for (const b of r.getClientRects()) {
+            if (b.width === 0) continue;
+            top = Math.min(top, b.top);
+            bottom = Math.max(bottom, b.bottom);
+          }
+        }
+        if (bottom - top > 1.6 * lh) out.push(`amount "${text}" wraps: ${Math.round(bottom - top)} px high, a line is ${Math.round(lh)} px`);
+      }
+      return out;
+    });
+
+  // navAt follows a navigation link at any width: a narrow window folds the navigation into Menu.
+  const navAt = async (name) => {
+    const menu = page.locator('.menu-btn');
+    if (await menu.isVisible()) {
+      if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+    }
+    await nav(name);
+  };
+
+  await check('screenshots at 1280 and 420 px of the Overview, Budgets and a recommendation drawer: no amount wraps, no card overflows', async () => {
+    // A budget with a long amount, so the Budgets table has a row to measure.
+    const made = await page.evaluate(async () => {
+      const r = await fetch('/api/budgets', {
+        method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'e2e layout, all costs of the organisation', amount: 2403011.26, period: 'quarterly', scope: {} }),
+      });
+      if (!r.ok) throw new Error(`POST /api/budgets: HTTP ${r.status} ${await r.text()}`);
+      return (await r.json()).id;
+    });
+    const problems = [];
+    try {
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await navAt('Overview');
+        await page.locator('[data-testid="total-cost"]').waitFor();
+        await settled();
+        await shot(`18-layout-overview-${width}`);
+        problems.push(...(await layoutProblems()).map((p) => `Overview at ${width} px: ${p}`));
+        await navAt('Budgets');
+        await page.locator('[data-testid="budgets-table"]').waitFor();
+        await settled();
+        await shot(`18-layout-budgets-${width}`);
+        problems.push(...(await layoutProblems()).map((p) => `Budgets at ${width} px: ${p}`));
+        await navAt('Recommendations');
+        await page.locator('h1', { hasText: 'Recommendations' }).waitFor();
+        await settled();
+        // The drawer of a recommendation with details: the first rightsizing one, else the first.
+        const rows = page.locator('[data-testid="recommendations-table"] tbody tr.clickable');
+        const sized = rows.filter({ hasText: 'Rightsizing' });
+        await ((await sized.count()) > 0 ? sized.first() : rows.first()).click();
+        const drawer = page.locator('[data-testid="recommendation-drawer"]');
+        await drawer.locator('[data-testid="rec-state"]').waitFor();
+        await settled();
+        await shot(`18-layout-drawer-${width}`, { fullPage: false });
+        const raw = await drawer.innerText();
+        assert(!/[{[]"[a-z_]+":/.test(raw), `the drawer shows JSON at ${width} px: ${raw.slice(0, 300)}`);
+        problems.push(...(await layoutProblems()).map((p) => `Recommendation drawer at ${width} px: ${p}`));
+        await drawer.getByRole('button', { name: 'Close' }).click();
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.evaluate(async (id) => fetch(`/api/budgets/${id}`, { method: 'DELETE', credentials: 'same-origin' }), made);
+    }
+    assert(problems.length === 0, problems.join('\n       '));
+  });
+
   await check('an anomaly opens with its drivers and is acknowledged with a reason', async () => {
     await nav('Anomalies');
     await page.locator('h1', { hasText: 'Anomalies' }).waitFor();
