@@ -1134,7 +1134,7 @@ try {
     // Reads only read: the imported AWS export ends with its month, the
     // demo clouds with yesterday (the dashboard's start refreshed them).
     const aws = (await page.locator('[data-testid="data-through-aws"]').innerText()).trim();
-    assert(aws === 'Data through 2023-11-30', `AWS card: ${aws}`);
+    assert(aws === 'Data through Nov 30, 2023', `AWS card: ${aws}`);
     const api = await page.evaluate(async () => (await (await fetch('/api/costs?days=7', { credentials: 'same-origin' })).json()).summary.data_age);
     const awsAge = api.find((d) => d.provider === 'aws');
     assert(awsAge && awsAge.source === 'export' && awsAge.last_day === '2023-11-30' && awsAge.refreshed_at, `data_age ${JSON.stringify(api)}`);

@@ -27,7 +27,8 @@ function barsChart(views: BudgetView[]): ChartOption {
     legend: { top: 0, textStyle: { color: c.text } },
     grid: { left: 8, right: 24, top: 32, bottom: 8, containLabel: true },
     xAxis: { type: 'value', axisLabel: { color: c.muted, formatter: '{value} %' }, splitLine: { lineStyle: { color: c.grid, type: 'dashed' } } },
-    yAxis: { type: 'category', data: measured.map((v) => v.status.budget.name), axisLabel: { color: c.text } },
+    // Long names are cut (the table has them whole) so the bars keep the room on a narrow window.
+    yAxis: { type: 'category', data: measured.map((v) => v.status.budget.name), axisLabel: { color: c.text, width: 140, overflow: 'truncate' } },
     series: [
       {
         type: 'bar',
@@ -185,11 +186,11 @@ export function BudgetsPage() {
                   const cur = st.currency || undefined;
                   return (
                     <tr key={`${v.source}-${v.id}-${st.budget.name}`} data-testid={`budget-${st.budget.name}`}>
-                      <td>
+                      <td class="wrap">
                         <strong>{st.budget.name}</strong>
                         <span class="muted small block">{v.source === 'config' ? 'from the config file' : `by ${v.changed_by || '—'}`}</span>
                       </td>
-                      <td>{scopeText(st.budget)}</td>
+                      <td class="wrap">{scopeText(st.budget)}</td>
                       <td>{v.measured ? `${formatDate(st.period_start)} – ${formatDate(st.period_end)}` : titleCase(st.budget.period)}</td>
                       <td class="num">{formatCurrency(st.budget.amount, cur)}</td>
                       <td class="num" data-testid="budget-actual">{v.measured ? formatCurrency(st.actual, cur) : 'provider off'}</td>

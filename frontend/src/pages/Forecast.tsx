@@ -47,7 +47,7 @@ function forecastChart(f: Forecast, history: CostAnalysis | null, currency: stri
   const band: (number | null)[] = new Array(n).fill(null);
   // The optimized line scales each day by optimized/base: the service gives
   // the recommendations' effect as a total, not per day.
-  const impact = f.recommendations_impact;
+  const impact = (f.filters ?? []).length === 0 ? f.recommendations_impact : undefined;
   const ratio = impact && impact.base_forecast > 0 ? impact.optimized_forecast / impact.base_forecast : null;
   const optimized: (number | null)[] = new Array(n).fill(null);
   hist.dates.forEach((d, i) => (actual[at.get(d)!] = Math.round(hist.totals[i] * 100) / 100));
@@ -249,7 +249,10 @@ export function ForecastPage() {
     },
     { key: 'volatility', label: 'Volatility', value: (r) => r.volatility, render: (r) => formatNumber(r.volatility, 3), numeric: true },
   ];
-  const impact = f?.recommendations_impact;
+  // The recommendations' effect is of all costs (the service does not
+  // scope it to a view yet), so a filtered forecast leaves it out rather
+  // than subtract every saving from one service.
+  const impact = filters.length === 0 ? f?.recommendations_impact : undefined;
 
   return (
     <section class="page" aria-labelledby="fc-title">
@@ -330,9 +333,12 @@ export function ForecastPage() {
         <>
           <div class="cards">
             <article class="card card-total">
-              <h2 class="card-label">
-                Forecast, next {f.forecast_period || days} days{filters.length > 0 && <span data-testid="forecast-view">{` · ${filters.map((x) => filterText(x)).join(', ')}`}</span>}
-              </h2>
+              <h2 class="card-label">Forecast, next {f.forecast_period || days} days</h2>
+              {filters.length > 0 && (
+                <span class="muted small" data-testid="forecast-view">
+                  {filters.map((x) => filterText(x)).join(' · ')}
+                </span>
+              )}
               <div class="card-value amount" data-testid="total-forecast">
                 {formatCurrency(f.total_forecast, currency)}
               </div>

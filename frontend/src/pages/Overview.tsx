@@ -533,7 +533,7 @@ function DataThrough({ age }: { age?: DataAge }) {
   const when = age.refreshed_at ? `stored ${new Date(age.refreshed_at).toLocaleString()}` : 'never stored';
   return (
     <div class="muted small" data-testid={`data-through-${age.provider}`} title={when}>
-      {age.last_day ? `Data through ${age.last_day}` : 'No data yet'}
+      {age.last_day ? `Data through ${formatDate(age.last_day)}` : 'No data yet'}
     </div>
   );
 }
