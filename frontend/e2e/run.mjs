@@ -640,6 +640,39 @@ try {
     await settled();
   });
 
+  await check('the Forecast page filtered to one service shows that service\'s own forecast and interval, as GET /api/forecast?service=X', async () => {
+    const want = await page.evaluate(async () => {
+      const get = async (q) => {
+        const r = await fetch(`/api/forecast?${q}`, { credentials: 'same-origin' });
+        if (!r.ok) throw new Error(`GET /api/forecast?${q}: HTTP ${r.status}`);
+        return r.json();
+      };
+      const all = await get('days=30&group_by=service');
+      const svc = all.groups.find((g) => !g.other).key;
+      const one = await get(`days=30&service=${encodeURIComponent(svc)}`);
+      return { svc, all: all.total_forecast, total: one.total_forecast, lo: one.confidence_interval[0], hi: one.confidence_interval[1], reconciliation: one.reconciliation };
+    });
+    assert(want.reconciliation === 'top_down_proportions', `reconciliation ${want.reconciliation}`);
+    assert(want.total < want.all, `the service's forecast ${want.total} is not below the whole ${want.all}`);
+    await page.goto(`${base}/forecast?service=${encodeURIComponent(want.svc)}`);
+    await page.locator('[data-testid="total-forecast"]').waitFor();
+    await settled();
+    const shown = (await page.locator('[data-testid="total-forecast"]').innerText()).trim();
+    assert(shown === money(want.total), `page shows ${shown} for ${want.svc}, API says ${money(want.total)}`);
+    const interval = (await page.locator('[data-testid="forecast-interval"]').innerText()).trim();
+    assert(interval.includes(`${money(want.lo)} – ${money(want.hi)}`), `interval shown "${interval}", API ${money(want.lo)} – ${money(want.hi)}`);
+    const viewText = await page.locator('[data-testid="forecast-view"]').innerText();
+    assert(viewText.includes(want.svc), `the card names the view "${viewText}", not ${want.svc}`);
+    // Grouped by region: the groups and the sentence that they add up to the total.
+    await page.locator('[data-testid="forecast-group-by"]').selectOption('region');
+    await page.waitForURL(/group_by=region/);
+    await page.locator('[data-testid="forecast-groups-table"] tbody tr').first().waitFor();
+    await settled();
+    const recon = await page.locator('[data-testid="groups-reconciliation"]').innerText();
+    assert(/add up to the total/.test(recon) && recon.includes(money(want.total)), `reconciliation note: ${recon}`);
+    await shot('05d-forecast-filtered');
+  });
+
   await check('a report can be generated and is listed', async () => {
     await nav('Reports');
     await page.locator('h1', { hasText: 'Reports' }).waitFor();
@@ -814,7 +847,30 @@ try {
     await drawer.locator('[data-testid="rec-state"]').waitFor();
     await shot('14-recommendation-drawer', { fullPage: false });
     await drawer.getByLabel('Reason to dismiss').fill('e2e: kept on purpose');
-    await drawer.getByRole('button', { name: 'Dismiss' }).click();
+    // The dismissal shows at once (optimistic), timed in the page from the click.
+    const shownAfter = await page.evaluate(
+      () =>
+        new Promise((res, rej) => {
+          const d = document.querySelector('[data-testid="recommendation-drawer"]');
+          const btn = [...d.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Dismiss');
+          if (!btn) return rej(new Error('no Dismiss button'));
+          const t0 = performance.now();
+          const done = () => d.querySelector('[data-testid="rec-state"]')?.textContent.includes('Dismissed');
+          const obs = new MutationObserver(() => {
+            if (done()) {
+              obs.disconnect();
+              res(performance.now() - t0);
+            }
+          });
+          obs.observe(d, { childList: true, subtree: true, characterData: true });
+          btn.click();
+          setTimeout(() => rej(new Error('Dismissed not shown within 5 s')), 5000);
+        }),
+    );
+    assert(shownAfter < 300, `the dismissal showed ${Math.round(shownAfter)} ms after the click`);
+    console.log(`     dismissal shown ${Math.round(shownAfter)} ms after the click`);
+    // Then the server's answer replaces the guess.
+    await drawer.locator('[data-testid="rec-saving"]').waitFor({ state: 'detached' });
     await drawer.locator('[data-testid="rec-state"]', { hasText: 'Dismissed' }).waitFor();
     await drawer.getByRole('button', { name: 'Close' }).click();
     await page.waitForFunction((b) => Number(document.querySelector('[data-testid="open-count"]')?.textContent?.trim()) === b - 1, before);
@@ -863,6 +919,101 @@ try {
     page.once('dialog', (d) => d.accept());
     await row.getByRole('button', { name: 'Delete' }).click();
     await row.waitFor({ state: 'detached' });
+  });
+
+  // layoutProblems lists, on the page as it is, every amount drawn on more
+  // than one line, every card value cut short, and every card, panel or
+  // drawer (and the page itself) wider than its box.
+  const layoutProblems = () =>
+    page.evaluate(() => {
+      const out = [];
+      const root = document.scrollingElement;
+      if (root.scrollWidth > root.clientWidth + 1) out.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth} px`);
+      const name = (el) => `${el.className} "${(el.querySelector('h2, h3')?.textContent || el.textContent || '').trim().slice(0, 40)}"`;
+      for (const el of document.querySelectorAll('.card, .panel, .drawer')) {
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`${name(el)} overflows: ${el.scrollWidth} > ${el.clientWidth} px`);
+      }
+      for (const el of document.querySelectorAll('.card-value')) {
+        if (el.scrollWidth > el.clientWidth + 1) out.push(`card value "${el.textContent.trim()}" is cut: ${el.scrollWidth} > ${el.clientWidth} px`);
+      }
+      for (const el of document.querySelectorAll('.amount, .card-value, td.num')) {
+        const text = el.textContent.trim();
+        if (!/\d/.test(text) || el.getClientRects().length === 0) continue;
+        const cs = getComputedStyle(el);
+        const lh = parseFloat(cs.lineHeight) || parseFloat(cs.fontSize) * 1.2;
+        // The text's own line boxes (not the cell's height, which the row sets), screen-reader text left out.
+        let top = Infinity;
+        let bottom = -Infinity;
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          if (!n.textContent.trim() || n.parentElement.closest('.sr-only')) continue;
+          const r = document.createRange();
+          r.selectNodeContents(n);
+          for (const b of r.getClientRects()) {
+            if (b.width === 0) continue;
+            top = Math.min(top, b.top);
+            bottom = Math.max(bottom, b.bottom);
+          }
+        }
+        if (bottom - top > 1.6 * lh) out.push(`amount "${text}" wraps: ${Math.round(bottom - top)} px high, a line is ${Math.round(lh)} px`);
+      }
+      return out;
+    });
+
+  // navAt follows a navigation link at any width: a narrow window folds the navigation into Menu.
+  const navAt = async (name) => {
+    const menu = page.locator('.menu-btn');
+    if (await menu.isVisible()) {
+      if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+    }
+    await nav(name);
+  };
+
+  await check('screenshots at 1280 and 420 px of the Overview, Budgets and a recommendation drawer: no amount wraps, no card overflows', async () => {
+    // A budget with a long amount, so the Budgets table has a row to measure.
+    const made = await page.evaluate(async () => {
+      const r = await fetch('/api/budgets', {
+        method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'e2e layout, all costs of the organisation', amount: 2403011.26, period: 'quarterly', scope: {} }),
+      });
+      if (!r.ok) throw new Error(`POST /api/budgets: HTTP ${r.status} ${await r.text()}`);
+      return (await r.json()).id;
+    });
+    const problems = [];
+    try {
+      for (const width of [1280, 420]) {
+        await page.setViewportSize({ width, height: 900 });
+        await navAt('Overview');
+        await page.locator('[data-testid="total-cost"]').waitFor();
+        await settled();
+        await shot(`18-layout-overview-${width}`);
+        problems.push(...(await layoutProblems()).map((p) => `Overview at ${width} px: ${p}`));
+        await navAt('Budgets');
+        await page.locator('[data-testid="budgets-table"]').waitFor();
+        await settled();
+        await shot(`18-layout-budgets-${width}`);
+        problems.push(...(await layoutProblems()).map((p) => `Budgets at ${width} px: ${p}`));
+        await navAt('Recommendations');
+        await page.locator('h1', { hasText: 'Recommendations' }).waitFor();
+        await settled();
+        // The drawer of a recommendation with details: the first rightsizing one, else the first.
+        const rows = page.locator('[data-testid="recommendations-table"] tbody tr.clickable');
+        const sized = rows.filter({ hasText: 'Rightsizing' });
+        await ((await sized.count()) > 0 ? sized.first() : rows.first()).click();
+        const drawer = page.locator('[data-testid="recommendation-drawer"]');
+        await drawer.locator('[data-testid="rec-state"]').waitFor();
+        await settled();
+        await shot(`18-layout-drawer-${width}`, { fullPage: false });
+        const raw = await drawer.innerText();
+        assert(!/[{[]"[a-z_]+":/.test(raw), `the drawer shows JSON at ${width} px: ${raw.slice(0, 300)}`);
+        problems.push(...(await layoutProblems()).map((p) => `Recommendation drawer at ${width} px: ${p}`));
+        await drawer.getByRole('button', { name: 'Close' }).click();
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.evaluate(async (id) => fetch(`/api/budgets/${id}`, { method: 'DELETE', credentials: 'same-origin' }), made);
+    }
+    assert(problems.length === 0, problems.join('\n       '));
   });
 
   await check('an anomaly opens with its drivers and is acknowledged with a reason', async () => {
@@ -983,7 +1134,7 @@ try {
     // Reads only read: the imported AWS export ends with its month, the
     // demo clouds with yesterday (the dashboard's start refreshed them).
     const aws = (await page.locator('[data-testid="data-through-aws"]').innerText()).trim();
-    assert(aws === 'Data through 2023-11-30', `AWS card: ${aws}`);
+    assert(aws === 'Data through Nov 30, 2023', `AWS card: ${aws}`);
     const api = await page.evaluate(async () => (await (await fetch('/api/costs?days=7', { credentials: 'same-origin' })).json()).summary.data_age);
     const awsAge = api.find((d) => d.provider === 'aws');
     assert(awsAge && awsAge.source === 'export' && awsAge.last_day === '2023-11-30' && awsAge.refreshed_at, `data_age ${JSON.stringify(api)}`);
@@ -1117,8 +1268,10 @@ try {
       assert(refused.report === 403 && refused.reportBody.error_type === 'SecurityError' && refused.reportBody.details.required_role === 'editor',
         `generating a report: ${JSON.stringify(refused)}`);
       assert(refused.dismiss === 403 && refused.users === 403, `dismissing and listing users: ${JSON.stringify(refused)}`);
+      // Opening the Admin page by its address says which role it needs.
       await vp.goto(`${base}/admin`);
-      await vp.locator('h1', { hasText: 'Page not found' }).waitFor();
+      const needs = (await vp.locator('[data-testid="needs-role"]').innerText()).trim();
+      assert(/needs the admin role/.test(needs) && /viewer role/.test(needs), `the viewer opening /admin reads: ${needs}`);
     } finally {
       await vctx.close();
     }

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, toApiError, type Alert, type Session } from './api/client';
 import { viewSearch } from './lib/explore';
 import { Link, useLocation } from './lib/router';
-import { canAdminister, DEFAULT_SESSION, normalizeSession, SessionContext } from './lib/session';
+import { canAdminister, DEFAULT_SESSION, normalizeSession, SessionContext, useSession } from './lib/session';
 import { applyTheme, initialTheme, ThemeContext, type Theme } from './lib/theme';
 import { useApi } from './lib/useApi';
 import { refreshViews, useViews } from './lib/views';
@@ -60,6 +60,27 @@ function NotFound() {
       </p>
     </section>
   );
+}
+
+/**
+ * NeedsRole answers a page the session's role may not open (the Admin page
+ * for a viewer or an editor): which role it needs, instead of "not found".
+ */
+function NeedsRole({ title, role }: { title: string; role: string }) {
+  const session = useSession();
+  return (
+    <section class="page" data-testid="needs-role">
+      <h1>{title}</h1>
+      <p>
+        The {title} page needs the <strong>{role}</strong> role. You are signed in{session.username ? ` as ${session.username}` : ''} with the{' '}
+        <strong>{session.role}</strong> role; an admin can change it. <Link href="/">Go to the overview</Link>.
+      </p>
+    </section>
+  );
+}
+
+function AdminRefused() {
+  return <NeedsRole title={ADMIN.title} role="admin" />;
 }
 
 function Icon({ d }: { d: string }) {
@@ -137,7 +158,7 @@ export function App() {
   const route = routeFor(routes, loc.path);
   const firstRoute = useRef(true);
   useEffect(() => {
-    document.title = `${route?.title ?? 'Not found'} · costpilot`;
+    document.title = `${route?.title ?? (refused ? ADMIN.title : 'Not found')} · costpilot`;
     setMenuOpen(false);
     // After in-app navigation, move focus to the new page for keyboard and screen-reader users.
     if (firstRoute.current) firstRoute.current = false;
@@ -150,7 +171,9 @@ export function App() {
     setTheme(t);
   };
 
-  const Page = route?.page ?? NotFound;
+  // The Admin page for a session that may not open it: say the role it needs.
+  const refused = !route && session.auth !== 'desktop' && routeFor([ADMIN], loc.path) !== undefined;
+  const Page = route?.page ?? (refused ? AdminRefused : NotFound);
   return (
     <ThemeContext.Provider value={theme}>
       <SessionContext.Provider value={session}>

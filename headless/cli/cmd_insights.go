@@ -424,12 +424,16 @@ func (a *app) optimizeCmd() *cobra.Command {
 		Short: "Run the whole pipeline: analysis, recommendations, report, saved results",
 		Long: `Run analysis over the last 30 days, generate recommendations, write a comprehensive HTML
 report (unless --no-report) and save the results with the run (unless --no-save; see
-costpilot runs). Prints the optimization result (as POST /api/optimize); the report path is the last line.`,
+costpilot runs). Prints the optimization result (as POST /api/optimize); the report path is the last line.
+With -o json, report_path is the report's full path (the API gives the name it serves).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return a.withService(cmd, func(svc *service.Service) error {
 				res, err := svc.OptimizeAll(cmd.Context(), !noReport, !noSave)
 				if err != nil {
+					return err
+				}
+				if res, err = withFullReportPath(res); err != nil {
 					return err
 				}
 				return a.emit(res, func(w io.Writer) {

@@ -192,6 +192,8 @@ describe('http transport requests', () => {
     const t = createHttpTransport({ fetch: fn });
     await t.ForecastCosts(60);
     expect(calls[0].url).toBe('/api/forecast?days=60');
+    await t.ForecastCosts(30, { group_by: 'region', filters: { service: ['Amazon EC2'], tag: ['team:web', 'env:prod'] } });
+    expect(calls[1].url).toBe('/api/forecast?days=30&group_by=region&service=Amazon+EC2&tag=team%3Aweb&tag=env%3Aprod');
     expect(t.ReportURL('a b/../c.pdf')).toBe('/api/reports/a%20b%2F..%2Fc.pdf');
   });
 

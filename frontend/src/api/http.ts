@@ -2,7 +2,7 @@
 // cookie. 401 sends the browser to the server's login form.
 import { ApiError, errorFromBody, NETWORK, UNAUTHENTICATED } from './errors';
 import { costQueryString } from './query';
-import type { Transport } from './transport';
+import type { ForecastView, Transport } from './transport';
 import type { AllocationRules, CommitmentRequest, CostRequest, ReportRequest } from './types';
 
 /** periodQuery is the query string of a period request ("" for none). */
@@ -14,6 +14,16 @@ function periodQuery(q: CommitmentRequest): string {
   if (q.end) qs.set('end', q.end);
   const s = qs.toString();
   return s ? `?${s}` : '';
+}
+
+/** forecastQuery is GET /api/forecast's query: days, then the view's grouping and filters (one parameter per value). */
+export function forecastQuery(days: number, view: ForecastView): string {
+  const qs = new URLSearchParams({ days: String(days) });
+  if (view.group_by) qs.set('group_by', view.group_by);
+  for (const [key, values] of Object.entries(view.filters ?? {})) {
+    for (const v of values ?? []) if (v.trim()) qs.append(key, v.trim());
+  }
+  return qs.toString();
 }
 
 type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
@@ -113,7 +123,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     RecommendationsNotAssessed: () => list('/api/recommendations/not-assessed'),
     Recommendation: (id) => get(`/api/recommendations/${encodeURIComponent(id)}`),
     SetRecommendationState: (id, change) => post(`/api/recommendations/${encodeURIComponent(id)}/state`, change),
-    ForecastCosts: (days) => get(`/api/forecast?days=${encodeURIComponent(String(days))}`),
+    ForecastCosts: (days, view = {}) => get(`/api/forecast?${forecastQuery(days, view)}`),
     OptimizeAll: () => post('/api/optimize'),
     Sync: (req) => post('/api/sync', req),
     GenerateReport: (req: ReportRequest) => post('/api/reports', req),

@@ -53,6 +53,12 @@ import type {
  * and, in the desktop build, wails.ts (the Wails bindings). Method names
  * follow the service's; every method rejects with an ApiError.
  */
+/** ForecastView is the view a forecast is of: the cost query's filters and grouping. */
+export interface ForecastView {
+  filters?: Record<string, string[]>;
+  group_by?: string;
+}
+
 export interface Transport {
   AnalyzeCosts(q: CostRequest): Promise<CostAnalysis>;
   GenerateRecommendations(f?: RecommendationFilter): Promise<Recommendation[]>;
@@ -60,7 +66,11 @@ export interface Transport {
   /** What the rightsizing and idle checks could not assess, per provider. */
   RecommendationsNotAssessed(): Promise<NotAssessed[]>;
   SetRecommendationState(id: string, change: StateChange): Promise<Recommendation>;
-  ForecastCosts(days: number): Promise<Forecast>;
+  /**
+   * ForecastCosts forecasts the next days of a view: all costs, or those
+   * the filters keep, grouped when group_by is set (GET /api/forecast).
+   */
+  ForecastCosts(days: number, view?: ForecastView): Promise<Forecast>;
   OptimizeAll(): Promise<OptimizationResult>;
   /** Sync is POST /api/sync: demo regenerated, changed export files imported, live days fetched. */
   Sync(req: SyncRequest): Promise<SyncResult[]>;

@@ -82,6 +82,9 @@ describe('createWailsTransport', () => {
     await expect(t.ForecastCosts(0)).rejects.toMatchObject({ type: 'ValidationError' });
     await expect(t.Alerts()).rejects.toMatchObject({ type: 'ValidationError' });
   });
+  it('refuses a filtered forecast instead of answering with the unfiltered one', async () => {
+    await expect(t.ForecastCosts(30, { filters: { service: ['EC2'] } })).rejects.toMatchObject({ type: 'NotImplementedError' });
+  });
   it('turns null lists into empty ones', async () => {
     expect(await t.GenerateRecommendations()).toEqual([]);
   });

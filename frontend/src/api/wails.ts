@@ -5,7 +5,7 @@
 import { installDesktop } from '../desktop';
 import { bindings, call, REPORTS_PREFIX, type Bindings } from '../desktop/bindings';
 import { noteAnalysis, noteAnalysisError } from '../desktop/firstRender';
-import { ApiError, errorFromBody, NETWORK } from './errors';
+import { ApiError, errorFromBody, NETWORK, NOT_IMPLEMENTED } from './errors';
 import type { Transport } from './transport';
 import type {
   AllocationResult,
@@ -129,7 +129,14 @@ export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fet
     Recommendation: (id) => call<RecommendationDetail>(() => b.Recommendation(id)),
     SetRecommendationState: (id, change) =>
       call<Recommendation>(() => b.SetRecommendationState(id, change as Parameters<Bindings['SetRecommendationState']>[1])),
-    ForecastCosts: (days) => call<Forecast>(() => b.ForecastCosts(days)),
+    ForecastCosts: async (days, view = {}) => {
+      // The desktop binding forecasts all costs only: a filtered or grouped
+      // view is refused rather than answered with the unfiltered total.
+      if (view.group_by || Object.values(view.filters ?? {}).some((v) => (v ?? []).length > 0)) {
+        throw new ApiError('Forecasts of a filtered or grouped view are not in the desktop app yet; use the dashboard or `costpilot forecast`.', NOT_IMPLEMENTED);
+      }
+      return call<Forecast>(() => b.ForecastCosts(days));
+    },
     OptimizeAll: () => call<OptimizationResult>(() => b.OptimizeAll()),
     Sync: (req) => call<SyncResult[]>(() => b.Sync(req as never)),
     GenerateReport: (req: ReportRequest) => call<ReportResult>(() => b.GenerateReport(req)),

@@ -54,30 +54,32 @@ export function ImportSummary({ result }: { result: ImportResult }) {
               <dd>{(f.providers ?? []).map(providerName).join(', ')}</dd>
             </div>
           </dl>
-          <table class="table compact" data-testid="import-totals">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th class="num">Billed</th>
-                <th class="num">Effective</th>
-              </tr>
-            </thead>
-            <tbody>
-              {(f.providers ?? []).flatMap((p) =>
-                (f.totals?.[p] ?? []).map((t) => (
-                  <tr key={`${p}-${t.currency}`}>
-                    <td>{providerName(p)}</td>
-                    <td class="num" title={`${t.billed_exact} ${t.currency}`}>
-                      {formatCurrency(t.billed, t.currency)}
-                    </td>
-                    <td class="num" title={`${t.effective_exact} ${t.currency}`}>
-                      {formatCurrency(t.effective, t.currency)}
-                    </td>
-                  </tr>
-                )),
-              )}
-            </tbody>
-          </table>
+          <div class="table-scroll">
+            <table class="table compact" data-testid="import-totals">
+              <thead>
+                <tr>
+                  <th>Provider</th>
+                  <th class="num">Billed</th>
+                  <th class="num">Effective</th>
+                </tr>
+              </thead>
+              <tbody>
+                {(f.providers ?? []).flatMap((p) =>
+                  (f.totals?.[p] ?? []).map((t) => (
+                    <tr key={`${p}-${t.currency}`}>
+                      <td>{providerName(p)}</td>
+                      <td class="num" title={`${t.billed_exact} ${t.currency}`}>
+                        {formatCurrency(t.billed, t.currency)}
+                      </td>
+                      <td class="num" title={`${t.effective_exact} ${t.currency}`}>
+                        {formatCurrency(t.effective, t.currency)}
+                      </td>
+                    </tr>
+                  )),
+                )}
+              </tbody>
+            </table>
+          </div>
           <ul class="small">
             {(f.replaces ?? []).map((sp) => (
               <li key={`${sp.provider}-${sp.from}`}>{spanLine(sp, result.dry_run)}</li>

@@ -3,9 +3,11 @@
 // to the resource in its cloud console, and the decisions: dismiss with a
 // reason, snooze until a day, mark done, reopen. Its URL is the list's
 // with ?rec=ID, so it survives a reload and can be shared.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type Recommendation, type RecommendationDetail, type StateChange } from '../api/client';
 import { formatCurrency, formatDate, formatDateTime, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
+import { detailCell, detailLabel, type DetailCell } from '../lib/details';
+import { optimistic } from '../lib/lifecycle';
 import { can, notAllowed, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 import { Chart, chartColors, type ChartOption } from './Chart';
@@ -38,13 +40,82 @@ function utilizationChart(d: RecommendationDetail): ChartOption {
   };
 }
 
-function detailValue(v: unknown): string {
-  if (typeof v === 'number') return Number.isInteger(v) ? String(v) : v.toFixed(4).replace(/0+$/, '');
-  if (typeof v === 'string') return v;
-  return JSON.stringify(v);
+/** DetailsTable shows a recommendation's details as rows: formatted values, lists and tables, never JSON. */
+function DetailsTable({ details, currency }: { details: Record<string, unknown>; currency: string }) {
+  return (
+    <>
+      <h3>Details</h3>
+      <div class="table-scroll">
+        <table class="details-table" data-testid="rec-details">
+          <tbody>
+            {Object.entries(details).map(([k, v]) => (
+              <tr key={k}>
+                <th scope="row">{detailLabel(k)}</th>
+                <td>
+                  <DetailValue cell={detailCell(k, v, currency)} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
 }
 
-export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; onClose: () => void; onChanged: (r: Recommendation) => void }) {
+function DetailValue({ cell }: { cell: DetailCell }) {
+  if (cell.kind === 'text') return <span class="detail-text">{cell.text}</span>;
+  if (cell.kind === 'list') {
+    return (
+      <ul class="detail-list">
+        {cell.items.map((x, i) => (
+          <li key={i} class="rid-cell" title={x}>
+            {x}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  const head = cell.columns.some((c) => c !== '');
+  return (
+    <table class="table compact">
+      {head && (
+        <thead>
+          <tr>
+            {cell.columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+          </tr>
+        </thead>
+      )}
+      <tbody>
+        {cell.rows.map((row, i) => (
+          <tr key={i}>
+            {row.map((x, j) => (
+              <td key={j}>{x}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * RecommendationDrawer shows one recommendation. A decision shows at once
+ * (optimistic): onChanged gets the guess (settled false), then the
+ * server's answer (settled true), or null to put the original back when
+ * the server refuses.
+ */
+export function RecommendationDrawer({
+  id,
+  onClose,
+  onChanged,
+}: {
+  id: string;
+  onClose: () => void;
+  onChanged: (id: string, r: Recommendation | null, settled: boolean) => void;
+}) {
   const detail = useApi<RecommendationDetail>(() => api.Recommendation(id), [id]);
   const session = useSession();
   const mayChange = can(session, 'change');
@@ -52,23 +123,33 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
   const [until, setUntil] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
+  // The recommendation as changed here, until the detail is read again.
+  const [local, setLocal] = useState<Recommendation | undefined>();
+  useEffect(() => setLocal(undefined), [detail.data]);
+
+  const d = detail.data;
+  const r = local ?? d?.recommendation;
 
   const change = async (c: StateChange) => {
+    if (!r) return;
+    const guess = optimistic(r, c, session.username);
+    setLocal(guess);
+    onChanged(id, guess, false);
     setBusy(true);
     setError(undefined);
     try {
-      const r = await api.SetRecommendationState(id, c);
-      onChanged(r);
+      const got = await api.SetRecommendationState(id, c);
+      setLocal(got);
+      onChanged(id, got, true);
       detail.reload();
     } catch (e) {
+      setLocal(undefined);
+      onChanged(id, null, false);
       setError(toApiError(e));
     } finally {
       setBusy(false);
     }
   };
-
-  const d = detail.data;
-  const r = d?.recommendation;
   const lc = r?.lifecycle;
   return (
     <aside class="drawer" role="complementary" aria-labelledby="rec-drawer-title" data-testid="recommendation-drawer">
@@ -93,7 +174,7 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
                   </strong>{' '}
                 </>
               )}
-              <code class="rid-full">{r.resource_id || '—'}</code>
+              <code class="rid-full" title={r.resource_id}>{r.resource_id || '—'}</code>
               {d.console_url && (
                 <>
                   {' '}
@@ -105,7 +186,7 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
             </dd>
             <dt>Savings</dt>
             <dd>
-              <strong>{formatCurrency(r.potential_savings, d.currency)}</strong> a month · {formatCurrency(r.potential_savings * 12, d.currency)} a year
+              <strong class="amount">{formatCurrency(r.potential_savings, d.currency)}</strong> a month · <span class="amount">{formatCurrency(r.potential_savings * 12, d.currency)}</span> a year
             </dd>
             {(r.current_config || r.recommended_config) && (
               <>
@@ -123,6 +204,12 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
             <dt>State</dt>
             <dd data-testid="rec-state">
               {titleCase(lc.state)}
+              {busy && (
+                <span class="muted small" data-testid="rec-saving">
+                  {' '}
+                  (saving…)
+                </span>
+              )}
               {lc.by && ` by ${lc.by}`}
               {lc.at && `, ${formatDateTime(lc.at)}`}
               {lc.reason && ` — ${lc.reason}`}
@@ -139,13 +226,8 @@ export function RecommendationDrawer({ id, onClose, onChanged }: { id: string; o
                 </dd>
               </>
             )}
-            {Object.entries(r.details ?? {}).map(([k, v]) => (
-              <>
-                <dt key={`k-${k}`}>{titleCase(k)}</dt>
-                <dd key={`v-${k}`}>{detailValue(v)}</dd>
-              </>
-            ))}
           </dl>
+          {Object.keys(r.details ?? {}).length > 0 && <DetailsTable details={r.details ?? {}} currency={d.currency} />}
           <h3>Daily cost, last {(d.daily_cost ?? []).length} days</h3>
           <Chart option={costChart(d)} height={180} label="Daily cost of the resource" />
           {(d.utilization ?? []).length > 0 && (

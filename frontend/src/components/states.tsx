@@ -2,7 +2,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { ApiError } from '../api/client';
-import { titleCase } from '../lib/format';
+import { errorHints, errorTitle, retryable } from '../lib/plain';
 import { retryAfter, retryText } from '../lib/useApi';
 
 /** RetryNotice counts down to the automatic retry of a rate-limited call. */
@@ -68,24 +68,30 @@ export function ErrorState({ error, onRetry, what }: { error: ApiError; onRetry?
     );
   }
   const details = error.details ? Object.entries(error.details) : [];
+  const hints = errorHints(error.details);
   return (
     <div class="state state-error" role="alert" data-state="error">
-      <strong>
-        {titleCase(error.type.replace(/Error$/, '')) || 'Error'} error
-        {error.provider ? ` (${error.provider})` : ''}
-      </strong>
-      <p>{error.message}</p>
+      <strong>{errorTitle(error.type, what, error.provider)}</strong>
+      <p>{sentence(error.message)}</p>
+      {hints.length > 0 && <p data-testid="error-hints">{hints.join(' ')}</p>}
       {details.length > 0 && (
-        <dl class="details">
-          {details.map(([k, v]) => (
-            <div key={k}>
-              <dt>{k}</dt>
-              <dd>{detailText(v)}</dd>
+        <details class="small">
+          <summary class="muted">Technical details</summary>
+          <dl class="details">
+            <div>
+              <dt>type</dt>
+              <dd>{error.type}</dd>
             </div>
-          ))}
-        </dl>
+            {details.map(([k, v]) => (
+              <div key={k}>
+                <dt>{k}</dt>
+                <dd>{detailText(v)}</dd>
+              </div>
+            ))}
+          </dl>
+        </details>
       )}
-      {onRetry && (
+      {onRetry && retryable(error.type) && (
         <button type="button" class="btn" onClick={onRetry}>
           Retry
         </button>

@@ -3,6 +3,7 @@ import {
   changeBetween,
   formatBytes,
   formatCurrency,
+  formatAmount,
   formatCurrencyCompact,
   formatDate,
   formatDateTime,
@@ -33,6 +34,15 @@ describe('formatCurrency', () => {
     expect(formatCurrencyCompact(12345)).toBe('$12.3K');
     expect(formatCurrencyCompact(950)).toBe('$950');
     expect(formatCurrencyCompact(2_500_000)).toBe('$2.5M');
+    expect(formatCurrencyCompact(2_403_011.26)).toBe('$2.4M');
+    expect(formatCurrencyCompact(123_456)).toBe('$123K');
+  });
+
+  it('cards: compact from 10,000 with the exact amount beside it, exact below', () => {
+    expect(formatAmount(2_403_011.26)).toEqual({ text: '$2.4M', exact: '$2,403,011.26', compact: true });
+    expect(formatAmount(-45_120)).toEqual({ text: '-$45.1K', exact: '-$45,120.00', compact: true });
+    expect(formatAmount(9_999.5)).toEqual({ text: '$9,999.50', exact: '$9,999.50', compact: false });
+    expect(formatAmount(undefined)).toEqual({ text: '—', exact: '—', compact: false });
   });
 });
 

@@ -24,18 +24,53 @@ function currencyFormat(currency: string, digits: number, compact: boolean): Int
   return f;
 }
 
-/** formatCurrency gives the full amount, e.g. $12,345.67. */
-export function formatCurrency(amount: number | null | undefined, currency = 'USD'): string {
+/** formatCurrency gives the full amount, e.g. $12,345.67 (digits: 4 for hourly prices). */
+export function formatCurrency(amount: number | null | undefined, currency = 'USD', digits = 2): string {
   if (amount === null || amount === undefined || !Number.isFinite(amount)) return '—';
   // Avoid "-$0.00" for tiny negative residues.
-  const v = Math.abs(amount) < 0.005 ? 0 : amount;
-  return currencyFormat(currency || 'USD', 2, false).format(v);
+  const v = Math.abs(amount) < 0.5 * 10 ** -digits ? 0 : amount;
+  return currencyFormat(currency || 'USD', digits, false).format(v);
 }
 
-/** formatCurrencyCompact is for chart axes and tight spaces: $12.3K. */
+/**
+ * formatCurrencyCompact is for chart axes and tight spaces: three
+ * significant digits, $12.3K, $2.4M (the exact amount goes beside it, in a
+ * tooltip: see components/Amount).
+ */
 export function formatCurrencyCompact(amount: number, currency = 'USD'): string {
   if (!Number.isFinite(amount)) return '—';
-  return currencyFormat(currency || 'USD', Math.abs(amount) >= 1000 ? 1 : 0, true).format(amount);
+  // Below a thousand: whole units ($96), not three digits ($95.5).
+  return Math.abs(amount) < 1000 ? currencyFormat(currency || 'USD', 0, true).format(amount) : compactFormat(currency || 'USD').format(amount);
+}
+
+const compactFormats = new Map<string, Intl.NumberFormat>();
+
+function compactFormat(currency: string): Intl.NumberFormat {
+  let f = compactFormats.get(currency);
+  if (!f) {
+    try {
+      f = new Intl.NumberFormat('en-US', { style: 'currency', currency, notation: 'compact', maximumSignificantDigits: 3 });
+    } catch {
+      return compactFormat('USD');
+    }
+    compactFormats.set(currency, f);
+  }
+  return f;
+}
+
+/** COMPACT_FROM is the smallest amount a card shows compact: below it the exact amount fits. */
+export const COMPACT_FROM = 10_000;
+
+/**
+ * formatAmount is an amount for a card: compact from COMPACT_FROM on
+ * ($2.4M), exact below; exact is the full amount for its tooltip.
+ */
+export function formatAmount(amount: number | null | undefined, currency = 'USD'): { text: string; exact: string; compact: boolean } {
+  const exact = formatCurrency(amount, currency);
+  if (amount === null || amount === undefined || !Number.isFinite(amount) || Math.abs(amount) < COMPACT_FROM) {
+    return { text: exact, exact, compact: false };
+  }
+  return { text: formatCurrencyCompact(amount, currency), exact, compact: true };
 }
 
 /** formatPercent formats a fraction (0.123 → 12.3%). */

@@ -3,6 +3,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, toApiError, type AllocationResult, type AllocationRules, type ApiError } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
+import { Amount } from '../components/Amount';
 import { DataTable, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatCurrencyCompact, formatDate, formatDateTime, formatPercent } from '../lib/format';
@@ -250,19 +251,19 @@ export function AllocationPage() {
               <div class="cards">
                 <article class="card card-total">
                   <h2 class="card-label">Total cost</h2>
-                  <div class="card-value small-value">{formatCurrency(total, currency)}</div>
+                  <div class="card-value small-value"><Amount value={total} currency={currency} compact /></div>
                 </article>
                 <article class="card">
                   <h2 class="card-label">Unallocated</h2>
                   <div class="card-value small-value" data-testid="unallocated">
-                    {formatCurrency(ac.unallocated ?? 0, currency)}
+                    <Amount value={ac.unallocated ?? 0} currency={currency} compact />
                   </div>
                   <span class={unallocatedShare > 0.2 ? 'change up' : 'muted small'}>{formatPercent(unallocatedShare)} of total</span>
                 </article>
                 {ac.shared !== undefined && ac.shared > 0 && (
                   <article class="card">
                     <h2 class="card-label">Shared</h2>
-                    <div class="card-value small-value">{formatCurrency(ac.shared, currency)}</div>
+                    <div class="card-value small-value"><Amount value={ac.shared} currency={currency} compact /></div>
                   </article>
                 )}
               </div>

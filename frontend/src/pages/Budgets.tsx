@@ -27,7 +27,8 @@ function barsChart(views: BudgetView[]): ChartOption {
     legend: { top: 0, textStyle: { color: c.text } },
     grid: { left: 8, right: 24, top: 32, bottom: 8, containLabel: true },
     xAxis: { type: 'value', axisLabel: { color: c.muted, formatter: '{value} %' }, splitLine: { lineStyle: { color: c.grid, type: 'dashed' } } },
-    yAxis: { type: 'category', data: measured.map((v) => v.status.budget.name), axisLabel: { color: c.text } },
+    // Long names are cut (the table has them whole) so the bars keep the room on a narrow window.
+    yAxis: { type: 'category', data: measured.map((v) => v.status.budget.name), axisLabel: { color: c.text, width: 140, overflow: 'truncate' } },
     series: [
       {
         type: 'bar',
@@ -165,56 +166,58 @@ export function BudgetsPage() {
       )}
       {views.length > 0 && (
         <article class="panel">
-          <table class="table" data-testid="budgets-table">
-            <thead>
-              <tr>
-                <th>Budget</th>
-                <th>Scope</th>
-                <th>Period</th>
-                <th class="num">Budget</th>
-                <th class="num">Spent</th>
-                <th class="num">Forecast</th>
-                <th>Thresholds crossed</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {views.map((v) => {
-                const st = v.status;
-                const cur = st.currency || undefined;
-                return (
-                  <tr key={`${v.source}-${v.id}-${st.budget.name}`} data-testid={`budget-${st.budget.name}`}>
-                    <td>
-                      <strong>{st.budget.name}</strong>
-                      <span class="muted small block">{v.source === 'config' ? 'from the config file' : `by ${v.changed_by || '—'}`}</span>
-                    </td>
-                    <td>{scopeText(st.budget)}</td>
-                    <td>{v.measured ? `${formatDate(st.period_start)} – ${formatDate(st.period_end)}` : titleCase(st.budget.period)}</td>
-                    <td class="num">{formatCurrency(st.budget.amount, cur)}</td>
-                    <td class="num" data-testid="budget-actual">{v.measured ? formatCurrency(st.actual, cur) : 'provider off'}</td>
-                    <td class="num">{v.measured && st.has_forecast ? formatCurrency(st.projected, cur) : '—'}</td>
-                    <td>
-                      {st.actual_threshold > 0 && <span class={`pill ${st.actual_threshold >= 100 ? 'pill-high' : 'pill-medium'}`}>spent {st.actual_threshold} %</span>}{' '}
-                      {st.forecast_threshold > st.actual_threshold && <span class="pill pill-low">forecast {st.forecast_threshold} %</span>}
-                      {!st.actual_threshold && !st.forecast_threshold && <span class="muted small">none</span>}
-                    </td>
-                    <td class="nowrap">
-                      {v.source === 'dashboard' && (
-                        <>
-                          <button type="button" class="btn btn-small" onClick={() => setEditing({ id: v.id, b: st.budget })} disabled={!mayChange} title={why}>
-                            Edit
-                          </button>{' '}
-                          <button type="button" class="btn btn-small" onClick={() => remove(v)} disabled={!mayChange} title={why}>
-                            Delete
-                          </button>
-                        </>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <div class="table-scroll">
+            <table class="table" data-testid="budgets-table">
+              <thead>
+                <tr>
+                  <th>Budget</th>
+                  <th>Scope</th>
+                  <th>Period</th>
+                  <th class="num">Budget</th>
+                  <th class="num">Spent</th>
+                  <th class="num">Forecast</th>
+                  <th>Thresholds crossed</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {views.map((v) => {
+                  const st = v.status;
+                  const cur = st.currency || undefined;
+                  return (
+                    <tr key={`${v.source}-${v.id}-${st.budget.name}`} data-testid={`budget-${st.budget.name}`}>
+                      <td class="wrap">
+                        <strong>{st.budget.name}</strong>
+                        <span class="muted small block">{v.source === 'config' ? 'from the config file' : `by ${v.changed_by || '—'}`}</span>
+                      </td>
+                      <td class="wrap">{scopeText(st.budget)}</td>
+                      <td>{v.measured ? `${formatDate(st.period_start)} – ${formatDate(st.period_end)}` : titleCase(st.budget.period)}</td>
+                      <td class="num">{formatCurrency(st.budget.amount, cur)}</td>
+                      <td class="num" data-testid="budget-actual">{v.measured ? formatCurrency(st.actual, cur) : 'provider off'}</td>
+                      <td class="num">{v.measured && st.has_forecast ? formatCurrency(st.projected, cur) : '—'}</td>
+                      <td>
+                        {st.actual_threshold > 0 && <span class={`pill ${st.actual_threshold >= 100 ? 'pill-high' : 'pill-medium'}`}>spent {st.actual_threshold} %</span>}{' '}
+                        {st.forecast_threshold > st.actual_threshold && <span class="pill pill-low">forecast {st.forecast_threshold} %</span>}
+                        {!st.actual_threshold && !st.forecast_threshold && <span class="muted small">none</span>}
+                      </td>
+                      <td class="nowrap">
+                        {v.source === 'dashboard' && (
+                          <>
+                            <button type="button" class="btn btn-small" onClick={() => setEditing({ id: v.id, b: st.budget })} disabled={!mayChange} title={why}>
+                              Edit
+                            </button>{' '}
+                            <button type="button" class="btn btn-small" onClick={() => remove(v)} disabled={!mayChange} title={why}>
+                              Delete
+                            </button>
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
         </article>
       )}
     </section>

@@ -89,25 +89,27 @@ export function CommitmentsPage() {
               {rep.basis.reason}
             </p>
           )}
-          <table class="table" data-testid="commitments-table">
-            <thead>
-              <tr>
-                <th>Provider</th>
-                <th>Type</th>
-                <th class="num">Coverage</th>
-                <th class="num">Utilization</th>
-                <th class="num">Unused cost</th>
-                <th class="num">Net savings</th>
-                <th class="num">Savings rate</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {providers.map((s) => (
-                <Row key={`${s.provider}:${s.type}`} s={s} currency={rep.currency} />
-              ))}
-            </tbody>
-          </table>
+          <div class="table-scroll">
+            <table class="table" data-testid="commitments-table">
+              <thead>
+                <tr>
+                  <th>Provider</th>
+                  <th>Type</th>
+                  <th class="num">Coverage</th>
+                  <th class="num">Utilization</th>
+                  <th class="num">Unused cost</th>
+                  <th class="num">Net savings</th>
+                  <th class="num">Savings rate</th>
+                  <th />
+                </tr>
+              </thead>
+              <tbody>
+                {providers.map((s) => (
+                  <Row key={`${s.provider}:${s.type}`} s={s} currency={rep.currency} />
+                ))}
+              </tbody>
+            </table>
+          </div>
         </article>
       )}
       {rep && (
@@ -116,30 +118,32 @@ export function CommitmentsPage() {
           {expiring.length === 0 ? (
             <p class="muted">No commitment with a known end of term expires within 90 days (FOCUS files and two of the clouds' exports give no end date).</p>
           ) : (
-            <table class="table" data-testid="expiring-table">
-              <thead>
-                <tr>
-                  <th>Provider</th>
-                  <th>Type</th>
-                  <th>Commitment</th>
-                  <th>Ends</th>
-                  <th class="num">Days left</th>
-                  <th class="num">Commitment a day</th>
-                </tr>
-              </thead>
-              <tbody>
-                {expiring.map((e) => (
-                  <tr key={`${e.provider}:${e.id}`} class={e.expiring_within_30 ? 'row-warn' : undefined}>
-                    <td>{providerName(e.provider)}</td>
-                    <td>{e.type}</td>
-                    <td class="mono">{e.id}</td>
-                    <td>{formatDate(e.end)}</td>
-                    <td class="num">{e.expiring_within_30 ? <strong>{e.days_left}</strong> : e.days_left}</td>
-                    <td class="num">{formatCurrency(e.daily_commitment, rep.currency)}</td>
+            <div class="table-scroll">
+              <table class="table" data-testid="expiring-table">
+                <thead>
+                  <tr>
+                    <th>Provider</th>
+                    <th>Type</th>
+                    <th>Commitment</th>
+                    <th>Ends</th>
+                    <th class="num">Days left</th>
+                    <th class="num">Commitment a day</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {expiring.map((e) => (
+                    <tr key={`${e.provider}:${e.id}`} class={e.expiring_within_30 ? 'row-warn' : undefined}>
+                      <td>{providerName(e.provider)}</td>
+                      <td>{e.type}</td>
+                      <td class="mono">{e.id}</td>
+                      <td>{formatDate(e.end)}</td>
+                      <td class="num">{e.expiring_within_30 ? <strong>{e.days_left}</strong> : e.days_left}</td>
+                      <td class="num">{formatCurrency(e.daily_commitment, rep.currency)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </article>
       )}

@@ -1,17 +1,22 @@
 // Forecast: history, the forecast line with its confidence band, how far
 // to trust it (its own backtest, in words), the month-end total, budgets
 // against forecast spend, each provider's trend, and the forecast after
-// recommendations.
-import { useMemo } from 'preact/hooks';
-import { analyzeCosts, api, type BudgetForecast, type CostAnalysis, type Forecast, type ProviderKey } from '../api/client';
+// recommendations. Like the Overview it can be filtered and grouped (the
+// URL holds the cost query's filter parameters and group_by); the groups
+// add up to the view's total (top-down by forecast proportions).
+import { useMemo, useState } from 'preact/hooks';
+import { analyzeCosts, api, type BudgetForecast, type CostAnalysis, type Forecast, type GroupForecast, type ProviderKey } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
+import { Amount } from '../components/Amount';
 import { DataTable, type Column } from '../components/DataTable';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { dailyByProvider } from '../lib/costs';
 import { accuracySentence, budgetUse, monthEndParts, monthName } from '../lib/forecast';
 import { formatCurrency, formatCurrencyCompact, formatNumber, formatPercent, formatShortDate, providerName } from '../lib/format';
-import { setQuery, useLocation } from '../lib/router';
+import { dimensionLabel, filterOf, filterText, filtersObject, GROUPINGS, parseFilters, type Filter } from '../lib/explore';
+import { navigate, useLocation } from '../lib/router';
+import { AddFilter, TagKeyPicker } from '../components/ViewFilters';
 import { useSession } from '../lib/session';
 import { useTheme } from '../lib/theme';
 import { useApi } from '../lib/useApi';
@@ -42,7 +47,7 @@ function forecastChart(f: Forecast, history: CostAnalysis | null, currency: stri
   const band: (number | null)[] = new Array(n).fill(null);
   // The optimized line scales each day by optimized/base: the service gives
   // the recommendations' effect as a total, not per day.
-  const impact = f.recommendations_impact;
+  const impact = (f.filters ?? []).length === 0 ? f.recommendations_impact : undefined;
   const ratio = impact && impact.base_forecast > 0 ? impact.optimized_forecast / impact.base_forecast : null;
   const optimized: (number | null)[] = new Array(n).fill(null);
   hist.dates.forEach((d, i) => (actual[at.get(d)!] = Math.round(hist.totals[i] * 100) / 100));
@@ -96,6 +101,83 @@ function forecastChart(f: Forecast, history: CostAnalysis | null, currency: stri
   };
 }
 
+/** ForecastURL is the forecast's state as the URL holds it. */
+interface ForecastURL {
+  days: number;
+  groupBy: string;
+  filters: Filter[];
+}
+
+function forecastSearch(v: ForecastURL): string {
+  const p = new URLSearchParams();
+  if (v.days !== 30) p.set('days', String(v.days));
+  if (v.groupBy) p.set('group_by', v.groupBy);
+  for (const f of v.filters) p.append(f.param, f.value);
+  const q = p.toString();
+  return `/forecast${q ? `?${q}` : ''}`;
+}
+
+interface GroupRow extends GroupForecast {
+  share: number;
+}
+
+/**
+ * GroupsPanel is the groups' forecasts, largest first and "Other" last,
+ * with the check a reader can make: the parts add up to the total.
+ */
+function GroupsPanel({ f, groupBy, currency, onPick }: { f: Forecast; groupBy: string; currency: string; onPick: (key: string) => void }) {
+  const groups = f.groups ?? [];
+  const total = f.total_forecast;
+  const rows: GroupRow[] = groups.map((g) => ({ ...g, share: total ? g.total_forecast / total : 0 }));
+  const sum = groups.reduce((n, g) => n + g.total_forecast, 0);
+  const columns: Column<GroupRow>[] = [
+    {
+      key: 'label',
+      label: dimensionLabel(groupBy),
+      value: (r) => r.label,
+      render: (r) =>
+        r.other ? (
+          <span class="muted">{`${r.label} (${r.other} more)`}</span>
+        ) : (
+          <button type="button" class="btn-link drill" onClick={() => onPick(r.key)} title={`Forecast only ${dimensionLabel(groupBy).toLowerCase()} ${r.label}`}>
+            {r.label}
+          </button>
+        ),
+      wrap: true,
+    },
+    { key: 'total', label: 'Forecast', value: (r) => Math.round(r.total_forecast * 100) / 100, render: (r) => formatCurrency(r.total_forecast, currency), numeric: true },
+    {
+      key: 'interval',
+      label: 'Interval',
+      value: (r) => `${r.confidence_interval[0].toFixed(2)}–${r.confidence_interval[1].toFixed(2)}`,
+      render: (r) => <span class="amount">{`${formatCurrency(r.confidence_interval[0], currency)} – ${formatCurrency(r.confidence_interval[1], currency)}`}</span>,
+      sortable: false,
+    },
+    { key: 'share', label: 'Share', value: (r) => Math.round(r.share * 10000) / 10000, render: (r) => formatPercent(r.share), numeric: true },
+    { key: 'model', label: 'Model', value: (r) => r.model },
+  ];
+  return (
+    <article class="panel" data-testid="forecast-groups">
+      <h2>By {dimensionLabel(groupBy).toLowerCase()}</h2>
+      <p class="muted small" data-testid="groups-reconciliation">
+        The parts add up to the total (top-down): the total is this view's own forecast, and each group's own forecast is scaled day by day so
+        that the groups sum to it. Sum of the groups: <span class="amount">{formatCurrency(sum, currency)}</span>; total:{' '}
+        <span class="amount">{formatCurrency(total, currency)}</span>. A group's interval is its own, so the intervals do not add up.
+      </p>
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => `${r.key}/${r.other ?? 0}`}
+        caption={`Forecast by ${dimensionLabel(groupBy).toLowerCase()}`}
+        csvName={`costpilot-forecast-by-${groupBy.replace(/[^a-z0-9]+/gi, '-')}.csv`}
+        initialSort={{ key: 'total', dir: 'desc' }}
+        filterable={false}
+        testId="forecast-groups-table"
+      />
+    </article>
+  );
+}
+
 function Trend({ direction }: { direction: string }) {
   const arrow = direction === 'increasing' ? '↗' : direction === 'decreasing' ? '↘' : '→';
   const cls = direction === 'increasing' ? 'change up' : direction === 'decreasing' ? 'change down' : 'change';
@@ -110,17 +192,27 @@ export function ForecastPage() {
   const loc = useLocation();
   const { currency: sessionCurrency } = useSession();
   const theme = useTheme();
-  const daysParam = Number(new URLSearchParams(loc.search).get('days'));
+  const params = new URLSearchParams(loc.search);
+  const daysParam = Number(params.get('days'));
   const days = daysParam === 60 || daysParam === 90 ? daysParam : 30;
+  const groupParam = params.get('group_by') ?? '';
+  const groupBy = GROUPINGS.some((g) => g.value === groupParam) || /^tag:./.test(groupParam) ? groupParam : '';
+  const filters = parseFilters(params);
+  const view: ForecastURL = { days, groupBy, filters };
+  const go = (v: ForecastURL) => navigate(forecastSearch(v));
+  const [pickTag, setPickTag] = useState(false);
+  const filtersKey = JSON.stringify(filters);
+  const tagQuery = { days: HISTORY_DAYS };
 
   const state = useApi(async (fresh) => {
-    // History is context for the chart; the forecast stands without it.
+    const fs = filtersObject(filters);
+    // History is context for the chart (of the same view); the forecast stands without it.
     const [forecast, history] = await Promise.all([
-      api.ForecastCosts(days),
-      analyzeCosts({ days: HISTORY_DAYS }, fresh).catch(() => null),
+      api.ForecastCosts(days, { filters: fs, group_by: groupBy || undefined }),
+      analyzeCosts({ days: HISTORY_DAYS, filters: fs }, fresh).catch(() => null),
     ]);
     return { forecast, history };
-  }, [days]);
+  }, [days, groupBy, filtersKey]);
 
   const f = state.data?.forecast;
   const currency = f?.currency || sessionCurrency;
@@ -157,7 +249,10 @@ export function ForecastPage() {
     },
     { key: 'volatility', label: 'Volatility', value: (r) => r.volatility, render: (r) => formatNumber(r.volatility, 3), numeric: true },
   ];
-  const impact = f?.recommendations_impact;
+  // The recommendations' effect is of all costs (the service does not
+  // scope it to a view yet), so a filtered forecast leaves it out rather
+  // than subtract every saving from one service.
+  const impact = filters.length === 0 ? f?.recommendations_impact : undefined;
 
   return (
     <section class="page" aria-labelledby="fc-title">
@@ -174,9 +269,60 @@ export function ForecastPage() {
             label="Forecast horizon"
             options={[30, 60, 90].map((d) => ({ value: String(d), label: `${d} days` }))}
             value={String(days)}
-            onChange={(v) => setQuery({ days: v === '30' ? null : v })}
+            onChange={(v) => go({ ...view, days: Number(v) })}
           />
         </div>
+      </div>
+
+      <div class="filters" data-testid="forecast-filters">
+        <span class="crumbs">
+          {filters.length === 0 ? <span>All costs</span> : null}
+          {filters.map((fl, i) => (
+            <span key={`${fl.param}=${fl.value}`} class="crumb chip">
+              {filterText(fl)}
+              <button type="button" class="chip-x" aria-label={`Remove ${filterText(fl)}`} onClick={() => go({ ...view, filters: filters.filter((_, j) => j !== i) })}>
+                ×
+              </button>
+            </span>
+          ))}
+        </span>
+        <label>
+          Group by{' '}
+          <select
+            class="input"
+            data-testid="forecast-group-by"
+            value={groupBy.startsWith('tag:') ? 'tag' : groupBy}
+            onChange={(ev) => {
+              const v = (ev.target as HTMLSelectElement).value;
+              if (v !== 'tag') go({ ...view, groupBy: v });
+              else setPickTag(true);
+            }}
+          >
+            <option value="">None</option>
+            {GROUPINGS.filter((g) => g.value !== 'resource').map((g) => (
+              <option value={g.value} key={g.value}>
+                {g.label}
+              </option>
+            ))}
+            <option value="tag">{groupBy.startsWith('tag:') ? dimensionLabel(groupBy) : 'Tag…'}</option>
+          </select>
+        </label>
+        {pickTag && (
+          <TagKeyPicker
+            tagQuery={tagQuery}
+            onPick={(k) => {
+              setPickTag(false);
+              go({ ...view, groupBy: `tag:${k}` });
+            }}
+            onCancel={() => setPickTag(false)}
+          />
+        )}
+        <AddFilter
+          tagQuery={tagQuery}
+          offered={(dim) => (dim === groupBy ? (f?.groups ?? []).filter((g) => !g.other).map((g) => g.key) : [])}
+          onAdd={(fl) => go({ ...view, filters: [...filters, fl] })}
+        />
+        {state.loading && state.data && <span class="muted small">Refreshing…</span>}
       </div>
 
       {state.error && state.data && <StaleBanner error={state.error} onRetry={state.reload} />}
@@ -188,10 +334,15 @@ export function ForecastPage() {
           <div class="cards">
             <article class="card card-total">
               <h2 class="card-label">Forecast, next {f.forecast_period || days} days</h2>
-              <div class="card-value" data-testid="total-forecast">
+              {filters.length > 0 && (
+                <span class="muted small" data-testid="forecast-view">
+                  {filters.map((x) => filterText(x)).join(' · ')}
+                </span>
+              )}
+              <div class="card-value amount" data-testid="total-forecast">
                 {formatCurrency(f.total_forecast, currency)}
               </div>
-              <span class="muted small">
+              <span class="muted small" data-testid="forecast-interval">
                 {f.confidence_level ? `${Math.round(f.confidence_level * 100)}% interval: ` : 'Interval: '}
                 {formatCurrency(f.confidence_interval?.[0], currency)} – {formatCurrency(f.confidence_interval?.[1], currency)}
               </span>
@@ -199,7 +350,7 @@ export function ForecastPage() {
             {f.month_end && (
               <article class="card" data-testid="month-end">
                 <h2 class="card-label">{monthName(f.month_end.month)}, month end</h2>
-                <div class="card-value small-value">{formatCurrency(f.month_end.total, currency)}</div>
+                <div class="card-value small-value"><Amount value={f.month_end.total} currency={currency} compact /></div>
                 <span class="muted small">
                   {Math.round(f.month_end.confidence_level * 100)}% interval: {formatCurrency(f.month_end.lower, currency)} –{' '}
                   {formatCurrency(f.month_end.upper, currency)}
@@ -212,14 +363,14 @@ export function ForecastPage() {
               <>
                 <article class="card">
                   <h2 class="card-label">Optimized forecast</h2>
-                  <div class="card-value small-value">{formatCurrency(impact.optimized_forecast, currency)}</div>
+                  <div class="card-value small-value"><Amount value={impact.optimized_forecast} currency={currency} compact /></div>
                   <span class="change down">
                     ▼ {formatCurrency(impact.total_savings, currency)} ({formatPercent(impact.savings_percentage / 100)})
                   </span>
                 </article>
                 <article class="card">
                   <h2 class="card-label">Base forecast</h2>
-                  <div class="card-value small-value">{formatCurrency(impact.base_forecast, currency)}</div>
+                  <div class="card-value small-value"><Amount value={impact.base_forecast} currency={currency} compact /></div>
                   <span class="muted small">before recommendations</span>
                 </article>
               </>
@@ -241,6 +392,14 @@ export function ForecastPage() {
                 : 'The history is too short to backtest the forecast yet, so its accuracy is unknown.'}
             </p>
           </article>
+          {groupBy && (f.groups ?? []).length > 0 && (
+            <GroupsPanel
+              f={f}
+              groupBy={groupBy}
+              currency={currency}
+              onPick={(key) => go({ ...view, groupBy: '', filters: [...filters, filterOf(groupBy, key)] })}
+            />
+          )}
           <BudgetsPanel budgets={f.budgets ?? []} currency={currency} />
           <article class="panel">
             <h2>Per-provider trend</h2>

@@ -7,9 +7,12 @@ import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type Granularity } from '../api/client';
 import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
+import { Amount } from '../components/Amount';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { ResourcesTable } from '../components/ResourcesTable';
+import { AddFilter, TagKeyPicker } from '../components/ViewFilters';
 import { compare, lengthsOf, partialBuckets, type Lengths } from '../lib/compare';
+import { tagHints } from '../lib/tagHints';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { groupSeries, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
@@ -22,7 +25,6 @@ import {
   filterDimension,
   filterText,
   GROUPINGS,
-  NO_VALUE,
   parseExplore,
   viewSpec,
   without,
@@ -54,6 +56,9 @@ const PALETTE = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272
 // Labels of group keys seen in answers (account names), for breadcrumbs of
 // filters whose groups are no longer on screen.
 const seenLabels: Record<string, string> = {};
+
+// The tag keys and values on offer are those of the period, unfiltered.
+const tagQuery = (e: Explore) => ({ ...exploreQuery(e), group_by: undefined, filters: undefined });
 
 function go(e: Explore) {
   navigate(`/${exploreSearch(e)}`);
@@ -150,119 +155,6 @@ function PeriodPicker({ e }: { e: Explore }) {
         </form>
       )}
     </div>
-  );
-}
-
-/** TagKeyPicker offers the tag keys the period's data has, to group by one. */
-function TagKeyPicker({ e, onPick, onCancel }: { e: Explore; onPick: (key: string) => void; onCancel: () => void }) {
-  const tags = useApi<Record<string, string[]>>(
-    () => api.TagValues({ ...exploreQuery(e), group_by: undefined, filters: undefined }),
-    [JSON.stringify(e.period)],
-    { live: false },
-  );
-  const keys = Object.keys(tags.data ?? {}).sort((a, b) => a.localeCompare(b));
-  return (
-    <label>
-      Tag key{' '}
-      <select
-        class="input"
-        data-testid="group-by-tag"
-        value=""
-        onChange={(ev) => {
-          const k = (ev.target as HTMLSelectElement).value;
-          if (k) onPick(k);
-          else onCancel();
-        }}
-      >
-        <option value="">{tags.loading && !tags.data ? 'Loading tag keys…' : keys.length ? 'Choose a tag key' : 'No tags in this period'}</option>
-        {keys.map((k) => (
-          <option key={k} value={k}>
-            {k}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-/** AddFilter adds a filter on any dimension or tag, offering the values the data has. */
-function AddFilter({ e, data }: { e: Explore; data: CostAnalysis | undefined }) {
-  const [open, setOpen] = useState(false);
-  const [dim, setDim] = useState('provider');
-  const [tagKey, setTagKey] = useState('');
-  const [value, setValue] = useState('');
-  const tags = useApi<Record<string, string[]>>(
-    () => (open ? api.TagValues({ ...exploreQuery(e), group_by: undefined, filters: undefined }) : Promise.resolve({})),
-    [open, JSON.stringify(e.period)],
-    { live: false },
-  );
-  const tagKeys = Object.keys(tags.data ?? {}).sort((a, b) => a.localeCompare(b));
-  const isTag = dim === 'tag';
-  // Values on offer: the tag's values, or the groups on screen when grouped by this dimension.
-  const offered = isTag ? (tags.data?.[tagKey] ?? []) : e.groupBy === dim ? (data?.summary.groups ?? []).filter((g) => !g.other).map((g) => g.key) : [];
-  if (!open) {
-    return (
-      <button type="button" class="btn btn-small" onClick={() => setOpen(true)} data-testid="add-filter">
-        + Filter
-      </button>
-    );
-  }
-  const submit = (ev: Event) => {
-    ev.preventDefault();
-    const v = value.trim() || (isTag ? NO_VALUE : '');
-    if (!v || (isTag && !tagKey)) return;
-    const f = isTag ? { param: 'tag', value: `${tagKey}:${v}` } : { param: dim, value: v };
-    setOpen(false);
-    setValue('');
-    go({ ...e, filters: [...e.filters, f] });
-  };
-  return (
-    <form class="add-filter" onSubmit={submit} data-testid="filter-form">
-      <select class="input" aria-label="Filter on" value={dim} onChange={(ev) => setDim((ev.target as HTMLSelectElement).value)}>
-        {GROUPINGS.map((g) => (
-          <option value={g.value} key={g.value}>
-            {g.label}
-          </option>
-        ))}
-        <option value="account">Account (billing or sub-account)</option>
-        <option value="tag">Tag</option>
-      </select>
-      {isTag && (
-        <select class="input" aria-label="Tag key" value={tagKey} onChange={(ev) => setTagKey((ev.target as HTMLSelectElement).value)}>
-          <option value="">{tags.loading ? 'Loading tag keys…' : 'Tag key…'}</option>
-          {tagKeys.map((k) => (
-            <option value={k} key={k}>
-              {k}
-            </option>
-          ))}
-        </select>
-      )}
-      {isTag ? (
-        <select class="input" aria-label="Tag value" value={value} onChange={(ev) => setValue((ev.target as HTMLSelectElement).value)}>
-          <option value={NO_VALUE}>Untagged</option>
-          {offered.map((v) => (
-            <option value={v} key={v}>
-              {v}
-            </option>
-          ))}
-        </select>
-      ) : (
-        <>
-          <input class="input" aria-label="Value" list="filter-values" placeholder="value" value={value} onInput={(ev) => setValue((ev.target as HTMLInputElement).value)} />
-          <datalist id="filter-values">
-            {offered.map((v) => (
-              <option value={v} key={v} />
-            ))}
-          </datalist>
-        </>
-      )}
-      <button type="submit" class="btn btn-small">
-        Add
-      </button>
-      <button type="button" class="btn-link" onClick={() => setOpen(false)}>
-        Cancel
-      </button>
-    </form>
   );
 }
 
@@ -481,7 +373,7 @@ export function OverviewPage() {
         </label>
         {pickTag && (
           <TagKeyPicker
-            e={e}
+            tagQuery={tagQuery(e)}
             onPick={(k) => {
               setPickTag(false);
               go({ ...e, groupBy: `tag:${k}` });
@@ -489,7 +381,11 @@ export function OverviewPage() {
             onCancel={() => setPickTag(false)}
           />
         )}
-        <AddFilter e={e} data={data} />
+        <AddFilter
+          tagQuery={tagQuery(e)}
+          offered={(dim) => (e.groupBy === dim ? (data?.summary.groups ?? []).filter((g) => !g.other).map((g) => g.key) : [])}
+          onAdd={(f) => go({ ...e, filters: [...e.filters, f] })}
+        />
         <SaveView e={e} />
         {state.loading && data && <span class="muted small">Refreshing…</span>}
       </div>
@@ -531,7 +427,7 @@ export function OverviewPage() {
                   </button>
                   {pc.source && <span class="badge">{pc.source}</span>}
                 </h2>
-                <div class="card-value small-value">{formatCurrency(pc.total_cost, currency)}</div>
+                <div class="card-value small-value"><Amount value={pc.total_cost} currency={currency} compact /></div>
                 <Change current={pc.total_cost} previous={s.previous?.providers?.[k]} span={previousSpan} lengths={lengths} />
                 <DataThrough age={(s.data_age ?? []).find((d) => d.provider === k)} />
               </article>
@@ -541,6 +437,7 @@ export function OverviewPage() {
           {providers.length === 0 || s.total_cost === 0 && (s.groups ?? []).length === 0 ? (
             <Empty title="No cost data for this period">
               No enabled provider has cost history in this period and filter. Import billing exports or sync a provider, or pick another period.
+              <UnknownTagHint e={e} />
             </Empty>
           ) : (
             <>
@@ -603,6 +500,32 @@ export function OverviewPage() {
   );
 }
 
+/**
+ * UnknownTagHint says when an empty answer comes from a tag filter that
+ * matches nothing: a key no cost line of the period has, or a value the
+ * key never takes, with the keys or values that do exist.
+ */
+function UnknownTagHint({ e }: { e: Explore }) {
+  const tagFilters = e.filters.filter((f) => f.param === 'tag');
+  const tags = useApi<Record<string, string[]>>(
+    () => (tagFilters.length ? api.TagValues(tagQuery(e)) : Promise.resolve({})),
+    [JSON.stringify(e.period), JSON.stringify(tagFilters)],
+    { live: false },
+  );
+  if (!tags.data || tagFilters.length === 0) return null;
+  const hints = tagHints(tagFilters.map((f) => f.value), tags.data);
+  if (hints.length === 0) return null;
+  return (
+    <span class="block" data-testid="unknown-tag-hint">
+      {hints.map((h) => (
+        <strong class="block" key={h}>
+          {h}
+        </strong>
+      ))}
+    </span>
+  );
+}
+
 // DataThrough says how far a provider's stored history goes: reads never
 // refresh it (the background refresh and sync do).
 function DataThrough({ age }: { age?: DataAge }) {
@@ -610,7 +533,7 @@ function DataThrough({ age }: { age?: DataAge }) {
   const when = age.refreshed_at ? `stored ${new Date(age.refreshed_at).toLocaleString()}` : 'never stored';
   return (
     <div class="muted small" data-testid={`data-through-${age.provider}`} title={when}>
-      {age.last_day ? `Data through ${age.last_day}` : 'No data yet'}
+      {age.last_day ? `Data through ${formatDate(age.last_day)}` : 'No data yet'}
     </div>
   );
 }

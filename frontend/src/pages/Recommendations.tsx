@@ -1,13 +1,15 @@
 // Recommendations: what to change, what it saves, filterable by type,
 // provider, priority and state; each opens in a drawer to act on it
 // (dismiss, snooze, done); and running the full optimization pipeline.
-import { useCallback, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type OptimizationResult, type Recommendation } from '../api/client';
+import { Amount } from '../components/Amount';
 import { DataTable, ResourceId, type Column } from '../components/DataTable';
 import { RecommendationDrawer } from '../components/RecommendationDrawer';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatPercent, providerName, titleCase } from '../lib/format';
 import { notAssessedLines } from '../lib/notAssessed';
+import { withChanged } from '../lib/lifecycle';
 import { setQuery, useLocation } from '../lib/router';
 import { can, notAllowed, useSession } from '../lib/session';
 import { CoverageCard } from './TagCoverage';
@@ -42,7 +44,20 @@ export function RecommendationsPage() {
   const onFiltered = useCallback((r: Recommendation[]) => setTableRows(r), []);
   const [opt, setOpt] = useState<{ running: boolean; result?: OptimizationResult; error?: ApiError }>({ running: false });
 
-  const all = state.data ?? [];
+  // Decisions shown before the server has them (lib/lifecycle); settled
+  // ones are dropped once the list is read again.
+  const [changed, setChanged] = useState<Map<string, { rec: Recommendation; settled: boolean }>>(new Map());
+  useEffect(() => setChanged((m) => new Map([...m].filter(([, c]) => !c.settled))), [state.data]);
+  const onChanged = (id: string, r: Recommendation | null, settled: boolean) => {
+    setChanged((m) => {
+      const n = new Map(m);
+      if (r) n.set(id, { rec: r, settled });
+      else n.delete(id);
+      return n;
+    });
+    if (settled) state.reload();
+  };
+  const all = useMemo(() => withChanged(state.data ?? [], new Map([...changed].map(([k, c]) => [k, c.rec]))), [state.data, changed]);
   const rows = useMemo(
     () =>
       all.filter(
@@ -250,13 +265,13 @@ export function RecommendationsPage() {
             </article>
             <article class="card">
               <h2 class="card-label">Annualized</h2>
-              <div class="card-value small-value">{formatCurrency(savings * 12, currency)}</div>
+              <div class="card-value small-value"><Amount value={savings * 12} currency={currency} compact /></div>
               <span class="muted small">if all open ones are implemented</span>
             </article>
             <article class="card">
               <h2 class="card-label">Realized savings / month</h2>
               <div class="card-value small-value" data-testid="realized-savings">
-                {formatCurrency(realized, currency)}
+                <Amount value={realized} currency={currency} compact />
               </div>
               <span class="muted small">{doneCount} done</span>
             </article>
@@ -301,7 +316,7 @@ export function RecommendationsPage() {
           )}
         </>
       )}
-      {openID && <RecommendationDrawer id={openID} onClose={() => setQuery({ rec: null })} onChanged={() => state.reload()} />}
+      {openID && <RecommendationDrawer id={openID} onClose={() => setQuery({ rec: null })} onChanged={onChanged} />}
     </section>
   );
 }

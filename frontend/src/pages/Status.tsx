@@ -2,6 +2,7 @@
 // metrics, health checks, alerts, scheduled report deliveries and recent
 // pipeline runs. Each section loads on its own so one missing capability
 // never blanks the page.
+import { alertWords } from '../lib/plain';
 import { useState } from 'preact/hooks';
 import { api, forgetCosts, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run, type SyncResult } from '../api/client';
 import { ImportSummary } from '../components/ImportSummary';
@@ -248,9 +249,8 @@ export function StatusPage() {
               {alerts.data.map((a) => (
                 <li key={a.id} class={`alert alert-${a.severity}`}>
                   <Pill ok={a.severity === 'info' ? true : a.severity === 'warning' ? 'warn' : false} label={a.severity} />
-                  <span>
-                    <strong>{titleCase(a.kind)}</strong>
-                    {a.provider && ` · ${providerName(a.provider)}`}: {a.message}
+                  <span data-testid={`alert-${a.kind}`}>
+                    <strong>{alertWords(a).title}</strong>: {alertWords(a).text}
                   </span>
                   <span class="muted small">{formatDateTime(a.time)}</span>
                 </li>

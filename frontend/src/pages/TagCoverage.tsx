@@ -3,6 +3,7 @@
 // month, with the tagging worklist. A measure, not a recommendation:
 // tagging saves nothing by itself, so it lives here and not in the
 // savings list.
+import { Amount } from '../components/Amount';
 import { useMemo } from 'preact/hooks';
 import { api, type CommitmentRequest, type CoverageMonth, type CoverageRow, type OwnerCost, type TagCoverage, type TagWork } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
@@ -117,7 +118,7 @@ export function TagCoveragePanel({ period }: { period: CommitmentRequest }) {
             <article class="card">
               <h3 class="card-label">Unallocated</h3>
               <div class="card-value small-value" data-testid="coverage-unallocated">
-                {money(cov.unallocated_cost)}
+                <Amount value={cov.unallocated_cost} currency={currency} compact />
               </div>
               <span class="muted small">of {money(cov.total_cost)} usage spend</span>
             </article>
