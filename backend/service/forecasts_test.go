@@ -90,6 +90,16 @@ func TestForecastViewFilters(t *testing.T) {
 	if len(aws.ProviderForecasts) != 1 || len(aws.Filters) != 1 || aws.TotalForecast <= 0 || aws.TotalForecast >= whole.TotalForecast {
 		t.Fatalf("aws alone: %d providers, filters %v, total %v of %v", len(aws.ProviderForecasts), aws.Filters, aws.TotalForecast, whole.TotalForecast)
 	}
+	// The recommendations' savings are the whole bill's: a filtered view
+	// has no impact rather than every recommendation's.
+	yes := true
+	withRecs, err := s.ForecastView(adminCtx(), ForecastRequest{Days: &days, IncludeRecommendations: &yes, Filters: map[string][]string{"provider": {"aws"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withRecs.RecommendationsImpact != nil {
+		t.Fatalf("a filtered view claims the whole bill's savings: %+v", withRecs.RecommendationsImpact)
+	}
 	for name, r := range map[string]ForecastRequest{
 		"group_by": {GroupBy: "colour"},
 		"filter":   {Filters: map[string][]string{"colour": {"red"}}},

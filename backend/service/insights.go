@@ -334,7 +334,10 @@ func (s *Service) forecastView(ctx context.Context, days int, includeRecommendat
 	if fc.Budgets, err = s.budgetForecasts(ctx); err != nil {
 		return model.Forecast{}, err
 	}
-	if includeRecommendations {
+	// The recommendations' savings are of the whole bill: subtracted from a
+	// filtered view's forecast they would claim savings outside it, so a
+	// filtered view has no impact rather than a wrong one.
+	if includeRecommendations && len(q.Filters) == 0 {
 		recs, err := s.GenerateRecommendations(ctx)
 		if err != nil {
 			return model.Forecast{}, err
