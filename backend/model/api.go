@@ -397,7 +397,8 @@ type PerformanceMetrics struct {
 	TotalRequests       int64   `json:"total_requests"`
 	AverageResponseTime float64 `json:"average_response_time"`
 	ErrorRate           float64 `json:"error_rate"`
-	MemoryUsage         float64 `json:"memory_usage"`
+	MemoryUsage         float64 `json:"memory_usage"` // fraction of the machine's memory
+	MemoryBytes         int64   `json:"memory_bytes"` // resident memory of this process
 	CPUUsage            float64 `json:"cpu_usage"`
 }
 

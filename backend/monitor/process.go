@@ -65,6 +65,16 @@ func (p *Process) CPU() float64 {
 // Uptime is the time since NewProcess.
 func (p *Process) Uptime() time.Duration { return time.Since(p.started) }
 
+// ResidentBytes returns the process's resident memory in bytes (0 when
+// the platform does not say).
+func (p *Process) ResidentBytes() int64 {
+	rss, err := residentBytes()
+	if err != nil {
+		return 0
+	}
+	return rss
+}
+
 // Memory returns resident memory as a fraction of the machine's memory.
 func (p *Process) Memory() float64 {
 	rss, err := residentBytes()

@@ -78,6 +78,7 @@ func (s *Service) PerformanceMetrics(ctx context.Context) (model.PerformanceMetr
 		AverageResponseTime: ratio(total.DurationUS, total.Requests) / 1e6,
 		ErrorRate:           ratio(total.Errors, total.Requests),
 		MemoryUsage:         s.process.Memory(),
+		MemoryBytes:         s.process.ResidentBytes(),
 		CPUUsage:            s.process.CPU(),
 	}, nil
 }

@@ -47,7 +47,9 @@ func TestMetricsChangeAndPersist(t *testing.T) {
 	if err != nil || !finite(m) || m.TotalRequests != 0 || m.ErrorRate != 0 || m.AverageResponseTime != 0 || m.CacheHitRate != 0 {
 		t.Fatalf("fresh metrics %+v %v", m, err)
 	}
-	if m.MemoryUsage <= 0 {
+	// Resident memory in bytes: a Go process holds at least a few MB, and
+	// the fraction agrees with it.
+	if m.MemoryUsage <= 0 || m.MemoryBytes < 1<<20 || m.MemoryBytes > 64<<30 {
 		t.Fatalf("memory of the process is not measured: %+v", m)
 	}
 	s.RecordRequest(100*time.Millisecond, false)

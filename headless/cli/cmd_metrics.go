@@ -33,7 +33,7 @@ counted. -o json has GET /api/performance's six fields at the top level, plus si
 					fmt.Fprintf(tw, "average response time\t%.1f ms\n", 1000*r.AverageResponseTime)
 					fmt.Fprintf(tw, "error rate\t%s\n", pct(r.ErrorRate))
 					fmt.Fprintf(tw, "cache hit rate\t%s\n", pct(r.CacheHitRate))
-					fmt.Fprintf(tw, "memory usage\t%s of the machine (this process)\n", pct(r.MemoryUsage))
+					fmt.Fprintf(tw, "memory usage\t%.0f MB, %s of the machine (this process)\n", float64(r.MemoryBytes)/1e6, pct(r.MemoryUsage))
 					fmt.Fprintf(tw, "cpu usage\t%s of the machine (this process)\n", pct(r.CPUUsage))
 					tw.Flush()
 					if len(r.Days) == 0 {

@@ -28,7 +28,10 @@ func TestMetricsWithNoServer(t *testing.T) {
 	if m["total_requests"].(float64) != 0 || m["error_rate"].(float64) != 0 || m["memory_usage"].(float64) <= 0 {
 		t.Fatalf("fresh metrics %s", out)
 	}
-	if code, out, _ := run(t, "metrics", "--data-dir", data); code != 0 || !strings.Contains(out, "total requests") {
+	if b, _ := m["memory_bytes"].(float64); b < 1<<20 {
+		t.Fatalf("memory_bytes = %v in %s", m["memory_bytes"], out)
+	}
+	if code, out, _ := run(t, "metrics", "--data-dir", data); code != 0 || !strings.Contains(out, "total requests") || !strings.Contains(out, " MB, ") {
 		t.Fatalf("table: %d %s", code, out)
 	}
 }

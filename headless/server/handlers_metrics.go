@@ -173,6 +173,7 @@ func (m *metrics) write(b *strings.Builder, g gauges) {
 	fmt.Fprintf(b, "# HELP costpilot_cache_misses_total Misses of the result cache.\n# TYPE costpilot_cache_misses_total counter\ncostpilot_cache_misses_total %d\n", g.cacheMisses)
 	fmt.Fprintf(b, "# HELP costpilot_rate_limited_total Requests refused by a rate limit.\n# TYPE costpilot_rate_limited_total counter\ncostpilot_rate_limited_total %d\n", m.rateLimited.Load())
 	fmt.Fprintf(b, "# HELP costpilot_process_memory_fraction Resident memory as a fraction of the machine's.\n# TYPE costpilot_process_memory_fraction gauge\ncostpilot_process_memory_fraction %g\n", g.perf.MemoryUsage)
+	fmt.Fprintf(b, "# HELP costpilot_process_resident_memory_bytes Resident memory of the process.\n# TYPE costpilot_process_resident_memory_bytes gauge\ncostpilot_process_resident_memory_bytes %d\n", g.perf.MemoryBytes)
 	fmt.Fprintf(b, "# HELP costpilot_process_cpu_fraction CPU use as a fraction of the machine's.\n# TYPE costpilot_process_cpu_fraction gauge\ncostpilot_process_cpu_fraction %g\n", g.perf.CPUUsage)
 	heap, goroutines := runtimeFigures()
 	fmt.Fprintf(b, "# HELP costpilot_go_heap_bytes Bytes in live and not yet swept heap objects.\n# TYPE costpilot_go_heap_bytes gauge\ncostpilot_go_heap_bytes %d\n", heap)

@@ -661,6 +661,7 @@ export interface PerformanceMetrics {
   average_response_time: number;
   error_rate: number;
   memory_usage: number;
+  memory_bytes: number;
   cpu_usage: number;
 }
 

@@ -206,7 +206,9 @@ export function StatusPage() {
               </div>
               <div>
                 <dt>Memory</dt>
-                <dd>{formatPercent(p.memory_usage)}</dd>
+                <dd title={`${formatPercent(p.memory_usage)} of the machine's memory`}>
+                  {p.memory_bytes > 0 ? `${Math.round(p.memory_bytes / 1e6).toLocaleString('en-US')} MB` : formatPercent(p.memory_usage)}
+                </dd>
               </div>
               <div>
                 <dt>CPU</dt>

@@ -438,6 +438,7 @@ export namespace model {
 	    average_response_time: number;
 	    error_rate: number;
 	    memory_usage: number;
+	    memory_bytes: number;
 	    cpu_usage: number;
 	}
 	
