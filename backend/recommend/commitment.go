@@ -207,7 +207,7 @@ func commit(p model.ProviderKey, b baseline, otherMonthlySavings float64, why st
 		ResourceType: "commitment",
 		Description: fmt.Sprintf("Buy a %d-year %s for the steady %s compute baseline: %s an hour of on-demand "+
 			"spend (from %s, after the other recommendations) costs %s an hour committed; saves %s a month.",
-			commitmentTermYears, product, p, moneyfmt.Rate(covered, "USD"), source, moneyfmt.Rate(commitPerHour, "USD"), dollars(savings)),
+			commitmentTermYears, product, p.Name(), moneyfmt.Rate(covered, "USD"), source, moneyfmt.Rate(commitPerHour, "USD"), dollars(savings)),
 		CurrentConfig:        &model.InstanceConfig{InstanceType: "on-demand", Cost: money(covered * pricing.HoursPerMonth)},
 		RecommendedConfig:    &model.InstanceConfig{InstanceType: fmt.Sprintf("%s %dy", product, commitmentTermYears), Cost: money(commitPerHour * pricing.HoursPerMonth)},
 		PotentialSavings:     savings,
