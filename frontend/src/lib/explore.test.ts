@@ -52,6 +52,19 @@ describe('drill-down', () => {
     expect(without(e, 0).filters).toEqual([]);
   });
 
+  it('drills from a Kubernetes cluster to a pod and back', () => {
+    let e = drill(start('group_by=cluster'), 'cluster', 'prod');
+    expect(e.groupBy).toBe('namespace');
+    e = drill(e, 'namespace', 'shop');
+    expect(e.groupBy).toBe('workload');
+    e = drill(e, 'workload', 'checkout');
+    expect(e.groupBy).toBe('pod');
+    expect(exploreSearch(e, now)).toBe('?group_by=pod&cluster=prod&namespace=shop&workload=checkout');
+    expect(filterText(e.filters[1])).toBe('Kubernetes namespace: shop');
+    expect(back(e, 1)).toEqual({ ...start('group_by=namespace&cluster=prod'), groupBy: 'namespace' });
+    expect(back(e, 0).groupBy).toBe('cluster');
+  });
+
   it('ignores unknown parameters and groupings', () => {
     const e = start('group_by=colour&colour=red&region=&provider=gcp');
     expect(e.groupBy).toBe('provider');

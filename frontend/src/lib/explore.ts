@@ -19,6 +19,12 @@ export const GROUPINGS: { value: string; label: string }[] = [
   { value: 'region', label: 'Region' },
   { value: 'resource', label: 'Resource' },
   { value: 'charge_category', label: 'Charge category' },
+  // Kubernetes: splits of the billed node lines (docs/kubernetes.md); lines
+  // outside Kubernetes are "(none)", a node's unused share "(idle)".
+  { value: 'cluster', label: 'Kubernetes cluster' },
+  { value: 'namespace', label: 'Kubernetes namespace' },
+  { value: 'workload', label: 'Kubernetes workload' },
+  { value: 'pod', label: 'Kubernetes pod' },
 ];
 
 /** FILTER_PARAMS are the filter parameters of /api/costs (service.FilterParams). */
@@ -78,7 +84,8 @@ export function filtersObject(filters: Filter[]): Record<string, string[]> {
 /**
  * nextGrouping is where a drill-down goes after keeping one group: from a
  * provider or account to its services, from a service to its resources,
- * from a region, category or tag value to the services in it.
+ * from a region, category or tag value to the services in it; in
+ * Kubernetes from a cluster to its namespaces, workloads and pods.
  */
 export function nextGrouping(groupBy: string, filters: Filter[]): Dimension {
   const filtered = new Set(filters.map(filterDimension));
@@ -88,6 +95,10 @@ export function nextGrouping(groupBy: string, filters: Filter[]): Dimension {
     sub_account: ['service', 'resource'],
     service: ['resource'],
     resource: ['resource'],
+    cluster: ['namespace', 'workload', 'pod'],
+    namespace: ['workload', 'pod'],
+    workload: ['pod'],
+    pod: ['pod'],
   };
   const choices = order[groupBy] ?? ['service', 'resource'];
   return (choices.find((d) => !filtered.has(d)) ?? 'resource') as Dimension;
