@@ -68,7 +68,7 @@ func runBacktest(y []float64, start time.Time, tr transform, h int) *backtest {
 		comps[j] = decompose(z[:o], min(h, len(y)-o))
 	}
 	for ci, c := range candidates {
-		if c.needYear && !allHaveYear(comps) {
+		if c.needYear && !recentHaveYear(comps) {
 			continue
 		}
 		fs := make([][]float64, len(bt.origins))
@@ -81,11 +81,17 @@ func runBacktest(y []float64, start time.Time, tr transform, h int) *backtest {
 	return bt
 }
 
-func allHaveYear(cs []*components) bool {
-	if len(cs) == 0 {
+// minYearOrigins is how many of the newest backtest origins must have a
+// yearly cycle for the models that use one to run. At older origins they
+// run without it (as their twins without the year do), so the backtest
+// compares them by the origins where the cycle is known.
+const minYearOrigins = 6
+
+func recentHaveYear(cs []*components) bool {
+	if len(cs) < minYearOrigins {
 		return false
 	}
-	for _, c := range cs {
+	for _, c := range cs[:minYearOrigins] {
 		if c.year == nil {
 			return false
 		}
