@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // period is the weekly cycle. Days are indexed from the first day of the
@@ -214,3 +215,33 @@ func median(v []float64) float64 {
 	}
 	return (s[m-1] + s[m]) / 2
 }
+
+// yearAgreement tells how much the last year's shape repeats the year
+// before: the correlation of the 4-week means of the last 52 weeks with
+// those of the 52 weeks before (each less its mean), over the blocks both
+// years have, at least 0; 1 when fewer than yearMinBlocks pairs exist. A
+// year unlike the one before (a lockdown, a launch) gives a cycle that will
+// not repeat either, so the yearly component is scaled by it.
+func yearAgreement(d []float64) float64 {
+	const block, blocks = 4 * period, 13
+	n := len(d)
+	var a, b []float64
+	for k := 0; k < blocks; k++ {
+		s := n - blocks*block + k*block
+		if s-52*period < 0 || s < 0 {
+			continue
+		}
+		a = append(a, mean(d[s:s+block]))
+		b = append(b, mean(d[s-52*period:s-52*period+block]))
+	}
+	if len(a) < yearMinBlocks {
+		return 1
+	}
+	c := stat.Correlation(a, b, nil)
+	if math.IsNaN(c) || c < 0 {
+		return 0
+	}
+	return c
+}
+
+const yearMinBlocks = 6
