@@ -198,7 +198,7 @@ func yearlyRow(t, from int, knots []int, harmonics, p int) []float64 {
 }
 
 const (
-	yearRobustIters = 3
+	yearRobustIters = 2
 	yearRobustK     = 4.685
 )
 
