@@ -3,6 +3,7 @@ package forecast
 import (
 	"math"
 	"sort"
+	"time"
 )
 
 const (
@@ -55,18 +56,19 @@ type backtest struct {
 	origins []int
 	cands   []int         // indexes into candidates that could run
 	zf      [][][]float64 // [cand][origin][day]
+	dates   *dateEffects
 }
 
 // runBacktest forecasts h days from each origin with each candidate.
-func runBacktest(y []float64, tr transform, h int) *backtest {
+func runBacktest(y []float64, start time.Time, tr transform, h int) *backtest {
 	z := tr.fwdAll(y)
-	bt := &backtest{y: y, zc: clean(z), tr: tr, origins: backtestOrigins(len(y), h)}
+	bt := &backtest{y: y, zc: clean(z), tr: tr, origins: backtestOrigins(len(y), h), dates: newDateEffects(z, start)}
 	comps := make([]*components, len(bt.origins))
 	for j, o := range bt.origins {
 		comps[j] = decompose(z[:o], min(h, len(y)-o))
 	}
 	for ci, c := range candidates {
-		if c.needYear && !allHaveYear(comps) {
+		if c.needYear && !recentHaveYear(comps) {
 			continue
 		}
 		fs := make([][]float64, len(bt.origins))
@@ -79,11 +81,17 @@ func runBacktest(y []float64, tr transform, h int) *backtest {
 	return bt
 }
 
-func allHaveYear(cs []*components) bool {
-	if len(cs) == 0 {
+// minYearOrigins is how many of the newest backtest origins must have a
+// yearly cycle for the models that use one to run. At older origins they
+// run without it (as their twins without the year do), so the backtest
+// compares them by the origins where the cycle is known.
+const minYearOrigins = 6
+
+func recentHaveYear(cs []*components) bool {
+	if len(cs) < minYearOrigins {
 		return false
 	}
-	for _, c := range cs {
+	for _, c := range cs[:minYearOrigins] {
 		if c.year == nil {
 			return false
 		}
@@ -95,10 +103,15 @@ func allHaveYear(cs []*components) bool {
 // scale: the mean over origins at each lead time, then the mean over lead
 // times, so that every lead time of the horizon counts the same.
 func (bt *backtest) score(k int) float64 {
+	return bt.mae(func(j, _ int) []float64 { return bt.zf[k][j] })
+}
+
+// mae is the score of the paths path(j, o) gives from each origin.
+func (bt *backtest) mae(path func(j, o int) []float64) float64 {
 	var sum []float64
 	var cnt []int
 	for j, o := range bt.origins {
-		for i, f := range bt.zf[k][j] {
+		for i, f := range path(j, o) {
 			if i >= len(sum) {
 				sum = append(sum, 0)
 				cnt = append(cnt, 0)
@@ -132,15 +145,11 @@ func (bt *backtest) choose() []int {
 // combinedErrors returns, per origin, the errors of the combination of the
 // chosen candidates on the model scale by day: raw is actual minus
 // forecast, clean the same with the actual's spikes clipped.
-func (bt *backtest) combinedErrors(chosen []int) (raw, clean [][]float64) {
+func (bt *backtest) combinedErrors(chosen []int, dateWeight float64) (raw, clean [][]float64) {
 	raw = make([][]float64, len(bt.origins))
 	clean = make([][]float64, len(bt.origins))
 	for j, o := range bt.origins {
-		paths := make([][]float64, len(chosen))
-		for i, k := range chosen {
-			paths[i] = bt.zf[k][j]
-		}
-		comb := combine(paths)
+		comb := bt.withDates(bt.combined(chosen, j), o, dateWeight)
 		e, c := make([]float64, len(comb)), make([]float64, len(comb))
 		for i, f := range comb {
 			e[i] = bt.tr.fwd(bt.y[o+i]) - f
@@ -149,6 +158,45 @@ func (bt *backtest) combinedErrors(chosen []int) (raw, clean [][]float64) {
 		raw[j], clean[j] = e, c
 	}
 	return raw, clean
+}
+
+// withDates adds w times the calendar dates' past anomalies to a path
+// from origin o.
+func (bt *backtest) withDates(path []float64, o int, w float64) []float64 {
+	if w == 0 {
+		return path
+	}
+	for i, v := range bt.dates.shift(o, len(path)) {
+		path[i] += w * v
+	}
+	return path
+}
+
+// dateWeights are the shares of the past years' date anomalies the
+// backtest chooses among: none, half or all.
+var dateWeights = []float64{0, 0.5, 1}
+
+// chooseDateWeight returns the share of the date anomalies that made the
+// combination of the chosen candidates most accurate in the backtest.
+func (bt *backtest) chooseDateWeight(chosen []int) float64 {
+	best, bw := math.Inf(1), 0.0
+	for _, w := range dateWeights {
+		s := bt.mae(func(j, o int) []float64 { return bt.withDates(bt.combined(chosen, j), o, w) })
+		if s < best {
+			best, bw = s, w
+		}
+	}
+	return bw
+}
+
+// combined is the combination of the chosen candidates' paths from origin
+// j.
+func (bt *backtest) combined(chosen []int, j int) []float64 {
+	paths := make([][]float64, len(chosen))
+	for i, k := range chosen {
+		paths[i] = bt.zf[k][j]
+	}
+	return combine(paths)
 }
 
 // weights returns each origin's weight in the intervals: one half every

@@ -21,6 +21,11 @@ func decompose(z []float64, h int) *components {
 			d[t] = v - c.weekLong[t%period]
 		}
 		c.year = yearlyComponent(d, h)
+		if f := yearAgreement(d); f < 1 && c.year != nil {
+			for t := range c.year {
+				c.year[t] *= f
+			}
+		}
 	}
 	return c
 }

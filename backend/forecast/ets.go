@@ -4,7 +4,7 @@ import "math"
 
 // etsWindow bounds the history exponential smoothing is fitted on: older
 // days barely affect the state and cost time.
-const etsWindow = 728
+const etsWindow = 364
 
 var (
 	etsAlphas = []float64{0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.45, 0.6, 0.8, 0.95}

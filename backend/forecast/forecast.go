@@ -8,6 +8,7 @@ package forecast
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,16 +46,16 @@ type Result struct {
 // Only the day index matters to the models; start is accepted so the
 // caller's days and the forecast's stay tied together.
 func Forecast(values []float64, start time.Time, opt Options) (Result, error) {
-	_ = start
 	level, err := checkInput(values, opt)
 	if err != nil {
 		return Result{}, err
 	}
 	h := opt.Horizon
 	tr := newTransform(values)
-	bt := runBacktest(values, tr, h)
+	bt := runBacktest(values, start, tr, h)
 	chosen := bt.choose()
-	raw, cleaned := bt.combinedErrors(chosen)
+	dw := bt.chooseDateWeight(chosen)
+	raw, cleaned := bt.combinedErrors(chosen, dw)
 	cal := calibrate(raw, cleaned, bt.weights())
 
 	comps := decompose(tr.fwdAll(values), h)
@@ -65,7 +66,7 @@ func Forecast(values []float64, start time.Time, opt Options) (Result, error) {
 		paths[i] = c.fc(comps, h)
 		names[i] = c.name
 	}
-	zc := combine(paths)
+	zc := bt.withDates(combine(paths), len(values), dw)
 
 	res := Result{
 		Mean:    make([]float64, h),
@@ -90,6 +91,9 @@ func Forecast(values []float64, start time.Time, opt Options) (Result, error) {
 	}
 	res.TotalLower, res.TotalUpper = totalInterval(res.Mean, zc, tr, cal.spread.scale(h), lo, hi)
 	model := "combo(" + strings.Join(names, ",") + ")"
+	if dw > 0 {
+		model += "+dates" + strconv.FormatFloat(dw, 'g', -1, 64)
+	}
 	if tr.log {
 		model = "log " + model
 	}

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // period is the weekly cycle. Days are indexed from the first day of the
@@ -85,30 +86,85 @@ func yearlyComponent(d []float64, h int) []float64 {
 		knots = append(knots, k)
 	}
 	p := 2 + len(knots) + 2*yearHarmonics
-	x := mat.NewDense(m, p, nil)
-	yv := mat.NewVecDense(m, nil)
+	x := make([]float64, m*p) // the design matrix, row-major
 	for i := 0; i < m; i++ {
-		t := from + i
-		row := yearlyRow(t, from, knots, yearHarmonics, p)
-		x.SetRow(i, row)
-		yv.SetVec(i, d[t])
+		copy(x[i*p:(i+1)*p], yearlyRow(from+i, from, knots, yearHarmonics, p))
 	}
-	var xtx mat.SymDense
-	xtx.SymOuterK(1, x.T())
-	// Ridge on the slope changes only: they are the trend's flexibility.
-	scale := float64(m)
-	for j := 2; j < 2+len(knots); j++ {
-		xtx.SetSym(j, j, xtx.At(j, j)+ridge*scale)
+	yv := d[from:]
+	// Robust fit (Tukey's bisquare, reweighted): months that left the
+	// usual yearly shape (a lockdown, an outage) are down-weighted rather
+	// than repeated every year after.
+	w := make([]float64, m)
+	for i := range w {
+		w[i] = 1
 	}
-	var xty mat.VecDense
-	xty.MulVec(x.T(), yv)
-	var ch mat.Cholesky
-	if !ch.Factorize(&xtx) {
-		return nil
-	}
-	var beta mat.VecDense
-	if err := ch.SolveVecTo(&beta, &xty); err != nil {
-		return nil
+	beta := mat.NewVecDense(p, nil)
+	xtx := mat.NewSymDense(p, nil)
+	xty := mat.NewVecDense(p, nil)
+	g := make([]float64, p*p)
+	gy := make([]float64, p)
+	r := make([]float64, m)
+	for iter := 0; ; iter++ {
+		clear(g)
+		clear(gy)
+		wsum := 0.0
+		for i := 0; i < m; i++ {
+			wi := w[i]
+			if wi == 0 {
+				continue
+			}
+			wsum += wi
+			row := x[i*p : (i+1)*p]
+			for a, xa := range row {
+				if xa == 0 {
+					continue
+				}
+				v := wi * xa
+				gy[a] += v * yv[i]
+				ga := g[a*p:]
+				for b := a; b < p; b++ {
+					ga[b] += v * row[b]
+				}
+			}
+		}
+		for a := 0; a < p; a++ {
+			for b := a; b < p; b++ {
+				xtx.SetSym(a, b, g[a*p+b])
+			}
+			xty.SetVec(a, gy[a])
+		}
+		// Ridge on the slope changes only: they are the trend's flexibility.
+		for j := 2; j < 2+len(knots); j++ {
+			xtx.SetSym(j, j, xtx.At(j, j)+ridge*wsum)
+		}
+		var ch mat.Cholesky
+		if !ch.Factorize(xtx) {
+			return nil
+		}
+		if err := ch.SolveVecTo(beta, xty); err != nil {
+			return nil
+		}
+		if iter == yearRobustIters {
+			break
+		}
+		for i := range r {
+			f := 0.0
+			for a, xa := range x[i*p : (i+1)*p] {
+				f += xa * beta.AtVec(a)
+			}
+			r[i] = math.Abs(yv[i] - f)
+		}
+		c := yearRobustK * 1.4826 * median(r)
+		if c == 0 {
+			break
+		}
+		for i, v := range r {
+			u := v / c
+			w[i] = 0
+			if u < 1 {
+				w[i] = (1 - u*u) * (1 - u*u)
+			}
+		}
 	}
 	out := make([]float64, n+h)
 	off := 2 + len(knots)
@@ -141,6 +197,11 @@ func yearlyRow(t, from int, knots []int, harmonics, p int) []float64 {
 	return row
 }
 
+const (
+	yearRobustIters = 2
+	yearRobustK     = 4.685
+)
+
 // median returns the median of v without changing it; 0 for no values.
 func median(v []float64) float64 {
 	if len(v) == 0 {
@@ -154,3 +215,33 @@ func median(v []float64) float64 {
 	}
 	return (s[m-1] + s[m]) / 2
 }
+
+// yearAgreement tells how much the last year's shape repeats the year
+// before: the correlation of the 4-week means of the last 52 weeks with
+// those of the 52 weeks before (each less its mean), over the blocks both
+// years have, at least 0; 1 when fewer than yearMinBlocks pairs exist. A
+// year unlike the one before (a lockdown, a launch) gives a cycle that will
+// not repeat either, so the yearly component is scaled by it.
+func yearAgreement(d []float64) float64 {
+	const block, blocks = 4 * period, 13
+	n := len(d)
+	var a, b []float64
+	for k := 0; k < blocks; k++ {
+		s := n - blocks*block + k*block
+		if s-52*period < 0 || s < 0 {
+			continue
+		}
+		a = append(a, mean(d[s:s+block]))
+		b = append(b, mean(d[s-52*period:s-52*period+block]))
+	}
+	if len(a) < yearMinBlocks {
+		return 1
+	}
+	c := stat.Correlation(a, b, nil)
+	if math.IsNaN(c) || c < 0 {
+		return 0
+	}
+	return c
+}
+
+const yearMinBlocks = 6

@@ -1,0 +1,54 @@
+package forecast
+
+import "time"
+
+// anomalyReach is how far (days) the local reference of a day's anomaly
+// reaches: the same weekday one and two weeks before and after.
+const anomalyReach = 2 * period
+
+// dateYears is how many past years a calendar date's anomaly is averaged
+// over.
+const dateYears = 2
+
+// dateEffects holds the anomalies of single days: how far (on the model
+// scale) each day sits from the same weekday of the weeks around it.
+// Public holidays (Christmas, New Year, national days) recur on the same
+// calendar date every year and move a day far more than its weekday and
+// season do; the same date's anomalies in past years foretell them.
+type dateEffects struct {
+	start time.Time
+	anom  []float64 // anomaly by day index; valid from anomalyReach to len-anomalyReach-1
+}
+
+func newDateEffects(z []float64, start time.Time) *dateEffects {
+	d := &dateEffects{start: start, anom: make([]float64, len(z))}
+	buf := make([]float64, 0, 4)
+	for t := anomalyReach; t+anomalyReach < len(z); t++ {
+		buf = append(buf[:0], z[t-2*period], z[t-period], z[t+period], z[t+2*period])
+		d.anom[t] = z[t] - median(buf)
+	}
+	return d
+}
+
+// shift returns, for the h days after origin o, the mean anomaly of the
+// same calendar date in the dateYears years before, using only days whose
+// anomaly the history up to o already shows; 0 where there is none.
+func (d *dateEffects) shift(o, h int) []float64 {
+	out := make([]float64, h)
+	for i := range out {
+		day := d.start.AddDate(0, 0, o+i)
+		sum, cnt := 0.0, 0
+		for k := 1; k <= dateYears; k++ {
+			j := int(day.AddDate(-k, 0, 0).Sub(d.start).Hours()/24 + 0.5)
+			if j < anomalyReach || j+anomalyReach >= o {
+				continue
+			}
+			sum += d.anom[j]
+			cnt++
+		}
+		if cnt > 0 {
+			out[i] = sum / float64(cnt)
+		}
+	}
+	return out
+}
