@@ -278,6 +278,7 @@ export interface CostSummary {
   group_by?: Dimension;
   groups?: CostGroup[];
   data_age?: DataAge[];
+  per_unit?: PerUnit;
 }
 
 /** Go: model.CoverageMonth */
@@ -601,6 +602,16 @@ export interface OwnerCost {
   key: string;
   value: string;
   cost: number;
+}
+
+/** Go: model.PerUnit */
+export interface PerUnit {
+  metric: string;
+  scope: Record<string, string> | null;
+  units: number;
+  cost: number;
+  cost_per_unit: number | null;
+  daily_costs: UnitDay[] | null;
 }
 
 /** Go: model.PerformanceMetrics */
@@ -989,6 +1000,31 @@ export interface TrendAnalysis {
 /** Go: model.TrendDirection */
 export const TrendDirectionValues = ['increasing', 'decreasing', 'stable'] as const;
 export type TrendDirection = (typeof TrendDirectionValues)[number];
+
+/** Go: model.UnitDay */
+export interface UnitDay {
+  date: string;
+  cost: number;
+  units: number;
+  cost_per_unit: number | null;
+}
+
+/** Go: model.UnitMetric */
+export interface UnitMetric {
+  name: string;
+  scope: Record<string, string> | null;
+  first_day: string;
+  last_day: string;
+  days: number;
+  total: number;
+}
+
+/** Go: service.UnitsImport */
+export interface UnitsImport {
+  file: string;
+  metrics: UnitMetric[] | null;
+  rows: number;
+}
 
 /** Go: model.User */
 export interface User {
