@@ -218,6 +218,13 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 		return res, apperr.E(apperr.Validation, "no billing export files found in %s", strings.Join(paths, ", "))
 	}
 	res.Files[0].Warnings = append(res.Files[0].Warnings, warnings...)
+	if !o.DryRun {
+		w, err := s.recordInvoices(ctx, manifests, plain)
+		res.Files[0].Warnings = append(res.Files[0].Warnings, w...)
+		if err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 

@@ -119,6 +119,8 @@ var roleOracle = []roleRow{
 	{"GET", "/api/units", 401, 200, 200, 200, 0},
 	{"POST", "/api/units", 401, 403, 400, 400, 0},
 	{"DELETE", "/api/units/{name}", 401, 403, 404, 404, 0},
+	{"GET", "/api/invoices", 401, 200, 200, 200, 0},
+	{"POST", "/api/invoices/totals", 401, 403, 400, 400, 0},
 	{"GET", "/api/schedules", 401, 200, 200, 200, 0},
 	{"POST", "/api/schedules", 401, 403, 403, 400, 0},
 	{"PUT", "/api/schedules/{id}", 401, 403, 403, 400, 0},

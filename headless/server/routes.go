@@ -105,6 +105,8 @@ func routeTable() []route {
 		api("GET", "/api/units", read, (*Server).units),
 		api("POST", "/api/units", change, (*Server).importUnits),
 		api("DELETE", "/api/units/{name}", change, (*Server).deleteUnits),
+		api("GET", "/api/invoices", read, (*Server).invoices),
+		api("POST", "/api/invoices/totals", change, (*Server).setInvoiceTotals),
 		api("GET", "/api/schedules", read, (*Server).schedules),
 		api("POST", "/api/schedules", admin, (*Server).createSchedule),
 		api("PUT", "/api/schedules/{id}", admin, (*Server).updateSchedule),

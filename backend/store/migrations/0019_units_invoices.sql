@@ -26,8 +26,11 @@ CREATE TABLE unit_values (
 -- history, filled at import, so the history's line keys stay as they
 -- are. late counts the rows whose charge period ends before the billing
 -- period starts (a correction of a closed period); late_billed is their
--- billed cost.
+-- billed cost. origin is '' for exports whose import replaces the
+-- period's rows, or the file name of a report that adds to the others
+-- (OCI: each report is a slice of the period).
 CREATE TABLE invoice_lines (
+    origin          TEXT NOT NULL,
     provider        TEXT NOT NULL,
     billing_account TEXT NOT NULL,
     period          TEXT NOT NULL, -- YYYY-MM-DD, the billing period's first day
@@ -39,7 +42,7 @@ CREATE TABLE invoice_lines (
     rows            INTEGER NOT NULL,
     late            INTEGER NOT NULL,
     late_billed     INTEGER NOT NULL,
-    PRIMARY KEY (provider, billing_account, period, invoice_id, charge_class, kind, currency)
+    PRIMARY KEY (provider, billing_account, period, origin, invoice_id, charge_class, kind, currency)
 ) WITHOUT ROWID;
 
 -- invoice_totals are what the invoices say, entered or imported by the

@@ -509,6 +509,61 @@ export interface InstanceConfig {
   cost: number;
 }
 
+/** Go: model.Invoice */
+export interface Invoice {
+  provider: ProviderKey;
+  billing_account: string;
+  period: string;
+  invoice_id: string;
+  currency: string;
+  billed: number;
+  billed_exact: string;
+  rows: number;
+  parts: InvoicePart[] | null;
+  corrections: number;
+  late_rows: number;
+  late_billed: number;
+  invoice_total: number | null;
+  difference: number | null;
+  status: InvoiceStatus;
+  explanation?: string;
+}
+
+/** Go: model.InvoicePart */
+export interface InvoicePart {
+  kind: string;
+  charge_class?: string;
+  billed: number;
+  rows: number;
+  late_rows?: number;
+}
+
+/** Go: service.InvoiceRequest */
+export interface InvoiceRequest {
+  provider?: string;
+  account?: string;
+  period?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Go: model.InvoiceStatus */
+export const InvoiceStatusValues = ['matched', 'differs', 'no_total', 'no_billed'] as const;
+export type InvoiceStatus = (typeof InvoiceStatusValues)[number];
+
+/** Go: model.InvoiceTotal */
+export interface InvoiceTotal {
+  provider: ProviderKey;
+  billing_account: string;
+  period: string;
+  invoice_id?: string;
+  currency: string;
+  total: number;
+  total_exact?: string;
+  changed_by?: string;
+  changed_at?: string;
+}
+
 /** Go: model.Lifecycle */
 export interface Lifecycle {
   state: RecState;
