@@ -107,6 +107,7 @@ func routeTable() []route {
 		api("DELETE", "/api/units/{name}", change, (*Server).deleteUnits),
 		api("GET", "/api/invoices", read, (*Server).invoices),
 		api("POST", "/api/invoices/totals", change, (*Server).setInvoiceTotals),
+		api("GET", "/api/statements", read, (*Server).statements),
 		api("GET", "/api/schedules", read, (*Server).schedules),
 		api("POST", "/api/schedules", admin, (*Server).createSchedule),
 		api("PUT", "/api/schedules/{id}", admin, (*Server).updateSchedule),

@@ -979,6 +979,35 @@ export interface StateChange {
   until?: string;
 }
 
+/** Go: model.Statement */
+export interface Statement {
+  name: string;
+  amount: number;
+  share: number;
+}
+
+/** Go: service.StatementRequest */
+export interface StatementRequest {
+  rule_set: string;
+  period: string;
+  by?: string;
+}
+
+/** Go: model.StatementSet */
+export interface StatementSet {
+  rule_set: string;
+  period: string;
+  by: string;
+  start: string;
+  end: string;
+  currency: string;
+  total: number;
+  unallocated: number;
+  allocated: number;
+  generated_at: string;
+  statements: Statement[] | null;
+}
+
 /** Go: service.SyncRequest */
 export interface SyncRequest {
   provider?: ProviderKey;
