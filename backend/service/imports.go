@@ -237,7 +237,9 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	if err := o.Validate(); err != nil {
 		return res, err
 	}
-	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o))
+	body, scanned := teeInvoices(r, name)
+	fr, err := billing.Parse(ctx, body, name, s.parseOptions(o))
+	scan, scanErr := scanned(err)
 	if err != nil {
 		return res, err
 	}
@@ -245,6 +247,15 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	fr.Close()
 	if err != nil {
 		return res, err
+	}
+	if !o.DryRun {
+		sums := invoiceSums{}
+		if w := sums.add(name, scan, scanErr); w != "" {
+			f.Warnings = append(f.Warnings, w)
+		}
+		if err := s.storeInvoiceSums(ctx, sums); err != nil {
+			return res, err
+		}
 	}
 	res.Files = append(res.Files, f)
 	return res, nil

@@ -33,52 +33,90 @@ func (s *Service) recordInvoices(ctx context.Context, manifests []billing.Delive
 	for _, d := range manifests {
 		files = append(files, d.Files...)
 	}
-	byOrigin := map[string]map[invoices.Key]*invoices.Sum{}
+	sums := invoiceSums{}
 	var warnings []string
 	for _, f := range files {
 		res, err := scanInvoices(f)
-		if errors.Is(err, invoices.ErrUnsupported) {
-			warnings = append(warnings, fmt.Sprintf("%s: invoices are reconciled from CSV exports only: this file's billed cost is not in `costpilot invoices`", f))
-			continue
-		}
-		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("invoice sums not read: %s", apperr.Text(err)))
-			continue
-		}
-		origin := ""
-		if res.PerFile {
-			origin = filepath.Base(f)
-		}
-		sums := byOrigin[origin]
-		if sums == nil {
-			sums = map[invoices.Key]*invoices.Sum{}
-			byOrigin[origin] = sums
-		}
-		for k, v := range res.Sums {
-			if o := sums[k]; o != nil {
-				o.Billed += v.Billed
-				o.Rows += v.Rows
-				o.Late += v.Late
-				o.LateBilled += v.LateBilled
-				continue
-			}
-			c := *v
-			sums[k] = &c
+		if w := sums.add(f, res, err); w != "" {
+			warnings = append(warnings, w)
 		}
 	}
-	if len(byOrigin) == 0 {
-		return warnings, nil
+	return warnings, s.storeInvoiceSums(ctx, sums)
+}
+
+// invoiceSums are the sums of an import's files by origin ('' or, for
+// reports that add up, the file's name).
+type invoiceSums map[string]map[invoices.Key]*invoices.Sum
+
+// add adds a file's scan, or says in a warning why it has none.
+func (b invoiceSums) add(file string, res invoices.Result, err error) string {
+	if errors.Is(err, invoices.ErrUnsupported) {
+		return fmt.Sprintf("%s: invoices are reconciled from CSV exports only: this file's billed cost is not in `costpilot invoices`", file)
+	}
+	if err != nil {
+		return fmt.Sprintf("invoice sums not read: %s", apperr.Text(err))
+	}
+	origin := ""
+	if res.PerFile {
+		origin = filepath.Base(file)
+	}
+	sums := b[origin]
+	if sums == nil {
+		sums = map[invoices.Key]*invoices.Sum{}
+		b[origin] = sums
+	}
+	for k, v := range res.Sums {
+		if o := sums[k]; o != nil {
+			o.Billed += v.Billed
+			o.Rows += v.Rows
+			o.Late += v.Late
+			o.LateBilled += v.LateBilled
+			continue
+		}
+		c := *v
+		sums[k] = &c
+	}
+	return ""
+}
+
+func (s *Service) storeInvoiceSums(ctx context.Context, b invoiceSums) error {
+	if len(b) == 0 {
+		return nil
 	}
 	lines := map[string][]invoices.Line{}
-	for origin, sums := range byOrigin {
+	for origin, sums := range b {
 		for k, v := range sums {
 			lines[origin] = append(lines[origin], invoices.Line{Key: k, Sum: *v})
 		}
 	}
 	if err := s.store.ReplaceInvoiceLines(ctx, lines); err != nil {
-		return warnings, apperr.Wrap(apperr.Base, err, "the history was imported, but its invoice sums could not be stored: import again")
+		return apperr.Wrap(apperr.Base, err, "the history was imported, but its invoice sums could not be stored: import again")
 	}
-	return warnings, nil
+	return nil
+}
+
+// teeInvoices lets an upload be read once for both the history and the
+// invoice sums: the returned reader copies what the import reads to a
+// scan running beside it. finish, called with the import's error once it
+// has read what it will, ends the scan and returns its result.
+func teeInvoices(r io.Reader, name string) (io.Reader, func(readErr error) (invoices.Result, error)) {
+	pr, pw := io.Pipe()
+	type scan struct {
+		res invoices.Result
+		err error
+	}
+	done := make(chan scan, 1)
+	go func() {
+		res, err := invoices.Scan(pr, name)
+		// Whatever the scan left unread must not block the import.
+		_, _ = io.Copy(io.Discard, pr)
+		done <- scan{res, err}
+	}()
+	return io.TeeReader(r, pw), func(readErr error) (invoices.Result, error) {
+		_ = pw.CloseWithError(readErr) // nil: the scan sees the end
+		sc := <-done
+		return sc.res, sc.err
+	}
 }
 
 func scanInvoices(path string) (invoices.Result, error) {
