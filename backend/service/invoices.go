@@ -44,7 +44,7 @@ func (s *Service) recordInvoices(ctx context.Context, manifests []billing.Delive
 	return warnings, s.storeInvoiceSums(ctx, sums)
 }
 
-// invoiceSums are the sums of an import's files by origin (” or, for
+// invoiceSums are the sums of an import's files by origin (empty or, for
 // reports that add up, the file's name).
 type invoiceSums map[string]map[invoices.Key]*invoices.Sum
 
