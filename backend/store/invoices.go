@@ -10,7 +10,7 @@ import (
 )
 
 // ReplaceInvoiceLines stores the invoice sums of an import, by origin
-// (” for exports that restate whole periods, a file name for reports
+// (empty for exports that restate whole periods, a file name for reports
 // that add up): each provider, billing account and billing period the
 // lines hold loses its rows of the same origin first, so importing a
 // file again changes nothing. One transaction.
