@@ -26,8 +26,8 @@ const AuditInvoiceTotals = "invoice_totals"
 // recordInvoices reads the invoice sums of the files of an import
 // (package invoices) and stores them beside the history, replacing what
 // earlier imports stored for the same provider, account and period.
-// What cannot be read (Parquet, JSON) is a warning: the history import
-// stands either way.
+// Parquet and JSON exports are left out; a CSV the scan cannot read is a
+// warning: the history import stands either way.
 func (s *Service) recordInvoices(ctx context.Context, manifests []billing.Delivery, plain []string) ([]string, error) {
 	files := append([]string(nil), plain...)
 	for _, d := range manifests {
@@ -51,7 +51,9 @@ type invoiceSums map[string]map[invoices.Key]*invoices.Sum
 // add adds a file's scan, or says in a warning why it has none.
 func (b invoiceSums) add(file string, res invoices.Result, err error) string {
 	if errors.Is(err, invoices.ErrUnsupported) {
-		return fmt.Sprintf("%s: invoices are reconciled from CSV exports only: this file's billed cost is not in `costpilot invoices`", file)
+		// Parquet and JSON exports: documented (docs/units.md) rather than
+		// warned about on every import of them.
+		return ""
 	}
 	if err != nil {
 		return fmt.Sprintf("invoice sums not read: %s", apperr.Text(err))
