@@ -73,19 +73,4 @@ func azureService(resourceType, consumed, meterCategory string) serviceInfo {
 
 // providerKey maps a FOCUS provider, publisher or invoice issuer name to a
 // provider key ("" when it names none of the four clouds).
-func providerKey(name string) model.ProviderKey {
-	n := strings.ToLower(strings.TrimSpace(name))
-	switch {
-	case n == "":
-		return ""
-	case n == "aws" || strings.Contains(n, "amazon") || strings.HasPrefix(n, "aws "):
-		return model.AWS
-	case strings.Contains(n, "microsoft") || strings.Contains(n, "azure"):
-		return model.Azure
-	case strings.Contains(n, "google") || n == "gcp":
-		return model.GCP
-	case strings.Contains(n, "oracle") || n == "oci":
-		return model.OCI
-	}
-	return ""
-}
+func providerKey(name string) model.ProviderKey { return model.ProviderOfName(name) }

@@ -41,6 +41,9 @@ type CostQuery struct {
 	Previous *Period
 	// GroupBy, when set, asks for summary.groups by that dimension.
 	GroupBy Dimension
+	// Per, when set, names a business metric (UnitMetric) to divide the
+	// cost by: summary.per_unit.
+	Per string
 }
 
 // AnalysisPeriod is summary.analysis_period of a cost analysis.
@@ -71,6 +74,8 @@ type CostSummary struct {
 	// DataAge is how old each provider's stored history is: reads never
 	// refresh (the background loop and sync do), so they say what they read.
 	DataAge []DataAge `json:"data_age,omitempty"`
+	// PerUnit is the cost per unit of a business metric, when asked for.
+	PerUnit *PerUnit `json:"per_unit,omitempty"`
 }
 
 // DataAge is one provider's entry of CostSummary.DataAge.

@@ -156,6 +156,11 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		}
 		a.Summary.Notices = append(a.Summary.Notices, n...)
 	}
+	if q.Per != "" {
+		if err := s.perUnit(ctx, &a, q, sc, conv); err != nil {
+			return model.CostAnalysis{}, err
+		}
+	}
 	if q.Info == nil {
 		return a, nil
 	}

@@ -218,6 +218,13 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 		return res, apperr.E(apperr.Validation, "no billing export files found in %s", strings.Join(paths, ", "))
 	}
 	res.Files[0].Warnings = append(res.Files[0].Warnings, warnings...)
+	if !o.DryRun {
+		w, err := s.recordInvoices(ctx, manifests, plain)
+		res.Files[0].Warnings = append(res.Files[0].Warnings, w...)
+		if err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -230,7 +237,9 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	if err := o.Validate(); err != nil {
 		return res, err
 	}
-	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o))
+	body, scanned := teeInvoices(r, name)
+	fr, err := billing.Parse(ctx, body, name, s.parseOptions(o))
+	scan, scanErr := scanned(err)
 	if err != nil {
 		return res, err
 	}
@@ -238,6 +247,15 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	fr.Close()
 	if err != nil {
 		return res, err
+	}
+	if !o.DryRun {
+		sums := invoiceSums{}
+		if w := sums.add(name, scan, scanErr); w != "" {
+			f.Warnings = append(f.Warnings, w)
+		}
+		if err := s.storeInvoiceSums(ctx, sums); err != nil {
+			return res, err
+		}
 	}
 	res.Files = append(res.Files, f)
 	return res, nil

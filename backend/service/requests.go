@@ -42,6 +42,9 @@ type CostRequest struct {
 	// View names a saved view whose period, metric, grouping and filters
 	// fill what the request leaves empty.
 	View string `json:"view,omitempty"`
+	// Per names a business metric to divide the cost by
+	// (summary.per_unit); "" for none.
+	Per string `json:"per,omitempty"`
 }
 
 // FilterParams are the multi-valued filter parameters of a cost query,
@@ -106,6 +109,10 @@ func (s *Service) CostQuery(r CostRequest) (model.CostQuery, error) {
 	// AnalyzeCosts checks the metric and provider values.
 	q.Metric, q.Provider = model.CostMetric(r.Metric), model.ProviderKey(r.Provider)
 	q.Account, q.Service = r.Account, r.Service
+	if err := CheckLen("per", r.Per, MaxFilterLen); err != nil {
+		return q, err
+	}
+	q.Per = strings.TrimSpace(r.Per)
 	return q, nil
 }
 

@@ -28,6 +28,7 @@ var serviceAccess = map[string]model.Permission{
 	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "ExportFOCUS": model.PermRead, "Views": model.PermRead,
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
 	"Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
+	"UnitMetrics": model.PermRead, "Invoices": model.PermRead, "Statements": model.PermRead,
 	// Changes: editors and admins.
 	"ImportFiles": model.PermChange, "Import": model.PermChange, "ImportKubernetes": model.PermChange, "SyncKubernetes": model.PermChange,
 	"KubernetesOverview": model.PermRead, "Sync": model.PermChange, "RunSync": model.PermChange,
@@ -36,6 +37,8 @@ var serviceAccess = map[string]model.Permission{
 	"DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,
 	"GenerateReport": model.PermChange, "OptimizeAll": model.PermChange, "SendAlerts": model.PermChange,
 	"DeliverSchedules": model.PermChange, "DeleteReport": model.PermChange,
+	"ImportUnits": model.PermChange, "DeleteUnitMetric": model.PermChange, "SetInvoiceTotals": model.PermChange,
+	"ImportInvoiceTotals": model.PermChange,
 	// Administration: admins.
 	"AddUser": model.PermAdmin, "SetUserPassword": model.PermAdmin, "Users": model.PermAdmin,
 	"UpdateUser": model.PermAdmin, "DeleteUser": model.PermAdmin, "CreateToken": model.PermAdmin,

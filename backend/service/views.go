@@ -109,7 +109,7 @@ func (s *Service) withView(ctx context.Context, r CostRequest) (CostRequest, err
 	if r.GroupBy != "" {
 		base.GroupBy = r.GroupBy
 	}
-	base.Provider, base.Account, base.Service, base.Tag = r.Provider, r.Account, r.Service, r.Tag
+	base.Provider, base.Account, base.Service, base.Tag, base.Per = r.Provider, r.Account, r.Service, r.Tag, r.Per
 	if len(r.Filters) > 0 {
 		base.Filters = r.Filters
 	}

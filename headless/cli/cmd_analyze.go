@@ -6,11 +6,13 @@ import (
 	"io"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
@@ -19,7 +21,7 @@ import (
 type costFlags struct {
 	days                                   int
 	start, end, metric, period, gran, view string
-	groupBy                                string
+	groupBy, per                           string
 	provider, account, service, tag        []string
 	filter                                 []string
 }
@@ -61,7 +63,7 @@ func (c *costFlags) registerFilters(cmd *cobra.Command) {
 // request builds the Service's CostRequest; the Service checks it.
 func (c *costFlags) request(cmd *cobra.Command) (service.CostRequest, error) {
 	r := service.CostRequest{Start: c.start, End: c.end, Metric: c.metric, Period: c.period, Granularity: c.gran,
-		GroupBy: c.groupBy, View: c.view}
+		GroupBy: c.groupBy, View: c.view, Per: c.per}
 	if cmd.Flags().Changed("days") {
 		r.Days = &c.days
 	}
@@ -104,7 +106,8 @@ API's GET /api/costs answer; -o wide prints whole resource ids.`,
   costpilot analyze --period last_month --group-by region
   costpilot analyze --start 2026-01-01 --end 2026-01-31 --provider aws -o json
   costpilot analyze --tag team:data --tag team:web --metric effective --verbose
-  costpilot analyze --view "Platform by service"`,
+  costpilot analyze --view "Platform by service"
+  costpilot analyze --period last_month --per orders`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			req, err := cf.request(cmd)
@@ -121,6 +124,7 @@ API's GET /api/costs answer; -o wide prints whole resource ids.`,
 		},
 	}
 	cf.register(cmd, true)
+	cmd.Flags().StringVar(&cf.per, "per", "", "also divide the cost by the business metric METRIC (costpilot units list): cost per unit in total and per day")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print daily costs and top resources")
 	a.outputFlag(cmd)
 	return cmd
@@ -149,6 +153,10 @@ func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 	fmt.Fprintf(w, "Total: %s\n", money(s.TotalCost, cur))
 	if p := s.Previous; p != nil {
 		fmt.Fprintf(w, "Previous %s: %s (%s)\n", span(p.Start, p.End), money(p.TotalCost, cur), change(s.TotalCost, p.TotalCost))
+	}
+	if pu := s.PerUnit; pu != nil {
+		fmt.Fprintf(w, "Per %s: %s (%s of %s in %s / %g units)\n", pu.Metric, perUnitText(pu.CostPerUnit, cur),
+			money(pu.Cost, cur), s.Metric, model.FormatScope(pu.Scope), pu.Units)
 	}
 	for c, r := range s.RatesUsed {
 		fmt.Fprintf(w, "  converted %s at %g %s\n", c, r, cur)
@@ -240,4 +248,20 @@ func printAnalysis(w io.Writer, a model.CostAnalysis, verbose bool, limit int) {
 		}
 		t.print(w, limit)
 	}
+	if pu := s.PerUnit; pu != nil && verbose {
+		fmt.Fprintf(w, "\nCost per %s by day\n", pu.Metric)
+		t := table{indent: "  ", cols: []column{{name: "DAY"}, {name: "COST", right: true}, {name: "UNITS", right: true}, {name: "PER UNIT", right: true}}}
+		for _, d := range pu.DailyCosts {
+			t.add(d.Date, money(d.Cost, cur), strconv.FormatFloat(d.Units, 'f', -1, 64), perUnitText(d.CostPerUnit, cur))
+		}
+		t.print(w, limit)
+	}
+}
+
+// perUnitText is a cost per unit, "n/a" where there were no units.
+func perUnitText(v *float64, cur string) string {
+	if v == nil {
+		return "n/a (no units)"
+	}
+	return moneyfmt.Rate(*v, cur)
 }

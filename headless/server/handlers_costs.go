@@ -41,7 +41,7 @@ func costRequest(r *http.Request) (service.CostRequest, error) {
 		return service.CostRequest{}, err
 	}
 	out := service.CostRequest{Days: days, Start: q.Get("start"), End: q.Get("end"), Metric: q.Get("metric"),
-		Period: q.Get("period"), Granularity: q.Get("granularity"), GroupBy: q.Get("group_by"), View: q.Get("view")}
+		Period: q.Get("period"), Granularity: q.Get("granularity"), GroupBy: q.Get("group_by"), View: q.Get("view"), Per: q.Get("per")}
 	for _, name := range service.FilterParams {
 		if vals := q[name]; len(vals) > 0 {
 			if out.Filters == nil {

@@ -70,7 +70,7 @@ const (
 // (costRequest): the period, metric, grouping, view and every filter,
 // which may repeat (a trailing "*", see canonicalQuery).
 var costParams = func() []string {
-	out := []string{"days", "start", "end", "metric", "period", "granularity", "group_by", "view"}
+	out := []string{"days", "start", "end", "metric", "period", "granularity", "group_by", "view", "per"}
 	for _, f := range service.FilterParams {
 		out = append(out, f+"*")
 	}
@@ -116,6 +116,12 @@ func routeTable() []route {
 		api("POST", "/api/budgets", change, (*Server).createBudget),
 		api("PUT", "/api/budgets/{id}", change, (*Server).updateBudget),
 		api("DELETE", "/api/budgets/{id}", change, (*Server).deleteBudget),
+		api("GET", "/api/units", read, (*Server).units),
+		api("POST", "/api/units", change, (*Server).importUnits),
+		api("DELETE", "/api/units/{name}", change, (*Server).deleteUnits),
+		api("GET", "/api/invoices", read, (*Server).invoices),
+		api("POST", "/api/invoices/totals", change, (*Server).setInvoiceTotals),
+		api("GET", "/api/statements", read, (*Server).statements),
 		api("GET", "/api/schedules", read, (*Server).schedules),
 		api("POST", "/api/schedules", admin, (*Server).createSchedule),
 		api("PUT", "/api/schedules/{id}", admin, (*Server).updateSchedule),

@@ -278,6 +278,7 @@ export interface CostSummary {
   group_by?: Dimension;
   groups?: CostGroup[];
   data_age?: DataAge[];
+  per_unit?: PerUnit;
 }
 
 /** Go: model.CoverageMonth */
@@ -529,6 +530,61 @@ export interface InstanceConfig {
   cost: number;
 }
 
+/** Go: model.Invoice */
+export interface Invoice {
+  provider: ProviderKey;
+  billing_account: string;
+  period: string;
+  invoice_id: string;
+  currency: string;
+  billed: number;
+  billed_exact: string;
+  rows: number;
+  parts: InvoicePart[] | null;
+  corrections: number;
+  late_rows: number;
+  late_billed: number;
+  invoice_total: number | null;
+  difference: number | null;
+  status: InvoiceStatus;
+  explanation?: string;
+}
+
+/** Go: model.InvoicePart */
+export interface InvoicePart {
+  kind: string;
+  charge_class?: string;
+  billed: number;
+  rows: number;
+  late_rows?: number;
+}
+
+/** Go: service.InvoiceRequest */
+export interface InvoiceRequest {
+  provider?: string;
+  account?: string;
+  period?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Go: model.InvoiceStatus */
+export const InvoiceStatusValues = ['matched', 'differs', 'no_total', 'no_billed'] as const;
+export type InvoiceStatus = (typeof InvoiceStatusValues)[number];
+
+/** Go: model.InvoiceTotal */
+export interface InvoiceTotal {
+  provider: ProviderKey;
+  billing_account: string;
+  period: string;
+  invoice_id?: string;
+  currency: string;
+  total: number;
+  total_exact?: string;
+  changed_by?: string;
+  changed_at?: string;
+}
+
 /** Go: service.KubernetesCluster */
 export interface KubernetesCluster {
   name: string;
@@ -652,6 +708,16 @@ export interface OwnerCost {
   key: string;
   value: string;
   cost: number;
+}
+
+/** Go: model.PerUnit */
+export interface PerUnit {
+  metric: string;
+  scope: Record<string, string> | null;
+  units: number;
+  cost: number;
+  cost_per_unit: number | null;
+  daily_costs: UnitDay[] | null;
 }
 
 /** Go: model.PerformanceMetrics */
@@ -965,6 +1031,35 @@ export interface StateChange {
   until?: string;
 }
 
+/** Go: model.Statement */
+export interface Statement {
+  name: string;
+  amount: number;
+  share: number;
+}
+
+/** Go: service.StatementRequest */
+export interface StatementRequest {
+  rule_set: string;
+  period: string;
+  by?: string;
+}
+
+/** Go: model.StatementSet */
+export interface StatementSet {
+  rule_set: string;
+  period: string;
+  by: string;
+  start: string;
+  end: string;
+  currency: string;
+  total: number;
+  unallocated: number;
+  allocated: number;
+  generated_at: string;
+  statements: Statement[] | null;
+}
+
 /** Go: service.SyncRequest */
 export interface SyncRequest {
   provider?: ProviderKey;
@@ -1041,6 +1136,31 @@ export interface TrendAnalysis {
 /** Go: model.TrendDirection */
 export const TrendDirectionValues = ['increasing', 'decreasing', 'stable'] as const;
 export type TrendDirection = (typeof TrendDirectionValues)[number];
+
+/** Go: model.UnitDay */
+export interface UnitDay {
+  date: string;
+  cost: number;
+  units: number;
+  cost_per_unit: number | null;
+}
+
+/** Go: model.UnitMetric */
+export interface UnitMetric {
+  name: string;
+  scope: Record<string, string> | null;
+  first_day: string;
+  last_day: string;
+  days: number;
+  total: number;
+}
+
+/** Go: service.UnitsImport */
+export interface UnitsImport {
+  file: string;
+  metrics: UnitMetric[] | null;
+  rows: number;
+}
 
 /** Go: model.User */
 export interface User {

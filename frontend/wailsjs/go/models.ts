@@ -186,6 +186,20 @@ export namespace model {
 	    total_cost: number;
 	    providers: Record<string, number>;
 	}
+	export interface UnitDay {
+	    date: string;
+	    cost: number;
+	    units: number;
+	    cost_per_unit?: number;
+	}
+	export interface PerUnit {
+	    metric: string;
+	    scope: Record<string, string>;
+	    units: number;
+	    cost: number;
+	    cost_per_unit?: number;
+	    daily_costs: UnitDay[];
+	}
 	export interface DataAge {
 	    provider: string;
 	    source: string;
@@ -236,6 +250,7 @@ export namespace model {
 	    group_by?: string;
 	    groups?: CostGroup[];
 	    data_age?: DataAge[];
+	    per_unit?: PerUnit;
 	}
 	export interface CostAnalysis {
 	    summary: CostSummary;
@@ -432,6 +447,7 @@ export namespace model {
 	    value: string;
 	    cost: number;
 	}
+	
 	export interface PerformanceMetrics {
 	    cache_hit_rate: number;
 	    total_requests: number;
@@ -555,6 +571,7 @@ export namespace model {
 	    accounts_total: number;
 	    worklist_total: number;
 	}
+	
 	
 	
 	

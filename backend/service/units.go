@@ -1,0 +1,147 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/costpilot/costpilot/backend/analysis"
+	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
+	"github.com/costpilot/costpilot/backend/units"
+)
+
+// Audit events of business metrics.
+const (
+	AuditUnitsImport = "units_import"
+	AuditUnitsDelete = "units_delete"
+)
+
+// UnitsImport is what a units import stored: POST /api/units.
+type UnitsImport struct {
+	File    string             `json:"file"`
+	Metrics []model.UnitMetric `json:"metrics"` // the metrics of the file, as now stored
+	Rows    int                `json:"rows"`
+}
+
+// ImportUnits stores the business metrics of a units CSV read from r
+// (package units: date,metric,value and optional scope columns); name
+// labels errors. A bad row fails the whole file, naming its line, and
+// nothing is written; values replace those of the same metric and day.
+func (s *Service) ImportUnits(ctx context.Context, name string, r io.Reader) (UnitsImport, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return UnitsImport{}, err
+	}
+	series, err := units.Parse(r, name)
+	if err != nil {
+		return UnitsImport{}, err
+	}
+	res := UnitsImport{File: name}
+	in := make([]store.UnitSeries, len(series))
+	names := make([]string, len(series))
+	for i, u := range series {
+		in[i] = store.UnitSeries{Metric: u.Metric, Scope: u.Scope, Values: u.Values}
+		names[i] = u.Metric
+		res.Rows += len(u.Values)
+	}
+	p, _ := PrincipalFrom(ctx)
+	ev := s.auditBy(p, AuditUnitsImport, map[string]any{"file": name, "metrics": names, "rows": res.Rows})
+	err = s.store.SaveUnits(ctx, in, Bounded(p.Name(), maxAuditLen), ev.Time, ev)
+	var conflict *store.ScopeConflictError
+	if errors.As(err, &conflict) {
+		for _, u := range series {
+			if u.Metric == conflict.Metric {
+				return UnitsImport{}, apperr.E(apperr.Validation,
+					"%s:%d: metric %q is stored scoped %s, this file scopes it %s: delete the metric first (costpilot units delete %s) or use another name",
+					name, u.Line, u.Metric, model.FormatScope(conflict.Stored), model.FormatScope(u.Scope), u.Metric).
+					WithDetail("file", name).WithDetail("line", u.Line).WithDetail("field", "metric")
+			}
+		}
+	}
+	if err != nil {
+		return UnitsImport{}, err
+	}
+	_ = s.cache.DeleteBucket(ResultsBucket)
+	all, err := s.store.UnitMetrics(ctx)
+	if err != nil {
+		return UnitsImport{}, err
+	}
+	for _, m := range all {
+		if slices.Contains(names, m.Name) {
+			res.Metrics = append(res.Metrics, m)
+		}
+	}
+	return res, nil
+}
+
+// UnitMetrics lists the stored business metrics: GET /api/units.
+func (s *Service) UnitMetrics(ctx context.Context) ([]model.UnitMetric, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return nil, err
+	}
+	return s.store.UnitMetrics(ctx)
+}
+
+// DeleteUnitMetric removes a business metric and its values.
+func (s *Service) DeleteUnitMetric(ctx context.Context, metric string) error {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return err
+	}
+	if err := CheckLen("metric", metric, units.MaxNameLen); err != nil {
+		return err
+	}
+	p, _ := PrincipalFrom(ctx)
+	err := s.store.DeleteUnitMetric(ctx, metric, s.auditBy(p, AuditUnitsDelete, map[string]any{"metric": metric}))
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.E(apperr.NotFound, "no business metric %q", metric).WithDetail("field", "metric")
+	}
+	if err == nil {
+		_ = s.cache.DeleteBucket(ResultsBucket)
+	}
+	return err
+}
+
+// perUnit sets summary.per_unit: the period's cost within the metric's
+// scope (and the query's filters) divided by the metric's units, in
+// total and per day. It only reads.
+func (s *Service) perUnit(ctx context.Context, a *model.CostAnalysis, q model.CostQuery, sc store.Scope, conv *analysis.Converter) error {
+	from, _ := model.ParseDayNum(sc.From)
+	to, _ := model.ParseDayNum(sc.To)
+	scope, values, err := s.store.UnitValues(ctx, q.Per, from, to)
+	if errors.Is(err, store.ErrNotFound) {
+		known, lerr := s.store.UnitMetrics(ctx)
+		if lerr != nil {
+			return lerr
+		}
+		names := make([]string, len(known))
+		for i, m := range known {
+			names[i] = m.Name
+		}
+		if len(names) == 0 {
+			return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", q.Per).WithDetail("field", "per")
+		}
+		return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", q.Per, strings.Join(names, ", ")).
+			WithDetail("field", "per").WithDetail("allowed", names)
+	}
+	if err != nil {
+		return err
+	}
+	scoped := sc
+	scoped.Filters = append(slices.Clone(sc.Filters), units.Filters(scope)...)
+	days, err := s.store.DaySums(ctx, scoped, q.Metric)
+	if err != nil {
+		return err
+	}
+	cost := map[model.DayNum]float64{}
+	for _, d := range days {
+		if n, ok := model.ParseDayNum(d.Day); ok {
+			cost[n] += conv.Convert(d.Amount, d.Currency)
+		}
+	}
+	pu := units.Divide(q.Per, scope, from, to, cost, values)
+	a.Summary.PerUnit = &pu
+	return nil
+}
