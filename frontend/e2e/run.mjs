@@ -172,6 +172,7 @@ delete env.COSTPILOT_DATA_DIR;
 let server;
 let readerToken = '';
 let ssoServer;
+let k8sServer;
 let testop;
 let browser;
 const consoleProblems = [];
@@ -636,7 +637,7 @@ try {
     if (await page.locator('[data-state="not-available"]').count()) return;
     await page.getByRole('button', { name: '90 days' }).click();
     await page.waitForURL(/days=90/);
-    await page.locator('text=Next 90 days').waitFor();
+    await page.getByText('Next 90 days', { exact: false }).first().waitFor();
     await settled();
   });
 
@@ -830,6 +831,20 @@ try {
     assert(providers === api.providers.length, `${providers} provider rows, the API has ${api.providers.length}`);
     await page.locator('[data-testid="tag-coverage"]').scrollIntoViewIfNeeded();
     await shot('06b-tag-coverage');
+  });
+
+  await check('Save rules keeps what the allocation form shows, not the rules applied last', async () => {
+    await nav('Allocation');
+    await page.locator('h1', { hasText: 'Allocation' }).waitFor();
+    await settled();
+    // Edited, not applied: the saved set must be the form's.
+    await page.getByLabel('Tag keys').fill('cost-center, team');
+    await page.getByLabel('Name for these rules').fill('e2e-form-rules');
+    await page.getByRole('button', { name: 'Save rules' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved "e2e-form-rules"' }).waitFor();
+    const sets = await page.evaluate(async () => (await fetch('/api/allocation/rules', { credentials: 'same-origin' })).json());
+    const set = sets.find((x) => x.name === 'e2e-form-rules');
+    assert(set && JSON.stringify(set.rules.tags) === JSON.stringify(['cost-center', 'team']), `saved: ${JSON.stringify(set)}`);
   });
 
   await check('a recommendation opens, is dismissed with a reason, and the totals drop by its savings', async () => {
@@ -1526,13 +1541,110 @@ try {
   };
 
   await ssoScenario();
+
+  // Kubernetes (docs/kubernetes.md): a second dashboard on a data dir
+  // holding an AWS bill and an OpenCost answer for its node (the service
+  // tests' fixtures), drilled from a cluster to a pod and back.
+  const k8sScenario = async () => {
+    const fixtures = resolve(here, '..', '..', 'backend', 'service', 'testdata', 'kubernetes');
+    const k8sData = join(work, 'k8s-data');
+    mkdirSync(k8sData);
+    mkdirSync(join(work, 'k8s-none'));
+    const k8sConfig = join(work, 'k8s.yaml');
+    writeFileSync(
+      k8sConfig,
+      [
+        `aws: {enabled: true, source: export, region: eu-west-1, export_paths: ["${join(work, 'k8s-none')}/*.csv"]}`,
+        'azure: {enabled: false}',
+        'gcp: {enabled: false}',
+        'oci: {enabled: false}',
+        '',
+      ].join('\n'),
+    );
+    const cli = (args, input) => {
+      const r = spawnSync(bin, [...args, '--config', k8sConfig, '--data-dir', k8sData], { input, cwd: work, env, encoding: 'utf8', timeout: 120_000 });
+      if (r.status !== 0) throw new Error(`costpilot ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
+      return r.stdout;
+    };
+    cli(['import', join(fixtures, 'cur2-eks.csv')]);
+    cli(['import', '--format', 'opencost', join(fixtures, 'opencost-2days.json')]);
+    cli(['user', 'add', 'k8s'], `${PASSWORD}\n`);
+    const k8sPort = await freePort();
+    const k8sBase = `http://127.0.0.1:${k8sPort}`;
+    const k8sLog = createWriteStream(join(artifacts, 'e2e-server-k8s.log'));
+    k8sServer = spawn(bin, ['dashboard', '--config', k8sConfig, '--host', '127.0.0.1', '--port', String(k8sPort), '--data-dir', k8sData], {
+      cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    k8sServer.stdout.pipe(k8sLog);
+    k8sServer.stderr.pipe(k8sLog);
+    await waitForServer(k8sBase, k8sServer);
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+    const kp = await ctx.newPage();
+    kp.setDefaultTimeout(TIMEOUT);
+    const period = 'start=2026-05-01&end=2026-05-02';
+    const total = async () => (await kp.locator('[data-testid="total-cost"]').innerText()).trim();
+    const apiText = (query) =>
+      kp.evaluate(async (q) => {
+        const r = await fetch(`/api/costs?${q}`, { credentials: 'same-origin' });
+        if (!r.ok) throw new Error(`GET /api/costs?${q}: HTTP ${r.status}`);
+        const a = await r.json();
+        return new Intl.NumberFormat('en-US', { style: 'currency', currency: a.summary.currency || 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(a.summary.total_cost);
+      }, query);
+    const loaded = () => kp.waitForFunction(() => !document.querySelector('.state-loading') && document.querySelector('[data-testid="groups-table"] tbody tr'));
+    // Clicks the first group that is a real value (not "(none)" or "(idle)")
+    // and waits for the drill to land on groupBy next; returns the value.
+    const drillInto = async (param, next) => {
+      await loaded();
+      const buttons = kp.locator('[data-testid="groups-table"] tbody tr button.drill');
+      const names = (await buttons.allInnerTexts()).map((t) => t.trim());
+      const i = names.findIndex((n) => n !== '(none)' && n !== '(idle)' && n !== '');
+      assert(i >= 0, `no ${param} to drill into among ${JSON.stringify(names)}`);
+      await buttons.nth(i).click();
+      await kp.waitForURL((u) => new URL(u).searchParams.get(param) === names[i] && new URL(u).searchParams.get('group_by') === next);
+      return names[i];
+    };
+
+    await check('Kubernetes: drill from a cluster to a namespace, a workload and a pod, each total the API\'s, and back', async () => {
+      await kp.goto(`${k8sBase}/login`);
+      await kp.fill('input[name="username"]', 'k8s');
+      await kp.fill('input[name="password"]', PASSWORD);
+      await Promise.all([kp.waitForURL((u) => new URL(u).pathname === '/'), kp.press('input[name="password"]', 'Enter')]);
+      await kp.goto(`${k8sBase}/?${period}&group_by=cluster`);
+      await loaded();
+      assert((await total()) === (await apiText(period)), `all costs: page ${await total()}`);
+      const cluster = await drillInto('cluster', 'namespace');
+      let q = `${period}&cluster=${encodeURIComponent(cluster)}`;
+      await loaded();
+      const ns = await drillInto('namespace', 'workload');
+      q += `&namespace=${encodeURIComponent(ns)}`;
+      await loaded();
+      const workload = await drillInto('workload', 'pod');
+      q += `&workload=${encodeURIComponent(workload)}`;
+      await loaded();
+      await kp.waitForFunction((want) => document.querySelector('[data-testid="total-cost"]')?.textContent.trim() === want, await apiText(q));
+      const pods = (await kp.locator('[data-testid="groups-table"] tbody tr button.drill').allInnerTexts()).map((t) => t.trim());
+      assert(pods.length > 0 && pods.every((p) => p !== '(none)'), `pods of ${workload}: ${JSON.stringify(pods)}`);
+      const crumbs = await kp.locator('[data-testid="breadcrumbs"]').innerText();
+      assert(crumbs.includes(`Kubernetes cluster: ${cluster}`) && crumbs.includes(`Kubernetes namespace: ${ns}`), `breadcrumbs: ${crumbs}`);
+      const path = join(artifacts, '19-kubernetes-pods.png');
+      await kp.screenshot({ path, fullPage: true });
+      assertNotBlank(path);
+      // Back to every cluster through the first breadcrumb.
+      await kp.locator('[data-testid="breadcrumbs"]').getByText('All costs').click();
+      await kp.waitForURL((u) => new URL(u).searchParams.get('group_by') === 'cluster' && !new URL(u).searchParams.has('cluster'));
+      await loaded();
+      assert((await total()) === (await apiText(period)), `back at all costs: page ${await total()}`);
+    });
+    await ctx.close();
+  };
+  await k8sScenario();
 } catch (e) {
   failed++;
   failures.push('setup');
   console.log(`FAIL setup: ${e instanceof Error ? e.stack : String(e)}`);
 } finally {
   await browser?.close().catch(() => {});
-  await Promise.all([stop(server), stop(ssoServer), stop(testop)]);
+  await Promise.all([stop(server), stop(ssoServer), stop(testop), stop(k8sServer)]);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -288,6 +288,30 @@ func TestImportProgressEndsFullWithLogsApart(t *testing.T) {
 	}
 }
 
+// TestNoLogLinesOnATerminalUnlessAsked: an import run on a terminal shows
+// its bar and its answer, not the INFO record of the import; asked with
+// $COSTPILOT_LOG_LEVEL (or --log-level, above), the record is there.
+func TestNoLogLinesOnATerminalUnlessAsked(t *testing.T) {
+	file, err := filepath.Abs("../../backend/billing/testdata/focus-1.3.csv.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := isolate(t)
+	for _, env := range []string{"", "INFO"} {
+		t.Setenv("COSTPILOT_LOG_LEVEL", env)
+		var out, errb strings.Builder
+		a := newApp(strings.NewReader(""), &out, &errb)
+		a.terminal = func(w io.Writer) bool { return w == io.Writer(&errb) }
+		if code := a.run(context.Background(), []string{"import", file, "--data-dir", filepath.Join(dir, "d"+env)}); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		logged := strings.Contains(errb.String(), "msg=imported")
+		if logged != (env == "INFO") || !strings.Contains(out.String()+errb.String(), "100%  done") {
+			t.Errorf("COSTPILOT_LOG_LEVEL=%q: the import's log record shown %v; stderr %q", env, logged, errb.String())
+		}
+	}
+}
+
 func TestWrapKeepsWordsAndIndents(t *testing.T) {
 	s := "  would replace azure 1 Jan 2025 – 30 Jan 2025 (accounts billing/acct-9): billed nothing → €7.00"
 	for _, n := range []int{30, 50, 80} {

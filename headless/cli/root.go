@@ -201,12 +201,22 @@ func register(f func(*app) *cobra.Command) { registered = append(registered, f) 
 
 // open opens the Service with the global flags. The Service makes the
 // logger, so the level is --log-level, else $COSTPILOT_LOG_LEVEL, else
-// log_level in the config.
+// log_level in the config; a command that ends on its own, run on a
+// terminal, logs warnings and errors only unless asked (its answer is
+// what the person reads; the servers keep the config's level).
 func (a *app) open(cmd *cobra.Command) (*service.Service, error) {
+	level := logLevelOr(a.g.logLevel)
+	if level == "" && !serves[cmd.Name()] && a.terminal(a.stderr) {
+		level = "WARNING"
+	}
 	return service.Open(cmd.Context(), service.Options{
-		ConfigPath: a.g.configPath, DataDir: a.g.dataDir, LogLevel: logLevelOr(a.g.logLevel), LogOutput: a.line,
+		ConfigPath: a.g.configPath, DataDir: a.g.dataDir, LogLevel: level, LogOutput: a.line,
 	})
 }
+
+// serves names the commands that run until stopped, whose logs are their
+// record.
+var serves = map[string]bool{"dashboard": true, "mcp": true}
 
 func logLevelOr(l string) string {
 	if l == "" {

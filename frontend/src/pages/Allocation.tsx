@@ -96,8 +96,9 @@ export function AllocationPage() {
   const state = useApi(() => api.AllocateCosts(rules), [JSON.stringify(rules)]);
   const saved = useApi(() => api.ListAllocationRules(), [], { live: false });
 
-  const apply = (e: Event) => {
-    e.preventDefault();
+  // rulesOfDraft is what the form shows, as rules: what Allocate applies
+  // and what Save rules keeps (not the rules applied last).
+  const rulesOfDraft = (): AllocationRules => {
     const method = draft.method || 'tag_based';
     const next: AllocationRules = {
       method,
@@ -108,7 +109,12 @@ export function AllocationPage() {
     if (method === 'account') next.accounts = parseMapping(draft.mapping);
     if (method === 'regex') next.patterns = parseMapping(draft.mapping);
     if (draft.shared) next.shared_split = draft.shared;
-    setRules(next);
+    return next;
+  };
+
+  const apply = (e: Event) => {
+    e.preventDefault();
+    setRules(rulesOfDraft());
   };
 
   const load = (r: AllocationRules) => {
@@ -127,7 +133,7 @@ export function AllocationPage() {
     if (!saveName.trim()) return;
     setSaveState({ busy: true });
     try {
-      await api.SaveAllocationRule(saveName.trim(), rules);
+      await api.SaveAllocationRule(saveName.trim(), rulesOfDraft());
       setSaveState({ busy: false, done: `Saved "${saveName.trim()}".` });
       setSaveName('');
       saved.reload();
