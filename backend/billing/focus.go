@@ -2,6 +2,8 @@ package billing
 
 import (
 	"errors"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -273,10 +275,9 @@ func focusCommitRole(charge, id, status, pricingUnit []byte) FOCUSCommitRole {
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	d := &l.dims
-	p := chooseProvider(m.forced, d[0], d[1], d[2])
-	if p == "" {
-		return model.CostLine{}, badField(m.providerName,
-			"provider %q is not aws, azure, gcp or oci (force one with --provider)", clip(d[0]))
+	p, fe := focusProvider(m.providerName, m.forced, d[0], d[1], d[2])
+	if fe != nil {
+		return model.CostLine{}, fe
 	}
 	c, err := FOCUSLine(p, FOCUSKey{BillingAccount: str(d[3]), SubAccount: str(d[4]), Service: str(d[5]),
 		ServiceCategory: str(d[6]), Region: str(d[7]), ResourceID: str(d[8]), ResourceType: str(d[9]),
@@ -300,4 +301,49 @@ func currency(b []byte) string {
 		}
 	}
 	return string(out)
+}
+
+// focusProvider keys a FOCUS row: the forced provider, else the cloud its
+// service provider or invoice issuer names (its host's only when it names
+// neither), else an extra provider keyed by the first name given (an AI
+// vendor or SaaS publishing FOCUS, hosted on a cloud or not).
+func focusProvider(column string, forced model.ProviderKey, service, issuer, host []byte) (model.ProviderKey, *fieldError) {
+	if p := chooseProvider(forced, service, issuer); p != "" {
+		return p, nil
+	}
+	name := focusProviderName(service, issuer, host)
+	if isNull(service) && isNull(issuer) {
+		if p := providerKey(string(host)); p != "" {
+			return p, nil
+		}
+	}
+	if name == "" {
+		return "", badField(column, "no provider name (force one with --provider)")
+	}
+	p := model.ProviderKeyOf(name)
+	if p == "" {
+		return "", badField(column, "provider %q has no letter or digit to key it by (force one with --provider)", clip([]byte(name)))
+	}
+	return p, nil
+}
+
+// focusProviderName is the display name of an extra provider: the first
+// name the row gives, trimmed and cut to model.MaxProviderNameLen.
+func focusProviderName(names ...[]byte) string {
+	for _, n := range names {
+		if s := strings.TrimSpace(string(n)); s != "" && !isNull(n) {
+			for len(s) > model.MaxProviderNameLen {
+				_, size := utf8.DecodeLastRuneInString(s)
+				s = s[:len(s)-size]
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// providerName is the display name of the provider of a line described
+// from l (see focusProvider).
+func (m *focusMapper) displayName(l *rawLine) string {
+	return focusProviderName(l.dims[0], l.dims[1], l.dims[2])
 }

@@ -75,6 +75,9 @@ func ClipDim(s string, n int) string {
 // form Facts.
 type Batch struct {
 	Provider ProviderKey
+	// ProviderName is the display name of a provider beyond the clouds
+	// (its FOCUS ServiceProviderName), kept beside its key; "" for a cloud.
+	ProviderName string
 	Source   SourceKind
 	From, To string   // inclusive days, YYYY-MM-DD
 	Accounts []string // billing accounts the batch covers; empty: all

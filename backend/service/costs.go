@@ -130,6 +130,14 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		return model.CostAnalysis{}, err
 	}
 	a := analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv)
+	for _, k := range keys {
+		if !k.Cloud() {
+			if a.Summary.ProviderNames == nil {
+				a.Summary.ProviderNames = map[model.ProviderKey]string{}
+			}
+			a.Summary.ProviderNames[k] = s.providerName(k)
+		}
+	}
 	if err := s.nameResources(ctx, &a); err != nil {
 		return model.CostAnalysis{}, err
 	}

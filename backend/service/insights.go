@@ -263,7 +263,7 @@ func (s *Service) ForecastCosts(ctx context.Context, days int, includeRecommenda
 		return model.Forecast{}, err
 	}
 	start, _ := time.Parse(model.DateLayout, from)
-	fc, res, err := forecast.Costs(series, s.cfg.EnabledProviders(), start, days, s.cfg.Forecast.Interval)
+	fc, res, err := forecast.Costs(series, s.enabledProviders(), start, days, s.cfg.Forecast.Interval)
 	if err != nil {
 		return model.Forecast{}, err
 	}
