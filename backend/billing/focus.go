@@ -29,6 +29,7 @@ type focusMapper struct {
 	regionID, regionName, resource  int
 	resType, charge, tags, currency int
 	resName                         int
+	allocRes, allocName, allocTags  int // FOCUS 1.3 Allocated* split columns; -1 when absent
 	accountName, subName            int
 	billed, effective, list         int
 	start, pstart, pend             int
@@ -66,6 +67,9 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		resource:    h.find("ResourceId"),
 		resType:     h.find("ResourceType"),
 		resName:     h.find("ResourceName"),
+		allocRes:    h.find("AllocatedResourceId"),
+		allocName:   h.find("AllocatedResourceName"),
+		allocTags:   h.find("AllocatedTags"),
 		charge:      h.find("ChargeCategory"),
 		tags:        h.find("Tags"),
 		currency:    h.find("BillingCurrency"),
@@ -152,6 +156,17 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
 	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
 	d[13], d[14], d[dimFOCUSResName] = cell(rec, m.accountName), cell(rec, m.subName), cell(rec, m.resName)
+	// A row of a provider-calculated split (FOCUS 1.3) is the share of a
+	// shared resource allocated to another: it is kept as the allocated
+	// resource's cost, with its name and tags, so views by resource and
+	// tag show the workloads (AllocatedMethodId and its details are not
+	// kept: docs/exports.md).
+	if ar := cell(rec, m.allocRes); !isNull(ar) {
+		d[8], d[dimFOCUSResName] = ar, cell(rec, m.allocName)
+		if at := cell(rec, m.allocTags); !isNull(at) {
+			d[11] = at
+		}
+	}
 	return out, m.usage(rec, l)
 }
 
