@@ -43,7 +43,7 @@ func (c *costFlags) registerScope(cmd *cobra.Command) {
 	f.StringVar(&c.start, "start", "", "first day, YYYY-MM-DD (with --end)")
 	f.StringVar(&c.end, "end", "", "last day, YYYY-MM-DD, inclusive (with --start); a later day than today is cut at today")
 	f.StringVar(&c.period, "period", "", "a calendar period: "+oneOf(model.PeriodKinds))
-	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
+	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+providerChoices())
 	f.StringArrayVar(&c.account, "account", nil, "only this billing account or sub-account (repeatable)")
 	f.StringArrayVar(&c.service, "service", nil, "only this service (repeatable)")
 	f.StringArrayVar(&c.tag, "tag", nil, "only lines with this tag, key:value, ignoring case; key:"+model.NoValue+" for untagged (repeatable)")
