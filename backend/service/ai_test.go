@@ -395,3 +395,45 @@ func TestAIInCloudBills(t *testing.T) {
 		t.Errorf("provider=azure: %d models, want 3", len(azOnly.Models))
 	}
 }
+
+// TestAIVendorBudgetAndAnomalies: a budget scoped to the imported
+// provider measures its spend, and the anomaly check reads its series
+// beside the clouds'.
+func TestAIVendorBudgetAndAnomalies(t *testing.T) {
+	raw, err := os.ReadFile(anthropicFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's days moved into the month of the tests' today.
+	moved := strings.NewReplacer("2025-01-0", "2026-06-0", "2025-01-01T", "2026-06-01T", "2025-02-01T", "2026-07-01T").Replace(string(raw))
+	path := filepath.Join(t.TempDir(), "anthropic.csv")
+	if err := os.WriteFile(path, []byte(moved), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := openFresh(t, aiConfig(t))
+	ctx := adminCtx()
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := fileSums(t, path)
+	wf, _ := want.Float64()
+	b, err := s.SaveBudget(ctx, 0, config.Budget{Name: "AI", Amount: 100, Period: "monthly",
+		Scope: config.BudgetScope{Provider: "anthropic"}}, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !b.Measured || !relClose(b.Status.Actual, wf) {
+		t.Errorf("budget on anthropic: measured %v, actual %v; want true, %v", b.Measured, b.Status.Actual, wf)
+	}
+	list, err := s.Anomalies(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, p := range list.Series["anthropic"] {
+		sum += p.Cost
+	}
+	if !relClose(sum, wf) {
+		t.Errorf("anomaly series of anthropic sums to %v, want %v", sum, wf)
+	}
+}
