@@ -212,7 +212,7 @@ var (
 // service).
 func byWords(s string, anyOrder bool) (Usage, bool) {
 	words := strings.FieldsFunc(s, func(r rune) bool {
-		return !(unicode.IsLetter(r) || unicode.IsDigit(r) || r == '.')
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.'
 	})
 	cache, write, firstCache := false, false, -1
 	for i, w := range words {
