@@ -121,10 +121,12 @@ func fill(rec []string, l *model.CostLine, src model.SourceKind, all Names) erro
 	rec[cDescription] = description(l, charge)
 	name := providerNames[l.Provider]
 	if name == "" {
+		// Beyond the clouds: its display name, when that keys it again
+		// on import, else its key.
 		name = all.Providers[l.Provider]
-	}
-	if name == "" || model.ProviderKeyOf(name) != l.Provider {
-		name = string(l.Provider) // what keys the line again on import
+		if model.ProviderKeyOf(name) != l.Provider {
+			name = string(l.Provider)
+		}
 	}
 	rec[cIssuer], rec[cProvider], rec[cPublisher] = name, name, name
 	rec[cRegionID], rec[cRegionName] = l.Region, l.Region
