@@ -46,8 +46,9 @@ func checkProviderKey[T ~string](field string, v T) error {
 	if v == "" || model.ProviderKey(v).Valid() {
 		return nil
 	}
-	return apperr.E(apperr.Validation, "%s must be one of %s or an imported provider's key (lower-case letters, digits and -), got %q",
-		field, strings.Join(model.Names(model.AllProviders), ", "), string(v)).WithDetail("field", field)
+	allowed := append(model.Names(model.AllProviders), "an imported provider's key (lower-case letters, digits and -)")
+	return apperr.E(apperr.Validation, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), string(v)).
+		WithDetail("field", field).WithDetail("allowed", allowed).WithDetail("value", string(v))
 }
 
 // Match reports whether r passes the filter.
