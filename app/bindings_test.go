@@ -162,6 +162,7 @@ var (
 		{Method: "POST", Path: "/api/tokens"}:         "administration is web-only",
 		{Method: "DELETE", Path: "/api/tokens/{id}"}:  "administration is web-only",
 		{Method: "GET", Path: "/api/audit"}:           "administration is web-only",
+		{Method: "GET", Path: "/api/ai/costs"}:        "web-only until the Overview's AI card binds it on the desktop too",
 		{Method: "GET", Path: "/api/"}:                "the 404 of unknown paths",
 		{Method: "POST", Path: "/api/"}:               "the 404 of unknown paths",
 		{Method: "PUT", Path: "/api/"}:                "the 404 of unknown paths",

@@ -38,12 +38,14 @@ const (
 
 // instructions tell a model what the server is for and how to use it.
 const instructions = `costpilot holds the cost history of AWS, Azure, Google Cloud and Oracle Cloud (live APIs,
-billing exports or demo data). Start with analyze_costs: choose a period (a calendar kind like
+billing exports or demo data), and of the providers imported from FOCUS files (AI vendors such as
+anthropic or openai, SaaS), keyed like the clouds. Start with analyze_costs: choose a period (a calendar kind like
 last_month, or days, or start and end) and a group_by dimension to see what drove a change;
 narrow with filters, then drill down (filter on the group, group by the next dimension:
 provider -> service -> resource). Money is in the answer's currency; change_pct compares with the
 previous span of equal length or calendar unit. list_recommendations lists savings, forecast_costs
-the outlook, list_anomalies unusual days with the services that drove them.`
+the outlook, list_anomalies unusual days with the services that drove them, ai_costs the AI model
+spend with its cost per million tokens.`
 
 // New returns the MCP server of a Service.
 func New(svc *service.Service, o Options) *mcp.Server {
@@ -82,6 +84,10 @@ services that drove them and whether someone acknowledged or ignored them.`}, t.
 	mcp.AddTool(s, &mcp.Tool{Name: "get_commitments", Annotations: readOnly, Description: `Reservations, savings
 plans and committed use discounts: coverage of eligible usage, utilization of what was bought,
 unused cost, net savings, and the commitments expiring within 90 days.`}, t.commitments)
+	mcp.AddTool(s, &mcp.Tool{Name: "ai_costs", Annotations: readOnly, Description: `AI model usage of a period (Bedrock,
+Azure OpenAI, Vertex AI lines of the cloud bills, and AI vendors' FOCUS files) per provider,
+model and project, with the tokens, the cost per million tokens, the token kinds (input,
+output, cached_input, cache_write) and the share of input tokens read from a cache.`}, t.aiCosts)
 	if o.AllowWrites {
 		mcp.AddTool(s, &mcp.Tool{Name: "set_recommendation_state", Description: `Changes a recommendation's
 state: dismissed (with a reason), snoozed until a day (YYYY-MM-DD), done, or open again.
@@ -116,7 +122,7 @@ type CostInput struct {
 	End             string   `json:"end,omitempty" jsonschema:"last day YYYY-MM-DD inclusive, with start"`
 	GroupBy         string   `json:"group_by,omitempty" jsonschema:"provider, billing_account, sub_account, service, service_category, region, resource, charge_category, tag:KEY, or Kubernetes cluster, namespace, workload, pod, label:KEY"`
 	Metric          string   `json:"metric,omitempty" jsonschema:"billed (invoiced), effective (amortized, after commitments) or list; default the configured one"`
-	Provider        []string `json:"provider,omitempty" jsonschema:"keep these providers: aws, azure, gcp, oci"`
+	Provider        []string `json:"provider,omitempty" jsonschema:"keep these providers: aws, azure, gcp, oci or an imported provider's key (anthropic...)"`
 	Account         []string `json:"account,omitempty" jsonschema:"keep these billing accounts or sub-accounts (ids)"`
 	Service         []string `json:"service,omitempty" jsonschema:"keep these services (names as the groups show them)"`
 	Region          []string `json:"region,omitempty" jsonschema:"keep these regions"`
@@ -237,7 +243,7 @@ func (t *tools) analyze(ctx context.Context, _ *mcp.CallToolRequest, in CostInpu
 type RecInput struct {
 	State    string `json:"state,omitempty" jsonschema:"open (default), dismissed, snoozed, done or all"`
 	Type     string `json:"type,omitempty" jsonschema:"rightsizing, idle, autoscaling, cost_allocation or commitment"`
-	Provider string `json:"provider,omitempty" jsonschema:"aws, azure, gcp or oci"`
+	Provider string `json:"provider,omitempty" jsonschema:"aws, azure, gcp, oci or an imported provider's key"`
 	Priority string `json:"priority,omitempty" jsonschema:"high, medium or low"`
 	Top      int    `json:"top,omitempty" jsonschema:"how many to list (default 10, at most 50)"`
 }

@@ -209,12 +209,12 @@ func TestTools(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"analyze_costs", "list_recommendations", "forecast_costs", "allocate_costs", "provider_status",
-		"list_budgets", "list_anomalies", "get_commitments"} {
+		"list_budgets", "list_anomalies", "get_commitments", "ai_costs"} {
 		if !names[want] {
 			t.Errorf("no tool %s in %v", want, names)
 		}
 	}
-	if len(names) != 8 || names["set_recommendation_state"] || names["generate_report"] {
+	if len(names) != 9 || names["set_recommendation_state"] || names["generate_report"] {
 		t.Errorf("tools %v: the write tools are listed though writes are off", names)
 	}
 
@@ -346,6 +346,15 @@ func TestTools(t *testing.T) {
 				}
 			}},
 		{name: "commitments of a bad period", tool: "get_commitments", args: map[string]any{"period": "someday"}, refused: true},
+		{name: "ai costs of last month", tool: "ai_costs", args: map[string]any{"period": "last_month", "provider": []string{"aws"}},
+			check: func(t *testing.T, raw map[string]any) {
+				var out model.AICosts
+				remarshal(t, raw, &out)
+				if out.From != "2026-05-01" || out.To != "2026-05-31" || out.Models == nil {
+					t.Errorf("ai costs %+v, want May 2026 with a models list", out)
+				}
+			}},
+		{name: "ai costs of a malformed provider", tool: "ai_costs", args: map[string]any{"provider": []string{"Not A Key"}}, refused: true},
 		{name: "commitments of last month", tool: "get_commitments", args: map[string]any{"period": "last_month"},
 			check: func(t *testing.T, raw map[string]any) {
 				var out model.CommitmentReport

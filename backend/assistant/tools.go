@@ -115,7 +115,7 @@ func (t *tools) budgets(ctx context.Context, _ *mcp.CallToolRequest, _ struct{})
 
 // AnomalyInput is list_anomalies' arguments.
 type AnomalyInput struct {
-	Provider string `json:"provider,omitempty" jsonschema:"only this provider: aws, azure, gcp or oci"`
+	Provider string `json:"provider,omitempty" jsonschema:"only this provider: aws, azure, gcp, oci or an imported provider's key (anthropic...)"`
 	Scope    string `json:"scope,omitempty" jsonschema:"provider (a cloud's whole day) or service; default both"`
 	Top      int    `json:"top,omitempty" jsonschema:"how many to list, newest first (default 10, at most 50)"`
 }
@@ -226,4 +226,32 @@ func topGroups(gs []Group, n int) ([]Group, *Rest) {
 	}
 	rest.Cost = round2(rest.Cost)
 	return gs[:n], rest
+}
+
+// AIInput is ai_costs' arguments.
+type AIInput struct {
+	Period   string   `json:"period,omitempty" jsonschema:"a calendar period: mtd, last_month, qtd, last_quarter, ytd, last_12_months; leave empty to use days or start/end"`
+	Days     int      `json:"days,omitempty" jsonschema:"the last N complete days (1-365); default 30"`
+	Start    string   `json:"start,omitempty" jsonschema:"first day YYYY-MM-DD, with end"`
+	End      string   `json:"end,omitempty" jsonschema:"last day YYYY-MM-DD inclusive, with start"`
+	Metric   string   `json:"metric,omitempty" jsonschema:"billed, effective or list; default the configured one"`
+	Provider []string `json:"provider,omitempty" jsonschema:"keep these providers: aws, azure, gcp, oci or an imported provider's key (anthropic...)"`
+	Account  []string `json:"account,omitempty" jsonschema:"keep these billing accounts or sub-accounts (projects, workspaces)"`
+}
+
+func (t *tools) aiCosts(ctx context.Context, _ *mcp.CallToolRequest, in AIInput) (*mcp.CallToolResult, model.AICosts, error) {
+	r := service.CostRequest{Period: in.Period, Start: in.Start, End: in.End, Metric: in.Metric}
+	if in.Days != 0 {
+		r.Days = &in.Days
+	}
+	for name, vals := range map[string][]string{"provider": in.Provider, "account": in.Account} {
+		if len(vals) > 0 {
+			if r.Filters == nil {
+				r.Filters = map[string][]string{}
+			}
+			r.Filters[name] = vals
+		}
+	}
+	res, err := t.svc.AICosts(ctx, r)
+	return nil, res, err
 }

@@ -123,7 +123,11 @@ type keyTable struct {
 	mu   sync.Mutex
 	ids  map[digest]int32 // by the identity key's digest
 	keys map[model.ProviderKey][]model.CostLine
-	max  int // Options.MaxKeys; 0: no bound
+	// order is the providers by index (see providerIndex); names the
+	// display names of the extra ones.
+	order []model.ProviderKey
+	names map[model.ProviderKey]string
+	max   int // Options.MaxKeys; 0: no bound
 	// bytes is the estimated memory of the identities and raw keys,
 	// maxBytes its bound (keyShare of the budget).
 	bytes    atomic.Int64
@@ -162,6 +166,7 @@ type rawShard struct {
 
 func newKeyTable() *keyTable {
 	t := &keyTable{ids: map[digest]int32{}, keys: map[model.ProviderKey][]model.CostLine{},
+		order: slices.Clone(model.AllProviders), names: map[model.ProviderKey]string{},
 		seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	for i := range t.raw {
 		t.raw[i].m = map[digest]localKey{}
@@ -217,18 +222,34 @@ func (t *keyTable) release() {
 	}
 }
 
-func providerIndex(p model.ProviderKey) int32 {
-	for i, k := range model.AllProviders {
-		if k == p {
-			return int32(i)
-		}
+// providerIndex is p's index in t.order, the bits of its key ids above
+// keyBits: the clouds first, then the extra providers as the file names
+// them, at most model.MaxExtraProviders (so ids stay positive). Called
+// with t.mu held.
+func (t *keyTable) providerIndex(p model.ProviderKey) (int32, *fieldError) {
+	if i := slices.Index(t.order, p); i >= 0 {
+		return int32(i), nil
 	}
-	return int32(len(model.AllProviders))
+	if len(t.order) >= len(model.AllProviders)+model.MaxExtraProviders {
+		return 0, badField("provider", "more than %d providers besides aws, azure, gcp and oci in one import (the last is %q)", model.MaxExtraProviders, p)
+	}
+	t.order = append(t.order, p)
+	return int32(len(t.order) - 1), nil
+}
+
+// nameProvider keeps the display name of an extra provider (the first
+// name met).
+func (t *keyTable) nameProvider(p model.ProviderKey, name string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if _, ok := t.names[p]; !ok && name != "" {
+		t.names[p] = name
+	}
 }
 
 func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 	if !c.Provider.Valid() {
-		return 0, badField("provider", "provider %q is not aws, azure, gcp or oci", c.Provider)
+		return 0, badField("provider", "provider %q is not aws, azure, gcp, oci or a provider key (lower-case letters, digits and -)", c.Provider)
 	}
 	k := c.IdentityKey()
 	t.mu.Lock()
@@ -236,6 +257,10 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 	d := t.digestString(k)
 	if id, ok := t.ids[d]; ok {
 		return id, nil
+	}
+	pi, fe := t.providerIndex(c.Provider)
+	if fe != nil {
+		return 0, fe
 	}
 	if t.max > 0 && len(t.ids) >= t.max {
 		return 0, badField("row", "more than %d distinct resources and charges in one import: raise import.max_resources to import it", t.max)
@@ -250,7 +275,7 @@ func (t *keyTable) intern(c model.CostLine) (int32, *fieldError) {
 	if n >= maxKeysPerProvider {
 		return 0, badField("row", "more than %d distinct resources and charges for %s in one file", maxKeysPerProvider, c.Provider)
 	}
-	id := providerIndex(c.Provider)<<keyBits | int32(n)
+	id := pi<<keyBits | int32(n)
 	t.ids[d] = id
 	t.keys[c.Provider] = append(t.keys[c.Provider], c)
 	return id, nil
@@ -265,6 +290,12 @@ type localKey struct {
 	provider          model.ProviderKey
 	account, currency string
 	eligible          bool // on-demand usage of it counts as eligible for commitments
+}
+
+// providerNamer is a mapper whose rows may be of providers beyond the
+// clouds (FOCUS): it gives their display names.
+type providerNamer interface {
+	displayName(l *rawLine) string
 }
 
 // aggregator sums one worker's lines.
@@ -339,6 +370,9 @@ func (a *aggregator) add(l *rawLine) *fieldError {
 		}
 		lk = localKey{id: id, provider: cl.Provider, account: cl.BillingAccount, currency: cl.Currency,
 			eligible: eligibleKey(&cl)}
+		if pn, ok := a.m.(providerNamer); ok && !cl.Provider.Cloud() {
+			a.keys.nameProvider(cl.Provider, pn.displayName(l))
+		}
 		if a.keys.remember(k, lk) {
 			if n, ok := a.m.(namer); ok {
 				a.addNames(cl.Provider, n.accountNames(l))

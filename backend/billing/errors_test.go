@@ -57,12 +57,14 @@ func TestErrors(t *testing.T) {
 		{"empty file", nil, Options{}, 0, ""},
 		{"short row", []byte(focusHeader + "1,acct,USD\n"), Options{}, 2, "row"},
 		{"bad date", []byte(focusHeader + strings.Replace(focusRow("1"), "2025-01-01T00:00:00Z", "yesterday", 1)), Options{}, 2, "ChargePeriodStart"},
-		{"unknown provider", []byte(focusHeader + strings.Replace(focusRow("1"), "AWS", "Snowflake", 1)), Options{}, 2, "ProviderName"},
+		// A provider beyond the clouds is keyed by its name; a name with
+		// nothing to key it by is refused.
+		{"unkeyable provider", []byte(focusHeader + strings.Replace(focusRow("1"), "AWS", "***", 1)), Options{}, 2, "ProviderName"},
 		{"bad tags", []byte(focusHeader + strings.Replace(focusRow("1"), `"{""a"":""b""}"`, `"{oops"`, 1)), Options{}, 2, "Tags"},
 		{"unterminated quote", []byte(focusHeader + focusRow("1") + `1,"acct`), Options{}, 3, "row"},
 		{"unknown forced format", []byte(focusHeader + focusRow("1")), Options{Format: "xlsx"}, 0, ""},
 		{"forced format lacks columns", []byte(focusHeader + focusRow("1")), Options{Format: FormatOCI}, 1, "cost/myCost"},
-		{"bad forced provider", []byte(focusHeader + focusRow("1")), Options{Provider: "ibm"}, 0, ""},
+		{"bad forced provider", []byte(focusHeader + focusRow("1")), Options{Provider: "IBM Cloud"}, 0, ""},
 		{"bad credit json", []byte("billing_account_id,usage_start_time,cost,currency,credits\nb,2024-01-01,1,USD,[{\n"), Options{}, 2, "credits"},
 		{"not a parquet file", []byte("PAR1garbage"), Options{}, 0, ""},
 		// Commitment columns name themselves too.

@@ -2,6 +2,8 @@ package billing
 
 import (
 	"errors"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -27,6 +29,7 @@ type focusMapper struct {
 	regionID, regionName, resource  int
 	resType, charge, tags, currency int
 	resName                         int
+	allocRes, allocName, allocTags  int // FOCUS 1.3 Allocated* split columns; -1 when absent
 	accountName, subName            int
 	billed, effective, list         int
 	start, pstart, pend             int
@@ -64,6 +67,9 @@ func bindFOCUS(h header, forced model.ProviderKey) (mapper, *fieldError) {
 		resource:    h.find("ResourceId"),
 		resType:     h.find("ResourceType"),
 		resName:     h.find("ResourceName"),
+		allocRes:    h.find("AllocatedResourceId"),
+		allocName:   h.find("AllocatedResourceName"),
+		allocTags:   h.find("AllocatedTags"),
 		charge:      h.find("ChargeCategory"),
 		tags:        h.find("Tags"),
 		currency:    h.find("BillingCurrency"),
@@ -150,6 +156,17 @@ func (m *focusMapper) rows(rec [][]byte, out []rawLine) ([]rawLine, *fieldError)
 	d[8], d[9], d[10] = cell(rec, m.resource), cell(rec, m.resType), cell(rec, m.charge)
 	d[11], d[12] = cell(rec, m.tags), cell(rec, m.currency)
 	d[13], d[14], d[dimFOCUSResName] = cell(rec, m.accountName), cell(rec, m.subName), cell(rec, m.resName)
+	// A row of a provider-calculated split (FOCUS 1.3) is the share of a
+	// shared resource allocated to another: it is kept as the allocated
+	// resource's cost, with its name and tags, so views by resource and
+	// tag show the workloads (AllocatedMethodId and its details are not
+	// kept: docs/exports.md).
+	if ar := cell(rec, m.allocRes); !isNull(ar) {
+		d[8], d[dimFOCUSResName] = ar, cell(rec, m.allocName)
+		if at := cell(rec, m.allocTags); !isNull(at) {
+			d[11] = at
+		}
+	}
 	return out, m.usage(rec, l)
 }
 
@@ -273,10 +290,9 @@ func focusCommitRole(charge, id, status, pricingUnit []byte) FOCUSCommitRole {
 
 func (m *focusMapper) describe(l *rawLine) (model.CostLine, *fieldError) {
 	d := &l.dims
-	p := chooseProvider(m.forced, d[0], d[1], d[2])
-	if p == "" {
-		return model.CostLine{}, badField(m.providerName,
-			"provider %q is not aws, azure, gcp or oci (force one with --provider)", clip(d[0]))
+	p, fe := focusProvider(m.providerName, m.forced, d[0], d[1], d[2])
+	if fe != nil {
+		return model.CostLine{}, fe
 	}
 	c, err := FOCUSLine(p, FOCUSKey{BillingAccount: str(d[3]), SubAccount: str(d[4]), Service: str(d[5]),
 		ServiceCategory: str(d[6]), Region: str(d[7]), ResourceID: str(d[8]), ResourceType: str(d[9]),
@@ -300,4 +316,49 @@ func currency(b []byte) string {
 		}
 	}
 	return string(out)
+}
+
+// focusProvider keys a FOCUS row: the forced provider, else the cloud its
+// service provider or invoice issuer names (its host's only when it names
+// neither), else an extra provider keyed by the first name given (an AI
+// vendor or SaaS publishing FOCUS, hosted on a cloud or not).
+func focusProvider(column string, forced model.ProviderKey, service, issuer, host []byte) (model.ProviderKey, *fieldError) {
+	if p := chooseProvider(forced, service, issuer); p != "" {
+		return p, nil
+	}
+	name := focusProviderName(service, issuer, host)
+	if isNull(service) && isNull(issuer) {
+		if p := providerKey(string(host)); p != "" {
+			return p, nil
+		}
+	}
+	if name == "" {
+		return "", badField(column, "no provider name (force one with --provider)")
+	}
+	p := model.ProviderKeyOf(name)
+	if p == "" {
+		return "", badField(column, "provider %q has no letter or digit to key it by (force one with --provider)", clip([]byte(name)))
+	}
+	return p, nil
+}
+
+// focusProviderName is the display name of an extra provider: the first
+// name the row gives, trimmed and cut to model.MaxProviderNameLen.
+func focusProviderName(names ...[]byte) string {
+	for _, n := range names {
+		if s := strings.TrimSpace(string(n)); s != "" && !isNull(n) {
+			for len(s) > model.MaxProviderNameLen {
+				_, size := utf8.DecodeLastRuneInString(s)
+				s = s[:len(s)-size]
+			}
+			return s
+		}
+	}
+	return ""
+}
+
+// providerName is the display name of the provider of a line described
+// from l (see focusProvider).
+func (m *focusMapper) displayName(l *rawLine) string {
+	return focusProviderName(l.dims[0], l.dims[1], l.dims[2])
 }

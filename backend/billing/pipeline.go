@@ -419,7 +419,7 @@ func spool(r io.Reader) (*os.File, int64, error) {
 // forcedProvider validates Options.Provider.
 func forcedProvider(p model.ProviderKey, name string) error {
 	if p != "" && !p.Valid() {
-		return apperr.E(apperr.Validation, "%s: unknown provider %q (want aws, azure, gcp or oci)", name, p)
+		return apperr.E(apperr.Validation, "%s: unknown provider %q (want aws, azure, gcp, oci or an imported provider's key: lower-case letters, digits and -)", name, p)
 	}
 	return nil
 }

@@ -37,15 +37,19 @@ func finish(res FileResult, ws []*worker, st *aggState, opt Options, name string
 		return res, fileError(name, err, "cannot merge the sums")
 	}
 	all := gather(&res, ws)
-	keys := st.keys.keys
+	keys, order, names := st.keys.keys, st.keys.order, st.keys.names
 	st.keys.release()
-	totals, count, err := sumTotals(src, keys)
+	totals, count, err := sumTotals(src, order, keys)
 	if err != nil {
 		st.close()
 		return res, fileError(name, err, "totals exceed the supported range")
 	}
 	res.Totals = totals
-	res.Batches = append(res.Batches, batches(res.Format, name, keys, all, count, src, part, cfacts)...)
+	bs := batches(res.Format, name, order, keys, all, count, src, part, cfacts)
+	for i := range bs {
+		bs[i].ProviderName = names[bs[i].Provider]
+	}
+	res.Batches = append(res.Batches, bs...)
 	res.release = st.close
 	return res, nil
 }
@@ -84,13 +88,13 @@ func gather(res *FileResult, ws []*worker) map[model.ProviderKey]*spans {
 
 // sumTotals reads every sum once: the totals per provider and currency
 // (exact sums of the rows, rounded once) and the daily lines per provider.
-func sumTotals(src source, keys map[model.ProviderKey][]model.CostLine) (map[model.ProviderKey]map[string]Totals, map[model.ProviderKey]int64, error) {
+func sumTotals(src source, order []model.ProviderKey, keys map[model.ProviderKey][]model.CostLine) (map[model.ProviderKey]map[string]Totals, map[model.ProviderKey]int64, error) {
 	type exactTotals struct{ b, e, l exact }
 	exactSums := map[model.ProviderKey]map[string]*exactTotals{}
 	count := map[model.ProviderKey]int64{}
 	err := src(0, ^uint64(0), func(x entry) error {
 		idx := x.key()
-		p := model.AllProviders[idx>>keyBits]
+		p := order[idx>>keyBits]
 		cur := keys[p][idx&(maxKeysPerProvider-1)].Currency
 		pt := exactSums[p]
 		if pt == nil {
@@ -127,10 +131,10 @@ func sumTotals(src source, keys map[model.ProviderKey][]model.CostLine) (map[mod
 
 // batches are the file's batches, one per provider with keys; each
 // streams its facts from src.
-func batches(format, name string, keys map[model.ProviderKey][]model.CostLine, all map[model.ProviderKey]*spans,
+func batches(format, name string, order []model.ProviderKey, keys map[model.ProviderKey][]model.CostLine, all map[model.ProviderKey]*spans,
 	count map[model.ProviderKey]int64, src source, part *model.Part, cfacts map[model.ProviderKey][]model.CommitmentFact) []model.Batch {
 	var out []model.Batch
-	for i, p := range model.AllProviders {
+	for i, p := range order {
 		pk := keys[p]
 		if len(pk) == 0 {
 			continue

@@ -449,7 +449,7 @@ func CheckBudget(prefix string, b Budget, add func(field, format string, args ..
 		add(prefix+"period", "must be monthly or quarterly, not %q", b.Period)
 	}
 	if b.Scope.Provider != "" && !b.Scope.Provider.Valid() {
-		add(prefix+"scope.provider", "must be aws, azure, gcp or oci, not %q", b.Scope.Provider)
+		add(prefix+"scope.provider", "must be aws, azure, gcp, oci or an imported provider's key (lower-case letters, digits and -), not %q", b.Scope.Provider)
 	}
 	if b.Scope.Tag != "" && !strings.Contains(b.Scope.Tag, ":") {
 		add(prefix+"scope.tag", "must be key:value, got %q", b.Scope.Tag)

@@ -41,7 +41,7 @@ const (
 var Owners = append(append([]model.ProviderKey(nil), model.AllProviders...), SMTP)
 
 // owner reports whether p keeps credentials here.
-func owner(p model.ProviderKey) bool { return p.Valid() || p == SMTP }
+func owner(p model.ProviderKey) bool { return p.Cloud() || p == SMTP }
 
 // Fields returns the credential fields provider p can use, with Set false.
 func Fields(p model.ProviderKey) []model.CredentialField {

@@ -139,7 +139,7 @@ type RowWriter interface {
 }
 
 // New returns the row writer of a file format ("" is CSV).
-func New(format string, w io.Writer, names map[string]string) (RowWriter, error) {
+func New(format string, w io.Writer, names Names) (RowWriter, error) {
 	switch format {
 	case "", FormatCSV:
 		return NewCSV(w, names)
@@ -147,4 +147,15 @@ func New(format string, w io.Writer, names map[string]string) (RowWriter, error)
 		return NewParquet(w, names)
 	}
 	return nil, fmt.Errorf("focusexport: no format %q", format)
+}
+
+// Names are the names the rows carry beside the history's ids.
+type Names struct {
+	// Accounts maps account ids to their names (BillingAccountName,
+	// SubAccountName).
+	Accounts map[string]string
+	// Providers maps the keys of providers beyond the clouds to their
+	// display names (ProviderName and the other provider columns), so an
+	// import of the export keys them as before and keeps their names.
+	Providers map[model.ProviderKey]string
 }

@@ -33,14 +33,14 @@ var serviceCategories = []string{"AI and Machine Learning", "Analytics", "Busine
 type Writer struct {
 	w     *csv.Writer
 	rec   []string
-	names map[string]string
+	names Names
 	rows  int64
 }
 
 // NewCSV writes the header to w and returns the writer of the rows.
 // names maps account ids to their names (BillingAccountName,
 // SubAccountName).
-func NewCSV(w io.Writer, names map[string]string) (*Writer, error) {
+func NewCSV(w io.Writer, names Names) (*Writer, error) {
 	x := &Writer{w: csv.NewWriter(w), rec: make([]string, len(Columns)), names: names}
 	for i, c := range Columns {
 		x.rec[i] = c.Name
@@ -85,7 +85,8 @@ var (
 
 // fill writes a line's cells into rec; the columns the history has no
 // value for are null.
-func fill(rec []string, l *model.CostLine, src model.SourceKind, names map[string]string) error {
+func fill(rec []string, l *model.CostLine, src model.SourceKind, all Names) error {
+	names := all.Accounts
 	day, ok := model.ParseDayNum(l.Day)
 	if !ok {
 		return fmt.Errorf("focusexport: line day %q is not YYYY-MM-DD", l.Day)
@@ -120,7 +121,12 @@ func fill(rec []string, l *model.CostLine, src model.SourceKind, names map[strin
 	rec[cDescription] = description(l, charge)
 	name := providerNames[l.Provider]
 	if name == "" {
-		name = string(l.Provider)
+		// Beyond the clouds: its display name, when that keys it again
+		// on import, else its key.
+		name = all.Providers[l.Provider]
+		if model.ProviderKeyOf(name) != l.Provider {
+			name = string(l.Provider)
+		}
 	}
 	rec[cIssuer], rec[cProvider], rec[cPublisher] = name, name, name
 	rec[cRegionID], rec[cRegionName] = l.Region, l.Region

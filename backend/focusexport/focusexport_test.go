@@ -148,7 +148,7 @@ var exportCases = []struct {
 func writeAll(t *testing.T, format string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	w, err := New(format, &buf, accountNames)
+	w, err := New(format, &buf, Names{Accounts: accountNames})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,11 +296,11 @@ func TestDecimals(t *testing.T) {
 }
 
 func TestWriterErrors(t *testing.T) {
-	if _, err := New("xlsx", io.Discard, nil); err == nil || !strings.Contains(err.Error(), "xlsx") {
+	if _, err := New("xlsx", io.Discard, Names{}); err == nil || !strings.Contains(err.Error(), "xlsx") {
 		t.Errorf("New(xlsx) = %v, want an error naming the format", err)
 	}
 	for _, format := range Formats {
-		w, err := New(format, io.Discard, nil)
+		w, err := New(format, io.Discard, Names{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,7 +23,7 @@ type ParquetWriter struct {
 	w     *parquet.GenericWriter[any]
 	rec   []string
 	row   parquet.Row
-	names map[string]string
+	names Names
 	rows  int64
 }
 
@@ -51,7 +51,7 @@ func schema() *parquet.Schema {
 
 // NewParquet returns the writer of the rows to w; names maps account ids
 // to their names.
-func NewParquet(w io.Writer, names map[string]string) (*ParquetWriter, error) {
+func NewParquet(w io.Writer, names Names) (*ParquetWriter, error) {
 	s := schema()
 	for i, f := range s.Fields() {
 		if f.Name() != Columns[i].Name {

@@ -76,6 +76,9 @@ type CostSummary struct {
 	DataAge []DataAge `json:"data_age,omitempty"`
 	// PerUnit is the cost per unit of a business metric, when asked for.
 	PerUnit *PerUnit `json:"per_unit,omitempty"`
+	// ProviderNames are the display names of the providers analyzed that
+	// are none of the clouds (imported from FOCUS files), by key.
+	ProviderNames map[ProviderKey]string `json:"provider_names,omitempty"`
 }
 
 // DataAge is one provider's entry of CostSummary.DataAge.
@@ -376,15 +379,21 @@ type ProviderStatus map[ProviderKey]bool
 
 // ProviderDetail is the detailed status of one provider.
 type ProviderDetail struct {
-	Provider  ProviderKey `json:"provider"`
-	Enabled   bool        `json:"enabled"`
-	Source    SourceKind  `json:"source"`
-	Connected bool        `json:"connected"`
-	Error     string      `json:"error,omitempty"`
-	LastSync  string      `json:"last_sync,omitempty"`
-	FirstDay  string      `json:"first_day,omitempty"`
-	LastDay   string      `json:"last_day,omitempty"`
-	Lines     int64       `json:"lines"`
+	Provider ProviderKey `json:"provider"`
+	// Name is the display name: a cloud's, or the name a provider beyond
+	// them has in its FOCUS files (ServiceProviderName).
+	Name string `json:"name"`
+	// Imported says the provider has no connector: its history comes from
+	// imported FOCUS files only (an AI vendor, a SaaS).
+	Imported  bool       `json:"imported,omitempty"`
+	Enabled   bool       `json:"enabled"`
+	Source    SourceKind `json:"source"`
+	Connected bool       `json:"connected"`
+	Error     string     `json:"error,omitempty"`
+	LastSync  string     `json:"last_sync,omitempty"`
+	FirstDay  string     `json:"first_day,omitempty"`
+	LastDay   string     `json:"last_day,omitempty"`
+	Lines     int64      `json:"lines"`
 	// DemoHidden says the provider's demo data is left out of every
 	// answer because another provider has real data (demo.beside_real).
 	DemoHidden bool `json:"demo_hidden,omitempty"`

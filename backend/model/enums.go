@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Each enumeration below has a list of its values: the one place the
 // allowed values live. Front doors validate input against these lists and
@@ -15,7 +18,9 @@ func Names[T ~string](values []T) []string {
 	return out
 }
 
-// ProviderKey identifies a cloud in JSON: aws, azure, gcp or oci.
+// ProviderKey identifies a provider in JSON: one of the four clouds (aws,
+// azure, gcp, oci) or an extra provider imported from FOCUS files (an AI
+// vendor, a SaaS), keyed by ProviderKeyOf its name.
 type ProviderKey string
 
 // The four supported providers, in their canonical order.
@@ -54,8 +59,67 @@ const (
 	SMTPPassword = "password"
 )
 
-// Valid reports whether k is one of the four supported keys.
-func (k ProviderKey) Valid() bool { return slices.Contains(AllProviders, k) }
+// Cloud reports whether k is one of the four clouds, the providers with
+// connectors, credentials and configuration.
+func (k ProviderKey) Cloud() bool { return slices.Contains(AllProviders, k) }
+
+// Valid reports whether k is a cloud or a well-formed extra provider key
+// (what ProviderKeyOf makes: lower-case letters and digits, single '-'
+// between them, at most MaxProviderKeyLen bytes).
+func (k ProviderKey) Valid() bool {
+	return k.Cloud() || (k != "" && ProviderKeyOf(string(k)) == k && !slices.Contains(reservedKeys, string(k)))
+}
+
+// MaxExtraProviders bounds the distinct providers beyond the four clouds
+// one history holds: each is a column of the views and a line of the
+// status, so a file naming thousands (a provider name per row by mistake)
+// is refused rather than stored.
+const MaxExtraProviders = 64
+
+// MaxProviderKeyLen bounds an extra provider's key; MaxProviderNameLen its
+// display name.
+const (
+	MaxProviderKeyLen  = 48
+	MaxProviderNameLen = 128
+)
+
+// ProviderKeyOf makes the key of a provider that is none of the clouds
+// from its name (FOCUS ServiceProviderName): lower-cased, every run of
+// characters other than ASCII letters and digits one '-', trimmed of '-'
+// and cut to MaxProviderKeyLen ("Grafana Cloud" is grafana-cloud). The
+// ASCII alphabet keeps keys safe in URLs, file names and CLI flags. ""
+// when the name has no letter or digit.
+func ProviderKeyOf(name string) ProviderKey {
+	b := make([]byte, 0, len(name))
+	dash := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && len(b) > 0 {
+				b = append(b, '-')
+			}
+			b = append(b, byte(r))
+			dash = false
+			if len(b) >= MaxProviderKeyLen {
+				break
+			}
+			continue
+		}
+		dash = true
+	}
+	b = b[:min(len(b), MaxProviderKeyLen-len(reservedSuffix))]
+	k := strings.TrimRight(string(b), "-")
+	if slices.Contains(reservedKeys, k) {
+		k += reservedSuffix
+	}
+	return ProviderKey(k)
+}
+
+// reservedKeys are names a provider key cannot take: GET /api/costs
+// writes each provider beside its summary object. Such a name gets
+// reservedSuffix.
+var reservedKeys = []string{"summary"}
+
+const reservedSuffix = "-provider"
 
 // SourceKind says where a provider's history comes from.
 type SourceKind string

@@ -75,12 +75,15 @@ func ClipDim(s string, n int) string {
 // form Facts.
 type Batch struct {
 	Provider ProviderKey
-	Source   SourceKind
-	From, To string   // inclusive days, YYYY-MM-DD
-	Accounts []string // billing accounts the batch covers; empty: all
-	Origin   string   // file name or API, for the import log
-	Lines    []CostLine
-	Facts    *Facts
+	// ProviderName is the display name of a provider beyond the clouds
+	// (its FOCUS ServiceProviderName), kept beside its key; "" for a cloud.
+	ProviderName string
+	Source       SourceKind
+	From, To     string   // inclusive days, YYYY-MM-DD
+	Accounts     []string // billing accounts the batch covers; empty: all
+	Origin       string   // file name or API, for the import log
+	Lines        []CostLine
+	Facts        *Facts
 	// Part, when set, says the batch holds only part of what is stored for
 	// its days (see Part); nil: the batch replaces its span whole.
 	Part *Part

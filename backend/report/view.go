@@ -446,6 +446,9 @@ func providerNames(sc Scope, a model.CostAnalysis) string {
 	names := make([]string, len(keys))
 	for i, k := range keys {
 		names[i] = k.Name()
+		if n := a.Summary.ProviderNames[k]; n != "" {
+			names[i] = n // imported from FOCUS files: the name they give it
+		}
 	}
 	if len(names) == 0 {
 		return "no providers"

@@ -59,7 +59,7 @@ func TestBudgetsCRUD(t *testing.T) {
 		"name":           {Amount: 1, Period: "monthly"},
 		"amount":         {Name: "x", Amount: -1, Period: "monthly"},
 		"period":         {Name: "x", Amount: 1, Period: "weekly"},
-		"scope.provider": {Name: "x", Amount: 1, Period: "monthly", Scope: config.BudgetScope{Provider: "ibm"}},
+		"scope.provider": {Name: "x", Amount: 1, Period: "monthly", Scope: config.BudgetScope{Provider: "IBM Cloud"}},
 		"scope.tag":      {Name: "x", Amount: 1, Period: "monthly", Scope: config.BudgetScope{Tag: "team"}},
 	} {
 		_, err := s.SaveBudget(ctx, 0, b, "alice")

@@ -77,6 +77,18 @@ func (s *Service) queryScope(ctx context.Context, q model.CostQuery) ([]model.Pr
 	if err != nil {
 		return nil, store.Scope{}, err
 	}
+	// A provider filter names a cloud or a provider with history: a typo
+	// is an error, not an empty answer.
+	for _, f := range q.Filters {
+		if f.Dim != model.DimProvider {
+			continue
+		}
+		for _, v := range f.Values {
+			if err := apperr.OneOf("provider", model.ProviderKey(v), s.knownProviders()); err != nil {
+				return nil, store.Scope{}, err
+			}
+		}
+	}
 	keys = filterProviders(keys, q.Filters)
 	sc := s.scope(ctx, keys)
 	sc.Account, sc.Service, sc.TagKey, sc.TagValue, sc.Filters = q.Account, q.Service, q.TagKey, q.TagValue, q.Filters
@@ -130,6 +142,14 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 		return model.CostAnalysis{}, err
 	}
 	a := analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv)
+	for _, k := range keys {
+		if !k.Cloud() {
+			if a.Summary.ProviderNames == nil {
+				a.Summary.ProviderNames = map[model.ProviderKey]string{}
+			}
+			a.Summary.ProviderNames[k] = s.providerName(k)
+		}
+	}
 	if err := s.nameResources(ctx, &a); err != nil {
 		return model.CostAnalysis{}, err
 	}

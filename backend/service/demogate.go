@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -16,10 +17,16 @@ import (
 // computed from the sync states as of a history version: every service
 // call refreshes it (require) when another write, of any process, moved
 // that version, so providers() (which takes no context) reads it.
+//
+// It also carries the providers beyond the clouds (imported from FOCUS
+// files) that have history, and their display names: they are enabled by
+// having data, as of the same version.
 type demoGate struct {
 	version int64
 	real    []model.ProviderKey
 	hidden  map[model.ProviderKey]bool
+	extras  []model.ProviderKey
+	names   map[model.ProviderKey]string
 }
 
 // refreshDemoGate recomputes the gate when the history changed since it
@@ -37,9 +44,68 @@ func (s *Service) refreshDemoGate(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	s.gate.Store(computeDemoGate(s.cfg.EnabledProviders(), func(k model.ProviderKey) model.SourceKind {
+	names, err := s.store.ProviderNames(ctx)
+	if err != nil {
+		return
+	}
+	extras := extraProviders(states)
+	g := computeDemoGate(append(s.cfg.EnabledProviders(), extras...), func(k model.ProviderKey) model.SourceKind {
 		return sourceFrom(s.cfg, s.cfgPath, states, k)
-	}, states, s.cfg.Demo.BesideReal, v.History))
+	}, states, s.cfg.Demo.BesideReal, v.History)
+	g.extras, g.names = extras, names
+	s.gate.Store(g)
+}
+
+// extraProviders lists the providers beyond the clouds with imported
+// history, in key order (the sync states are).
+func extraProviders(states []store.HistoryStats) []model.ProviderKey {
+	var out []model.ProviderKey
+	for _, h := range states {
+		if !h.Provider.Cloud() && h.Source == model.SourceExport && h.LastDay != "" && !slices.Contains(out, h.Provider) {
+			out = append(out, h.Provider)
+		}
+	}
+	return out
+}
+
+// enabledProviders lists the enabled clouds, then the providers beyond
+// them that have history.
+func (s *Service) enabledProviders() []model.ProviderKey {
+	out := s.cfg.EnabledProviders()
+	if g := s.gate.Load(); g != nil {
+		out = append(out, g.extras...)
+	}
+	return out
+}
+
+// knownProviders lists what a provider filter may name: the four clouds,
+// then the providers beyond them that have history.
+func (s *Service) knownProviders() []model.ProviderKey {
+	out := slices.Clone(model.AllProviders)
+	if g := s.gate.Load(); g != nil {
+		out = append(out, g.extras...)
+	}
+	return out
+}
+
+// providerName is k's display name: a cloud's own, or the name an
+// imported file gave a provider beyond them.
+func (s *Service) providerName(k model.ProviderKey) string {
+	if g := s.gate.Load(); g != nil && !k.Cloud() {
+		if n := g.names[k]; n != "" {
+			return n
+		}
+	}
+	return k.Name()
+}
+
+// providerNames maps every known provider to its display name.
+func (s *Service) providerNames() map[model.ProviderKey]string {
+	out := map[model.ProviderKey]string{}
+	for _, k := range s.knownProviders() {
+		out[k] = s.providerName(k)
+	}
+	return out
 }
 
 func computeDemoGate(enabled []model.ProviderKey, source func(model.ProviderKey) model.SourceKind, states []store.HistoryStats,

@@ -55,7 +55,7 @@ func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version, forma
 	if err != nil {
 		return out, err
 	}
-	x, err := focusexport.New(format, w, names)
+	x, err := focusexport.New(format, w, focusexport.Names{Accounts: names, Providers: s.providerNames()})
 	if err != nil {
 		return out, apperr.Wrap(apperr.Report, err, "cannot write the FOCUS export")
 	}

@@ -128,11 +128,11 @@ func (s *Service) Info(ctx context.Context) (Info, error) {
 	if err != nil {
 		return in, err
 	}
-	for _, k := range model.AllProviders {
+	for _, k := range s.knownProviders() {
 		ps := s.cfg.Provider(k)
 		pi := ProviderInfo{Provider: k, Enabled: ps.Enabled, Source: ps.Source}
-		if ps.Enabled {
-			pi.Source = s.source(ctx, k)
+		if ps.Enabled || !k.Cloud() {
+			pi.Enabled, pi.Source = true, s.source(ctx, k)
 		}
 		for _, h := range stats {
 			if h.Provider == k && h.Source == pi.Source {

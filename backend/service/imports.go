@@ -49,10 +49,7 @@ func (o ImportOptions) Validate() error {
 	if err := billing.CheckFormat(o.Format); err != nil {
 		return err
 	}
-	if o.Provider == "" {
-		return nil
-	}
-	return apperr.OneOf("provider", o.Provider, model.AllProviders)
+	return checkProviderKey("provider", o.Provider)
 }
 
 // ImportTotals are one provider's sums in one currency.
@@ -292,6 +289,8 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 		}
 		ps := s.cfg.Provider(b.Provider)
 		switch {
+		case !b.Provider.Cloud():
+			// Beyond the clouds: shown once it has history, no configuration.
 		case !ps.Enabled:
 			f.Warnings = append(f.Warnings, fmt.Sprintf("%s is not enabled in the configuration: its imported data is kept but not shown", b.Provider))
 		case s.cfgPath != "" && ps.Source != model.SourceExport:

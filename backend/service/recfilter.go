@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"strings"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
@@ -25,7 +26,6 @@ func (f RecommendationFilter) Validate() error {
 		allowed  []string
 	}{
 		{"type", f.Type, model.Names(model.RecommendationTypes)},
-		{"provider", f.Provider, model.Names(model.AllProviders)},
 		{"priority", f.Priority, model.Names(model.Priorities)},
 		{"state", f.State, append(model.Names(model.RecStates), "all")},
 	} {
@@ -36,7 +36,19 @@ func (f RecommendationFilter) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return checkProviderKey("provider", f.Provider)
+}
+
+// checkProviderKey accepts "", a cloud or the form of an imported
+// provider's key (whether it has history is the reads' business: one
+// without matches nothing).
+func checkProviderKey[T ~string](field string, v T) error {
+	if v == "" || model.ProviderKey(v).Valid() {
+		return nil
+	}
+	allowed := append(model.Names(model.AllProviders), "an imported provider's key (lower-case letters, digits and -)")
+	return apperr.E(apperr.Validation, "%s must be one of %s, got %q", field, strings.Join(allowed, ", "), string(v)).
+		WithDetail("field", field).WithDetail("allowed", allowed).WithDetail("value", string(v))
 }
 
 // Match reports whether r passes the filter.

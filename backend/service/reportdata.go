@@ -34,7 +34,7 @@ func (s *Service) reportCosts(ctx context.Context, req model.ReportRequest) (Cos
 	}
 	var ps []string
 	for _, p := range req.Providers {
-		if err := apperr.OneOf("providers", p, model.AllProviders); err != nil {
+		if err := apperr.OneOf("providers", p, s.knownProviders()); err != nil {
 			return r, err
 		}
 		if !slices.Contains(enabled, p) {

@@ -161,7 +161,7 @@ func costFilters(params map[string][]string) ([]model.Filter, error) {
 		if name != "tag" {
 			if name == string(model.DimProvider) {
 				for _, v := range vals {
-					if err := apperr.OneOf("provider", model.ProviderKey(v), model.AllProviders); err != nil {
+					if err := checkProviderKey("provider", v); err != nil {
 						return nil, err
 					}
 				}

@@ -27,7 +27,7 @@ var serviceAccess = map[string]model.Permission{
 	"ReportFilePath": model.PermRead, "Info": model.PermRead, "CostResources": model.PermRead, "ExportResources": model.PermRead,
 	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "ExportFOCUS": model.PermRead, "Views": model.PermRead,
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
-	"Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
+	"AICosts": model.PermRead, "Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
 	"UnitMetrics": model.PermRead, "Invoices": model.PermRead, "Statements": model.PermRead,
 	// Changes: editors and admins.
 	"ImportFiles": model.PermChange, "Import": model.PermChange, "ImportKubernetes": model.PermChange, "SyncKubernetes": model.PermChange,

@@ -277,6 +277,9 @@ func (s *Service) source(ctx context.Context, k model.ProviderKey) model.SourceK
 }
 
 func sourceFrom(cfg *config.Config, cfgPath string, states []store.HistoryStats, k model.ProviderKey) model.SourceKind {
+	if !k.Cloud() {
+		return model.SourceExport // a provider beyond the clouds is only ever imported
+	}
 	src := cfg.Provider(k).Source
 	if cfgPath == "" && src == model.SourceDemo {
 		for _, h := range states {
@@ -291,12 +294,12 @@ func sourceFrom(cfg *config.Config, cfgPath string, states []store.HistoryStats,
 // providers returns the enabled providers, narrowed to only when given.
 func (s *Service) providers(only model.ProviderKey) ([]model.ProviderKey, error) {
 	if only != "" {
-		if err := apperr.OneOf("provider", only, model.AllProviders); err != nil {
+		if err := apperr.OneOf("provider", only, s.knownProviders()); err != nil {
 			return nil, err
 		}
 	}
 	var out []model.ProviderKey
-	for _, k := range s.cfg.EnabledProviders() {
+	for _, k := range s.enabledProviders() {
 		if s.demoHidden(k) {
 			if only == k {
 				return nil, s.errDemoHidden(k)

@@ -46,10 +46,20 @@ func (s *Service) providerDetails(ctx context.Context) ([]model.ProviderDetail, 
 		return nil, err
 	}
 	var out []model.ProviderDetail
-	for _, k := range model.AllProviders {
+	for _, k := range s.knownProviders() {
 		ps := s.cfg.Provider(k)
-		d := model.ProviderDetail{Provider: k, Enabled: ps.Enabled, Source: ps.Source}
-		if ps.Enabled {
+		d := model.ProviderDetail{Provider: k, Name: s.providerName(k), Enabled: ps.Enabled, Source: ps.Source}
+		if !k.Cloud() {
+			// Imported from FOCUS files: no connector or credentials to
+			// check; it is there because it has history.
+			d.Enabled, d.Source, d.Imported, d.Connected = true, model.SourceExport, true, true
+			d.DemoHidden = s.demoHidden(k)
+			for _, h := range stats {
+				if h.Provider == k && h.Source == model.SourceExport {
+					d.FirstDay, d.LastDay, d.LastSync, d.Lines = h.FirstDay, h.LastDay, h.SyncedAt, h.Lines
+				}
+			}
+		} else if ps.Enabled {
 			d.Source = s.source(ctx, k)
 			d.DemoHidden = s.demoHidden(k)
 			if err := s.check(ctx, k); err != nil {

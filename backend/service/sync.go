@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
@@ -130,6 +131,11 @@ func (s *Service) RunSync(ctx context.Context, r SyncRequest) ([]SyncResult, err
 	if err != nil {
 		return nil, err
 	}
+	if r.Provider != "" && !r.Provider.Cloud() {
+		return nil, apperr.E(apperr.Validation, "%s is imported from files and has no connector to sync: import its FOCUS files again to update it", s.providerName(r.Provider)).
+			WithProvider(string(r.Provider)).WithDetail("field", "provider")
+	}
+	keys = slices.DeleteFunc(keys, func(k model.ProviderKey) bool { return !k.Cloud() })
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	return s.syncParallel(ctx, keys, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {

@@ -69,6 +69,9 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
 			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, roll: newTagRoller(), measuring: measure}
 		for _, b := range batches {
+			if err := nameProvider(ctx, tx, b); err != nil {
+				return err
+			}
 			if err := w.replace(ctx, b); err != nil {
 				return err
 			}

@@ -298,7 +298,7 @@ func TestRecommendFilters(t *testing.T) {
 			}
 		}
 	}
-	for _, bad := range [][]string{{"--priority", "urgent"}, {"--type", "rightsize"}, {"--provider", "foo"}} {
+	for _, bad := range [][]string{{"--priority", "urgent"}, {"--type", "rightsize"}, {"--provider", "Foo Bar"}} {
 		code, _, errs := run(t, append([]string{"recommend", "--data-dir", data}, bad...)...)
 		if code != 2 || !strings.Contains(errs, bad[0][2:]) {
 			t.Fatalf("%v: exit %d, want 2 naming the flag: %s", bad, code, errs)

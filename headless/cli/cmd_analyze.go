@@ -53,7 +53,7 @@ func (c *costFlags) registerScope(cmd *cobra.Command) {
 // reads.
 func (c *costFlags) registerFilters(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
+	f.StringArrayVar(&c.provider, "provider", nil, "only this provider (repeatable): "+providerChoices())
 	f.StringArrayVar(&c.account, "account", nil, "only this billing account or sub-account (repeatable)")
 	f.StringArrayVar(&c.service, "service", nil, "only this service (repeatable)")
 	f.StringArrayVar(&c.tag, "tag", nil, "only lines with this tag, key:value, ignoring case; key:"+model.NoValue+" for untagged (repeatable)")

@@ -108,7 +108,7 @@ has the deliveries).`,
 					return err
 				}
 				return a.emit(st, func(w io.Writer) {
-					for _, k := range model.AllProviders {
+					for _, k := range providerOrder(st) {
 						if v, ok := st[k]; ok {
 							word := "connected"
 							if !v {
@@ -133,7 +133,12 @@ func printDetails(w io.Writer, d []model.ProviderDetail, limit int) {
 	t := table{cols: []column{{name: "PROVIDER"}, {name: "ENABLED"}, {name: "SOURCE"}, {name: "CONNECTED"},
 		{name: "HISTORY"}, {name: "LINES", right: true}, {name: "LAST SYNC", optional: true}}}
 	for _, p := range d {
-		t.add(string(p.Provider), yesNo(p.Enabled), string(p.Source), yesNo(p.Connected), span(p.FirstDay, p.LastDay),
+		name, src := string(p.Provider), string(p.Source)
+		if p.Imported {
+			// Beyond the clouds: no connector, only imported FOCUS files.
+			name, src = fmt.Sprintf("%s (%s)", p.Provider, p.Name), "imported files"
+		}
+		t.add(name, yesNo(p.Enabled), src, yesNo(p.Connected), span(p.FirstDay, p.LastDay),
 			fmt.Sprint(p.Lines), stamp(p.LastSync))
 	}
 	t.print(w, limit)

@@ -81,8 +81,8 @@ func (a *app) budgetSetCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			b.Name = args[0]
 			if provider != "" {
-				if err := apperr.OneOf("provider", model.ProviderKey(provider), model.AllProviders); err != nil {
-					return err
+				if !model.ProviderKey(provider).Valid() {
+					return usageError{fmt.Sprintf("--provider must be %s, got %q", providerChoices(), provider)}
 				}
 				b.Scope.Provider = model.ProviderKey(provider)
 			}
@@ -107,7 +107,7 @@ func (a *app) budgetSetCmd() *cobra.Command {
 	}
 	cmd.Flags().Float64Var(&b.Amount, "amount", 0, "the budget for each period (required)")
 	cmd.Flags().StringVar(&b.Period, "period", "monthly", "monthly or quarterly")
-	cmd.Flags().StringVar(&provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
+	cmd.Flags().StringVar(&provider, "provider", "", "only this provider: "+providerChoices())
 	cmd.Flags().StringVar(&b.Scope.Account, "account", "", "only this billing account or sub-account")
 	cmd.Flags().StringVar(&b.Scope.Service, "service", "", "only this service")
 	cmd.Flags().StringVar(&b.Scope.Tag, "tag", "", "only lines with this tag, key:value")

@@ -95,7 +95,7 @@ without writing.`,
 	}
 	cmd.Flags().StringVar(&format, "format", "auto", "export format: "+strings.Join(service.ImportFormats, ", ")+
 		"; or Kubernetes allocations: "+strings.Join(service.KubernetesFormats, ", "))
-	cmd.Flags().StringVar(&provider, "provider", "", "force the provider: "+oneOf(model.AllProviders))
+	cmd.Flags().StringVar(&provider, "provider", "", "force the provider: "+providerChoices())
 	cmd.Flags().BoolVar(&dry, "dry-run", false, "parse and summarize without writing")
 	a.outputFlag(cmd)
 	return cmd

@@ -59,7 +59,7 @@ API's GET /api/recommendations/not-assessed).`,
 		},
 	}
 	cmd.Flags().StringVar(&f.Type, "type", "", "only this type: "+oneOf(model.RecommendationTypes))
-	cmd.Flags().StringVar(&f.Provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
+	cmd.Flags().StringVar(&f.Provider, "provider", "", "only this provider: "+providerChoices())
 	cmd.Flags().StringVar(&f.Priority, "priority", "", "only this priority: "+oneOf(model.Priorities))
 	cmd.Flags().StringVar(&f.State, "state", "", "only this state: "+oneOf(model.RecStates)+", or all (default open)")
 	a.outputFlag(cmd)
@@ -311,7 +311,7 @@ func printForecast(w io.Writer, fc model.Forecast, limit int) {
 	fmt.Fprintf(w, "  %.0f%% interval %s – %s\n\n", 100*fc.ConfidenceLevel, money(fc.ConfidenceInterval[0], c), money(fc.ConfidenceInterval[1], c))
 	t := table{cols: []column{{name: "PROVIDER"}, {name: "FORECAST", right: true}, {name: "LOW", right: true},
 		{name: "HIGH", right: true}, {name: "TREND"}, {name: "VOLATILITY", right: true}}}
-	for _, k := range model.AllProviders {
+	for _, k := range providerOrder(fc.ProviderForecasts) {
 		p, ok := fc.ProviderForecasts[k]
 		if !ok {
 			continue
@@ -506,7 +506,7 @@ holds all the data and the summary's figures.`,
 	cmd.Flags().StringVar(&period, "period", "", "the period of the costs: "+oneOf(model.PeriodKinds)+" (default the last 30 days)")
 	cmd.Flags().StringVar(&start, "start", "", "first day of a custom period, YYYY-MM-DD (with --end)")
 	cmd.Flags().StringVar(&end, "end", "", "last day of a custom period, YYYY-MM-DD (with --start)")
-	cmd.Flags().StringArrayVar(&providers, "provider", nil, "only this provider (repeatable): "+oneOf(model.AllProviders))
+	cmd.Flags().StringArrayVar(&providers, "provider", nil, "only this provider (repeatable): "+providerChoices())
 	cmd.Flags().StringVar(&view, "view", "", "follow the saved view NAME (its period and filters)")
 	return cmd
 }

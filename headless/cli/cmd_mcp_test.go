@@ -108,7 +108,7 @@ func TestMCPServer(t *testing.T) {
 			t.Errorf("%s: a model needs a description and an input schema", tool.Name)
 		}
 	}
-	want := []string{"allocate_costs", "analyze_costs", "forecast_costs", "get_commitments", "list_anomalies",
+	want := []string{"ai_costs", "allocate_costs", "analyze_costs", "forecast_costs", "get_commitments", "list_anomalies",
 		"list_budgets", "list_recommendations", "provider_status"}
 	slices.Sort(names)
 	if !slices.Equal(names, want) {

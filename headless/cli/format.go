@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -16,6 +17,30 @@ func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
 
 // oneOf lists an enumeration's values for a flag's help.
 func oneOf[T ~string](values []T) string { return strings.Join(model.Names(values), ", ") }
+
+// providerChoices names what a provider flag takes: a cloud, or the key
+// of a provider imported from FOCUS files (an AI vendor, a SaaS).
+func providerChoices() string {
+	return oneOf(model.AllProviders) + " or an imported provider's key, e.g. anthropic (costpilot status --detailed lists them)"
+}
+
+// providerOrder lists m's providers: the clouds in their order, then the
+// others by key.
+func providerOrder[T any](m map[model.ProviderKey]T) []model.ProviderKey {
+	var out, rest []model.ProviderKey
+	for _, k := range model.AllProviders {
+		if _, ok := m[k]; ok {
+			out = append(out, k)
+		}
+	}
+	for k := range m {
+		if !k.Cloud() {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(out, rest...)
+}
 
 // parseTime reads the timestamps and dates the Service returns.
 func parseTime(s string) (time.Time, bool) {

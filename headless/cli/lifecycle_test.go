@@ -90,7 +90,7 @@ func TestBudgetCommands(t *testing.T) {
 	if len(got) != 2 || got[0].Status.Budget.Name != "all" || got[1].Status.Budget.Amount != 7000 || got[1].Status.Actual <= 0 {
 		t.Fatalf("budgets %+v", got)
 	}
-	for _, bad := range [][]string{{"--amount", "-5"}, {"--amount", "5", "--period", "weekly"}, {"--amount", "5", "--provider", "ibm"}} {
+	for _, bad := range [][]string{{"--amount", "-5"}, {"--amount", "5", "--period", "weekly"}, {"--amount", "5", "--provider", "IBM Cloud"}} {
 		if code, _, errs := run(t, append([]string{"budget", "set", "x", "--data-dir", data}, bad...)...); code != 2 {
 			t.Fatalf("%v: exit %d: %s", bad, code, errs)
 		}

@@ -156,7 +156,7 @@ func TestEnumeratedFlagsExitTwo(t *testing.T) {
 		allowed []string
 	}{
 		{"recommend type", []string{"recommend", "--type", "rightsize"}, "type", model.Names(model.RecommendationTypes)},
-		{"recommend provider", []string{"recommend", "--provider", "foo"}, "provider", providers},
+		{"recommend provider", []string{"recommend", "--provider", "Foo Bar"}, "provider", providers},
 		{"recommend priority", []string{"recommend", "--priority", "urgent"}, "priority", model.Names(model.Priorities)},
 		{"analyze provider", []string{"analyze", "--provider", "aw"}, "provider", providers},
 		{"analyze metric", []string{"analyze", "--metric", "amortized"}, "metric", model.Names(model.CostMetrics)},
@@ -164,7 +164,7 @@ func TestEnumeratedFlagsExitTwo(t *testing.T) {
 		{"report format", []string{"report", "--format", "docx"}, "format", model.Names(model.ReportFormats)},
 		{"sync provider", []string{"sync", "--provider", "ibm"}, "provider", providers},
 		{"import format", []string{"import", "--format", "csv", focus}, "format", service.ImportFormats},
-		{"import provider", []string{"import", "--provider", "ibm", focus}, "provider", providers},
+		{"import provider", []string{"import", "--provider", "IBM Cloud", focus}, "provider", providers},
 		{"output", []string{"recommend", "-o", "xml"}, "output", outputs},
 		{"output of forecast", []string{"forecast", "-o", "yaml"}, "output", outputs},
 		{"log level", []string{"status", "--log-level", "verbose"}, "log-level", service.LogLevels},

@@ -26,7 +26,7 @@ func TestMCPHandler(t *testing.T) {
 				"result": map[string]any{"serverInfo": map[string]any{"name": "costpilot"}, "capabilities": map[string]any{"tools": present, "resources": present},
 					"instructions": prefix("costpilot holds the cost history")}}},
 		{name: "the read tools", method: "POST", path: "/mcp", role: viewer, token: true, header: mcpHeader, body: rpc(2, "tools/list", `{}`),
-			wantStatus: 200, wantJSON: map[string]any{"id": 2, "result": map[string]any{"tools": count(8)}}},
+			wantStatus: 200, wantJSON: map[string]any{"id": 2, "result": map[string]any{"tools": count(9)}}},
 		{name: "a tool", method: "POST", path: "/mcp", role: viewer, token: true, header: mcpHeader,
 			body:       rpc(3, "tools/call", `{"name":"analyze_costs","arguments":{"days":7,"group_by":"service","top":1}}`),
 			wantStatus: 200, wantJSON: map[string]any{"id": 3, "result": map[string]any{"isError": absent,

@@ -49,7 +49,7 @@ func TestMCPEndpoint(t *testing.T) {
 	}
 	s := connect(e.token())
 	tl, err := s.ListTools(context.Background(), nil)
-	if err != nil || len(tl.Tools) != 10 {
+	if err != nil || len(tl.Tools) != 11 {
 		t.Fatalf("tools: %v, %d", err, len(tl.Tools))
 	}
 	r, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "analyze_costs", Arguments: map[string]any{"days": 7}})

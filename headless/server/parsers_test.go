@@ -138,7 +138,7 @@ func TestParseImportQuery(t *testing.T) {
 		{name: "dry run off", query: "dry_run=0", want: service.ImportOptions{}},
 		{name: "bad dry run", query: "dry_run=perhaps", wantField: "dry_run"},
 		{name: "unknown format", query: "format=xlsx", wantField: "format"},
-		{name: "unknown provider", query: "provider=ibm", wantField: "provider"},
+		{name: "malformed provider", query: "provider=Not_A_Key", wantField: "provider"},
 	})
 }
 

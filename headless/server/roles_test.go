@@ -111,6 +111,7 @@ var roleOracle = []roleRow{
 	{"GET", "/api/anomalies/{id}", 401, 404, 404, 404, 0},
 	{"POST", "/api/anomalies/{id}/decision", 401, 403, 400, 400, 0},
 	{"GET", "/api/commitments", 401, 200, 200, 200, 0},
+	{"GET", "/api/ai/costs", 401, 200, 200, 200, 0},
 	{"GET", "/api/allocation/coverage", 401, 200, 200, 200, 0},
 	{"GET", "/api/budgets", 401, 200, 200, 200, 0},
 	{"POST", "/api/budgets", 401, 403, 400, 400, 0},

@@ -111,6 +111,7 @@ func routeTable() []route {
 		api("GET", "/api/anomalies/{id}", read, (*Server).anomaly),
 		api("POST", "/api/anomalies/{id}/decision", change, (*Server).decideAnomaly),
 		cachedAPI(api("GET", "/api/commitments", read, (*Server).commitments), "period", "days", "start", "end"),
+		historyOnly(cachedAPI(api("GET", "/api/ai/costs", read, (*Server).aiCosts), costParams...)),
 		historyOnly(cachedAPI(api("GET", "/api/allocation/coverage", read, (*Server).tagCoverage), "period", "days", "start", "end")),
 		api("GET", "/api/budgets", read, (*Server).budgets),
 		api("POST", "/api/budgets", change, (*Server).createBudget),

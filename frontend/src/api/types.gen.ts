@@ -3,6 +3,41 @@
 // API and the desktop bindings. go test ./tools/apitypes fails when this
 // file differs from what the Go types generate.
 
+/** Go: model.AICosts */
+export interface AICosts {
+  from: string;
+  to: string;
+  currency: string;
+  metric: CostMetric;
+  total_cost: number;
+  tokens: number;
+  cost_per_million_tokens?: number;
+  cached_input_share?: number;
+  models: AIModelCost[] | null;
+}
+
+/** Go: model.AIKindCost */
+export interface AIKindCost {
+  kind: string;
+  cost: number;
+  tokens: number;
+  characters?: number;
+  cost_per_million_tokens?: number;
+}
+
+/** Go: model.AIModelCost */
+export interface AIModelCost {
+  provider: ProviderKey;
+  provider_name: string;
+  model: string;
+  project?: string;
+  cost: number;
+  tokens: number;
+  characters?: number;
+  cost_per_million_tokens?: number;
+  kinds: AIKindCost[] | null;
+}
+
 /** Go: store.APIToken */
 export interface APIToken {
   id: number;
@@ -279,6 +314,7 @@ export interface CostSummary {
   groups?: CostGroup[];
   data_age?: DataAge[];
   per_unit?: PerUnit;
+  provider_names?: Partial<Record<ProviderKey, string>>;
 }
 
 /** Go: model.CoverageMonth */
@@ -769,6 +805,8 @@ export interface ProviderCosts {
 /** Go: model.ProviderDetail */
 export interface ProviderDetail {
   provider: ProviderKey;
+  name: string;
+  imported?: boolean;
   enabled: boolean;
   source: SourceKind;
   connected: boolean;

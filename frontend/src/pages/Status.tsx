@@ -22,6 +22,7 @@ async function loadProviders(): Promise<ProviderDetail[]> {
     const simple = await api.ProviderStatus();
     return Object.entries(simple).map(([k, connected]) => ({
       provider: k as ProviderKey,
+      name: providerName(k),
       enabled: true,
       source: 'demo' as const,
       connected: Boolean(connected),

@@ -251,6 +251,7 @@ export namespace model {
 	    groups?: CostGroup[];
 	    data_age?: DataAge[];
 	    per_unit?: PerUnit;
+	    provider_names?: Record<string, string>;
 	}
 	export interface CostAnalysis {
 	    summary: CostSummary;
@@ -478,6 +479,8 @@ export namespace model {
 	}
 	export interface ProviderDetail {
 	    provider: string;
+	    name: string;
+	    imported?: boolean;
 	    enabled: boolean;
 	    source: string;
 	    connected: boolean;
