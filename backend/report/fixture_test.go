@@ -121,7 +121,7 @@ func sampleData(typ model.ReportType, nRecs int) Data {
 		Outlook: &Outlook{Label: "Next 30 days", End: "2026-04-29", Days: 30, Forecast: 24000, Interval: [2]float64{21000, 27000}, Projected: 24000},
 		Budgets: []Budget{
 			{Name: "Cloud total", Scope: "all providers", Period: "2026-03", Amount: 30000, Actual: 26000, Projected: 29500, HasForecast: true, Currency: "USD"},
-			{Name: "AWS", Scope: "aws", Period: "2026-Q1", Amount: 50000, Actual: 52000, Projected: 52000, HasForecast: true, Currency: "USD"},
+			{Name: "AWS", Scope: "AWS", Period: "2026-Q1", Amount: 50000, Actual: 52000, Projected: 52000, HasForecast: true, Currency: "USD"},
 		},
 		ServiceGroups: []model.CostGroup{
 			{Key: "Compute", Label: "Compute", Cost: 9000, PreviousCost: 7000},

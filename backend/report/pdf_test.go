@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -82,6 +83,18 @@ func TestPDFPages(t *testing.T) {
 				if strings.Contains(all, "?") {
 					t.Errorf("PDF text has a '?': a character the fonts lack")
 				}
+				// Providers by their names, never their keys, in tables
+				// and charts; words whole in narrow columns.
+				if m := providerKeyCell.FindString(all); m != "" {
+					t.Errorf("a provider key in a table or chart: %q", m)
+				}
+				for _, line := range strings.Split(all, "\n") {
+					for _, w := range []string{"commitment", "rightsizing", "autoscaling"} {
+						if f := strings.Fields(line); len(f) > 0 && len(f[0]) >= 4 && len(f[0]) < len(w) && strings.HasPrefix(w, f[0]) && len(f) == 1 {
+							t.Errorf("%q broken inside the word: a line holds %q", w, line)
+						}
+					}
+				}
 				fonts := pdfFonts(t, path)
 				for _, f := range []string{"notosans", "notosans-bold", "droidsansfallback"} {
 					if !fonts[f] {
@@ -92,6 +105,10 @@ func TestPDFPages(t *testing.T) {
 		})
 	}
 }
+
+// providerKeyCell finds a provider key alone in a table cell or a chart
+// label (between wide spaces, at a line's start, or before a colon).
+var providerKeyCell = regexp.MustCompile(`(?m)(^|\s{2})\s*(aws|azure|gcp|oci)(\s{2}|: |$)`)
 
 // pdfFonts lists the embedded fonts pdffonts reports, by lower-case name
 // without gofpdf's "utf8" prefix.

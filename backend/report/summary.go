@@ -43,7 +43,7 @@ type Outlook struct {
 // the report's last day.
 type Budget struct {
 	Name        string  `json:"name"`
-	Scope       string  `json:"scope"` // "all providers", "aws", "aws · service EC2"…
+	Scope       string  `json:"scope"` // "all providers", "AWS", "AWS · service EC2"…
 	Period      string  `json:"period"`
 	Amount      float64 `json:"amount"`
 	Actual      float64 `json:"actual"`

@@ -68,7 +68,7 @@ func (v *view) ResourceTable() table {
 
 // RecTable is the list of the largest recommendations.
 func (v *view) RecTable() table {
-	return table{recHeader, v.RecRows, []int{3, 4, 3, 5, 14, 4, 4, 3}}
+	return table{recHeader, v.RecRows, []int{3, 5, 3, 5, 13, 4, 4, 3}}
 }
 
 // RollupTable is the recommendations by type and provider.

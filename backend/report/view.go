@@ -123,8 +123,22 @@ var (
 )
 
 type providerTotal struct {
-	key model.ProviderKey
-	pc  model.ProviderCosts
+	key  model.ProviderKey
+	pc   model.ProviderCosts
+	name string // display name (displayName)
+}
+
+// typeWords is a recommendation type as words ("cost allocation"), so a
+// narrow column breaks it between words, never inside one.
+func typeWords(t model.RecommendationType) string { return strings.ReplaceAll(string(t), "_", " ") }
+
+// displayName is how a report names a provider: the clouds by their names,
+// one imported from FOCUS files by the name its files give it.
+func displayName(k model.ProviderKey, names map[model.ProviderKey]string) string {
+	if n := names[k]; n != "" {
+		return n
+	}
+	return k.Name()
 }
 
 // typeTitles name the report types in titles.
@@ -169,14 +183,14 @@ func buildView(d Data) *view {
 	if comprehensive {
 		v.ShowResources = true
 		for _, r := range topResourceList(provs, topResources) {
-			v.ResourceRows = append(v.ResourceRows, cells{string(r.provider), resourceLabel(r.ResourceName, r.ResourceID), r.ResourceType, r.Service, r.Region, money(r.Cost)})
+			v.ResourceRows = append(v.ResourceRows, cells{r.pname, resourceLabel(r.ResourceName, r.ResourceID), r.ResourceType, r.Service, r.Region, money(r.Cost)})
 		}
 	}
 	if comprehensive || d.Type == model.ReportRecommendations {
 		v.recSections(d, e, money, short)
 	}
 	if comprehensive && d.Forecast != nil {
-		v.Forecast = forecastSection(d.Forecast, money)
+		v.Forecast = forecastSection(d.Forecast, d.Analysis.Summary.ProviderNames, money)
 		v.Forecast.Chart = forecastChart(a, d.Forecast, short)
 	}
 	if comprehensive && d.Coverage != nil && d.Coverage.Total > 0 {
@@ -200,7 +214,7 @@ func (v *view) costSections(d Data, e *Executive, provs []providerTotal, money, 
 	v.Exec = execSection(e, a, money)
 	v.ShowProviders = true
 	for _, p := range provs {
-		v.ProviderRows = append(v.ProviderRows, cells{string(p.key), string(p.pc.Source), money(p.pc.TotalCost), formatPercent(share(p.pc.TotalCost, total))})
+		v.ProviderRows = append(v.ProviderRows, cells{p.name, string(p.pc.Source), money(p.pc.TotalCost), formatPercent(share(p.pc.TotalCost, total))})
 	}
 	v.CostCharts = append(v.CostCharts, dailyChart(a, provs, short))
 	if len(provs) > 1 {
@@ -216,7 +230,7 @@ func (v *view) costSections(d Data, e *Executive, provs []providerTotal, money, 
 		if i == n {
 			break
 		}
-		v.ServiceRows = append(v.ServiceRows, cells{string(s.provider), s.name, money(s.cost), formatPercent(share(s.cost, total))})
+		v.ServiceRows = append(v.ServiceRows, cells{s.pname, s.name, money(s.cost), formatPercent(share(s.cost, total))})
 	}
 	if comprehensive {
 		v.CostCharts = append(v.CostCharts, barScene("Top services", serviceBars(svc), short))
@@ -229,12 +243,13 @@ func (v *view) recSections(d Data, e *Executive, money, short func(float64) stri
 	v.ShowRecs = true
 	v.RecTotal = money(e.OpenSavings)
 	top := largestRecs(d.Recommendations, topRecs)
+	names := d.Analysis.Summary.ProviderNames
 	for _, r := range top {
-		v.RecRows = append(v.RecRows, cells{string(r.Priority), string(r.Type), string(r.Provider), resourceLabel(r.ResourceName, r.ResourceID), r.Description,
+		v.RecRows = append(v.RecRows, cells{string(r.Priority), typeWords(r.Type), displayName(r.Provider, names), resourceLabel(r.ResourceName, r.ResourceID), r.Description,
 			money(r.PotentialSavings), formatPercent(r.Confidence), string(r.ImplementationEffort)})
 	}
 	for _, g := range e.Rollup {
-		v.RollupRows = append(v.RollupRows, cells{string(g.Type), string(g.Provider), itoa(g.Count), money(g.Savings)})
+		v.RollupRows = append(v.RollupRows, cells{typeWords(g.Type), displayName(g.Provider, names), itoa(g.Count), money(g.Savings)})
 	}
 	v.RecNote = recNote(len(d.Recommendations), len(top), zeroSavings(d.Recommendations))
 	if d.RecBasis != "" {
@@ -319,7 +334,7 @@ func execSection(e *Executive, a model.CostAnalysis, money func(float64) string)
 		x.MoverRows = append(x.MoverRows, cells{m.Kind, m.Name, money(m.Previous), money(m.Cost), perDay, signedMoney(m.Change, money)})
 	}
 	for _, r := range e.TopRecommendations {
-		x.TopRecRows = append(x.TopRecRows, cells{string(r.Type), string(r.Provider), resourceLabel(r.ResourceName, r.ResourceID), money(r.PotentialSavings)})
+		x.TopRecRows = append(x.TopRecRows, cells{typeWords(r.Type), displayName(r.Provider, a.Summary.ProviderNames), resourceLabel(r.ResourceName, r.ResourceID), money(r.PotentialSavings)})
 	}
 	return x
 }
@@ -480,7 +495,7 @@ func providerTotals(a model.CostAnalysis) []providerTotal {
 	seen := map[model.ProviderKey]bool{}
 	for _, k := range model.AllProviders {
 		if pc, ok := a.Providers[k]; ok {
-			out = append(out, providerTotal{k, pc})
+			out = append(out, providerTotal{k, pc, displayName(k, a.Summary.ProviderNames)})
 			seen[k] = true
 		}
 	}
@@ -492,7 +507,7 @@ func providerTotals(a model.CostAnalysis) []providerTotal {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		out = append(out, providerTotal{model.ProviderKey(k), a.Providers[model.ProviderKey(k)]})
+		out = append(out, providerTotal{model.ProviderKey(k), a.Providers[model.ProviderKey(k)], displayName(model.ProviderKey(k), a.Summary.ProviderNames)})
 	}
 	return out
 }
@@ -551,7 +566,7 @@ func dailyChart(a model.CostAnalysis, provs []providerTotal, short func(float64)
 			}
 			vals[j] = v
 		}
-		ss = append(ss, series{Name: string(p.key), Values: vals, Color: palette[i%len(palette)], Width: 1.5})
+		ss = append(ss, series{Name: p.name, Values: vals, Color: palette[i%len(palette)], Width: 1.5})
 	}
 	if len(provs) > 1 {
 		ss = append(ss, series{Name: "total", Values: totals, Color: colTotal, Width: 2.5})
@@ -607,7 +622,7 @@ func forecastChart(a model.CostAnalysis, f *model.Forecast, short func(float64) 
 func providerBars(provs []providerTotal) []bar {
 	var bs []bar
 	for i, p := range provs {
-		bs = append(bs, bar{Label: string(p.key), Value: p.pc.TotalCost, Color: palette[i%len(palette)]})
+		bs = append(bs, bar{Label: p.name, Value: p.pc.TotalCost, Color: palette[i%len(palette)]})
 	}
 	return bs
 }
@@ -616,13 +631,14 @@ type serviceCost struct {
 	provider model.ProviderKey
 	name     string
 	cost     float64
+	pname    string // the provider's display name
 }
 
 func services(provs []providerTotal) []serviceCost {
 	var out []serviceCost
 	for _, p := range provs {
 		for name, c := range p.pc.ServiceBreakdown {
-			out = append(out, serviceCost{p.key, name, c})
+			out = append(out, serviceCost{p.key, name, c, p.name})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {
@@ -651,7 +667,7 @@ func serviceBars(svc []serviceCost) []bar {
 		if !ok {
 			c = colMuted
 		}
-		bs = append(bs, bar{Label: string(s.provider) + ": " + s.name, Value: s.cost, Color: c})
+		bs = append(bs, bar{Label: s.pname + ": " + s.name, Value: s.cost, Color: c})
 	}
 	return bs
 }
@@ -659,13 +675,14 @@ func serviceBars(svc []serviceCost) []bar {
 type providerResource struct {
 	provider model.ProviderKey
 	model.ResourceCost
+	pname string // the provider's display name
 }
 
 func topResourceList(provs []providerTotal, n int) []providerResource {
 	var out []providerResource
 	for _, p := range provs {
 		for _, r := range p.pc.Resources {
-			out = append(out, providerResource{p.key, r})
+			out = append(out, providerResource{p.key, r, p.name})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Cost > out[j].Cost })
@@ -724,7 +741,7 @@ func sortedAmounts(m map[string]float64) []amount {
 	return out
 }
 
-func forecastSection(f *model.Forecast, money func(float64) string) *forecastView {
+func forecastSection(f *model.Forecast, names map[model.ProviderKey]string, money func(float64) string) *forecastView {
 	fv := &forecastView{
 		Total:    money(f.TotalForecast),
 		Interval: money(f.ConfidenceInterval[0]) + " – " + money(f.ConfidenceInterval[1]),
@@ -741,7 +758,7 @@ func forecastSection(f *model.Forecast, money func(float64) string) *forecastVie
 	sort.Strings(keys)
 	for _, k := range keys {
 		p := f.ProviderForecasts[model.ProviderKey(k)]
-		fv.Rows = append(fv.Rows, cells{k, money(p.TotalForecast),
+		fv.Rows = append(fv.Rows, cells{displayName(model.ProviderKey(k), names), money(p.TotalForecast),
 			money(p.ConfidenceInterval[0]) + " – " + money(p.ConfidenceInterval[1]),
 			string(p.TrendAnalysis.TrendDirection), formatFloat(p.TrendAnalysis.Volatility)})
 	}

@@ -221,7 +221,7 @@ func (s *Service) reportBudgets(ctx context.Context, a model.CostAnalysis) ([]re
 func budgetScope(sc config.BudgetScope) string {
 	var parts []string
 	if sc.Provider != "" {
-		parts = append(parts, string(sc.Provider))
+		parts = append(parts, sc.Provider.Name())
 	}
 	if sc.Account != "" {
 		parts = append(parts, "account "+sc.Account)
