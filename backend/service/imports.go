@@ -34,11 +34,22 @@ const (
 )
 
 // ImportProgress is how far an import got: Read of Total bytes (0 when
-// unknown) of the file being read, or, when writing, the parsed history
-// going into the database in one transaction.
+// unknown) of the file being read, or, when writing, Read of Total daily
+// lines of the parsed history going into the database in one transaction
+// (both 0 before the first is written; the rollups and the commit follow
+// the last).
 type ImportProgress struct {
 	Phase       ImportPhase
 	Read, Total int64
+}
+
+// writingProgress relays the store's lines written as the writing phase's
+// progress (Read of Total daily lines); nil when nobody listens.
+func writingProgress(report func(ImportProgress)) func(done, total int64) {
+	if report == nil {
+		return nil
+	}
+	return func(done, total int64) { report(ImportProgress{Phase: ImportWriting, Read: done, Total: total}) }
 }
 
 // ImportFormats lists the values of ImportOptions.Format; auto detects it.
@@ -311,7 +322,11 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 		fr.Batches[i].Source = model.SourceExport
 	}
 	if o.Progress != nil && !dry {
-		o.Progress(ImportProgress{Phase: ImportWriting})
+		var total int64
+		for _, b := range fr.Batches {
+			total += store.BatchLines(b)
+		}
+		o.Progress(ImportProgress{Phase: ImportWriting, Total: total})
 	}
 	provs := make([]string, len(f.Providers))
 	for i, p := range f.Providers {
@@ -327,7 +342,7 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 		changes, err = s.store.ImportHistory(ctx, store.ImportLog{Path: fr.Path, Format: fr.Format, Rows: fr.Rows,
 			Providers: strings.Join(provs, ","), First: f.From, Last: f.To, AccountNames: fr.AccountNames,
 			Audit: s.auditBy(p, AuditImport, map[string]any{"file": fr.Path, "format": fr.Format, "rows": fr.Rows,
-				"providers": provs, "from": f.From, "to": f.To})}, fr.Batches...)
+				"providers": provs, "from": f.From, "to": f.To}), Progress: writingProgress(o.Progress)}, fr.Batches...)
 	}
 	if err != nil {
 		return f, apperr.Wrap(apperr.Base, err, "%s: cannot store the imported history (nothing was written)", fr.Path)

@@ -54,7 +54,14 @@ type ImportLog struct {
 	First, Last  string
 	AccountNames map[model.ProviderKey]map[string]string
 	Audit        AuditEvent
+	// Progress, when set, hears how many of the batches' daily lines are
+	// written (done of total), every progressEvery lines and at the end;
+	// the rollups and the commit follow the last call.
+	Progress func(done, total int64)
 }
+
+// progressEvery is how many daily lines a write reports progress after.
+const progressEvery = 1 << 16
 
 // ImportHistory is ApplyHistory for an imported file: the history, the
 // account names, the imports log and the audit event land in one
@@ -68,6 +75,12 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
 			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, roll: newTagRoller(), measuring: measure}
+		if log != nil && log.Progress != nil {
+			w.progress = log.Progress
+			for _, b := range batches {
+				w.total += BatchLines(b)
+			}
+		}
 		for _, b := range batches {
 			if err := nameProvider(ctx, tx, b); err != nil {
 				return err
@@ -81,6 +94,9 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 			if err := touchSyncState(ctx, tx, b); err != nil {
 				return err
 			}
+		}
+		if w.progress != nil {
+			w.progress(w.total, w.total) // every line is in; rollups and commit follow
 		}
 		changes = w.changes
 		if dry {
@@ -100,6 +116,15 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 		return nil, fmt.Errorf("store: replace history: %w", err)
 	}
 	return changes, nil
+}
+
+// BatchLines is how many daily lines a batch writes, as its progress
+// counts them (facts, or lines not yet summed to facts: an upper bound).
+func BatchLines(b model.Batch) int64 {
+	if b.Facts != nil {
+		return b.Facts.N
+	}
+	return int64(len(b.Lines))
 }
 
 // rewrites records the span a batch is about to rewrite and its sums
@@ -144,9 +169,12 @@ type historyWriter struct {
 	roll *tagRoller
 
 	measuring bool
-	known     []CurrencySums   // the last batch's sums after, when the write knew them
-	changes   []SpanChange     // one per batch written
-	src       model.SourceKind // of the last change
+	known     []CurrencySums // the last batch's sums after, when the write knew them
+	// progress hears written of total daily lines (ImportLog.Progress).
+	progress       func(done, total int64)
+	written, total int64
+	changes        []SpanChange     // one per batch written
+	src            model.SourceKind // of the last change
 }
 
 type svcKey struct {
@@ -207,6 +235,9 @@ func (w *historyWriter) replace(ctx context.Context, b model.Batch) error {
 				return fmt.Errorf("facts out of key and day order")
 			}
 			lastKey, lastDay = f.Key, f.Day
+			if w.written++; w.progress != nil && w.written%progressEvery == 0 {
+				w.progress(w.written, w.total)
+			}
 			return yield(idFact{key: ids[f.Key], skey: skeys[f.Key], gkey: gkeys[f.Key], day: f.Day, index: f.Key,
 				s: sums{int64(f.Billed), int64(f.Effective), int64(f.List)}, q: f.Quantity, frac: f.Frac})
 		})

@@ -276,3 +276,40 @@ func TestInventoryWithARepeatedID(t *testing.T) {
 		t.Fatalf("stored %+v", got.Resources)
 	}
 }
+
+// TestImportReportsWritingProgress: an import hears how many daily lines
+// are written, rising, every progressEvery lines, and all of them at the
+// end, before the rollups and the commit.
+func TestImportReportsWritingProgress(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// 164,000 lines: two progress steps and the end.
+	const resources, days = 200, 820
+	start := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	var lines []model.CostLine
+	for r := range resources {
+		for d := range days {
+			lines = append(lines, line(start.AddDate(0, 0, d).Format(model.DateLayout), "111", "EC2", fmt.Sprintf("i-%d", r), "1", nil))
+		}
+	}
+	b := model.Batch{Provider: model.AWS, Source: model.SourceExport, From: lines[0].Day, To: start.AddDate(0, 0, days-1).Format(model.DateLayout), Lines: lines}
+	var seen [][2]int64
+	log := ImportLog{Path: "x.csv", Format: "focus", Audit: AuditEvent{Event: "test"},
+		Progress: func(done, total int64) { seen = append(seen, [2]int64{done, total}) }}
+	if _, err := s.ImportHistory(ctx, log, b); err != nil {
+		t.Fatal(err)
+	}
+	want := int64(resources * days)
+	if len(seen) < 3 || seen[len(seen)-1] != [2]int64{want, want} {
+		t.Fatalf("progress %v, want steps of %d ending at %d of %d", seen, progressEvery, want, want)
+	}
+	for i, p := range seen[:len(seen)-1] {
+		if p[0] != int64(i+1)*progressEvery || p[1] != want {
+			t.Fatalf("step %d: %v", i, p)
+		}
+	}
+}

@@ -260,8 +260,8 @@ func TestImportProgressEndsFullWithLogsApart(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
 			raw := errb.String()
-			if !strings.Contains(raw, "100%  writing") {
-				t.Errorf("no writing phase at 100%%: %q", raw)
+			if !strings.Contains(raw, "100%  writing") || !strings.Contains(raw, "  0%  writing 0 of ") {
+				t.Errorf("the writing phase does not count its lines from 0 to 100%%: %q", raw)
 			}
 			lines := screen(raw)
 			for len(lines) > 0 && lines[len(lines)-1] == "" {

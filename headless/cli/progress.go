@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
@@ -89,16 +90,19 @@ func (b *progressBar) update(p service.ImportProgress) {
 // render is the bar's line; label replaces the phase's.
 func (b *progressBar) render(label string) string {
 	frac := 1.0
-	if b.phase == service.ImportReading {
-		if b.total <= 0 {
-			return fmt.Sprintf("%s read", size(b.read))
-		}
+	switch {
+	case b.phase == service.ImportReading && b.total <= 0:
+		return fmt.Sprintf("%s read", size(b.read))
+	case b.total > 0:
 		frac = min(float64(b.read)/float64(b.total), 1)
 	}
 	if label == "" {
 		label = string(b.phase)
-		if b.phase == service.ImportReading {
+		switch {
+		case b.phase == service.ImportReading:
 			label += " " + size(b.read) + " of " + size(b.total)
+		case b.total > 0:
+			label += " " + moneyfmt.Count(int(b.read)) + " of " + moneyfmt.Count(int(b.total)) + " lines"
 		}
 	}
 	n := int(frac * barWidth)
@@ -111,7 +115,7 @@ func (b *progressBar) done(ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if ok && b.phase != "" {
-		b.phase = service.ImportWriting // what is left is a full bar
+		b.phase, b.read = service.ImportWriting, b.total // what is left is a full bar
 		b.line.draw(b.render("done"))
 	}
 	b.line.end(ok)
