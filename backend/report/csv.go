@@ -13,7 +13,7 @@ import (
 
 // csvHeader is the recommendations CSV's header.
 var csvHeader = []string{"id", "priority", "type", "provider", "resource_id", "resource_name", "resource_type", "description",
-	"monthly_savings", "confidence", "implementation_effort", "state"}
+	"monthly_savings", "confidence", "implementation_effort", "state", "basis_from", "basis_to"}
 
 // recommendationsCSV is every recommendation, largest savings first, with
 // full resource ids and exact amounts.
@@ -30,7 +30,10 @@ func recommendationsCSV(rs []model.Recommendation) ([]byte, error) {
 		}
 		rec := []string{r.ID, string(r.Priority), string(r.Type), string(r.Provider), csvText(r.ResourceID), csvText(r.ResourceName), csvText(r.ResourceType),
 			csvText(r.Description), strconv.FormatFloat(r.PotentialSavings, 'f', -1, 64), strconv.FormatFloat(r.Confidence, 'f', -1, 64),
-			string(r.ImplementationEffort), state}
+			string(r.ImplementationEffort), state, "", ""}
+		if r.Basis != nil { // the days the recommendation is computed from
+			rec[len(rec)-2], rec[len(rec)-1] = r.Basis.From, r.Basis.To
+		}
 		if err := w.Write(rec); err != nil {
 			return nil, err
 		}

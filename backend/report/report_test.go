@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -226,5 +227,30 @@ func TestWriteWithoutOptionalData(t *testing.T) {
 		if f == model.FormatHTML && (strings.Contains(string(body), "Cost allocation") || !strings.Contains(string(body), "No open recommendations.")) {
 			t.Errorf("empty comprehensive report shows absent sections")
 		}
+	}
+}
+
+// TestRecommendationsCSVHasIdAndBasis: each row of the recommendations CSV
+// names its recommendation and the days it is computed from.
+func TestRecommendationsCSVHasIdAndBasis(t *testing.T) {
+	recs := []model.Recommendation{
+		{ID: "r-1", Type: model.RecIdle, Provider: model.AWS, ResourceID: "i-1", PotentialSavings: 10, Basis: &model.Basis{From: "2026-10-28", To: "2026-11-26"}},
+		{ID: "r-2", Type: model.RecRightsizing, Provider: model.GCP, ResourceID: "vm-2", PotentialSavings: 5},
+	}
+	b, err := recommendationsCSV(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if len(rows) != 3 || rows[1][col["id"]] != "r-1" || rows[1][col["basis_from"]] != "2026-10-28" || rows[1][col["basis_to"]] != "2026-11-26" ||
+		rows[2][col["id"]] != "r-2" || rows[2][col["basis_from"]] != "" {
+		t.Fatalf("rows %q", rows)
 	}
 }

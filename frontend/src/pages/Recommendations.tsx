@@ -117,6 +117,7 @@ export function RecommendationsPage() {
         </span>
       ),
     },
+    { key: 'id', label: 'Id', value: (r) => r.id ?? '', csvOnly: true },
     { key: 'provider', label: 'Provider', value: (r) => providerName(r.provider), csvOnly: true },
     {
       key: 'resource',
@@ -179,6 +180,8 @@ export function RecommendationsPage() {
     },
     { key: 'confidence', label: 'Confidence', value: (r) => r.confidence, csvOnly: true },
     { key: 'effort', label: 'Effort', value: (r) => r.implementation_effort, csvOnly: true },
+    { key: 'basis_from', label: 'Computed from', value: (r) => r.basis?.from ?? '', csvOnly: true },
+    { key: 'basis_to', label: 'Computed to', value: (r) => r.basis?.to ?? '', csvOnly: true },
     { key: 'current_cost', label: 'Current cost / mo', value: (r) => r.current_config?.cost ?? null, csvOnly: true },
     { key: 'recommended_cost', label: 'Recommended cost / mo', value: (r) => r.recommended_config?.cost ?? null, csvOnly: true },
   ];
