@@ -317,7 +317,8 @@ var (
 		"By department", "By project", "Matched rules"}
 	tableHeads = []string{"Budget Scope Period", "Kind Name Previous", "Type Provider Resource", "Provider Source Total",
 		"Provider Service Cost", "Provider Resource Type", "Type Provider Count", "Priority Type Provider Resource",
-		"Provider Forecast Interval", "Department Cost Share", "Project Cost Share", "Rule Cost Share"}
+		"Provider Forecast Interval", "Department Cost Share", "Project Cost Share", "Rule Cost Share",
+		"Provider Usage spend", "Account Usage spend"}
 	chartTitles = []string{"Daily cost", "Cost by provider", "Top services", "Forecast with confidence interval", "Forecast from the last day with data", "Cost by department"}
 )
 

@@ -227,8 +227,11 @@ func TestCommandsBesideRunningDashboard(t *testing.T) {
 		t.Fatal(err)
 	}
 	costpilot(t, "", "import", export, "--data-dir", data)
+	// The answer is the import's: computed now (MISS) or by the dashboard's
+	// warming after it saw the history change (a HIT with the new data),
+	// never the demo answer cached before.
 	after, aws := awsCosts()
-	if after.header.Get("X-Cache") != "MISS" || aws["source"] != "export" || aws["total_cost"] != 5001.25 {
+	if aws["source"] != "export" || aws["total_cost"] != 5001.25 {
 		t.Fatalf("the dashboard does not show the import at once: X-Cache %q, source %v, total %v",
 			after.header.Get("X-Cache"), aws["source"], aws["total_cost"])
 	}
