@@ -62,9 +62,8 @@ func bindFOCUS(h header) *format {
 			r.kind = KindUsage
 		}
 		// A publisher that is none of the clouds sold through the marketplace.
-		if pub := cell(rec, publisher); pub != "" && model.ProviderOfName(pub) == "" && (r.kind == KindUsage || r.kind == KindPurchase) {
-			r.kind = KindMarketplace
-		}
+		pub := cell(rec, publisher)
+		r.resold(pub != "" && model.ProviderOfName(pub) == "")
 		var err error
 		r.billed, err = amount(rec, billed, "BilledCost")
 		return r, err
@@ -106,13 +105,19 @@ func bindCUR(h header, name string, c curColumns) *format {
 		default:
 			r.kind = KindAdjustment
 		}
-		if strings.EqualFold(cell(rec, entity), "AWS Marketplace") && (r.kind == KindUsage || r.kind == KindPurchase) {
-			r.kind = KindMarketplace
-		}
+		r.resold(strings.EqualFold(cell(rec, entity), "AWS Marketplace"))
 		var err error
 		r.billed, err = amount(rec, cost, c.cost)
 		return r, err
 	}}
+}
+
+// resold makes a usage or purchase row sold through a marketplace a
+// marketplace row: the one rule every export's columns feed.
+func (r *row) resold(marketplace bool) {
+	if marketplace && (r.kind == KindUsage || r.kind == KindPurchase) {
+		r.kind = KindMarketplace
+	}
 }
 
 func bindAzure(h header) *format {
@@ -144,9 +149,7 @@ func bindAzure(h header) *format {
 		default:
 			r.kind = KindUsage
 		}
-		if strings.EqualFold(cell(rec, publisher), "Marketplace") && (r.kind == KindUsage || r.kind == KindPurchase) {
-			r.kind = KindMarketplace
-		}
+		r.resold(strings.EqualFold(cell(rec, publisher), "Marketplace"))
 		var err error
 		r.billed, err = amount(rec, cost, "CostInBillingCurrency")
 		return r, err

@@ -48,7 +48,7 @@ const (
 const workspacesPath = "/v1/organizations/workspaces"
 
 // ServiceCategory is the FOCUS service category of every line.
-const ServiceCategory = "AI and Machine Learning"
+const ServiceCategory = jsonapi.ServiceCategory
 
 // grant is what a refused key needs.
 const grant = "use an Admin API key (sk-ant-admin…), which an organization admin creates in the Claude Console"

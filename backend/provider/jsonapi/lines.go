@@ -9,6 +9,10 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
+// ServiceCategory is the FOCUS service category of every line of the AI
+// vendors' cost APIs.
+const ServiceCategory = "AI and Machine Learning"
+
 // Span parses the inclusive days [from, to] of a sync into the half-open
 // UTC interval [start, end) the vendors' APIs take, and the number of days.
 func Span(k model.ProviderKey, from, to string) (start, end time.Time, days int, err error) {

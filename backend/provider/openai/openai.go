@@ -43,7 +43,7 @@ const (
 const projectsPath = "/v1/organization/projects"
 
 // ServiceCategory is the FOCUS service category of every line.
-const ServiceCategory = "AI and Machine Learning"
+const ServiceCategory = jsonapi.ServiceCategory
 
 // grant is what a refused key needs.
 const grant = "use an admin key (sk-admin-…) of an organization owner, created under Organization settings > Admin keys"
