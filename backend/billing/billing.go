@@ -41,6 +41,27 @@ type Options struct {
 	// bound.
 	MaxKeys       int
 	MaxDailyLines int64
+	// Observer, if set, sees every record of every file in the parse's
+	// own pass, beside the mapping (the invoice sums are read so).
+	Observer Observer
+}
+
+// Observer sees the records of the files a parse reads.
+type Observer interface {
+	// File starts a file with its column names; nil sees nothing of it.
+	File(name string, columns []string) FileObserver
+}
+
+// FileObserver sees one file's records: each of the parse's workers gets
+// a RecordObserver of its own.
+type FileObserver interface {
+	Worker() RecordObserver
+}
+
+// RecordObserver sees the records one worker reads, with the line each
+// starts on; its cells are only valid during the call.
+type RecordObserver interface {
+	Record(fields [][]byte, line int64)
 }
 
 // Totals are the sums of one provider's lines in one currency.

@@ -145,6 +145,7 @@ type worker struct {
 	out    []rawLine
 	rows   int64
 	json   *gcpJSONRow
+	obs    RecordObserver // nil: none
 }
 
 func (w *worker) fail(line int64, fe *fieldError) error {
@@ -209,6 +210,9 @@ func (w *worker) process(c chunk) (int64, error) {
 
 func (w *worker) record(rec [][]byte, line int64) error {
 	w.rows++
+	if w.obs != nil {
+		w.obs.Record(rec, line)
+	}
 	out, fe := w.m.rows(rec, w.out[:0])
 	if fe != nil {
 		return w.fail(line, fe)
@@ -390,6 +394,10 @@ func newWorkers(name string, hdr header, bind binder, opt Options, n int, st *ag
 	}
 	st.keys.maxBytes = int64(float64(budget) * keyShare)
 	st.keys.forgetRaw()
+	var fo FileObserver
+	if opt.Observer != nil {
+		fo = opt.Observer.File(name, hdr.names)
+	}
 	ws := make([]*worker, n)
 	for i := range ws {
 		m, fe := bind(hdr, opt.Provider)
@@ -397,6 +405,9 @@ func newWorkers(name string, hdr header, bind binder, opt Options, n int, st *ag
 			return nil, lineError(name, 1, fe.column, fe.reason)
 		}
 		ws[i] = &worker{name: name, hdr: hdr, m: m, agg: newAggregator(m, st.keys, st.spill, budget, n)}
+		if fo != nil {
+			ws[i].obs = fo.Worker()
+		}
 	}
 	return ws, nil
 }

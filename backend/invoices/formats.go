@@ -35,21 +35,21 @@ func bindFOCUS(h header) *format {
 	pstart, start := h.find("BillingPeriodStart"), h.find("ChargePeriodStart")
 	class, category := h.find("ChargeClass"), h.find("ChargeCategory")
 	currency, billed := h.find("BillingCurrency"), h.find("BilledCost")
-	return &format{format: "focus", row: func(rec []string) (row, error) {
-		r := row{account: cell(rec, account), invoice: cell(rec, invoice), currency: cell(rec, currency),
-			day: day(cell(rec, start))}
-		r.provider = model.ProviderOfName(cell(rec, provider))
+	return &format{format: "focus", row: func(c *cells) (row, error) {
+		r := row{account: c.get(account), invoice: c.get(invoice), currency: c.get(currency),
+			day: c.day(start)}
+		r.provider = model.ProviderOfName(c.get(provider))
 		if r.provider == "" {
-			r.provider = model.ProviderOfName(cell(rec, issuer))
+			r.provider = model.ProviderOfName(c.get(issuer))
 		}
-		r.period = day(cell(rec, pstart))
+		r.period = c.day(pstart)
 		if r.period == "" {
 			r.period = monthStart(r.day)
 		}
-		if strings.EqualFold(cell(rec, class), "Correction") {
+		if strings.EqualFold(c.get(class), "Correction") {
 			r.class = ClassCorrection
 		}
-		switch strings.ToLower(cell(rec, category)) {
+		switch strings.ToLower(c.get(category)) {
 		case "tax":
 			r.kind = KindTax
 		case "credit":
@@ -62,10 +62,10 @@ func bindFOCUS(h header) *format {
 			r.kind = KindUsage
 		}
 		// A publisher that is none of the clouds sold through the marketplace.
-		pub := cell(rec, publisher)
+		pub := c.get(publisher)
 		r.resold(pub != "" && model.ProviderOfName(pub) == "")
 		var err error
-		r.billed, err = amount(rec, billed, "BilledCost")
+		r.billed, err = amount(c, billed, "BilledCost")
 		return r, err
 	}}
 }
@@ -82,16 +82,16 @@ var (
 		"line_item_line_item_type", "bill_billing_entity", "line_item_currency_code", "line_item_unblended_cost"}
 )
 
-func bindCUR(h header, name string, c curColumns) *format {
-	invoice, payer, pstart, start := h.find(c.invoice), h.find(c.payer), h.find(c.pstart), h.find(c.start)
-	lineType, entity, currency, cost := h.find(c.lineType), h.find(c.entity), h.find(c.currency), h.find(c.cost)
-	return &format{format: name, row: func(rec []string) (row, error) {
-		r := row{provider: model.AWS, account: cell(rec, payer), invoice: cell(rec, invoice), currency: cell(rec, currency),
-			day: day(cell(rec, start)), period: day(cell(rec, pstart))}
+func bindCUR(h header, name string, cols curColumns) *format {
+	invoice, payer, pstart, start := h.find(cols.invoice), h.find(cols.payer), h.find(cols.pstart), h.find(cols.start)
+	lineType, entity, currency, cost := h.find(cols.lineType), h.find(cols.entity), h.find(cols.currency), h.find(cols.cost)
+	return &format{format: name, row: func(c *cells) (row, error) {
+		r := row{provider: model.AWS, account: c.get(payer), invoice: c.get(invoice), currency: c.get(currency),
+			day: c.day(start), period: c.day(pstart)}
 		if r.period == "" {
 			r.period = monthStart(r.day)
 		}
-		switch strings.ToLower(cell(rec, lineType)) {
+		switch strings.ToLower(c.get(lineType)) {
 		case "tax":
 			r.kind = KindTax
 		case "credit", "bundleddiscount", "edpdiscount", "privateratediscount", "discount", "savingsplannegation":
@@ -105,9 +105,9 @@ func bindCUR(h header, name string, c curColumns) *format {
 		default:
 			r.kind = KindAdjustment
 		}
-		r.resold(strings.EqualFold(cell(rec, entity), "AWS Marketplace"))
+		r.resold(strings.EqualFold(c.get(entity), "AWS Marketplace"))
 		var err error
-		r.billed, err = amount(rec, cost, c.cost)
+		r.billed, err = amount(c, cost, cols.cost)
 		return r, err
 	}}
 }
@@ -126,16 +126,16 @@ func bindAzure(h header) *format {
 	chargeType, publisher := h.find("ChargeType"), h.find("PublisherType")
 	currency := h.find("BillingCurrencyCode", "BillingCurrency", "Currency")
 	cost := h.find("CostInBillingCurrency", "Cost", "PreTaxCost")
-	return &format{format: "azure", row: func(rec []string) (row, error) {
-		r := row{provider: model.Azure, account: cell(rec, account), invoice: cell(rec, invoice), currency: cell(rec, currency),
-			day: day(cell(rec, date)), period: day(cell(rec, pstart))}
+	return &format{format: "azure", row: func(c *cells) (row, error) {
+		r := row{provider: model.Azure, account: c.get(account), invoice: c.get(invoice), currency: c.get(currency),
+			day: c.day(date), period: c.day(pstart)}
 		if r.invoice == "" {
-			r.invoice = cell(rec, section) // an EA export names the invoice section
+			r.invoice = c.get(section) // an EA export names the invoice section
 		}
 		if r.period == "" {
 			r.period = monthStart(r.day)
 		}
-		switch strings.ToLower(cell(rec, chargeType)) {
+		switch strings.ToLower(c.get(chargeType)) {
 		case "purchase", "unusedreservation", "unusedsavingsplan":
 			r.kind = KindPurchase
 		case "refund":
@@ -149,9 +149,9 @@ func bindAzure(h header) *format {
 		default:
 			r.kind = KindUsage
 		}
-		r.resold(strings.EqualFold(cell(rec, publisher), "Marketplace"))
+		r.resold(strings.EqualFold(c.get(publisher), "Marketplace"))
 		var err error
-		r.billed, err = amount(rec, cost, "CostInBillingCurrency")
+		r.billed, err = amount(c, cost, "CostInBillingCurrency")
 		return r, err
 	}}
 }
@@ -159,18 +159,18 @@ func bindAzure(h header) *format {
 func bindGCP(h header) *format {
 	account, month, start := h.find("billing_account_id"), h.find("invoice.month"), h.find("usage_start_time")
 	cost, credits, currency, costType := h.find("cost"), h.find("credits"), h.find("currency"), h.find("cost_type")
-	return &format{format: "gcp", row: func(rec []string) (row, error) {
-		r := row{provider: model.GCP, account: cell(rec, account), currency: cell(rec, currency), day: day(cell(rec, start)),
+	return &format{format: "gcp", row: func(c *cells) (row, error) {
+		r := row{provider: model.GCP, account: c.get(account), currency: c.get(currency), day: c.day(start),
 			extraKind: KindCredit}
 		// Google invoices each billing account once a month: the invoice
 		// month is the invoice.
-		if m := cell(rec, month); len(m) == 6 {
+		if m := c.get(month); len(m) == 6 {
 			r.invoice = m
 			r.period = m[:4] + "-" + m[4:] + "-01"
 		} else {
 			r.period = monthStart(r.day)
 		}
-		switch strings.ToLower(cell(rec, costType)) {
+		switch strings.ToLower(c.get(costType)) {
 		case "tax":
 			r.kind = KindTax
 		case "adjustment", "rounding_error":
@@ -179,10 +179,10 @@ func bindGCP(h header) *format {
 			r.kind = KindUsage
 		}
 		var err error
-		if r.billed, err = amount(rec, cost, "cost"); err != nil {
+		if r.billed, err = amount(c, cost, "cost"); err != nil {
 			return r, err
 		}
-		r.extra, err = gcpCredits(cell(rec, credits))
+		r.extra, err = gcpCredits(c.get(credits))
 		return r, err
 	}}
 }
@@ -190,15 +190,15 @@ func bindGCP(h header) *format {
 func bindOCI(h header) *format {
 	tenant, start, correction := h.find("lineItem/tenantId"), h.find("lineItem/intervalUsageStart"), h.find("lineItem/isCorrection")
 	cost, currency := h.find("cost/myCost"), h.find("cost/currencyCode")
-	return &format{format: "oci", row: func(rec []string) (row, error) {
-		r := row{provider: model.OCI, account: cell(rec, tenant), currency: cell(rec, currency), day: day(cell(rec, start)),
+	return &format{format: "oci", row: func(c *cells) (row, error) {
+		r := row{provider: model.OCI, account: c.get(tenant), currency: c.get(currency), day: c.day(start),
 			kind: KindUsage}
 		r.period = monthStart(r.day)
-		if strings.EqualFold(cell(rec, correction), "true") {
+		if strings.EqualFold(c.get(correction), "true") {
 			r.class = ClassCorrection
 		}
 		var err error
-		r.billed, err = amount(rec, cost, "cost/myCost")
+		r.billed, err = amount(c, cost, "cost/myCost")
 		return r, err
 	}}
 }

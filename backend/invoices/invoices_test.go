@@ -292,7 +292,7 @@ func TestCorrectionAfterClose(t *testing.T) {
 func TestScanRefusals(t *testing.T) {
 	_, err := Scan(strings.NewReader("BilledCost,ChargePeriodStart,ProviderName\n1,2024-01-01,AWS\nlots,2024-01-02,AWS\n"), "f.csv")
 	var ae *apperr.Error
-	if !errors.As(err, &ae) || ae.Details["line"] != 3 || !strings.Contains(ae.Message, "BilledCost") {
+	if !errors.As(err, &ae) || ae.Details["line"] != int64(3) || !strings.Contains(ae.Message, "BilledCost") {
 		t.Fatalf("bad amount: %v", err)
 	}
 	for _, data := range []string{"PAR1xxxx", `{"billing_account_id":"x"}`, "a,b,c\n1,2,3\n"} {

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -58,6 +59,21 @@ type Sum struct {
 	LateBilled model.Nanos
 }
 
+// Merge adds the sums of from to into.
+func Merge(into, from map[Key]*Sum) {
+	for k, v := range from {
+		if o := into[k]; o != nil {
+			o.Billed += v.Billed
+			o.Rows += v.Rows
+			o.Late += v.Late
+			o.LateBilled += v.LateBilled
+			continue
+		}
+		c := *v
+		into[k] = &c
+	}
+}
+
 // Result is what one file gives.
 type Result struct {
 	Format string
@@ -67,12 +83,86 @@ type Result struct {
 	Sums    map[Key]*Sum
 }
 
-// ErrUnsupported is a file that is not a CSV export of a known format
-// (Parquet, newline-delimited JSON): its invoice sums are not read.
-var ErrUnsupported = errors.New("invoices: not a CSV billing export of a known format")
+// ErrUnsupported is a file that is not a billing export of a known
+// format: its invoice sums are not read.
+var ErrUnsupported = errors.New("invoices: not a billing export of a known format")
 
-// Scan reads a billing export's CSV (gzip or not) and sums its billed
-// cost by Key. name labels errors, which name the line and column.
+// File collects the invoice sums of one export file as its records are
+// read. The import reads each record once for the history and hands it
+// here too, so the sums cost no second pass over the file: each of the
+// import's workers adds to a Worker of its own, and Result merges them.
+type File struct {
+	name    string
+	f       *format
+	columns int
+	mu      sync.Mutex
+	workers []*Worker
+}
+
+// NewFile binds a file's header (its column names); nil when the header
+// is none of the formats invoices are read from. name labels errors.
+func NewFile(name string, columns []string) *File {
+	f := bind(newHeader(columns))
+	if f == nil {
+		return nil
+	}
+	return &File{name: name, f: f, columns: len(columns)}
+}
+
+// Worker is one goroutine's share of a File: not safe for concurrent use.
+type Worker struct {
+	c    cells
+	f    *format
+	sums map[Key]*Sum
+	err  error
+	line int64
+}
+
+// Worker returns a new worker of the file.
+func (f *File) Worker() *Worker {
+	w := &Worker{f: f.f, sums: map[Key]*Sum{}, c: cells{last: make([]string, f.columns), dayIn: make([]string, f.columns),
+		dayOut: make([]string, f.columns)}}
+	f.mu.Lock()
+	f.workers = append(f.workers, w)
+	f.mu.Unlock()
+	return w
+}
+
+// Record adds one record (its cells, in the header's order) read from
+// line. A record the sums cannot read stops this worker's sums: Result
+// then says which line, and the history import stands either way.
+func (w *Worker) Record(fields [][]byte, line int64) {
+	if w.err != nil {
+		return
+	}
+	w.c.rec = fields
+	if err := w.f.add(w.sums, &w.c); err != nil {
+		w.err, w.line = err, line
+	}
+}
+
+// Result is the file's sums, once every worker has added its last record.
+func (f *File) Result() (Result, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	res := Result{Format: f.f.format, PerFile: f.f.format == "oci", Sums: map[Key]*Sum{}}
+	var bad *Worker
+	for _, w := range f.workers {
+		if w.err != nil && (bad == nil || w.line < bad.line) {
+			bad = w
+		}
+		Merge(res.Sums, w.sums)
+	}
+	if bad != nil {
+		return Result{}, apperr.E(apperr.Validation, "%s:%d: %s", f.name, bad.line, bad.err.Error()).
+			WithDetail("file", f.name).WithDetail("line", bad.line)
+	}
+	return res, nil
+}
+
+// Scan reads a billing export's CSV (gzip or not) on its own and sums its
+// billed cost by Key; imports use File in their own pass instead. name
+// labels errors, which name the line and column.
 func Scan(r io.Reader, name string) (Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -93,16 +183,16 @@ func Scan(r io.Reader, name string) (Result, error) {
 	if err != nil {
 		return Result{}, ErrUnsupported
 	}
-	h := newHeader(header)
-	f := bind(h)
+	f := NewFile(name, header)
 	if f == nil {
 		return Result{}, ErrUnsupported
 	}
-	res := Result{Format: f.format, PerFile: f.format == "oci", Sums: map[Key]*Sum{}}
+	w := f.Worker()
+	var fields [][]byte
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
-			return res, nil
+			return f.Result()
 		}
 		if err != nil {
 			var pe *csv.ParseError
@@ -115,9 +205,11 @@ func Scan(r io.Reader, name string) (Result, error) {
 		if len(rec) == 1 && rec[0] == "" {
 			continue
 		}
-		if err := f.add(res.Sums, rec); err != nil {
-			return Result{}, apperr.E(apperr.Validation, "%s:%d: %s", name, line, err.Error()).WithDetail("file", name).WithDetail("line", line)
+		fields = fields[:0]
+		for _, v := range rec {
+			fields = append(fields, []byte(v))
 		}
+		w.Record(fields, int64(line))
 	}
 }
 
@@ -145,15 +237,47 @@ func (h header) find(names ...string) int {
 	return -1
 }
 
-func cell(rec []string, i int) string {
-	if i < 0 || i >= len(rec) {
+// cells reads the cells of one record. Exports repeat account, invoice,
+// period, currency and day on row after row, so a cell equal to its
+// column's previous value is that string again, with no allocation or
+// date parsing.
+type cells struct {
+	rec           [][]byte
+	last          []string
+	dayIn, dayOut []string
+}
+
+var null = []byte("null")
+
+// get is the trimmed cell i ("" for a missing cell or null).
+func (c *cells) get(i int) string {
+	if i < 0 || i >= len(c.rec) || i >= len(c.last) {
 		return ""
 	}
-	v := strings.TrimSpace(rec[i])
-	if strings.EqualFold(v, "null") {
+	b := bytes.TrimSpace(c.rec[i])
+	if bytes.EqualFold(b, null) {
 		return ""
 	}
+	if string(b) == c.last[i] {
+		return c.last[i]
+	}
+	v := string(b)
+	c.last[i] = v
 	return v
+}
+
+// day is cell i read as a UTC day (see day).
+func (c *cells) day(i int) string {
+	v := c.get(i)
+	if v == "" {
+		return ""
+	}
+	if v == c.dayIn[i] {
+		return c.dayOut[i]
+	}
+	d := day(v)
+	c.dayIn[i], c.dayOut[i] = v, d
+	return d
 }
 
 // row is one export row as the formats give it.
@@ -171,11 +295,11 @@ type row struct {
 // format binds a header and maps its rows.
 type format struct {
 	format string
-	row    func(rec []string) (row, error)
+	row    func(c *cells) (row, error)
 }
 
-func (f *format) add(sums map[Key]*Sum, rec []string) error {
-	r, err := f.row(rec)
+func (f *format) add(sums map[Key]*Sum, c *cells) error {
+	r, err := f.row(c)
 	if err != nil {
 		return err
 	}
@@ -205,8 +329,8 @@ func (f *format) add(sums map[Key]*Sum, rec []string) error {
 }
 
 // amount parses a money cell; empty is zero.
-func amount(rec []string, i int, column string) (model.Nanos, error) {
-	v := cell(rec, i)
+func amount(c *cells, i int, column string) (model.Nanos, error) {
+	v := c.get(i)
 	if v == "" {
 		return 0, nil
 	}

@@ -137,6 +137,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	if err := o.Validate(); err != nil {
 		return res, err
 	}
+	inv := &invoiceFiles{}
 	var order []*billing.Unit // one per format, in the order met
 	defer func() {
 		for _, u := range order {
@@ -152,7 +153,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 				return u, nil
 			}
 		}
-		u, err := billing.NewUnit(s.parseOptions(o))
+		u, err := billing.NewUnit(s.parseOptions(o, inv))
 		if err == nil {
 			order = append(order, u)
 			folder[u] = dir
@@ -165,7 +166,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	}
 	// A manifest's files are one unit of their own.
 	for _, d := range manifests {
-		po := s.parseOptions(o)
+		po := s.parseOptions(o, inv)
 		po.Dataset = d.Dataset
 		u, err := billing.NewUnit(po)
 		if err != nil {
@@ -227,7 +228,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	}
 	res.Files[0].Warnings = append(res.Files[0].Warnings, warnings...)
 	if !o.DryRun {
-		w, err := s.recordInvoices(ctx, manifests, plain)
+		w, err := s.recordInvoices(ctx, inv)
 		res.Files[0].Warnings = append(res.Files[0].Warnings, w...)
 		if err != nil {
 			return res, err
@@ -245,9 +246,8 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	if err := o.Validate(); err != nil {
 		return res, err
 	}
-	body, scanned := teeInvoices(r, name)
-	fr, err := billing.Parse(ctx, body, name, s.parseOptions(o))
-	scan, scanErr := scanned(err)
+	inv := &invoiceFiles{}
+	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o, inv))
 	if err != nil {
 		return res, err
 	}
@@ -257,11 +257,9 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 		return res, err
 	}
 	if !o.DryRun {
-		sums := invoiceSums{}
-		if w := sums.add(name, scan, scanErr); w != "" {
-			f.Warnings = append(f.Warnings, w)
-		}
-		if err := s.storeInvoiceSums(ctx, sums); err != nil {
+		w, err := s.recordInvoices(ctx, inv)
+		f.Warnings = append(f.Warnings, w...)
+		if err != nil {
 			return res, err
 		}
 	}
@@ -276,9 +274,13 @@ func importTotals(cur string, billed, effective, list model.Nanos) ImportTotals 
 
 // parseOptions are an import's parse options; sums that outgrow the memory
 // budget spill to the data dir, which has room for the history anyway.
-func (s *Service) parseOptions(o ImportOptions) billing.Options {
+// The invoice sums are collected in inv, except in a dry run.
+func (s *Service) parseOptions(o ImportOptions, inv *invoiceFiles) billing.Options {
 	bo := billing.Options{Format: o.Format, Provider: o.Provider, TempDir: s.dataDir,
 		MaxKeys: s.cfg.Import.MaxResources, MaxDailyLines: s.cfg.Import.MaxDailyLines}
+	if !o.DryRun {
+		bo.Observer = inv
+	}
 	if o.Progress != nil {
 		bo.Progress = func(read, total int64) { o.Progress(ImportProgress{Phase: ImportReading, Read: read, Total: total}) }
 	}

@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -23,21 +23,42 @@ import (
 // imported.
 const AuditInvoiceTotals = "invoice_totals"
 
-// recordInvoices reads the invoice sums of the files of an import
-// (package invoices) and stores them beside the history, replacing what
-// earlier imports stored for the same provider, account and period.
-// Parquet and JSON exports are left out; a CSV the scan cannot read is a
-// warning: the history import stands either way.
-func (s *Service) recordInvoices(ctx context.Context, manifests []billing.Delivery, plain []string) ([]string, error) {
-	files := append([]string(nil), plain...)
-	for _, d := range manifests {
-		files = append(files, d.Files...)
+// invoiceFiles collects the invoice sums of an import's files in the
+// parse's own pass (billing.Observer): no file is read twice for them.
+type invoiceFiles struct {
+	mu    sync.Mutex
+	files []invoiceFile
+}
+
+type invoiceFile struct {
+	name string
+	f    *invoices.File
+}
+
+func (o *invoiceFiles) File(name string, columns []string) billing.FileObserver {
+	f := invoices.NewFile(name, columns)
+	if f == nil {
+		return nil // no invoices in this format
 	}
+	o.mu.Lock()
+	o.files = append(o.files, invoiceFile{name, f})
+	o.mu.Unlock()
+	return invoiceWorkers{f}
+}
+
+type invoiceWorkers struct{ f *invoices.File }
+
+func (w invoiceWorkers) Worker() billing.RecordObserver { return w.f.Worker() }
+
+// record stores the sums the parse collected, replacing what earlier
+// imports stored for the same provider, account and period. A file whose
+// sums cannot be read is a warning: the history import stands either way.
+func (s *Service) recordInvoices(ctx context.Context, o *invoiceFiles) ([]string, error) {
 	sums := invoiceSums{}
 	var warnings []string
-	for _, f := range files {
-		res, err := scanInvoices(f)
-		if w := sums.add(f, res, err); w != "" {
+	for _, f := range o.files {
+		res, err := f.f.Result()
+		if w := sums.add(f.name, res, err); w != "" {
 			warnings = append(warnings, w)
 		}
 	}
@@ -50,11 +71,6 @@ type invoiceSums map[string]map[invoices.Key]*invoices.Sum
 
 // add adds a file's scan, or says in a warning why it has none.
 func (b invoiceSums) add(file string, res invoices.Result, err error) string {
-	if errors.Is(err, invoices.ErrUnsupported) {
-		// Parquet and JSON exports: documented (docs/units.md) rather than
-		// warned about on every import of them.
-		return ""
-	}
 	if err != nil {
 		return fmt.Sprintf("invoice sums not read: %s", apperr.Text(err))
 	}
@@ -67,17 +83,7 @@ func (b invoiceSums) add(file string, res invoices.Result, err error) string {
 		sums = map[invoices.Key]*invoices.Sum{}
 		b[origin] = sums
 	}
-	for k, v := range res.Sums {
-		if o := sums[k]; o != nil {
-			o.Billed += v.Billed
-			o.Rows += v.Rows
-			o.Late += v.Late
-			o.LateBilled += v.LateBilled
-			continue
-		}
-		c := *v
-		sums[k] = &c
-	}
+	invoices.Merge(sums, res.Sums)
 	return ""
 }
 
@@ -95,39 +101,6 @@ func (s *Service) storeInvoiceSums(ctx context.Context, b invoiceSums) error {
 		return apperr.Wrap(apperr.Base, err, "the history was imported, but its invoice sums could not be stored: import again")
 	}
 	return nil
-}
-
-// teeInvoices lets an upload be read once for both the history and the
-// invoice sums: the returned reader copies what the import reads to a
-// scan running beside it. finish, called with the import's error once it
-// has read what it will, ends the scan and returns its result.
-func teeInvoices(r io.Reader, name string) (io.Reader, func(readErr error) (invoices.Result, error)) {
-	pr, pw := io.Pipe()
-	type scan struct {
-		res invoices.Result
-		err error
-	}
-	done := make(chan scan, 1)
-	go func() {
-		res, err := invoices.Scan(pr, name)
-		// Whatever the scan left unread must not block the import.
-		_, _ = io.Copy(io.Discard, pr)
-		done <- scan{res, err}
-	}()
-	return io.TeeReader(r, pw), func(readErr error) (invoices.Result, error) {
-		_ = pw.CloseWithError(readErr) // nil: the scan sees the end
-		sc := <-done
-		return sc.res, sc.err
-	}
-}
-
-func scanInvoices(path string) (invoices.Result, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return invoices.Result{}, apperr.Wrap(apperr.Validation, err, "%s: cannot open file", path)
-	}
-	defer f.Close()
-	return invoices.Scan(f, path)
 }
 
 // InvoiceRequest narrows GET /api/invoices: a provider, a billing

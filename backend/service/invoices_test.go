@@ -1,6 +1,7 @@
 package service
 
 import (
+	"encoding/json"
 	"errors"
 	"math/big"
 	"os"
@@ -101,4 +102,97 @@ func TestInvoicesFromImports(t *testing.T) {
 	if invs, _ := s.Invoices(ctx, InvoiceRequest{Account: "1"}); len(invs) != 0 {
 		t.Fatalf("stored after a refused file: %+v", invs)
 	}
+}
+
+// TestInvoicesFromEveryContainer: the invoice sums are read in the
+// import's own pass, so a Parquet or JSON-lines export gives the same
+// invoices as the same export in CSV, and an upload the same as a file.
+func TestInvoicesFromEveryContainer(t *testing.T) {
+	dir := filepath.Join("..", "billing", "testdata")
+	for _, pair := range [][2]string{{"cur2.csv", "cur2.parquet"}, {"focus-1.3.csv", "focus-1.3.parquet"}, {"gcp.jsonl", "gcp.jsonl.gz"}} {
+		t.Run(pair[1], func(t *testing.T) {
+			ctx := adminCtx()
+			invoicesOf := func(name string, upload bool) []model.Invoice {
+				s := openFresh(t, exportConfig(t))
+				path := filepath.Join(dir, name)
+				var err error
+				if upload {
+					f, oerr := os.Open(path)
+					if oerr != nil {
+						t.Fatal(oerr)
+					}
+					defer f.Close()
+					_, err = s.Import(ctx, name, f, ImportOptions{})
+				} else {
+					_, err = s.ImportFiles(ctx, []string{path}, ImportOptions{})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				invs, err := s.Invoices(ctx, InvoiceRequest{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return invs
+			}
+			csv := invoicesOf(pair[0], false)
+			if len(csv) == 0 {
+				t.Fatalf("%s: no invoices", pair[0])
+			}
+			if strings.HasSuffix(pair[0], ".jsonl") {
+				if got, want := csv[0].BilledExact, jsonlBilled(t, filepath.Join(dir, pair[0])); len(csv) != 1 || got != want {
+					t.Fatalf("%s: billed %s, its lines' cost and credits sum to %s", pair[0], got, want)
+				}
+			}
+			for _, got := range [][]model.Invoice{invoicesOf(pair[1], false), invoicesOf(pair[1], true)} {
+				if len(got) != len(csv) {
+					t.Fatalf("%d invoices, the CSV has %d: %+v", len(got), len(csv), got)
+				}
+				for i := range got {
+					if got[i].InvoiceID != csv[i].InvoiceID || got[i].BilledExact != csv[i].BilledExact || got[i].Rows != csv[i].Rows {
+						t.Errorf("invoice %d: %+v, the CSV's %+v", i, got[i], csv[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// jsonlBilled sums cost and credit amounts of the Google Cloud export's
+// JSON lines, for one invoice.
+func jsonlBilled(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := new(big.Rat)
+	add := func(n json.Number) {
+		r, ok := new(big.Rat).SetString(n.String())
+		if !ok {
+			t.Fatalf("amount %q", n)
+		}
+		sum.Add(sum, r)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		var row struct {
+			Cost    json.Number `json:"cost"`
+			Credits []struct {
+				Amount json.Number `json:"amount"`
+			} `json:"credits"`
+		}
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
+		if err := dec.Decode(&row); err != nil {
+			t.Fatal(err)
+		}
+		add(row.Cost)
+		for _, c := range row.Credits {
+			add(c.Amount)
+		}
+	}
+	return strings.TrimRight(strings.TrimRight(sum.FloatString(9), "0"), ".")
 }
