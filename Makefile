@@ -81,7 +81,8 @@ test-frontend: deps-frontend
 # scenario), never shipped.
 test-e2e: build
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/testop ./tools/testop
-	COSTPILOT_BIN=$(CURDIR)/$(BIN) COSTPILOT_TESTOP_BIN=$(CURDIR)/bin/testop bash -c 'cd frontend && npm run e2e'
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/genfocus ./scripts/genfocus
+	COSTPILOT_BIN=$(CURDIR)/$(BIN) COSTPILOT_TESTOP_BIN=$(CURDIR)/bin/testop COSTPILOT_GENFOCUS_BIN=$(CURDIR)/bin/genfocus bash -c 'cd frontend && npm run e2e'
 
 test-desktop:
 	bash scripts/desktop-smoke.sh

@@ -84,6 +84,14 @@ func (b *Bindings) AnalyzeCosts(q CostRequest) (model.CostAnalysis, error) {
 	return do(b, callTimeout, func(ctx context.Context) (model.CostAnalysis, error) { return b.svc.Costs(ctx, q.request()) })
 }
 
+// CostResources is GET /api/costs/resources: a page of every resource of
+// the request's period and scope.
+func (b *Bindings) CostResources(q CostRequest, offset, limit int) (model.ResourcePage, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.ResourcePage, error) {
+		return b.svc.CostResources(ctx, service.ResourceRequest{CostRequest: q.request(), Offset: offset, Limit: limit})
+	})
+}
+
 // TagValues is GET /api/tags.
 func (b *Bindings) TagValues(q CostRequest) (map[string][]string, error) {
 	return do(b, callTimeout, func(ctx context.Context) (map[string][]string, error) { return b.svc.TagValues(ctx, q.request()) })

@@ -75,6 +75,7 @@ func TestMain(m *testing.M) {
 var (
 	httpTwin = map[string]server.Route{
 		"AnalyzeCosts":               {Method: "GET", Path: "/api/costs"},
+		"CostResources":              {Method: "GET", Path: "/api/costs/resources"},
 		"Commitments":                {Method: "GET", Path: "/api/commitments"},
 		"TagCoverage":                {Method: "GET", Path: "/api/allocation/coverage"},
 		"GenerateRecommendations":    {Method: "GET", Path: "/api/recommendations"},
@@ -132,11 +133,9 @@ var (
 		{Method: "PUT", Path: "/api/budgets/{id}"}:      "the desktop's SaveBudget both creates (id 0) and changes a budget",
 		{Method: "GET", Path: "/api/export/focus"}:      "a streamed file for other tools; on the desktop's machine `costpilot export` writes the same file",
 		{Method: "PUT", Path: "/api/schedules/{id}"}:    "the desktop's SaveSchedule both creates (id 0) and changes a schedule",
-		// Issue 32's pages of every resource and report deletion are web-only
-		// until the desktop's bindings (and wailsjs) gain them: the desktop
-		// lists each provider's top resources from AnalyzeCosts.
-		{Method: "GET", Path: "/api/costs/resources"}:     "web-only for now: the desktop lists each provider's top resources from AnalyzeCosts",
-		{Method: "GET", Path: "/api/costs/resources.csv"}: "a streamed download; web-only for now (the desktop exports the listed resources)",
+		// Report deletion is web-only until the desktop's reports list gains
+		// it; the desktop pages through every resource (CostResources).
+		{Method: "GET", Path: "/api/costs/resources.csv"}: "a streamed download of every resource; web-only (the desktop has no download target)",
 		{Method: "DELETE", Path: "/api/reports/{name}"}:   "web-only for now: the desktop's reports list has no delete yet",
 		// Kubernetes, business units, invoices and statements have no page
 		// yet (the Overview groups by the Kubernetes dimensions through

@@ -18,6 +18,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const artifacts = resolve(here, '..', '..', 'test-artifacts');
 const bin = process.env.COSTPILOT_BIN;
 const testopBin = process.env.COSTPILOT_TESTOP_BIN;
+const genfocusBin = process.env.COSTPILOT_GENFOCUS_BIN;
 const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const USER = 'e2e';
 const PASSWORD = 'password-of-12+';
@@ -30,6 +31,10 @@ if (!bin) {
 }
 if (!testopBin) {
   console.error('e2e: set COSTPILOT_TESTOP_BIN to the test OpenID Provider (go build -o bin/testop ./tools/testop)');
+  process.exit(1);
+}
+if (!genfocusBin) {
+  console.error('e2e: set COSTPILOT_GENFOCUS_BIN to the fleet generator (go build -o bin/genfocus ./scripts/genfocus)');
   process.exit(1);
 }
 mkdirSync(artifacts, { recursive: true });
@@ -172,11 +177,52 @@ delete env.COSTPILOT_DATA_DIR;
 let server;
 let readerToken = '';
 let ssoServer;
-let k8sServer;
 let testop;
+const moreServers = []; // the dashboards of the scenarios on their own data
 let browser;
 const consoleProblems = [];
 const pageErrors = [];
+
+// anotherDashboard makes a data dir for a scenario of its own, with a
+// config of the given YAML lines and a user (name, PASSWORD); load(cli)
+// fills the data dir through the CLI before the dashboard starts. It
+// returns the dashboard's base URL.
+async function anotherDashboard(name, yaml, load) {
+  const data = join(work, `${name}-data`);
+  mkdirSync(data);
+  const config = join(work, `${name}.yaml`);
+  writeFileSync(config, [...yaml, ''].join('\n'));
+  const cli = (args, input) => {
+    const r = spawnSync(bin, [...args, '--config', config, '--data-dir', data], { input, cwd: work, env, encoding: 'utf8', timeout: 600_000 });
+    if (r.status !== 0) throw new Error(`costpilot ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
+    return r.stdout;
+  };
+  await load(cli);
+  cli(['user', 'add', name], `${PASSWORD}\n`);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const log = createWriteStream(join(artifacts, `e2e-server-${name}.log`));
+  const proc = spawn(bin, ['dashboard', '--config', config, '--host', '127.0.0.1', '--port', String(port), '--data-dir', data], {
+    cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  moreServers.push(proc);
+  proc.stdout.pipe(log);
+  proc.stderr.pipe(log);
+  await waitForServer(base, proc);
+  return base;
+}
+
+// loginAt opens a new 1280 px page of browser at base, logged in as user.
+async function loginAt(base, user) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
+  const p = await ctx.newPage();
+  p.setDefaultTimeout(TIMEOUT);
+  await p.goto(`${base}/login`);
+  await p.fill('input[name="username"]', user);
+  await p.fill('input[name="password"]', PASSWORD);
+  await Promise.all([p.waitForURL((u) => new URL(u).pathname === '/'), p.press('input[name="password"]', 'Enter')]);
+  return { ctx, p };
+}
 
 try {
   const add = spawnSync(bin, ['user', 'add', USER, '--data-dir', dataDir], { input: `${PASSWORD}\n`, cwd: work, env, encoding: 'utf8', timeout: 120_000 });
@@ -214,16 +260,16 @@ try {
     if (r.status() === 429) tooMany.push(new URL(r.url()).pathname + new URL(r.url()).search);
   });
 
-  const shot = async (name, opts = {}) => {
+  const shot = async (name, opts = {}, p = page) => {
     const path = join(artifacts, `${name}.png`);
-    await page.screenshot({ path, fullPage: opts.fullPage ?? true });
+    await p.screenshot({ path, fullPage: opts.fullPage ?? true });
     const s = assertNotBlank(path);
     console.log(`     screenshot ${name}.png ${s.width}x${s.height}, luminance sd ${s.stddev.toFixed(1)}, ${s.colours} colours`);
   };
 
   // Waits until no page section is loading any more.
-  const settled = async () => {
-    await page.waitForFunction(() => !document.querySelector('.state-loading'), null, { timeout: TIMEOUT });
+  const settled = async (p = page) => {
+    await p.waitForFunction(() => !document.querySelector('.state-loading'), null, { timeout: TIMEOUT });
   };
 
   // The total as the page would format it, from the API, fetched in the page (same session).
@@ -324,33 +370,52 @@ try {
     await page.locator('[data-testid="total-cost"]').waitFor();
   });
 
-  await check('the resources table pages every resource of the period and its CSV holds them all', async () => {
-    const table = page.locator('[data-testid="resources-table"]');
-    const range = page.locator('[data-testid="resources-range"]');
+  // allResources pages through the resources table of p (the Overview of
+  // the API query q), at the largest page size when there are many, and
+  // checks that the pages and the CSV hold every resource the API counts;
+  // it returns that count.
+  const allResources = async (p, q, min) => {
+    const table = p.locator('[data-testid="resources-table"]');
+    const range = p.locator('[data-testid="resources-range"]');
     await range.waitFor();
     // How many resources the analysis counts, independently of the pages.
-    const total = await page.evaluate(async () => {
-      const a = await (await fetch('/api/costs?days=30', { credentials: 'same-origin' })).json();
+    const total = await p.evaluate(async (q) => {
+      const a = await (await fetch(`/api/costs?${q}`, { credentials: 'same-origin' })).json();
       return Object.entries(a).filter(([k]) => k !== 'summary').reduce((n, [, pc]) => n + (pc.resource_count ?? 0), 0);
-    });
-    assert(total > 10, `only ${total} resources: no second page to check`);
+    }, q);
+    assert(total >= min, `only ${total} resources, expected at least ${min}`);
+    let size = 10;
+    if (total > 1000) {
+      size = 500;
+      const before = (await range.innerText()).trim();
+      await p.locator('[data-testid="resources-page-size"]').selectOption(String(size));
+      await p.waitForFunction((prev) => document.querySelector('[data-testid="resources-range"]')?.textContent?.trim() !== prev, before);
+    }
     const seen = new Set();
     for (let pages = 0; ; pages++) {
-      assert(pages <= Math.ceil(total / 10), 'more pages than resources');
+      assert(pages <= Math.ceil(total / size), 'more pages than resources');
       const text = (await range.innerText()).trim();
       assert(text.endsWith(`of ${total.toLocaleString('en-US')} resources`), `range "${text}", the API counts ${total}`);
       for (const row of await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => tr.innerText))) seen.add(row);
-      const next = page.locator('[data-testid="resources-next"]');
+      const next = p.locator('[data-testid="resources-next"]');
       if (await next.isDisabled()) break;
       await next.click();
-      await page.waitForFunction((prev) => document.querySelector('[data-testid="resources-range"]')?.textContent?.trim() !== prev, text);
+      await p.waitForFunction((prev) => document.querySelector('[data-testid="resources-range"]')?.textContent?.trim() !== prev, text);
     }
     assert(seen.size === total, `the pages show ${seen.size} distinct resources, the API counts ${total}`);
-    const href = await page.locator('[data-testid="resources-csv"]').getAttribute('href');
-    const csv = await page.evaluate(async (h) => (await fetch(h, { credentials: 'same-origin' })).text(), href);
+    const href = await p.locator('[data-testid="resources-csv"]').getAttribute('href');
+    const csv = await p.evaluate(async (h) => (await fetch(h, { credentials: 'same-origin' })).text(), href);
     const recs = parseCSV(csv).filter((r) => r.length > 1);
     assert(recs[0][0] === 'provider' && recs.length - 1 === total, `the CSV has ${recs.length - 1} rows, the API counts ${total}`);
-    await page.locator('[data-testid="resources-prev"]').click();
+    if (size !== 10) {
+      await p.locator('[data-testid="resources-page-size"]').selectOption('10');
+      await p.waitForFunction(() => document.querySelectorAll('[data-testid="resources-table"] tbody tr').length <= 10);
+    } else await p.locator('[data-testid="resources-prev"]').click();
+    return total;
+  };
+
+  await check('the resources table pages every resource of the period and its CSV holds them all', async () => {
+    await allResources(page, 'days=30', 11);
   });
 
   await check('the demo resources show their names beside their ids, as the API names them', async () => {
@@ -626,8 +691,8 @@ try {
   // In-app navigation below (not page.goto): the UI's short cache only
   // lives as long as the page. /api/costs allows 10 calls a minute to API
   // clients and 120 to a browser session (dashboard.rate_limit).
-  const nav = async (name) => {
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  const nav = async (name, p = page) => {
+    await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
   };
 
   await check('forecast horizon switch to 90 days', async () => {
@@ -939,8 +1004,8 @@ try {
   // layoutProblems lists, on the page as it is, every amount drawn on more
   // than one line, every card value cut short, and every card, panel or
   // drawer (and the page itself) wider than its box.
-  const layoutProblems = () =>
-    page.evaluate(() => {
+  const layoutProblems = (p = page) =>
+    p.evaluate(() => {
       const out = [];
       const root = document.scrollingElement;
       if (root.scrollWidth > root.clientWidth + 1) out.push(`the page scrolls sideways: ${root.scrollWidth} > ${root.clientWidth} px`);
@@ -976,17 +1041,20 @@ try {
     });
 
   // navAt follows a navigation link at any width: a narrow window folds the navigation into Menu.
-  const navAt = async (name) => {
-    const menu = page.locator('.menu-btn');
+  const navAt = async (name, p = page) => {
+    const menu = p.locator('.menu-btn');
     if (await menu.isVisible()) {
       if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
     }
-    await nav(name);
+    await nav(name, p);
   };
 
-  await check('screenshots at 1280 and 420 px of the Overview, Budgets and a recommendation drawer: no amount wraps, no card overflows', async () => {
+  // layoutScreens shoots the Overview, Budgets and a recommendation drawer
+  // of p at 1280 and 420 px (as prefix-*.png) and checks, there and on the
+  // Forecast page, that no amount wraps and no card overflows.
+  const layoutScreens = async (p, prefix) => {
     // A budget with a long amount, so the Budgets table has a row to measure.
-    const made = await page.evaluate(async () => {
+    const made = await p.evaluate(async () => {
       const r = await fetch('/api/budgets', {
         method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ name: 'e2e layout, all costs of the organisation', amount: 2403011.26, period: 'quarterly', scope: {} }),
@@ -997,38 +1065,46 @@ try {
     const problems = [];
     try {
       for (const width of [1280, 420]) {
-        await page.setViewportSize({ width, height: 900 });
-        await navAt('Overview');
-        await page.locator('[data-testid="total-cost"]').waitFor();
-        await settled();
-        await shot(`18-layout-overview-${width}`);
-        problems.push(...(await layoutProblems()).map((p) => `Overview at ${width} px: ${p}`));
-        await navAt('Budgets');
-        await page.locator('[data-testid="budgets-table"]').waitFor();
-        await settled();
-        await shot(`18-layout-budgets-${width}`);
-        problems.push(...(await layoutProblems()).map((p) => `Budgets at ${width} px: ${p}`));
-        await navAt('Recommendations');
-        await page.locator('h1', { hasText: 'Recommendations' }).waitFor();
-        await settled();
+        await p.setViewportSize({ width, height: 900 });
+        await navAt('Overview', p);
+        await p.locator('[data-testid="total-cost"]').waitFor();
+        await settled(p);
+        await shot(`${prefix}-overview-${width}`, {}, p);
+        problems.push(...(await layoutProblems(p)).map((x) => `Overview at ${width} px: ${x}`));
+        await navAt('Budgets', p);
+        await p.locator('[data-testid="budgets-table"]').waitFor();
+        await settled(p);
+        await shot(`${prefix}-budgets-${width}`, {}, p);
+        problems.push(...(await layoutProblems(p)).map((x) => `Budgets at ${width} px: ${x}`));
+        await navAt('Forecast', p);
+        await p.locator('h1', { hasText: 'Forecast' }).waitFor();
+        await settled(p);
+        problems.push(...(await layoutProblems(p)).map((x) => `Forecast at ${width} px: ${x}`));
+        await navAt('Recommendations', p);
+        await p.locator('h1', { hasText: 'Recommendations' }).waitFor();
+        await settled(p);
         // The drawer of a recommendation with details: the first rightsizing one, else the first.
-        const rows = page.locator('[data-testid="recommendations-table"] tbody tr.clickable');
+        const rows = p.locator('[data-testid="recommendations-table"] tbody tr.clickable');
         const sized = rows.filter({ hasText: 'Rightsizing' });
         await ((await sized.count()) > 0 ? sized.first() : rows.first()).click();
-        const drawer = page.locator('[data-testid="recommendation-drawer"]');
+        const drawer = p.locator('[data-testid="recommendation-drawer"]');
         await drawer.locator('[data-testid="rec-state"]').waitFor();
-        await settled();
-        await shot(`18-layout-drawer-${width}`, { fullPage: false });
+        await settled(p);
+        await shot(`${prefix}-drawer-${width}`, { fullPage: false }, p);
         const raw = await drawer.innerText();
         assert(!/[{[]"[a-z_]+":/.test(raw), `the drawer shows JSON at ${width} px: ${raw.slice(0, 300)}`);
-        problems.push(...(await layoutProblems()).map((p) => `Recommendation drawer at ${width} px: ${p}`));
+        problems.push(...(await layoutProblems(p)).map((x) => `Recommendation drawer at ${width} px: ${x}`));
         await drawer.getByRole('button', { name: 'Close' }).click();
       }
     } finally {
-      await page.setViewportSize({ width: 1280, height: 800 });
-      await page.evaluate(async (id) => fetch(`/api/budgets/${id}`, { method: 'DELETE', credentials: 'same-origin' }), made);
+      await p.setViewportSize({ width: 1280, height: 800 });
+      await p.evaluate(async (id) => fetch(`/api/budgets/${id}`, { method: 'DELETE', credentials: 'same-origin' }), made);
     }
     assert(problems.length === 0, problems.join('\n       '));
+  };
+
+  await check('screenshots at 1280 and 420 px of the Overview, Budgets and a recommendation drawer: no amount wraps, no card overflows', async () => {
+    await layoutScreens(page, '18-layout');
   });
 
   await check('an anomaly opens with its drivers and is acknowledged with a reason', async () => {
@@ -1547,40 +1623,21 @@ try {
   // tests' fixtures), drilled from a cluster to a pod and back.
   const k8sScenario = async () => {
     const fixtures = resolve(here, '..', '..', 'backend', 'service', 'testdata', 'kubernetes');
-    const k8sData = join(work, 'k8s-data');
-    mkdirSync(k8sData);
     mkdirSync(join(work, 'k8s-none'));
-    const k8sConfig = join(work, 'k8s.yaml');
-    writeFileSync(
-      k8sConfig,
+    const k8sBase = await anotherDashboard(
+      'k8s',
       [
         `aws: {enabled: true, source: export, region: eu-west-1, export_paths: ["${join(work, 'k8s-none')}/*.csv"]}`,
         'azure: {enabled: false}',
         'gcp: {enabled: false}',
         'oci: {enabled: false}',
-        '',
-      ].join('\n'),
+      ],
+      (cli) => {
+        cli(['import', join(fixtures, 'cur2-eks.csv')]);
+        cli(['import', '--format', 'opencost', join(fixtures, 'opencost-2days.json')]);
+      },
     );
-    const cli = (args, input) => {
-      const r = spawnSync(bin, [...args, '--config', k8sConfig, '--data-dir', k8sData], { input, cwd: work, env, encoding: 'utf8', timeout: 120_000 });
-      if (r.status !== 0) throw new Error(`costpilot ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
-      return r.stdout;
-    };
-    cli(['import', join(fixtures, 'cur2-eks.csv')]);
-    cli(['import', '--format', 'opencost', join(fixtures, 'opencost-2days.json')]);
-    cli(['user', 'add', 'k8s'], `${PASSWORD}\n`);
-    const k8sPort = await freePort();
-    const k8sBase = `http://127.0.0.1:${k8sPort}`;
-    const k8sLog = createWriteStream(join(artifacts, 'e2e-server-k8s.log'));
-    k8sServer = spawn(bin, ['dashboard', '--config', k8sConfig, '--host', '127.0.0.1', '--port', String(k8sPort), '--data-dir', k8sData], {
-      cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    k8sServer.stdout.pipe(k8sLog);
-    k8sServer.stderr.pipe(k8sLog);
-    await waitForServer(k8sBase, k8sServer);
-    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'light', locale: 'en-US', timezoneId: 'UTC' });
-    const kp = await ctx.newPage();
-    kp.setDefaultTimeout(TIMEOUT);
+    const { ctx, p: kp } = await loginAt(k8sBase, 'k8s');
     const period = 'start=2026-05-01&end=2026-05-02';
     const total = async () => (await kp.locator('[data-testid="total-cost"]').innerText()).trim();
     const apiText = (query) =>
@@ -1605,10 +1662,6 @@ try {
     };
 
     await check('Kubernetes: drill from a cluster to a namespace, a workload and a pod, each total the API\'s, and back', async () => {
-      await kp.goto(`${k8sBase}/login`);
-      await kp.fill('input[name="username"]', 'k8s');
-      await kp.fill('input[name="password"]', PASSWORD);
-      await Promise.all([kp.waitForURL((u) => new URL(u).pathname === '/'), kp.press('input[name="password"]', 'Enter')]);
       await kp.goto(`${k8sBase}/?${period}&group_by=cluster`);
       await loaded();
       assert((await total()) === (await apiText(period)), `all costs: page ${await total()}`);
@@ -1638,13 +1691,49 @@ try {
     await ctx.close();
   };
   await k8sScenario();
+
+  // A 5,000-resource year, the benchmarks' fleet (scripts/genfocus): a
+  // dashboard on it whose resources table must hold every resource and
+  // whose pages must hold fleet-sized amounts.
+  const fleetScenario = async () => {
+    const none = join(work, 'fleet-none');
+    mkdirSync(none);
+    const exp = `export_paths: ["${none}/*.csv"]`;
+    const fleetBase = await anotherDashboard(
+      'fleet',
+      [
+        `aws: {enabled: true, source: export, region: us-east-1, ${exp}}`,
+        `azure: {enabled: true, source: export, ${exp}}`,
+        `gcp: {enabled: true, source: export, ${exp}}`,
+        `oci: {enabled: true, source: export, region: us-ashburn-1, ${exp}}`,
+      ],
+      (cli) => {
+        const file = join(work, 'fleet.csv');
+        const g = spawnSync(genfocusBin, ['-daily', '-resources', '5000', '-days', '365', '-out', file], { encoding: 'utf8', timeout: 600_000 });
+        if (g.status !== 0) throw new Error(`genfocus failed (${g.status}): ${g.stderr}`);
+        cli(['import', file]);
+        rmSync(file);
+      },
+    );
+    const { ctx, p: fp } = await loginAt(fleetBase, 'fleet');
+    await check('a 5,000-resource year: the resources table pages every resource of the last 30 days and its CSV holds them all', async () => {
+      await fp.goto(`${fleetBase}/?days=30`);
+      const n = await allResources(fp, 'days=30', 5000);
+      console.log(`     ${n} resources`);
+    });
+    await check('a 5,000-resource year: screenshots at 1280 and 420 px of the Overview, Budgets and a recommendation drawer: no amount wraps, no card overflows', async () => {
+      await layoutScreens(fp, '20-fleet-layout');
+    });
+    await ctx.close();
+  };
+  await fleetScenario();
 } catch (e) {
   failed++;
   failures.push('setup');
   console.log(`FAIL setup: ${e instanceof Error ? e.stack : String(e)}`);
 } finally {
   await browser?.close().catch(() => {});
-  await Promise.all([stop(server), stop(ssoServer), stop(testop), stop(k8sServer)]);
+  await Promise.all([stop(server), stop(ssoServer), stop(testop), ...moreServers.map(stop)]);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -33,6 +33,7 @@ import type {
   Recommendation,
   RecommendationDetail,
   ReportFile,
+  ResourcePage,
   ReportRequest,
   ReportResult,
   Run,
@@ -108,6 +109,7 @@ export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fet
         throw e;
       }
     },
+    CostResources: (q, offset, limit) => call<ResourcePage>(() => b.CostResources(costRequest(q), offset, limit)),
     GenerateRecommendations: async (f = {}) =>
       (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
     Commitments: (q) => call<CommitmentReport>(() => b.Commitments(q)),

@@ -254,7 +254,7 @@ export function AllocationPage() {
           {!state.data && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Allocation" />}
           {ac && (
             <>
-              <div class="cards">
+              <div class="cards cards-lead">
                 <article class="card card-total">
                   <h2 class="card-label">Total cost</h2>
                   <div class="card-value small-value"><Amount value={total} currency={currency} compact /></div>

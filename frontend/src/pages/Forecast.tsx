@@ -331,7 +331,7 @@ export function ForecastPage() {
 
       {f && (
         <>
-          <div class="cards">
+          <div class="cards cards-lead">
             <article class="card card-total">
               <h2 class="card-label">Forecast, next {f.forecast_period || days} days</h2>
               {filters.length > 0 && (

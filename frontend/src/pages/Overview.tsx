@@ -405,7 +405,7 @@ export function OverviewPage() {
               ))}
             </ul>
           )}
-          <div class="cards cards-overview">
+          <div class="cards cards-lead">
             <article class="card card-total">
               <h2 class="card-label">Total cost</h2>
               <div class="card-value" data-testid="total-cost">

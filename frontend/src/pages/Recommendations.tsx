@@ -251,7 +251,7 @@ export function RecommendationsPage() {
               ))}
             </ul>
           )}
-          <div class="cards">
+          <div class="cards cards-lead">
             <article class="card card-total">
               <h2 class="card-label">Potential savings / month</h2>
               <div class="card-value" data-testid="total-savings">

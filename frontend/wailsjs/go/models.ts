@@ -509,6 +509,27 @@ export namespace model {
 	    attachments?: string[];
 	}
 	
+	export interface ResourceRow {
+	    provider: string;
+	    resource_id: string;
+	    resource_name?: string;
+	    resource_type: string;
+	    service: string;
+	    region: string;
+	    cost: number;
+	    tags: Record<string, string>;
+	}
+	export interface ResourcePage {
+	    total: number;
+	    offset: number;
+	    limit: number;
+	    total_cost: number;
+	    currency: string;
+	    start: string;
+	    end: string;
+	    resources: ResourceRow[];
+	}
+	
 	export interface RuleSet {
 	    id: number;
 	    name: string;

@@ -26,6 +26,10 @@ export function Commitments(arg1) {
   return window['go']['app']['Bindings']['Commitments'](arg1);
 }
 
+export function CostResources(arg1, arg2, arg3) {
+  return window['go']['app']['Bindings']['CostResources'](arg1, arg2, arg3);
+}
+
 export function CredentialFields(arg1) {
   return window['go']['app']['Bindings']['CredentialFields'](arg1);
 }
