@@ -80,12 +80,8 @@ export interface Transport {
   ReportURL(name: string): string;
   /** DeleteReport removes a report from the output dir (permission change). Web only for now. */
   DeleteReport?(name: string): Promise<void>;
-  /**
-   * CostResources is a page of every resource of a cost query, most expensive
-   * first, with how many there are in all. Web only for now: without it the
-   * UI lists each provider's top resources from AnalyzeCosts.
-   */
-  CostResources?(q: CostRequest, offset: number, limit: number): Promise<ResourcePage>;
+  /** CostResources is a page of every resource of a cost query, most expensive first, with how many there are in all. */
+  CostResources(q: CostRequest, offset: number, limit: number): Promise<ResourcePage>;
   /** ResourcesCSVURL is where the browser downloads every resource of a cost query as CSV (web only). */
   ResourcesCSVURL?(q: CostRequest): string;
   ProviderStatus(): Promise<ProviderStatus>;

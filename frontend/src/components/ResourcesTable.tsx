@@ -1,8 +1,6 @@
 // The resources of a period: every one of them, a page at a time from the
 // server (GET /api/costs/resources; on the web with the CSV of them all
-// streamed). A fleet has thousands: the page size goes up to 500. Where
-// the transport has no paging, each provider's top resources from the
-// analysis, saying how many of how many.
+// streamed). A fleet has thousands: the page size goes up to 500.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type CostRequest, type ResourcePage } from '../api/client';
 import type { ResourceRow } from '../lib/costs';
@@ -16,26 +14,17 @@ import { ErrorState, Loading } from './states';
 export const RESOURCE_PAGE = 10;
 const PAGE_SIZES = [10, 50, 100, 500];
 
-export function ResourcesTable({ query, columns, top, counted }: { query: CostRequest; columns: Column<ResourceRow>[]; top: ResourceRow[]; counted: number }) {
+export function ResourcesTable({ query, columns }: { query: CostRequest; columns: Column<ResourceRow>[] }) {
   const { features } = useSession();
   const key = JSON.stringify(query);
   const [offset, setOffset] = useState(0);
   const [size, setSize] = useState(RESOURCE_PAGE);
   useEffect(() => setOffset(0), [key]);
-  const pager = api.CostResources;
-  const state = useApi<ResourcePage | null>(() => (pager ? pager(query, offset, size) : Promise.resolve(null)), [key, offset, size, !!pager]);
+  const state = useApi<ResourcePage>(() => api.CostResources(query, offset, size), [key, offset, size]);
   // The page shown stays while the next one loads, so the table does not
   // flicker; a new query starts afresh.
   const shownRef = useRef<{ key: string; page: ResourcePage } | null>(null);
   if (state.data) shownRef.current = { key, page: state.data };
-  if (!pager) {
-    return (
-      <>
-        {counted > top.length && <p class="muted small">The {formatNumber(top.length)} most expensive of {formatNumber(counted)} resources.</p>}
-        <DataTable columns={columns} rows={top} rowKey={(r) => `${r.provider}/${r.resource_id}/${r.service}`} caption="Top resources" csvName="costpilot-resources.csv" initialSort={{ key: 'cost', dir: 'desc' }} pageSize={8} testId="resources-table" />
-      </>
-    );
-  }
   const page = state.data ?? (shownRef.current?.key === key ? shownRef.current.page : null);
   if (!page) return state.error ? <ErrorState error={state.error} onRetry={state.reload} what="Resources" /> : <Loading label="Loading resources…" />;
   const rows = page.resources ?? [];

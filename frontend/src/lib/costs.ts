@@ -66,13 +66,6 @@ export function serviceRows(a: CostAnalysis): ServiceRow[] {
 /** ResourceRow is a resource with its provider. */
 export type ResourceRow = ResourceCost & { provider: ProviderKey };
 
-/** resourceRows lists the resources of every provider, most expensive first. */
-export function resourceRows(a: CostAnalysis): ResourceRow[] {
-  const rows: ResourceRow[] = [];
-  for (const [provider, pc] of providerEntries(a)) for (const r of pc.resources ?? []) rows.push({ ...r, provider });
-  return rows.sort((x, y) => y.cost - x.cost);
-}
-
 /** PROVIDER_COLORS are the series colours, recognisable per cloud. */
 export const PROVIDER_COLORS: Record<string, string> = {
   aws: '#f59e0b',

@@ -15,7 +15,7 @@ import { compare, lengthsOf, partialBuckets, type Lengths } from '../lib/compare
 import { tagHints } from '../lib/tagHints';
 import { Segmented } from '../components/Segmented';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
-import { groupSeries, PROVIDER_COLORS, providerEntries, resourceRows, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
+import { groupSeries, PROVIDER_COLORS, providerEntries, serviceRows, type ResourceRow, type ServiceRow } from '../lib/costs';
 import {
   back,
   dimensionLabel,
@@ -243,8 +243,6 @@ export function OverviewPage() {
   const currency = s?.currency || sessionCurrency;
   const providers = data ? providerEntries(data) : [];
   const services = useMemo(() => (data ? serviceRows(data) : []), [data]);
-  const resources = useMemo(() => (data ? resourceRows(data) : []), [data]);
-  const counted = providers.reduce((n, [, pc]) => n + (pc.resource_count ?? 0), 0);
   const lengths = lengthsOf(data);
   const partial = data ? partialBuckets(data) : new Map<string, number>();
   const groups: GroupRow[] = useMemo(() => {
@@ -488,7 +486,7 @@ export function OverviewPage() {
                 </article>
                 <article class="panel">
                   <h2>Resources</h2>
-                  <ResourcesTable query={query} columns={resourceColumns} top={resources} counted={counted} />
+                  <ResourcesTable query={query} columns={resourceColumns} />
                 </article>
               </div>
             </>
