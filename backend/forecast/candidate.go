@@ -7,6 +7,7 @@ type components struct {
 	weekLong  weekProfile // weekly pattern of the last year
 	weekShort weekProfile // weekly pattern of the last eight weeks
 	year      []float64   // yearly cycle for days 0..len(z)+h-1, or nil
+	halfYear  []float64   // half the yearly cycle, or nil
 }
 
 // decompose prepares the components of a transformed history for
@@ -26,6 +27,12 @@ func decompose(z []float64, h int) *components {
 				c.year[t] *= f
 			}
 		}
+		if c.year != nil {
+			c.halfYear = make([]float64, len(c.year))
+			for t, v := range c.year {
+				c.halfYear[t] = v / 2
+			}
+		}
 	}
 	return c
 }
@@ -41,7 +48,10 @@ type candidate struct {
 
 // candidates are the models the rolling-origin backtest chooses among.
 // They are deliberately simple and different from each other: the
-// backtest, not in-sample fit, decides which suit a series.
+// backtest, not in-sample fit, decides which suit a series. The yearly
+// cycle comes at full and at half size (+hyear): a cycle fitted on two or
+// three years is partly those years' events, and the backtest tells how
+// much of it a series repeats.
 var candidates = []candidate{
 	{name: "snaive", fc: seasonalNaive},
 	{name: "mean28+week", fc: func(c *components, h int) []float64 {
@@ -64,6 +74,15 @@ var candidates = []candidate{
 	}},
 	{name: "mean28+week+year", needYear: true, fc: func(c *components, h int) []float64 {
 		return windowMean(c, h, 28, c.weekLong, c.year)
+	}},
+	{name: "ses+week+hyear", needYear: true, fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekLong, c.halfYear, false)
+	}},
+	{name: "damped+week+hyear", needYear: true, fc: func(c *components, h int) []float64 {
+		return smoothed(c, h, c.weekLong, c.halfYear, true)
+	}},
+	{name: "mean28+week+hyear", needYear: true, fc: func(c *components, h int) []float64 {
+		return windowMean(c, h, 28, c.weekLong, c.halfYear)
 	}},
 }
 

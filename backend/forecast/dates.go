@@ -32,12 +32,15 @@ func newDateEffects(z []float64, start time.Time) *dateEffects {
 
 // shift returns, for the h days after origin o, the mean anomaly of the
 // same calendar date in the dateYears years before, using only days whose
-// anomaly the history up to o already shows; 0 where there is none.
+// anomaly the history up to o already shows; 0 where there is none, and 0
+// where those years' anomalies point different ways: a holiday moves its
+// day the same way every year, while noise (most dates) does not, and
+// adding it would only move the forecast off the level.
 func (d *dateEffects) shift(o, h int) []float64 {
 	out := make([]float64, h)
 	for i := range out {
 		day := d.start.AddDate(0, 0, o+i)
-		sum, cnt := 0.0, 0
+		sum, cnt, pos := 0.0, 0, 0
 		for k := 1; k <= dateYears; k++ {
 			j := int(day.AddDate(-k, 0, 0).Sub(d.start).Hours()/24 + 0.5)
 			if j < anomalyReach || j+anomalyReach >= o {
@@ -45,8 +48,11 @@ func (d *dateEffects) shift(o, h int) []float64 {
 			}
 			sum += d.anom[j]
 			cnt++
+			if d.anom[j] > 0 {
+				pos++
+			}
 		}
-		if cnt > 0 {
+		if cnt > 0 && (pos == 0 || pos == cnt) {
 			out[i] = sum / float64(cnt)
 		}
 	}

@@ -41,3 +41,25 @@ func TestDateEffects(t *testing.T) {
 		t.Errorf("from 3 days after the 2021 dip: shift %.3f on 25 Dec 2022, want -0.900 (2020's dip alone)", v)
 	}
 }
+
+// TestDateEffectsNeedAgreement: a date that fell one year and rose the
+// next is noise, not a holiday, and foretells nothing.
+func TestDateEffectsNeedAgreement(t *testing.T) {
+	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	z := make([]float64, 3*365)
+	for i := range z {
+		z[i] = 5 + 0.2*float64(i%period)
+	}
+	day := func(y int) int { return int(time.Date(y, 7, 14, 0, 0, 0, 0, time.UTC).Sub(start).Hours() / 24) }
+	z[day(2020)] -= 0.4
+	z[day(2021)] += 0.3
+	d := newDateEffects(z, start)
+	if v := d.shift(day(2022)-5, 10)[5]; v != 0 {
+		t.Errorf("14 July 2022: shift %.3f, want 0 (the past years disagree)", v)
+	}
+	z[day(2021)] -= 0.6 // now a dip in both years
+	d = newDateEffects(z, start)
+	if v := d.shift(day(2022)-5, 10)[5]; math.Abs(v-(-0.35)) > 1e-9 {
+		t.Errorf("14 July 2022: shift %.3f, want -0.350", v)
+	}
+}

@@ -219,7 +219,8 @@ func median(v []float64) float64 {
 // yearAgreement tells how much the last year's shape repeats the year
 // before: the correlation of the 4-week means of the last 52 weeks with
 // those of the 52 weeks before (each less its mean), over the blocks both
-// years have, at least 0; 1 when fewer than yearMinBlocks pairs exist. A
+// years have, at least 0; yearUnchecked when fewer than yearMinBlocks pairs
+// exist. A
 // year unlike the one before (a lockdown, a launch) gives a cycle that will
 // not repeat either, so the yearly component is scaled by it.
 func yearAgreement(d []float64) float64 {
@@ -235,7 +236,7 @@ func yearAgreement(d []float64) float64 {
 		b = append(b, mean(d[s-52*period:s-52*period+block]))
 	}
 	if len(a) < yearMinBlocks {
-		return 1
+		return yearUnchecked
 	}
 	c := stat.Correlation(a, b, nil)
 	if math.IsNaN(c) || c < 0 {
@@ -245,3 +246,9 @@ func yearAgreement(d []float64) float64 {
 }
 
 const yearMinBlocks = 6
+
+// yearUnchecked is the agreement of a cycle that cannot be checked (under
+// about a year and a half of history): a shape fitted on little more than
+// one year is half season and half that year's events (a page in the
+// news, a launch), so it counts half.
+const yearUnchecked = 0.5
