@@ -467,7 +467,12 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 	if err != nil {
 		return model.AllocationResult{}, err
 	}
-	lines, err := s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())
+	var lines []model.CostLine
+	if allocate.UsesK8s(rules) {
+		lines, err = s.k8sLinesIn(ctx, keys, p.FirstDay(), p.LastDay())
+	} else {
+		lines, err = s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())
+	}
 	if err != nil {
 		return model.AllocationResult{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/allocate"
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
@@ -322,4 +323,39 @@ func (s *Service) k8sNotice(ctx context.Context, a *model.CostAnalysis, sc store
 		Message: fmt.Sprintf("%s of the Kubernetes groups is estimated at OpenCost's price for nodes the bill does not have; it is not in the total.",
 			moneyfmt.Format(total, conv.Target))})
 	return nil
+}
+
+// k8sLinesIn is linesIn with the lines Kubernetes splits cover replaced
+// by each pod's part of them, carrying its cluster, namespace, workload,
+// pod and labels as the tags allocate.K8sTag names, so allocation rules
+// can match them. Together they hold the same cost as linesIn.
+func (s *Service) k8sLinesIn(ctx context.Context, keys []model.ProviderKey, from, to string) ([]model.CostLine, error) {
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from, to
+	pods, err := s.store.K8sPodLines(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	sc.Filters = []model.Filter{{Dim: model.DimNamespace, Values: []string{model.NoValue}}}
+	lines, err := s.store.Lines(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pods {
+		l := p.Line
+		tags := make(map[string]string, len(l.Tags)+4+len(p.Labels))
+		for k, v := range l.Tags {
+			tags[k] = v
+		}
+		tags[allocate.K8sTag(model.DimCluster)] = p.Cluster
+		tags[allocate.K8sTag(model.DimNamespace)] = p.Namespace
+		tags[allocate.K8sTag(model.DimWorkload)] = p.Workload
+		tags[allocate.K8sTag(model.DimPod)] = p.Pod
+		for k, v := range p.Labels {
+			tags[allocate.K8sTag(model.LabelDimension(k))] = v
+		}
+		l.Tags = tags
+		lines = append(lines, l)
+	}
+	return s.toBase(ctx, sc, lines)
 }
