@@ -64,6 +64,9 @@ func (s *Service) generatedSet(ctx context.Context) (generatedFindings, error) {
 	if err != nil {
 		return generatedFindings{}, err
 	}
+	if recs, err = s.withK8sRequests(ctx, keys, recs); err != nil {
+		return generatedFindings{}, err
+	}
 	g := generatedFindings{Recommendations: recs, NotAssessed: recommend.NotAssessed(in, s.baseCurrency(in))}
 	if g.Recommendations == nil {
 		g.Recommendations = []model.Recommendation{}

@@ -19,6 +19,7 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"github.com/costpilot/costpilot/backend/provider/opencost"
+	"github.com/costpilot/costpilot/backend/recommend"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -358,4 +359,61 @@ func (s *Service) k8sLinesIn(ctx context.Context, keys []model.ProviderKey, from
 		lines = append(lines, l)
 	}
 	return s.toBase(ctx, sc, lines)
+}
+
+// withK8sRequests adds the rightsizing of Kubernetes requests over the
+// recommendation window ending yesterday: each workload's requests and
+// usage, and its CPU and memory cost in the base currency (on the
+// provider that bills most of it).
+func (s *Service) withK8sRequests(ctx context.Context, keys []model.ProviderKey, recs []model.Recommendation) ([]model.Recommendation, error) {
+	to := model.DayOf(s.now().UTC()) - 1
+	from := to - recommendationWindow + 1
+	ws, err := s.store.K8sWorkloads(ctx, from.String(), to.String())
+	if err != nil || len(ws) == 0 {
+		return recs, err
+	}
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from.String(), to.String()
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	costs, err := s.store.K8sRequestCosts(ctx, sc, model.MetricEffective)
+	if err != nil {
+		return nil, err
+	}
+	type wk struct{ cluster, namespace, workload, kind string }
+	byW := map[wk]*recommend.K8sWorkload{}
+	most := map[wk]float64{}
+	for _, w := range ws {
+		byW[wk{w.Cluster, w.Namespace, w.Workload, w.Kind}] = &recommend.K8sWorkload{Cluster: w.Cluster, Namespace: w.Namespace,
+			Workload: w.Workload, Kind: w.Kind, Days: w.Days, CPURequest: w.CPURequest, CPUUsage: w.CPUUsage,
+			RAMRequest: w.RAMRequest, RAMUsage: w.RAMUsage}
+	}
+	for _, c := range costs {
+		k := wk{c.Cluster, c.Namespace, c.Workload, c.Kind}
+		w := byW[k]
+		if w == nil {
+			continue
+		}
+		cpu, ram := conv.Convert(c.CPU, c.Currency), conv.Convert(c.RAM, c.Currency)
+		w.CPUCost += cpu
+		w.RAMCost += ram
+		if cpu+ram > most[k] {
+			most[k], w.Provider = cpu+ram, c.Provider
+		}
+	}
+	var in []recommend.K8sWorkload
+	for _, w := range ws {
+		if x := byW[wk{w.Cluster, w.Namespace, w.Workload, w.Kind}]; x.Provider != "" {
+			in = append(in, *x)
+		}
+	}
+	found := recommend.K8sRequests(in)
+	if len(found) == 0 {
+		return recs, nil
+	}
+	out := append(slices.Clone(recs), found...)
+	recommend.Sort(out)
+	return out, nil
 }

@@ -250,3 +250,40 @@ func TestKubernetesNamespaceAnomaly(t *testing.T) {
 		t.Errorf("detail %+v, %v", d, err)
 	}
 }
+
+// TestKubernetesRequestsRecommendation: every pod of the fixture uses a
+// quarter of its CPU request and half its memory request; the CPU
+// requests are lowered to usage + 20 %, saving 70 % of each workload's
+// CPU cost (its share of the node: the api's CPU is 3 of the node's
+// 10 a day, billed 20, so 6 a day).
+func TestKubernetesRequestsRecommendation(t *testing.T) {
+	s := k8sService(t, 2, nil) // May 1-2; today May 3
+	recs, err := s.generated(adminCtx())
+	if err != nil {
+		t.Fatal(err)
+	}
+	perMonth := 730.0 / 24 / 2
+	want := map[string]float64{ // the two days' CPU cost × 0.7, a month
+		"prod/shop/api":            math.Round(12*0.7*perMonth*100) / 100,
+		"prod/shop/worker":         math.Round(4*0.7*perMonth*100) / 100,
+		"prod/kube-system/coredns": math.Round(3*0.7*perMonth*100) / 100,
+	}
+	got := map[string]float64{}
+	for _, r := range recs {
+		if r.Type != model.RecK8sRequests {
+			continue
+		}
+		got[r.ResourceID] = r.PotentialSavings
+		if r.Provider != model.AWS || r.Details["recommended_cpu_cores"] != 0.3 || r.Details["ram_savings_monthly"] != 0.0 {
+			t.Errorf("%s: %+v", r.ResourceID, r)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("request recommendations %v, want %v", got, want)
+	}
+	for id, v := range want {
+		if got[id] != v {
+			t.Errorf("%s saves %g, want %g", id, got[id], v)
+		}
+	}
+}
