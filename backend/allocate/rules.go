@@ -139,6 +139,9 @@ func Validate(r model.AllocationRules) error {
 			if strings.TrimSpace(t) == "" {
 				return fieldError("", fmt.Sprintf("tags[%d]", i), "tag key is empty")
 			}
+			if !validK8sTag(t) {
+				return fieldError("", fmt.Sprintf("tags[%d]", i), "a k8s: key must be k8s:cluster, k8s:namespace, k8s:workload, k8s:pod or k8s:label:KEY")
+			}
 		}
 	case MethodAccount:
 		if len(r.Accounts) == 0 {

@@ -15,8 +15,12 @@ var SharedServiceWords = []string{"support", "tax", "taxes", "marketplace"}
 
 // IsShared reports whether a cost line is a shared cost that is split over
 // departments rather than matched by the rules: FOCUS ChargeCategory "Tax",
-// or a service whose name contains one of SharedServiceWords as a word.
+// or a service whose name contains one of SharedServiceWords as a word, or
+// a Kubernetes node's idle share (K8sTagPrefix).
 func IsShared(l model.CostLine) bool {
+	if isIdleShare(l) {
+		return true
+	}
 	if strings.EqualFold(strings.TrimSpace(l.ChargeCategory), "tax") {
 		return true
 	}

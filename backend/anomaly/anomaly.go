@@ -19,10 +19,12 @@ import (
 	"github.com/costpilot/costpilot/backend/store"
 )
 
-// Scopes: a provider's total, or one of its services.
+// Scopes: a provider's total, one of its services, or one Kubernetes
+// namespace's share of its nodes.
 const (
-	ScopeProvider = "provider"
-	ScopeService  = "service"
+	ScopeProvider  = "provider"
+	ScopeService   = "service"
+	ScopeNamespace = "namespace"
 )
 
 // Decisions people make about an anomaly; Open takes one back.
@@ -97,11 +99,18 @@ func Series(sums []store.ServiceDaySum, keys []model.ProviderKey, from, to time.
 }
 
 // Found is one spike of a history: of a provider's total (Service "") or
-// of one of its services.
+// of one of its services, or of a Kubernetes namespace.
 type Found struct {
 	monitor.Anomaly
-	Scope   string
-	Service string
+	Scope     string
+	Service   string
+	Namespace string
+}
+
+// NamespaceID is the id of a Kubernetes namespace's anomaly: beside a
+// provider's services, under a prefix no service name of the bills has.
+func NamespaceID(p model.ProviderKey, day, namespace string) string {
+	return ID(p, day, "k8s-namespace:"+namespace)
 }
 
 // FindAll is every spike over each provider's series (keys' order): of
@@ -249,6 +258,62 @@ func ResourceDrivers(day time.Time, sums []store.ResourceDaySum, convert func(mo
 	})
 	if len(out) > MaxResourceDrivers {
 		out = out[:MaxResourceDrivers]
+	}
+	return out
+}
+
+// NamespaceSeries is each provider's daily cost per Kubernetes namespace
+// (its idle shares as model.IdleValue) from `from` through `to`, from the
+// store's sums by namespace; the lines outside Kubernetes are left out.
+func NamespaceSeries(sums []store.GroupDaySum, from, to time.Time, convert func(model.Nanos, string) float64) map[model.ProviderKey]map[string][]float64 {
+	n := int(to.Sub(from).Hours()/24) + 1
+	out := map[model.ProviderKey]map[string][]float64{}
+	for _, d := range sums {
+		t, err := time.Parse(model.DateLayout, d.Day)
+		if d.Value == "" || d.Value == model.NoValue || err != nil {
+			continue
+		}
+		i := int(t.Sub(from).Hours() / 24)
+		if i < 0 || i >= n {
+			continue
+		}
+		if out[d.Provider] == nil {
+			out[d.Provider] = map[string][]float64{}
+		}
+		v := out[d.Provider][d.Value]
+		if v == nil {
+			v = make([]float64, n)
+			out[d.Provider][d.Value] = v
+		}
+		v[i] += convert(d.Amount, d.Currency)
+	}
+	return out
+}
+
+// FindNamespaces is every spike of each provider's Kubernetes namespaces
+// (keys' order) whose excess is, as for services, at least
+// ServiceMinShare of the provider's median daily cost.
+func FindNamespaces(ns map[model.ProviderKey]map[string][]float64, series map[model.ProviderKey]*monitor.DailySeries, keys []model.ProviderKey, opt monitor.AnomalyOptions) []Found {
+	var out []Found
+	for _, k := range keys {
+		ser := series[k]
+		if ser == nil {
+			continue
+		}
+		floor := ServiceMinShare * monitor.Median(ser.Total)
+		names := make([]string, 0, len(ns[k]))
+		for name := range ns[k] {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			one := monitor.DailySeries{Provider: k, Start: ser.Start, Total: ns[k][name]}
+			for _, a := range monitor.DetectAnomalies(one, opt) {
+				if a.Actual-a.Expected >= floor {
+					out = append(out, Found{Anomaly: a, Scope: ScopeNamespace, Namespace: name})
+				}
+			}
+		}
 	}
 	return out
 }

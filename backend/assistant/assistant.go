@@ -242,7 +242,7 @@ func (t *tools) analyze(ctx context.Context, _ *mcp.CallToolRequest, in CostInpu
 // RecInput is list_recommendations' arguments.
 type RecInput struct {
 	State    string `json:"state,omitempty" jsonschema:"open (default), dismissed, snoozed, done or all"`
-	Type     string `json:"type,omitempty" jsonschema:"rightsizing, idle, autoscaling, cost_allocation or commitment"`
+	Type     string `json:"type,omitempty" jsonschema:"rightsizing, idle, autoscaling, cost_allocation, commitment, configuration or k8s_requests"`
 	Provider string `json:"provider,omitempty" jsonschema:"aws, azure, gcp, oci or an imported provider's key"`
 	Priority string `json:"priority,omitempty" jsonschema:"high, medium or low"`
 	Top      int    `json:"top,omitempty" jsonschema:"how many to list (default 10, at most 50)"`

@@ -282,6 +282,10 @@ type BudgetScope struct {
 	Account  string            `yaml:"account" json:"account,omitempty"`
 	Service  string            `yaml:"service" json:"service,omitempty"`
 	Tag      string            `yaml:"tag" json:"tag,omitempty"` // key:value
+	// Cluster and Namespace keep the shares of the Kubernetes pods of that
+	// cluster and namespace in their nodes' billed lines.
+	Cluster   string `yaml:"cluster" json:"cluster,omitempty"`
+	Namespace string `yaml:"namespace" json:"namespace,omitempty"`
 }
 
 // ImportConfig bounds what one import of billing exports may hold, so

@@ -37,6 +37,9 @@ type Part struct {
 	ProviderID string // as the source gives it
 	Weight     float64
 	Price      model.Nanos
+	// CPUWeight and RAMWeight are the CPU and RAM parts of Weight, where
+	// the source gives them (OpenCost, on a node).
+	CPUWeight, RAMWeight float64
 }
 
 // Allocation is one pod's (or one node's idle share's) cost of one day.

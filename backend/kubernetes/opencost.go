@@ -50,7 +50,7 @@ type ocAllocation struct {
 	TotalCost              float64             `json:"totalCost"`
 	CPUCoreRequestAverage  float64             `json:"cpuCoreRequestAverage"`
 	CPUCoreUsageAverage    float64             `json:"cpuCoreUsageAverage"`
-	RAMBytesRequestAverage float64             `json:"ramBytesRequestAverage"`
+	RAMBytesRequestAverage float64             `json:"ramByteRequestAverage"`
 	RAMByteUsageAverage    float64             `json:"ramByteUsageAverage"`
 	PVs                    map[string]ocVolume `json:"pvs"`
 }
@@ -169,7 +169,8 @@ func (a *ocAllocation) allocation(key, cluster, currency string, providerIDs map
 	nodeWeight := a.CPUCost + a.CPUCostAdjustment + a.GPUCost + a.GPUCostAdjustment + a.RAMCost + a.RAMCostAdjustment
 	if nodeWeight > 0 || total > 0 {
 		al.Parts = append(al.Parts, Part{Kind: AssetNode, Name: p.Node, ProviderID: providerID,
-			Weight: max(nodeWeight, 0), Price: model.NanosFromFloat(max(total, 0))})
+			Weight: max(nodeWeight, 0), Price: model.NanosFromFloat(max(total, 0)),
+			CPUWeight: max(a.CPUCost+a.CPUCostAdjustment, 0), RAMWeight: max(a.RAMCost+a.RAMCostAdjustment, 0)})
 	}
 	return al, nil
 }

@@ -168,10 +168,13 @@ const (
 	// storage class, generation, architecture, licence, support version or
 	// network path (package billcheck).
 	RecConfiguration RecommendationType = "configuration"
+	// RecK8sRequests lowers a Kubernetes workload's CPU or memory
+	// requests that stand far above its usage (package recommend).
+	RecK8sRequests RecommendationType = "k8s_requests"
 )
 
 // RecommendationTypes lists the recommendation kinds.
-var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration}
+var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration, RecK8sRequests}
 
 // RecSource says which recommender found a recommendation: costpilot
 // itself or a cloud's own recommender.

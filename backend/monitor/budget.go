@@ -176,6 +176,12 @@ func scopeText(sc config.BudgetScope) string {
 	if sc.Tag != "" {
 		parts = append(parts, "tag "+sc.Tag)
 	}
+	if sc.Cluster != "" {
+		parts = append(parts, "cluster "+sc.Cluster)
+	}
+	if sc.Namespace != "" {
+		parts = append(parts, "namespace "+sc.Namespace)
+	}
 	if len(parts) == 0 {
 		return ""
 	}

@@ -158,6 +158,11 @@ func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs
 		}
 		sc.TagKey, sc.TagValue = k, v
 	}
+	for _, f := range []model.Filter{{Dim: model.DimCluster, Values: []string{bs.Cluster}}, {Dim: model.DimNamespace, Values: []string{bs.Namespace}}} {
+		if f.Values[0] != "" {
+			sc.Filters = append(sc.Filters, f)
+		}
+	}
 	conv, err := s.converter(ctx, sc)
 	if err != nil {
 		return nil, "", err

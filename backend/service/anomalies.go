@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -15,10 +16,12 @@ import (
 	"github.com/costpilot/costpilot/backend/store"
 )
 
-// Anomaly scopes: a provider's total, or one of its services.
+// Anomaly scopes: a provider's total, one of its services, or one
+// Kubernetes namespace.
 const (
-	AnomalyProvider = anomaly.ScopeProvider
-	AnomalyService  = anomaly.ScopeService
+	AnomalyProvider  = anomaly.ScopeProvider
+	AnomalyService   = anomaly.ScopeService
+	AnomalyNamespace = anomaly.ScopeNamespace
 )
 
 // Anomaly decisions.
@@ -36,16 +39,19 @@ const anomalyHistoryDays = 730
 // AnomalyView is one anomaly of the list: GET /api/anomalies.
 type AnomalyView struct {
 	ID       string            `json:"id"`
-	Scope    string            `json:"scope"` // provider | service
+	Scope    string            `json:"scope"` // provider | service | namespace
 	Provider model.ProviderKey `json:"provider"`
 	Service  string            `json:"service,omitempty"`
-	Day      string            `json:"day"`
-	Actual   float64           `json:"actual"`
-	Expected float64           `json:"expected"`
-	Upper    float64           `json:"upper"`
-	Score    float64           `json:"score"`
-	Drivers  []monitor.Driver  `json:"drivers"`
-	Decision *AnomalyDecision  `json:"decision,omitempty"`
+	// Namespace: a Kubernetes namespace's spike (over all clusters): its
+	// pods' shares of the provider's nodes (docs/kubernetes.md).
+	Namespace string           `json:"namespace,omitempty"`
+	Day       string           `json:"day"`
+	Actual    float64          `json:"actual"`
+	Expected  float64          `json:"expected"`
+	Upper     float64          `json:"upper"`
+	Score     float64          `json:"score"`
+	Drivers   []monitor.Driver `json:"drivers"`
+	Decision  *AnomalyDecision `json:"decision,omitempty"`
 	// Suppressed: an ignored pattern covers it, so it does not alert.
 	Suppressed bool `json:"suppressed"`
 }
@@ -145,8 +151,16 @@ func (s *Service) Anomalies(ctx context.Context) (AnomalyList, error) {
 		}
 		out.Series[k] = pts
 	}
-	for _, f := range anomaly.FindAll(series, keys, opt) {
+	found := anomaly.FindAll(series, keys, opt)
+	ns, err := s.namespaceAnomalies(ctx, keys, from, to, series, opt)
+	if err != nil {
+		return AnomalyList{}, err
+	}
+	for _, f := range append(found, ns...) {
 		v := viewOf(f.Anomaly, f.Scope, f.Service)
+		if f.Scope == AnomalyNamespace {
+			v.ID, v.Namespace = anomaly.NamespaceID(f.Provider, f.Day, f.Namespace), f.Namespace
+		}
 		decide(ds, &v)
 		out.Anomalies = append(out.Anomalies, v)
 	}
@@ -167,6 +181,41 @@ func viewOf(a monitor.Anomaly, scope, service string) AnomalyView {
 		v.Drivers = []monitor.Driver{}
 	}
 	return v
+}
+
+// namespaceAnomalies finds the spikes of each Kubernetes namespace's
+// daily cost, where Kubernetes splits are stored.
+func (s *Service) namespaceAnomalies(ctx context.Context, keys []model.ProviderKey, from, to time.Time,
+	series map[model.ProviderKey]*monitor.DailySeries, opt monitor.AnomalyOptions) ([]anomaly.Found, error) {
+	clusters, err := s.store.K8sClusters(ctx)
+	if err != nil || len(clusters) == 0 {
+		return nil, err
+	}
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from.Format(model.DateLayout), to.Format(model.DateLayout)
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	// The namespaces only: the remainder outside Kubernetes is not asked.
+	names, err := s.store.GroupSums(ctx, sc, s.cfg.Analysis.CostMetric, model.DimNamespace)
+	if err != nil {
+		return nil, err
+	}
+	var values []string
+	for _, g := range names {
+		if g.Value != "" && !slices.Contains(values, g.Value) {
+			values = append(values, g.Value)
+		}
+	}
+	if len(values) == 0 {
+		return nil, nil
+	}
+	sums, err := s.store.GroupDaySums(ctx, sc, s.cfg.Analysis.CostMetric, model.DimNamespace, values)
+	if err != nil {
+		return nil, err
+	}
+	return anomaly.FindNamespaces(anomaly.NamespaceSeries(sums, from, to, conv.Convert), series, keys, opt), nil
 }
 
 // firstDay is the first day of history of the providers' shown sources.

@@ -64,6 +64,9 @@ func (s *Service) generatedSet(ctx context.Context) (generatedFindings, error) {
 	if err != nil {
 		return generatedFindings{}, err
 	}
+	if recs, err = s.withK8sRequests(ctx, keys, recs); err != nil {
+		return generatedFindings{}, err
+	}
 	g := generatedFindings{Recommendations: recs, NotAssessed: recommend.NotAssessed(in, s.baseCurrency(in))}
 	if g.Recommendations == nil {
 		g.Recommendations = []model.Recommendation{}
@@ -467,7 +470,12 @@ func (s *Service) AllocateCosts(ctx context.Context, rules model.AllocationRules
 	if err != nil {
 		return model.AllocationResult{}, err
 	}
-	lines, err := s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())
+	var lines []model.CostLine
+	if allocate.UsesK8s(rules) {
+		lines, err = s.k8sLinesIn(ctx, keys, p.FirstDay(), p.LastDay())
+	} else {
+		lines, err = s.linesIn(ctx, keys, p.FirstDay(), p.LastDay())
+	}
 	if err != nil {
 		return model.AllocationResult{}, err
 	}

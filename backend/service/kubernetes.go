@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/costpilot/costpilot/backend/allocate"
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
@@ -18,6 +19,7 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"github.com/costpilot/costpilot/backend/provider/opencost"
+	"github.com/costpilot/costpilot/backend/recommend"
 	"github.com/costpilot/costpilot/backend/store"
 )
 
@@ -322,4 +324,96 @@ func (s *Service) k8sNotice(ctx context.Context, a *model.CostAnalysis, sc store
 		Message: fmt.Sprintf("%s of the Kubernetes groups is estimated at OpenCost's price for nodes the bill does not have; it is not in the total.",
 			moneyfmt.Format(total, conv.Target))})
 	return nil
+}
+
+// k8sLinesIn is linesIn with the lines Kubernetes splits cover replaced
+// by each pod's part of them, carrying its cluster, namespace, workload,
+// pod and labels as the tags allocate.K8sTag names, so allocation rules
+// can match them. Together they hold the same cost as linesIn.
+func (s *Service) k8sLinesIn(ctx context.Context, keys []model.ProviderKey, from, to string) ([]model.CostLine, error) {
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from, to
+	pods, err := s.store.K8sPodLines(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	sc.Filters = []model.Filter{{Dim: model.DimNamespace, Values: []string{model.NoValue}}}
+	lines, err := s.store.Lines(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range pods {
+		l := p.Line
+		tags := make(map[string]string, len(l.Tags)+4+len(p.Labels))
+		for k, v := range l.Tags {
+			tags[k] = v
+		}
+		tags[allocate.K8sTag(model.DimCluster)] = p.Cluster
+		tags[allocate.K8sTag(model.DimNamespace)] = p.Namespace
+		tags[allocate.K8sTag(model.DimWorkload)] = p.Workload
+		tags[allocate.K8sTag(model.DimPod)] = p.Pod
+		for k, v := range p.Labels {
+			tags[allocate.K8sTag(model.LabelDimension(k))] = v
+		}
+		l.Tags = tags
+		lines = append(lines, l)
+	}
+	return s.toBase(ctx, sc, lines)
+}
+
+// withK8sRequests adds the rightsizing of Kubernetes requests over the
+// recommendation window ending yesterday: each workload's requests and
+// usage, and its CPU and memory cost in the base currency (on the
+// provider that bills most of it).
+func (s *Service) withK8sRequests(ctx context.Context, keys []model.ProviderKey, recs []model.Recommendation) ([]model.Recommendation, error) {
+	to := model.DayOf(s.now().UTC()) - 1
+	from := to - recommendationWindow + 1
+	ws, err := s.store.K8sWorkloads(ctx, from.String(), to.String())
+	if err != nil || len(ws) == 0 {
+		return recs, err
+	}
+	sc := s.scope(ctx, keys)
+	sc.From, sc.To = from.String(), to.String()
+	conv, err := s.converter(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	costs, err := s.store.K8sRequestCosts(ctx, sc, model.MetricEffective)
+	if err != nil {
+		return nil, err
+	}
+	type wk struct{ cluster, namespace, workload, kind string }
+	byW := map[wk]*recommend.K8sWorkload{}
+	most := map[wk]float64{}
+	for _, w := range ws {
+		byW[wk{w.Cluster, w.Namespace, w.Workload, w.Kind}] = &recommend.K8sWorkload{Cluster: w.Cluster, Namespace: w.Namespace,
+			Workload: w.Workload, Kind: w.Kind, Days: w.Days, CPURequest: w.CPURequest, CPUUsage: w.CPUUsage,
+			RAMRequest: w.RAMRequest, RAMUsage: w.RAMUsage}
+	}
+	for _, c := range costs {
+		k := wk{c.Cluster, c.Namespace, c.Workload, c.Kind}
+		w := byW[k]
+		if w == nil {
+			continue
+		}
+		cpu, ram := conv.Convert(c.CPU, c.Currency), conv.Convert(c.RAM, c.Currency)
+		w.CPUCost += cpu
+		w.RAMCost += ram
+		if cpu+ram > most[k] {
+			most[k], w.Provider = cpu+ram, c.Provider
+		}
+	}
+	var in []recommend.K8sWorkload
+	for _, w := range ws {
+		if x := byW[wk{w.Cluster, w.Namespace, w.Workload, w.Kind}]; x.Provider != "" {
+			in = append(in, *x)
+		}
+	}
+	found := recommend.K8sRequests(in)
+	if len(found) == 0 {
+		return recs, nil
+	}
+	out := append(slices.Clone(recs), found...)
+	recommend.Sort(out)
+	return out, nil
 }

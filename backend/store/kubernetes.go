@@ -69,14 +69,14 @@ func (s *Store) ReplaceK8s(ctx context.Context, set kubernetes.Set) (K8sImport, 
 		for _, r := range rows {
 			totals[[2]string{groups[r.asset], strconv.FormatInt(int64(r.day), 10)}] += r.weight
 		}
-		b := newBulk(tx, "k8s_splits", 13)
+		b := newBulk(tx, "k8s_splits", 15)
 		for _, r := range rows {
 			share := 0.0
 			if t := totals[[2]string{groups[r.asset], strconv.FormatInt(int64(r.day), 10)}]; t > 0 {
 				share = r.weight / t
 			}
 			if err := b.add(ctx, r.asset, int64(r.day), r.pod, string(set.Origin), r.weight, share, int64(r.price), r.currency, 1,
-				r.cpuReq, r.cpuUse, r.ramReq, r.ramUse); err != nil {
+				r.cpuReq, r.cpuUse, r.ramReq, r.ramUse, r.cpuW, r.ramW); err != nil {
 				return err
 			}
 		}
@@ -117,6 +117,7 @@ type splitRow struct {
 	price                          model.Nanos
 	currency                       string
 	cpuReq, cpuUse, ramReq, ramUse float64
+	cpuW, ramW                     float64
 }
 
 // rows interns the set's pods and assets and sums its parts per asset,
@@ -143,6 +144,8 @@ func (w *k8sWriter) rows(ctx context.Context, set kubernetes.Set) ([]*splitRow, 
 			}
 			r.weight += p.Weight
 			r.price += p.Price
+			r.cpuW += p.CPUWeight
+			r.ramW += p.RAMWeight
 			if p.Kind == kubernetes.AssetNode {
 				r.cpuReq += a.CPURequest
 				r.cpuUse += a.CPUUsage

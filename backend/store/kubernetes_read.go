@@ -348,17 +348,22 @@ func (s *Store) k8sJoinSums(ctx context.Context, p *plan, m model.CostMetric, d 
 	if !p.k8sOnly {
 		return nil
 	}
-	provs := []string{""}
-	for _, sr := range p.srcs {
-		provs = append(provs, sr[0])
-	}
-	pb, _ := json.Marshal(provs) // strings always encode
 	q = `SELECT a.provider, s.currency, ` + col + `, ` + day + `, SUM(s.price)
 		FROM k8s_pods p CROSS JOIN k8s_splits s JOIN k8s_assets a ON a.id = s.asset
 		WHERE s.pod = p.id AND s.est = 1 AND s.day BETWEEN ? AND ? AND ` + pods + ` AND a.provider IN (SELECT value FROM json_each(?))
 		GROUP BY a.provider, s.currency, ` + col + group
-	args = append(append([]any{int64(p.from), int64(p.to)}, podArgs...), string(pb))
+	args = append(append([]any{int64(p.from), int64(p.to)}, podArgs...), p.estProviders())
 	return s.query(ctx, q, args, scan(true))
+}
+
+// estProviders is, as a JSON array, the providers whose estimated splits
+// a plan shows: its sources' and "" (nodes of no known cloud).
+func (p *plan) estProviders() string {
+	provs := []string{""}
+	for _, sr := range p.srcs {
+		provs = append(provs, sr[0])
+	}
+	return jsonStrings(provs)
 }
 
 // K8sEstimated sums, per currency, the estimated allocations (on assets
@@ -368,15 +373,11 @@ func (s *Store) K8sEstimated(ctx context.Context, sc Scope) (map[string]model.Na
 	if err != nil {
 		return nil, err
 	}
-	provs := []string{""}
-	for _, sr := range p.srcs {
-		provs = append(provs, sr[0])
-	}
 	const q = `SELECT s.currency, SUM(s.price) FROM k8s_assets a CROSS JOIN k8s_splits s
 		WHERE s.asset = a.id AND s.est = 1 AND s.day BETWEEN ? AND ? AND a.provider IN (SELECT value FROM json_each(?))
 		GROUP BY s.currency`
 	out := map[string]model.Nanos{}
-	err = s.query(ctx, q, []any{int64(p.from), int64(p.to), jsonStrings(provs)}, func(rows *sql.Rows) error {
+	err = s.query(ctx, q, []any{int64(p.from), int64(p.to), p.estProviders()}, func(rows *sql.Rows) error {
 		var c string
 		var n model.Nanos
 		if err := rows.Scan(&c, &n); err != nil {
