@@ -116,15 +116,7 @@ func (s *Service) perUnit(ctx context.Context, a *model.CostAnalysis, q model.Co
 		if lerr != nil {
 			return lerr
 		}
-		names := make([]string, len(known))
-		for i, m := range known {
-			names[i] = m.Name
-		}
-		if len(names) == 0 {
-			return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", q.Per).WithDetail("field", "per")
-		}
-		return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", q.Per, strings.Join(names, ", ")).
-			WithDetail("field", "per").WithDetail("allowed", names)
+		return unknownMetric(q.Per, known)
 	}
 	if err != nil {
 		return err
@@ -144,4 +136,18 @@ func (s *Service) perUnit(ctx context.Context, a *model.CostAnalysis, q model.Co
 	pu := units.Divide(q.Per, scope, from, to, cost, values)
 	a.Summary.PerUnit = &pu
 	return nil
+}
+
+// unknownMetric is the error of a per naming no stored metric: it names
+// the stored ones.
+func unknownMetric(per string, known []model.UnitMetric) error {
+	names := make([]string, len(known))
+	for i, m := range known {
+		names[i] = m.Name
+	}
+	if len(names) == 0 {
+		return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", per).WithDetail("field", "per")
+	}
+	return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", per, strings.Join(names, ", ")).
+		WithDetail("field", "per").WithDetail("allowed", names)
 }

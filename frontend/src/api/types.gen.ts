@@ -170,6 +170,7 @@ export interface Budget {
   amount: number;
   period: string;
   scope: BudgetScope;
+  per?: string;
 }
 
 /** Go: model.BudgetForecast */
@@ -204,6 +205,8 @@ export interface BudgetStatus {
   currency: string;
   actual_threshold: number;
   forecast_threshold: number;
+  cost?: number;
+  units?: number;
 }
 
 /** Go: service.BudgetView */
@@ -214,6 +217,7 @@ export interface BudgetView {
   changed_at?: string;
   status: BudgetStatus;
   measured: boolean;
+  unmeasured?: string;
 }
 
 /** Go: model.CommitmentReport */
