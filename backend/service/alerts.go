@@ -49,7 +49,8 @@ func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 	for _, b := range st {
 		out = append(out, b.Alerts(now)...)
 	}
-	anomalies, cur, err := s.anomalies(ctx, keys, monitor.AnomalyOptions{})
+	opt := monitor.AnomalyOptions{}
+	anomalies, cur, err := s.anomalies(ctx, keys, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -64,6 +65,16 @@ func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 			continue
 		}
 		out = append(out, a.Alert(cur))
+	}
+	to := demo.Today(now).AddDate(0, 0, -1)
+	perUnit, err := s.perUnitAnomalies(ctx, keys, to.AddDate(0, 0, -(opt.HistoryDays()-1)), to, opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range perUnit {
+		if _, ok := decided.Of(anomaly.PerUnitID(p.Metric, p.Day)); !ok {
+			out = append(out, p.Alert(cur))
+		}
 	}
 	out = dedupe(out)
 	monitor.SortAlerts(out)

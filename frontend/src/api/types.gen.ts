@@ -131,6 +131,15 @@ export interface AnomalyList {
   series: Partial<Record<ProviderKey, DailyPoint[] | null>> | null;
 }
 
+/** Go: service.AnomalyPerUnitDetail */
+export interface AnomalyPerUnitDetail {
+  metric: string;
+  cost: number;
+  units: number;
+  usual_cost: number;
+  usual_units: number;
+}
+
 /** Go: service.AnomalyView */
 export interface AnomalyView {
   id: string;
@@ -144,6 +153,7 @@ export interface AnomalyView {
   score: number;
   drivers: Driver[] | null;
   decision?: AnomalyDecision;
+  per_unit?: AnomalyPerUnitDetail;
   suppressed: boolean;
 }
 
