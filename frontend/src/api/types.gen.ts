@@ -310,6 +310,7 @@ export interface CostRequest {
   group_by?: string;
   filters?: Record<string, string[] | null>;
   view?: string;
+  per?: string;
 }
 
 /** Go: model.CostSummary */
@@ -768,6 +769,16 @@ export interface PerUnit {
   cost: number;
   cost_per_unit: number | null;
   daily_costs: UnitDay[] | null;
+  previous?: PerUnitPrevious;
+}
+
+/** Go: model.PerUnitPrevious */
+export interface PerUnitPrevious {
+  start: string;
+  end: string;
+  units: number;
+  cost: number;
+  cost_per_unit: number | null;
 }
 
 /** Go: model.PerformanceMetrics */
