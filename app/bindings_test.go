@@ -150,6 +150,7 @@ var (
 		{Method: "GET", Path: "/api/invoices"}:         "no page yet: `costpilot invoices` on the desktop's machine",
 		{Method: "POST", Path: "/api/invoices/totals"}: "no page yet: `costpilot invoices set|import` on the desktop's machine",
 		{Method: "GET", Path: "/api/statements"}:       "no page yet: `costpilot statements` on the desktop's machine",
+		{Method: "GET", Path: "/api/statements.pdf"}:   "a download; no page yet: `costpilot statements --format pdf` on the desktop's machine",
 		// Administration is for the shared dashboard: the desktop has one
 		// local user, an admin by OS access to its data dir, and no logins
 		// or tokens of its own; `costpilot user`, `token` and `audit`
