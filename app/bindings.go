@@ -8,6 +8,7 @@ package app
 import (
 	"context"
 	"os/user"
+	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/config"
@@ -314,6 +315,19 @@ func (b *Bindings) SaveBudget(id int64, budget config.Budget) (service.BudgetVie
 // DeleteBudget is DELETE /api/budgets/{id}.
 func (b *Bindings) DeleteBudget(id int64) (bool, error) {
 	return do(b, callTimeout, func(ctx context.Context) (bool, error) { return true, b.svc.DeleteBudget(ctx, id, desktopActor()) })
+}
+
+// UnitMetrics is GET /api/units: the stored business metrics.
+func (b *Bindings) UnitMetrics() ([]model.UnitMetric, error) {
+	return do(b, callTimeout, b.svc.UnitMetrics)
+}
+
+// ImportUnits is POST /api/units: a units CSV the page read (units files
+// are small: package units bounds them), name labelling its errors.
+func (b *Bindings) ImportUnits(name, csv string) (service.UnitsImport, error) {
+	return do(b, callTimeout, func(ctx context.Context) (service.UnitsImport, error) {
+		return b.svc.ImportUnits(ctx, service.Bounded(name, service.MaxFilterLen), strings.NewReader(csv))
+	})
 }
 
 // ListSchedules is GET /api/schedules.

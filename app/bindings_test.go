@@ -88,6 +88,8 @@ var (
 		"DecideAnomaly":              {Method: "POST", Path: "/api/anomalies/{id}/decision"},
 		"SaveBudget":                 {Method: "POST", Path: "/api/budgets"},
 		"DeleteBudget":               {Method: "DELETE", Path: "/api/budgets/{id}"},
+		"UnitMetrics":                {Method: "GET", Path: "/api/units"},
+		"ImportUnits":                {Method: "POST", Path: "/api/units"},
 		"ListSchedules":              {Method: "GET", Path: "/api/schedules"},
 		"SaveSchedule":               {Method: "POST", Path: "/api/schedules"},
 		"DeleteSchedule":             {Method: "DELETE", Path: "/api/schedules/{id}"},
@@ -137,18 +139,17 @@ var (
 		// it; the desktop pages through every resource (CostResources).
 		{Method: "GET", Path: "/api/costs/resources.csv"}: "a streamed download of every resource; web-only (the desktop has no download target)",
 		{Method: "DELETE", Path: "/api/reports/{name}"}:   "web-only for now: the desktop's reports list has no delete yet",
-		// Kubernetes, business units, invoices and statements have no page
+		// Kubernetes, deleting business units, invoices and statements have no page
 		// yet (the Overview groups by the Kubernetes dimensions through
 		// AnalyzeCosts); their bindings come with their pages. Until then
 		// the CLI does the same on the desktop's machine.
 		{Method: "GET", Path: "/api/kubernetes"}:       "no page yet: `costpilot kubernetes status` on the desktop's machine",
 		{Method: "POST", Path: "/api/kubernetes/sync"}: "no page yet: `costpilot kubernetes sync` on the desktop's machine",
-		{Method: "GET", Path: "/api/units"}:            "no page yet: `costpilot units list` on the desktop's machine",
-		{Method: "POST", Path: "/api/units"}:           "no page yet: `costpilot units import` on the desktop's machine",
 		{Method: "DELETE", Path: "/api/units/{name}"}:  "no page yet: `costpilot units delete` on the desktop's machine",
 		{Method: "GET", Path: "/api/invoices"}:         "no page yet: `costpilot invoices` on the desktop's machine",
 		{Method: "POST", Path: "/api/invoices/totals"}: "no page yet: `costpilot invoices set|import` on the desktop's machine",
 		{Method: "GET", Path: "/api/statements"}:       "no page yet: `costpilot statements` on the desktop's machine",
+		{Method: "GET", Path: "/api/statements.pdf"}:   "a download; no page yet: `costpilot statements --format pdf` on the desktop's machine",
 		// Administration is for the shared dashboard: the desktop has one
 		// local user, an admin by OS access to its data dir, and no logins
 		// or tokens of its own; `costpilot user`, `token` and `audit`

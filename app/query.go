@@ -19,6 +19,7 @@ type CostRequest struct {
 	GroupBy     string              `json:"group_by,omitempty"`
 	Filters     map[string][]string `json:"filters,omitempty"` // filter parameter to values
 	View        string              `json:"view,omitempty"`
+	Per         string              `json:"per,omitempty"` // a business metric: summary.per_unit
 }
 
 // request translates the binding's argument, field by field.
@@ -26,7 +27,7 @@ type CostRequest struct {
 func (r CostRequest) request() service.CostRequest {
 	out := service.CostRequest{Start: r.Start, End: r.End, Metric: r.Metric,
 		Provider: r.Provider, Account: r.Account, Service: r.Service, Tag: r.Tag, Period: r.Period,
-		Granularity: r.Granularity, GroupBy: r.GroupBy, Filters: r.Filters, View: r.View}
+		Granularity: r.Granularity, GroupBy: r.GroupBy, Filters: r.Filters, View: r.View, Per: r.Per}
 	if r.Days != 0 {
 		out.Days = &r.Days
 	}

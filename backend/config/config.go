@@ -274,6 +274,10 @@ type Budget struct {
 	Amount float64     `yaml:"amount" json:"amount"`
 	Period string      `yaml:"period" json:"period"`
 	Scope  BudgetScope `yaml:"scope" json:"scope"`
+	// Per names a business metric (costpilot units): the budget is then a
+	// limit on the cost per unit of its scope over its period, not on
+	// the spend.
+	Per string `yaml:"per" json:"per,omitempty"`
 }
 
 // BudgetScope narrows a budget; empty fields match everything.

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -453,6 +454,9 @@ func CheckBudget(prefix string, b Budget, add func(field, format string, args ..
 	}
 	if b.Scope.Tag != "" && !strings.Contains(b.Scope.Tag, ":") {
 		add(prefix+"scope.tag", "must be key:value, got %q", b.Scope.Tag)
+	}
+	if len(b.Per) > maxBudgetScope || strings.ContainsFunc(b.Per, func(r rune) bool { return r == '\\' || r == '"' || unicode.IsControl(r) }) {
+		add(prefix+"per", "must be a business metric's name (at most %d bytes, no quote, backslash or control character)", maxBudgetScope)
 	}
 	for _, f := range []struct{ name, v string }{{"account", b.Scope.Account}, {"service", b.Scope.Service}, {"tag", b.Scope.Tag},
 		{"cluster", b.Scope.Cluster}, {"namespace", b.Scope.Namespace}} {

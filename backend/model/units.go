@@ -29,6 +29,18 @@ type PerUnit struct {
 	Cost        float64           `json:"cost"` // the cost divided: the period's, within the scope
 	CostPerUnit *float64          `json:"cost_per_unit"`
 	DailyCosts  []UnitDay         `json:"daily_costs"`
+	// Previous is the same division over the previous span of the same
+	// length (summary.previous), for a period the analysis resolves.
+	Previous *PerUnitPrevious `json:"previous,omitempty"`
+}
+
+// PerUnitPrevious is PerUnit over the previous span.
+type PerUnitPrevious struct {
+	Start       string   `json:"start"`
+	End         string   `json:"end"`
+	Units       float64  `json:"units"`
+	Cost        float64  `json:"cost"`
+	CostPerUnit *float64 `json:"cost_per_unit"`
 }
 
 // UnitDay is one day of PerUnit.DailyCosts.

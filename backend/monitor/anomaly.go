@@ -105,6 +105,8 @@ type DailySeries struct {
 // DetectAnomalies checks the newest CheckDays days of s for spikes and
 // names the services that drove each one. Cost drops are not reported:
 // on the newest days they are mostly data the cloud has not billed yet.
+// A NaN day (a cost per unit on a day without units) is neither checked
+// nor part of a baseline.
 func DetectAnomalies(s DailySeries, opt AnomalyOptions) []Anomaly {
 	o := opt.withDefaults()
 	var out []Anomaly
@@ -115,6 +117,9 @@ func DetectAnomalies(s DailySeries, opt AnomalyOptions) []Anomaly {
 			continue
 		}
 		x := s.Total[i]
+		if math.IsNaN(x) {
+			continue
+		}
 		upper := math.Max(med+o.K*spread, med*(1+o.MinRelative))
 		upper = math.Max(upper, med+o.MinAbsolute)
 		if x <= upper {
@@ -139,7 +144,9 @@ func DetectAnomalies(s DailySeries, opt AnomalyOptions) []Anomaly {
 func baseline(v []float64, i int, o AnomalyOptions) (med, spread float64, ok bool) {
 	var same []float64
 	for w := 1; w <= o.Weeks && i-7*w >= 0; w++ {
-		same = append(same, v[i-7*w])
+		if !math.IsNaN(v[i-7*w]) {
+			same = append(same, v[i-7*w])
+		}
 	}
 	if len(same) < o.MinWeeks {
 		return 0, 0, false
@@ -162,7 +169,9 @@ func baseline(v []float64, i int, o AnomalyOptions) (med, spread float64, ok boo
 func sameWeekdayAfter(v []float64, i, weeks int) (float64, bool) {
 	var same []float64
 	for w := 1; w <= weeks && i+7*w < len(v); w++ {
-		same = append(same, v[i+7*w])
+		if !math.IsNaN(v[i+7*w]) {
+			same = append(same, v[i+7*w])
+		}
 	}
 	if len(same) < 2 {
 		return 0, false
@@ -231,6 +240,13 @@ func (a Anomaly) Alert(currency string) model.Alert {
 		Details: map[string]any{"day": a.Day, "actual": round2(a.Actual), "expected": round2(a.Expected),
 			"upper": round2(a.Upper), "score": math.Round(a.Score*100) / 100, "currency": currency, "drivers": drivers},
 	}
+}
+
+// Usual is the baseline median of day i of v: the same weekday over the
+// weeks before it; false with too few of them.
+func (o AnomalyOptions) Usual(v []float64, i int) (float64, bool) {
+	med, _, ok := baseline(v, i, o.withDefaults())
+	return med, ok
 }
 
 // Median is the median of v (0 for none).

@@ -2,6 +2,7 @@ package monitor
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -89,6 +90,11 @@ type BudgetStatus struct {
 	// (percent) that actual and projected spend reached; 0 for none.
 	ActualThreshold   float64 `json:"actual_threshold"`
 	ForecastThreshold float64 `json:"forecast_threshold"`
+	// Cost and Units, for a budget on cost per unit (Budget.Per): the
+	// period's cost in its scope and the units it is divided by. Actual
+	// and Projected are then costs per unit.
+	Cost  float64 `json:"cost,omitempty"`
+	Units float64 `json:"units,omitempty"`
 }
 
 // EvaluateBudget measures actual and projected spend against the budget at
@@ -123,12 +129,20 @@ func (st BudgetStatus) Alerts(now time.Time) []model.Alert {
 	var out []model.Alert
 	name := st.Budget.Name
 	scope := scopeText(st.Budget.Scope)
+	round, spent, forecastOf := round2, "%s spent in %s", "forecast %s by %s"
+	if per := st.Budget.Per; per != "" {
+		// Costs per unit are often below a cent: keep their digits.
+		round, spent, forecastOf = round6, "cost per "+per+" %s in %s", "cost per "+per+" forecast %s by %s"
+	}
 	details := map[string]any{
 		"budget": name, "amount": st.Budget.Amount, "period": st.Period, "period_start": st.PeriodStart,
-		"period_end": st.PeriodEnd, "actual": round2(st.Actual), "currency": st.Currency, "scope": st.Budget.Scope,
+		"period_end": st.PeriodEnd, "actual": round(st.Actual), "currency": st.Currency, "scope": st.Budget.Scope,
+	}
+	if st.Budget.Per != "" {
+		details["per"], details["cost"], details["units"] = st.Budget.Per, round2(st.Cost), st.Units
 	}
 	if st.HasForecast {
-		details["projected"] = round2(st.Projected)
+		details["projected"] = round(st.Projected)
 	}
 	at := now.UTC().Format(time.RFC3339)
 	if t := st.ActualThreshold; t > 0 {
@@ -141,8 +155,8 @@ func (st BudgetStatus) Alerts(now time.Time) []model.Alert {
 		out = append(out, model.Alert{
 			ID: fmt.Sprintf("budget:%s:%s:%g", slug(name), st.Period, t), Kind: KindBudget, Severity: sev,
 			Provider: st.Budget.Scope.Provider, Time: at, Details: d,
-			Message: fmt.Sprintf("Budget %q%s: %s spent in %s is %.0f%% of %s (threshold %g%%)", name, scope,
-				amount(st.Actual, st.Currency), st.Period, 100*st.Actual/st.Budget.Amount, amount(st.Budget.Amount, st.Currency), t),
+			Message: fmt.Sprintf("Budget %q%s: "+spent+" is %.0f%% of %s (threshold %g%%)", name, scope,
+				limitAmount(st.Actual, st), st.Period, 100*st.Actual/st.Budget.Amount, limitAmount(st.Budget.Amount, st), t),
 		})
 	}
 	if t := st.ForecastThreshold; t > st.ActualThreshold {
@@ -155,8 +169,8 @@ func (st BudgetStatus) Alerts(now time.Time) []model.Alert {
 		out = append(out, model.Alert{
 			ID: fmt.Sprintf("forecast_budget:%s:%s:%g", slug(name), st.Period, t), Kind: KindForecastBudget, Severity: sev,
 			Provider: st.Budget.Scope.Provider, Time: at, Details: d,
-			Message: fmt.Sprintf("Budget %q%s: forecast %s by %s is %.0f%% of %s (threshold %g%%)", name, scope,
-				amount(st.Projected, st.Currency), st.PeriodEnd, 100*st.Projected/st.Budget.Amount, amount(st.Budget.Amount, st.Currency), t),
+			Message: fmt.Sprintf("Budget %q%s: "+forecastOf+" is %.0f%% of %s (threshold %g%%)", name, scope,
+				limitAmount(st.Projected, st), st.PeriodEnd, 100*st.Projected/st.Budget.Amount, limitAmount(st.Budget.Amount, st), t),
 		})
 	}
 	return out
@@ -203,6 +217,17 @@ func slug(s string) string {
 }
 
 func amount(v float64, cur string) string { return fmt.Sprintf("%.2f %s", v, cur) }
+
+// limitAmount writes an amount of a budget: with cents, or four
+// decimals for a cost per unit below 1 (0.0123 USD).
+func limitAmount(v float64, st BudgetStatus) string {
+	if st.Budget.Per == "" || math.Abs(v) >= 1 {
+		return amount(v, st.Currency)
+	}
+	return fmt.Sprintf("%.4f %s", v, st.Currency)
+}
+
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
 
 func round2(v float64) float64 { return float64(int64(v*100+0.5*sign(v))) / 100 }
 

@@ -2,6 +2,7 @@ package service
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"time"
 
@@ -12,6 +13,8 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/monitor"
 	"github.com/costpilot/costpilot/backend/provider/demo"
+	"github.com/costpilot/costpilot/backend/store"
+	"github.com/costpilot/costpilot/backend/units"
 )
 
 // Alert tuning.
@@ -46,7 +49,8 @@ func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 	for _, b := range st {
 		out = append(out, b.Alerts(now)...)
 	}
-	anomalies, cur, err := s.anomalies(ctx, keys, monitor.AnomalyOptions{})
+	opt := monitor.AnomalyOptions{}
+	anomalies, cur, err := s.anomalies(ctx, keys, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -61,6 +65,16 @@ func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 			continue
 		}
 		out = append(out, a.Alert(cur))
+	}
+	to := demo.Today(now).AddDate(0, 0, -1)
+	perUnit, err := s.perUnitAnomalies(ctx, keys, to.AddDate(0, 0, -(opt.HistoryDays()-1)), to, opt)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range perUnit {
+		if _, ok := decided.Of(anomaly.PerUnitID(p.Metric, p.Day)); !ok {
+			out = append(out, p.Alert(cur))
+		}
 	}
 	out = dedupe(out)
 	monitor.SortAlerts(out)
@@ -92,14 +106,14 @@ func (s *Service) BudgetStatuses(ctx context.Context) ([]monitor.BudgetStatus, e
 	return out, nil
 }
 
-func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday time.Time) (monitor.BudgetStatus, bool, error) {
+func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday time.Time) (monitor.BudgetStatus, string, error) {
 	period, err := monitor.CurrentPeriod(b.Period, today)
 	if err != nil {
-		return monitor.BudgetStatus{}, false, err
+		return monitor.BudgetStatus{}, "", err
 	}
 	keys, err := s.providers("")
 	if err != nil {
-		return monitor.BudgetStatus{}, false, err
+		return monitor.BudgetStatus{}, "", err
 	}
 	if b.Scope.Provider != "" {
 		found := false
@@ -107,7 +121,7 @@ func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday
 			found = found || k == b.Scope.Provider
 		}
 		if !found {
-			return monitor.BudgetStatus{}, false, nil
+			return monitor.BudgetStatus{}, UnmeasuredProviderOff, nil
 		}
 		keys = []model.ProviderKey{b.Scope.Provider}
 	}
@@ -115,42 +129,107 @@ func (s *Service) budgetStatus(ctx context.Context, b config.Budget, today, yday
 	// history window and the same model as ForecastView, so a budget and
 	// the Forecast page filtered to its scope show the same number.
 	histFrom, _ := time.Parse(model.DateLayout, demoDay(s.now(), -forecastHistory))
-	from := histFrom
-	if period.Start.Before(from) {
-		from = period.Start
+	w := budgetWindow{from: histFrom, histFrom: histFrom, period: period, yday: yday, level: s.cfg.Forecast.Interval}
+	if period.Start.Before(w.from) {
+		w.from = period.Start
 	}
-	series, cur, err := s.scopedSeries(ctx, keys, b.Scope, from, yday)
+	var extra []model.Filter
+	var unitSeries []float64
+	if b.Per != "" {
+		scope, values, err := s.store.UnitValues(ctx, b.Per, model.DayOf(w.from), model.DayOf(yday))
+		if errors.Is(err, store.ErrNotFound) {
+			return monitor.BudgetStatus{}, UnmeasuredNoMetric, nil
+		}
+		if err != nil {
+			return monitor.BudgetStatus{}, "", err
+		}
+		// A scoped metric divides only the costs of its scope, as
+		// analyze --per does.
+		extra = units.Filters(scope)
+		unitSeries = make([]float64, int(yday.Sub(w.from).Hours()/24)+1)
+		for d, v := range values {
+			if i := int(d - model.DayOf(w.from)); i >= 0 && i < len(unitSeries) {
+				unitSeries[i] = v
+			}
+		}
+	}
+	series, cur, err := s.scopedSeries(ctx, keys, b.Scope, extra, w.from, yday)
 	if err != nil {
-		return monitor.BudgetStatus{}, false, err
+		return monitor.BudgetStatus{}, "", err
 	}
-	actual := 0.0
+	actual, ahead, hasForecast, err := w.project(series)
+	if err != nil {
+		return monitor.BudgetStatus{}, "", err
+	}
+	if b.Per == "" {
+		return monitor.EvaluateBudget(b, period, actual, actual+ahead, hasForecast, s.cfg.Alerts.Thresholds, cur), "", nil
+	}
+	// A budget on cost per unit: the period's cost over its units so
+	// far, and with both forecast to the period's end.
+	n, nAhead, unitsForecast, err := w.project(unitSeries)
+	if err != nil {
+		return monitor.BudgetStatus{}, "", err
+	}
+	if n <= 0 {
+		return monitor.BudgetStatus{}, UnmeasuredNoUnits, nil
+	}
+	projected := actual / n
+	hasForecast = hasForecast && unitsForecast && n+nAhead > 0
+	if hasForecast {
+		projected = (actual + ahead) / (n + nAhead)
+	}
+	st := monitor.EvaluateBudget(b, period, actual/n, projected, hasForecast, s.cfg.Alerts.Thresholds, cur)
+	st.Cost, st.Units = actual, n
+	return st, "", nil
+}
+
+// Why a budget has no status (BudgetView.Unmeasured).
+const (
+	UnmeasuredProviderOff = "provider off" // its scope names a provider that is not enabled
+	UnmeasuredNoMetric    = "no metric"    // on cost per unit of a metric not stored
+	UnmeasuredNoUnits     = "no units"     // on cost per unit, with no units in its period yet
+)
+
+// budgetWindow is the days a budget reads: from the earlier of its
+// period's start and the forecast history's (histFrom) to yday, the
+// newest billed day.
+type budgetWindow struct {
+	from, histFrom time.Time
+	period         monitor.BudgetPeriod
+	yday           time.Time
+	level          float64
+}
+
+// project sums a daily series (one value per day from w.from) over the
+// period so far, and forecasts its total from today to the period's
+// end; hasForecast is false with too little history.
+func (w budgetWindow) project(series []float64) (actual, ahead float64, hasForecast bool, err error) {
 	for i, v := range series {
-		if d := from.AddDate(0, 0, i); !d.Before(period.Start) {
+		if d := w.from.AddDate(0, 0, i); !d.Before(w.period.Start) {
 			actual += v
 		}
 	}
-	projected, hasForecast := actual, false
-	// The forecast covers today through the period end.
-	horizon := int(period.End.Sub(yday).Hours() / 24)
-	hist := series[int(histFrom.Sub(from).Hours()/24):]
+	horizon := int(w.period.End.Sub(w.yday).Hours() / 24)
+	hist := series[int(w.histFrom.Sub(w.from).Hours()/24):]
 	if f, l := forecast.Span(hist); horizon > 0 && f >= 0 && l-f+1 >= forecast.MinHistory {
-		fc, err := forecast.Part(hist, histFrom, forecast.Options{Horizon: horizon, Level: s.cfg.Forecast.Interval})
+		fc, err := forecast.Part(hist, w.histFrom, forecast.Options{Horizon: horizon, Level: w.level})
 		if err == nil {
-			projected += fc.TotalMean
-			hasForecast = true
-		} else if apperr.KindOf(err) != apperr.Validation {
-			return monitor.BudgetStatus{}, false, err
+			return actual, fc.TotalMean, true, nil
+		}
+		if apperr.KindOf(err) != apperr.Validation {
+			return 0, 0, false, err
 		}
 	}
-	return monitor.EvaluateBudget(b, period, actual, projected, hasForecast, s.cfg.Alerts.Thresholds, cur), true, nil
+	return actual, 0, false, nil
 }
 
 // scopedSeries is the daily cost of keys narrowed by a budget scope over
 // the inclusive days [from, to], one value per day, in the base currency.
-func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs config.BudgetScope, from, to time.Time) ([]float64, string, error) {
+func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs config.BudgetScope, extra []model.Filter, from, to time.Time) ([]float64, string, error) {
 	sc := s.scope(ctx, keys)
 	sc.From, sc.To = from.Format(model.DateLayout), to.Format(model.DateLayout)
 	sc.Account, sc.Service = bs.Account, bs.Service
+	sc.Filters = append(sc.Filters, extra...)
 	if bs.Tag != "" {
 		k, v, err := ParseTagFilter(bs.Tag)
 		if err != nil {

@@ -10,18 +10,21 @@ import (
 
 	"github.com/costpilot/costpilot/backend/anomaly"
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/monitor"
 	"github.com/costpilot/costpilot/backend/provider/demo"
 	"github.com/costpilot/costpilot/backend/store"
+	"github.com/costpilot/costpilot/backend/units"
 )
 
-// Anomaly scopes: a provider's total, one of its services, or one
-// Kubernetes namespace.
+// Anomaly scopes: a provider's total, one of its services, one
+// Kubernetes namespace, or a business metric's cost per unit.
 const (
 	AnomalyProvider  = anomaly.ScopeProvider
 	AnomalyService   = anomaly.ScopeService
 	AnomalyNamespace = anomaly.ScopeNamespace
+	AnomalyPerUnit   = anomaly.ScopePerUnit
 )
 
 // Anomaly decisions.
@@ -52,8 +55,22 @@ type AnomalyView struct {
 	Score     float64          `json:"score"`
 	Drivers   []monitor.Driver `json:"drivers"`
 	Decision  *AnomalyDecision `json:"decision,omitempty"`
+	// PerUnit, for a spike of a business metric's cost per unit (scope
+	// per_unit; Actual, Expected and Upper are then costs per unit): that
+	// day's cost and units and their usual values.
+	PerUnit *AnomalyPerUnitDetail `json:"per_unit,omitempty"`
 	// Suppressed: an ignored pattern covers it, so it does not alert.
 	Suppressed bool `json:"suppressed"`
+}
+
+// AnomalyPerUnitDetail is the cost and units of a cost-per-unit spike's
+// day, and their usual values (same-weekday medians of the weeks before).
+type AnomalyPerUnitDetail struct {
+	Metric     string  `json:"metric"`
+	Cost       float64 `json:"cost"`
+	Units      float64 `json:"units"`
+	UsualCost  float64 `json:"usual_cost"`
+	UsualUnits float64 `json:"usual_units"`
 }
 
 // AnomalyDecision is what people decided about an anomaly.
@@ -164,6 +181,17 @@ func (s *Service) Anomalies(ctx context.Context) (AnomalyList, error) {
 		decide(ds, &v)
 		out.Anomalies = append(out.Anomalies, v)
 	}
+	perUnit, err := s.perUnitAnomalies(ctx, keys, from, to, opt)
+	if err != nil {
+		return AnomalyList{}, err
+	}
+	for _, p := range perUnit {
+		v := viewOf(p.Anomaly, AnomalyPerUnit, "")
+		v.ID = anomaly.PerUnitID(p.Metric, p.Day)
+		v.PerUnit = &AnomalyPerUnitDetail{Metric: p.Metric, Cost: p.Cost, Units: p.Units, UsualCost: p.UsualCost, UsualUnits: p.UsualUnits}
+		decide(ds, &v)
+		out.Anomalies = append(out.Anomalies, v)
+	}
 	sort.Slice(out.Anomalies, func(i, j int) bool {
 		a, b := out.Anomalies[i], out.Anomalies[j]
 		if a.Day != b.Day {
@@ -216,6 +244,38 @@ func (s *Service) namespaceAnomalies(ctx context.Context, keys []model.ProviderK
 		return nil, err
 	}
 	return anomaly.FindNamespaces(anomaly.NamespaceSeries(sums, from, to, conv.Convert), series, keys, opt), nil
+}
+
+// perUnitAnomalies checks the daily cost per unit of every stored
+// business metric over the inclusive days [from, to]: the cost of the
+// metric's scope over its units, as analyze --per divides them.
+func (s *Service) perUnitAnomalies(ctx context.Context, keys []model.ProviderKey, from, to time.Time, opt monitor.AnomalyOptions) ([]anomaly.PerUnit, error) {
+	metrics, err := s.store.UnitMetrics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []anomaly.PerUnit
+	for _, m := range metrics {
+		if m.LastDay < from.Format(model.DateLayout) {
+			continue // no units in the window
+		}
+		scope, values, err := s.store.UnitValues(ctx, m.Name, model.DayOf(from), model.DayOf(to))
+		if err != nil {
+			return nil, err
+		}
+		cost, _, err := s.scopedSeries(ctx, keys, config.BudgetScope{}, units.Filters(scope), from, to)
+		if err != nil {
+			return nil, err
+		}
+		n := make([]float64, len(cost))
+		for d, v := range values {
+			if i := int(d - model.DayOf(from)); i >= 0 && i < len(n) {
+				n[i] = v
+			}
+		}
+		out = append(out, anomaly.FindPerUnit(m.Name, from, cost, n, opt)...)
+	}
+	return out, nil
 }
 
 // firstDay is the first day of history of the providers' shown sources.

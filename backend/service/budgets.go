@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/costpilot/costpilot/backend/model"
 	"time"
+
+	"github.com/costpilot/costpilot/backend/model"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
@@ -34,9 +35,13 @@ type BudgetView struct {
 	ChangedBy string               `json:"changed_by,omitempty"`
 	ChangedAt string               `json:"changed_at,omitempty"`
 	Status    monitor.BudgetStatus `json:"status"`
-	// Measured is false for a budget whose scope names a provider that is
-	// not enabled: it has no status.
+	// Measured is false for a budget with no status: its scope names a
+	// provider that is not enabled, or it is on cost per unit and its
+	// metric is not stored or has no units in the period yet.
 	Measured bool `json:"measured"`
+	// Unmeasured says why a budget is not measured: provider off, no
+	// metric, no units.
+	Unmeasured string `json:"unmeasured,omitempty"`
 }
 
 // budgets is every budget: the config file's, then the stored ones.
@@ -69,13 +74,15 @@ func (s *Service) Budgets(ctx context.Context) ([]BudgetView, error) {
 	today := demo.Today(s.now())
 	yday := today.AddDate(0, 0, -1)
 	for i := range views {
-		st, ok, err := s.budgetStatus(ctx, views[i].Status.Budget, today, yday)
+		st, unmeasured, err := s.budgetStatus(ctx, views[i].Status.Budget, today, yday)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			views[i].Status, views[i].Measured = st, true
+		if unmeasured != "" {
+			views[i].Unmeasured = unmeasured
+			continue
 		}
+		views[i].Status, views[i].Measured = st, true
 	}
 	return views, nil
 }
@@ -94,6 +101,24 @@ func checkBudget(b config.Budget) error {
 	return err
 }
 
+// checkPer refuses a budget on cost per unit of a metric not stored,
+// naming the stored ones.
+func (s *Service) checkPer(ctx context.Context, per string) error {
+	if per == "" {
+		return nil
+	}
+	known, err := s.store.UnitMetrics(ctx)
+	if err != nil {
+		return err
+	}
+	for _, m := range known {
+		if m.Name == per {
+			return nil
+		}
+	}
+	return unknownMetric(per, known)
+}
+
 // SaveBudget creates a budget (id 0) or changes one made in the dashboard;
 // the config file's budgets are changed in the file.
 func (s *Service) SaveBudget(ctx context.Context, id int64, b config.Budget, actor string) (BudgetView, error) {
@@ -103,6 +128,9 @@ func (s *Service) SaveBudget(ctx context.Context, id int64, b config.Budget, act
 	if err := checkBudget(b); err != nil {
 		return BudgetView{}, err
 	}
+	if err := s.checkPer(ctx, b.Per); err != nil {
+		return BudgetView{}, err
+	}
 	for _, c := range s.cfg.Budgets {
 		if c.Name == b.Name {
 			return BudgetView{}, apperr.E(apperr.Validation, "the config file has a budget named %q: choose another name", b.Name).WithDetail("field", "name")
@@ -110,7 +138,7 @@ func (s *Service) SaveBudget(ctx context.Context, id int64, b config.Budget, act
 	}
 	at := s.now().UTC().Format(time.RFC3339)
 	ev := store.AuditEvent{Time: at, Event: AuditBudgetSave, Username: actor, Details: map[string]any{
-		"name": b.Name, "amount": b.Amount, "period": b.Period, "scope": b.Scope}}
+		"name": b.Name, "amount": b.Amount, "period": b.Period, "scope": b.Scope, "per": b.Per}}
 	id, err := s.store.SaveBudget(ctx, store.StoredBudget{ID: id, Budget: b, ChangedBy: actor, ChangedAt: at}, ev)
 	switch {
 	case errors.Is(err, store.ErrNotFound):

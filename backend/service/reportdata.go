@@ -199,14 +199,18 @@ func (s *Service) reportBudgets(ctx context.Context, a model.CostAnalysis) ([]re
 		if day.Before(yday) {
 			yday = day
 		}
-		st, ok, err := s.budgetStatus(ctx, b, day, yday)
+		st, unmeasured, err := s.budgetStatus(ctx, b, day, yday)
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if unmeasured != "" {
 			continue
 		}
-		line := report.Budget{Name: b.Name, Scope: budgetScope(b.Scope), Period: st.Period, Amount: b.Amount,
+		scope := budgetScope(b.Scope)
+		if b.Per != "" {
+			scope = "cost per " + b.Per + " · " + scope
+		}
+		line := report.Budget{Name: b.Name, Scope: scope, Period: st.Period, Amount: b.Amount,
 			Actual: st.Actual, Projected: st.Projected, HasForecast: st.HasForecast, Currency: st.Currency}
 		if !yday.Before(bp.End) {
 			// The budget's period is over: its projection is its actual.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/report"
 	"github.com/costpilot/costpilot/backend/statements"
 )
 
@@ -75,6 +76,40 @@ func (s *Service) Statements(ctx context.Context, r StatementRequest) (model.Sta
 	}
 	res.Rules.Start, res.Rules.End = ru.Start, ru.End
 	return statements.Build(res, r.RuleSet, first[:7], by, s.now().UTC().Format(time.RFC3339)), nil
+}
+
+// WriteStatementPDFs makes the statements and writes one PDF per
+// statement into dir (created if missing), returning the set and the
+// files' paths.
+func (s *Service) WriteStatementPDFs(ctx context.Context, r StatementRequest, dir string) (model.StatementSet, []string, error) {
+	set, err := s.Statements(ctx, r)
+	if err != nil {
+		return set, nil, err
+	}
+	paths, err := report.WriteStatementPDFs(dir, set)
+	return set, paths, err
+}
+
+// StatementPDF is the PDF of one statement of the set (its name as
+// listed, the department or project), with its file name:
+// GET /api/statements.pdf.
+func (s *Service) StatementPDF(ctx context.Context, r StatementRequest, name string) (string, []byte, error) {
+	set, err := s.Statements(ctx, r)
+	if err != nil {
+		return "", nil, err
+	}
+	names := make([]string, 0, len(set.Statements))
+	for _, st := range set.Statements {
+		if st.Name == name {
+			body, err := report.StatementPDF(set, st)
+			if err != nil {
+				return "", nil, apperr.Wrap(apperr.Report, err, "cannot render the statement of %s as PDF: %v", clipText(name, 120), err)
+			}
+			return report.StatementFileName(set, st), body, nil
+		}
+		names = append(names, st.Name)
+	}
+	return "", nil, apperr.Invalid("name", clipText(name, 120), names)
 }
 
 // WriteStatementsCSV writes statements as CSV, one row each.

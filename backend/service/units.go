@@ -106,34 +106,46 @@ func (s *Service) DeleteUnitMetric(ctx context.Context, metric string) error {
 
 // perUnit sets summary.per_unit: the period's cost within the metric's
 // scope (and the query's filters) divided by the metric's units, in
-// total and per day. It only reads.
+// total and per day, and, for a resolved period, the same for the
+// previous span. It only reads.
 func (s *Service) perUnit(ctx context.Context, a *model.CostAnalysis, q model.CostQuery, sc store.Scope, conv *analysis.Converter) error {
+	pu, err := s.divide(ctx, q, sc, conv)
+	if err != nil {
+		return err
+	}
+	if q.Previous != nil {
+		prev := sc
+		prev.From, prev.To = q.Previous.FirstDay(), q.Previous.LastDay()
+		p, err := s.divide(ctx, q, prev, conv)
+		if err != nil {
+			return err
+		}
+		pu.Previous = &model.PerUnitPrevious{Start: prev.From, End: prev.To, Units: p.Units, Cost: p.Cost, CostPerUnit: p.CostPerUnit}
+	}
+	a.Summary.PerUnit = &pu
+	return nil
+}
+
+// divide is the cost per unit of q.Per over the days of sc.
+func (s *Service) divide(ctx context.Context, q model.CostQuery, sc store.Scope, conv *analysis.Converter) (model.PerUnit, error) {
 	from, _ := model.ParseDayNum(sc.From)
 	to, _ := model.ParseDayNum(sc.To)
 	scope, values, err := s.store.UnitValues(ctx, q.Per, from, to)
 	if errors.Is(err, store.ErrNotFound) {
 		known, lerr := s.store.UnitMetrics(ctx)
 		if lerr != nil {
-			return lerr
+			return model.PerUnit{}, lerr
 		}
-		names := make([]string, len(known))
-		for i, m := range known {
-			names[i] = m.Name
-		}
-		if len(names) == 0 {
-			return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", q.Per).WithDetail("field", "per")
-		}
-		return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", q.Per, strings.Join(names, ", ")).
-			WithDetail("field", "per").WithDetail("allowed", names)
+		return model.PerUnit{}, unknownMetric(q.Per, known)
 	}
 	if err != nil {
-		return err
+		return model.PerUnit{}, err
 	}
 	scoped := sc
 	scoped.Filters = append(slices.Clone(sc.Filters), units.Filters(scope)...)
 	days, err := s.store.DaySums(ctx, scoped, q.Metric)
 	if err != nil {
-		return err
+		return model.PerUnit{}, err
 	}
 	cost := map[model.DayNum]float64{}
 	for _, d := range days {
@@ -141,7 +153,19 @@ func (s *Service) perUnit(ctx context.Context, a *model.CostAnalysis, q model.Co
 			cost[n] += conv.Convert(d.Amount, d.Currency)
 		}
 	}
-	pu := units.Divide(q.Per, scope, from, to, cost, values)
-	a.Summary.PerUnit = &pu
-	return nil
+	return units.Divide(q.Per, scope, from, to, cost, values), nil
+}
+
+// unknownMetric is the error of a per naming no stored metric: it names
+// the stored ones.
+func unknownMetric(per string, known []model.UnitMetric) error {
+	names := make([]string, len(known))
+	for i, m := range known {
+		names[i] = m.Name
+	}
+	if len(names) == 0 {
+		return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", per).WithDetail("field", "per")
+	}
+	return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", per, strings.Join(names, ", ")).
+		WithDetail("field", "per").WithDetail("allowed", names)
 }

@@ -68,6 +68,12 @@ func TestCostPerUnit(t *testing.T) {
 		!relClose(*pu.CostPerUnit, a.Summary.TotalCost/wantUnits) {
 		t.Fatalf("per unit %+v, total %v, units %v", pu, a.Summary.TotalCost, wantUnits)
 	}
+	// The previous span (31 days to April 30th) divides its own cost by its units: only
+	// the three days before May have values.
+	if pp := pu.Previous; pp == nil || a.Summary.Previous == nil || pp.Start != a.Summary.Previous.Start || pp.End != "2026-04-30" ||
+		pp.Units != 100+107+114 || !relClose(pp.Cost, a.Summary.Previous.TotalCost) || !relClose(*pp.CostPerUnit, pp.Cost/pp.Units) {
+		t.Fatalf("previous per unit %+v, previous %+v", pu.Previous, a.Summary.Previous)
+	}
 	series, _, err := s.DailySeries(ctx, req.Start, req.End, "")
 	if err != nil {
 		t.Fatal(err)

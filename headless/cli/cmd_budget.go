@@ -9,6 +9,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 	"github.com/costpilot/costpilot/backend/service"
 )
 
@@ -20,7 +21,9 @@ func (a *app) budgetCmd() *cobra.Command {
 		Short: "List, set and delete budgets",
 		Long: `Budgets measure the spend of their current month or quarter against an amount, with the
 forecast to the period's end. Budgets from the config file are listed beside those made here,
-in the dashboard or through the API; only the latter are changed here.`,
+in the dashboard or through the API; only the latter are changed here. A budget set with
+--per METRIC (a business metric of costpilot units) limits the cost per unit instead: its
+amount, actual and forecast are the cost per unit of its scope over its period.`,
 	}
 	cmd.AddCommand(a.budgetListCmd(), a.budgetSetCmd(), a.budgetDeleteCmd())
 	return cmd
@@ -55,7 +58,7 @@ func printBudgets(w io.Writer, bs []service.BudgetView, limit int) {
 	for _, b := range bs {
 		st := b.Status
 		if !b.Measured {
-			t.add(st.Budget.Name, st.Budget.Period, money(st.Budget.Amount, ""), "—", "—", "provider off", b.Source)
+			t.add(budgetLabel(st.Budget), st.Budget.Period, money(st.Budget.Amount, ""), "—", "—", b.Unmeasured, b.Source)
 			continue
 		}
 		fc := "—"
@@ -66,9 +69,26 @@ func printBudgets(w io.Writer, bs []service.BudgetView, limit int) {
 		if st.ActualThreshold > 0 || st.ForecastThreshold > 0 {
 			crossed = fmt.Sprintf("%g%%, forecast %g%%", st.ActualThreshold, st.ForecastThreshold)
 		}
+		if st.Budget.Per != "" {
+			fc = "—"
+			if st.HasForecast {
+				fc = moneyfmt.Rate(st.Projected, st.Currency)
+			}
+			t.add(budgetLabel(st.Budget), st.Period, moneyfmt.Rate(st.Budget.Amount, st.Currency), moneyfmt.Rate(st.Actual, st.Currency), fc, crossed, b.Source)
+			continue
+		}
 		t.add(st.Budget.Name, st.Period, money(st.Budget.Amount, st.Currency), money(st.Actual, st.Currency), fc, crossed, b.Source)
 	}
 	t.print(w, limit)
+}
+
+// budgetLabel is a budget's name, with the metric of a budget on cost
+// per unit.
+func budgetLabel(b config.Budget) string {
+	if b.Per == "" {
+		return b.Name
+	}
+	return b.Name + " (per " + b.Per + ")"
 }
 
 func (a *app) budgetSetCmd() *cobra.Command {
@@ -113,6 +133,7 @@ func (a *app) budgetSetCmd() *cobra.Command {
 	cmd.Flags().StringVar(&b.Scope.Tag, "tag", "", "only lines with this tag, key:value")
 	cmd.Flags().StringVar(&b.Scope.Cluster, "cluster", "", "only this Kubernetes cluster's pods' shares of their nodes")
 	cmd.Flags().StringVar(&b.Scope.Namespace, "namespace", "", "only this Kubernetes namespace's pods' shares of their nodes")
+	cmd.Flags().StringVar(&b.Per, "per", "", "a business metric (costpilot units): the amount is then a limit on the cost per unit")
 	_ = cmd.MarkFlagRequired("amount")
 	a.outputFlag(cmd)
 	return cmd

@@ -16,20 +16,44 @@ func init() { register((*app).statementsCmd) }
 
 func (a *app) statementsCmd() *cobra.Command {
 	var req service.StatementRequest
-	var csvOut string
+	var csvOut, format, outDir string
 	cmd := &cobra.Command{
-		Use:   "statements --rules NAME --period YYYY-MM [--by department|project] [--csv FILE]",
+		Use:   "statements --rules NAME --period YYYY-MM [--by department|project] [--csv FILE | --format pdf [--out DIR]]",
 		Short: "Chargeback statements: a billing period's cost allocated by a saved rule set",
 		Long: `Allocate a billing period's cost with a saved allocation rule set (allocate --save NAME)
 and print one statement per department (or project, --by project). The statements add up to
 the period's allocated total; what no rule placed is shown as unallocated. They read the
 history as it is now: run again after importing a late correction to regenerate them.
---csv writes the statements as CSV, one row each ("-" for standard output).`,
+--csv writes the statements as CSV, one row each ("-" for standard output). --format pdf
+writes one PDF per statement (the department or project, the period, its amount and share,
+and the period's totals) into --out DIR, named statement-PERIOD-BY-NAME.pdf; an existing file
+is never replaced (a second run writes NAME-2.pdf).`,
 		Example: `  costpilot statements --rules finance --period 2026-05
-  costpilot statements --rules finance --period 2026-05 --by project --csv may.csv`,
+  costpilot statements --rules finance --period 2026-05 --by project --csv may.csv
+  costpilot statements --rules finance --period 2026-05 --format pdf --out statements/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			switch format {
+			case "", "table":
+			case "pdf":
+				if csvOut != "" {
+					return usageError{"--csv and --format pdf are alternatives: give one"}
+				}
+			default:
+				return usageError{fmt.Sprintf("--format must be table or pdf, got %q", format)}
+			}
 			return a.withService(cmd, func(svc *service.Service) error {
+				if format == "pdf" {
+					set, paths, err := svc.WriteStatementPDFs(cmd.Context(), req, outDir)
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(cmd.OutOrStdout(), "%d statements of %s, %s written to %s\n", len(paths), set.RuleSet, set.Period, outDir)
+					for _, p := range paths {
+						fmt.Fprintln(cmd.OutOrStdout(), "  "+p)
+					}
+					return nil
+				}
 				set, err := svc.Statements(cmd.Context(), req)
 				if err != nil {
 					return err
@@ -46,6 +70,8 @@ history as it is now: run again after importing a late correction to regenerate 
 	f.StringVar(&req.Period, "period", "", "the billing period, YYYY-MM")
 	f.StringVar(&req.By, "by", "department", "one statement per department or project")
 	f.StringVar(&csvOut, "csv", "", "write the statements as CSV to FILE")
+	f.StringVar(&format, "format", "table", "table, or pdf: one PDF per statement into --out")
+	f.StringVar(&outDir, "out", ".", "the directory --format pdf writes into (created if missing)")
 	a.outputFlag(cmd)
 	return cmd
 }

@@ -3,8 +3,10 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -12,11 +14,14 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/moneyfmt"
 )
 
 // TestStatementsCommand: a rule set saved with allocate --save gives
 // statements for a month whose amounts add up to the allocated total,
-// in JSON and in the CSV file; an unknown rule set exits non-zero.
+// in JSON and in the CSV file; --format pdf writes one PDF each holding
+// the department, period and amount (read back with pdftotext); an
+// unknown rule set or format exits non-zero.
 func TestStatementsCommand(t *testing.T) {
 	dir := isolate(t)
 	data := seeded(t, dir)
@@ -72,5 +77,46 @@ func TestStatementsCommand(t *testing.T) {
 	}
 	if code, _, _ := run(t, "statements", "--rules", "ops", "--period", month, "--data-dir", data); code == 0 {
 		t.Fatal("an unknown rule set succeeded")
+	}
+
+	// --format pdf: one PDF per statement, each holding its department,
+	// the period and its amount as the JSON gives them.
+	pdfs := filepath.Join(dir, "pdf")
+	if code, out, errs := run(t, "statements", "--rules", "finance", "--period", month, "--format", "pdf", "--out", pdfs, "--data-dir", data); code != 0 ||
+		!strings.Contains(out, fmt.Sprintf("%d statements of finance", len(set.Statements))) {
+		t.Fatalf("pdf: %d %s %s", code, out, errs)
+	}
+	files, err := filepath.Glob(filepath.Join(pdfs, "statement-"+month+"-department-*.pdf"))
+	if err != nil || len(files) != len(set.Statements) {
+		t.Fatalf("%d PDFs for %d statements: %v", len(files), len(set.Statements), err)
+	}
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Log("pdftotext not installed (Debian: poppler-utils): the PDFs are not read back")
+		return
+	}
+	for _, st := range set.Statements {
+		var found bool
+		for _, f := range files {
+			b, err := exec.Command("pdftotext", f, "-").Output()
+			if err != nil {
+				t.Fatalf("pdftotext %s: %v", f, err)
+			}
+			text := strings.Join(strings.Fields(string(b)), " ")
+			if !strings.Contains(text, "Department: "+st.Name+" ") {
+				continue
+			}
+			found = true
+			for _, want := range []string{"Billing period " + month, moneyfmt.Format(st.Amount, set.Currency), moneyfmt.Format(set.Allocated, set.Currency)} {
+				if !strings.Contains(text, want) {
+					t.Errorf("%s: the PDF has no %q:\n%s", st.Name, want, text)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no PDF names the department %q", st.Name)
+		}
+	}
+	if code, _, _ := run(t, "statements", "--rules", "finance", "--period", month, "--format", "docx", "--data-dir", data); code == 0 {
+		t.Fatal("--format docx succeeded")
 	}
 }

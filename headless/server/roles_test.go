@@ -123,6 +123,7 @@ var roleOracle = []roleRow{
 	{"GET", "/api/invoices", 401, 200, 200, 200, 0},
 	{"POST", "/api/invoices/totals", 401, 403, 400, 400, 0},
 	{"GET", "/api/statements", 401, 400, 400, 400, 0},
+	{"GET", "/api/statements.pdf", 401, 400, 400, 400, 0},
 	{"GET", "/api/schedules", 401, 200, 200, 200, 0},
 	{"POST", "/api/schedules", 401, 403, 403, 400, 0},
 	{"PUT", "/api/schedules/{id}", 401, 403, 403, 400, 0},

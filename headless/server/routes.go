@@ -123,6 +123,7 @@ func routeTable() []route {
 		api("GET", "/api/invoices", read, (*Server).invoices),
 		api("POST", "/api/invoices/totals", change, (*Server).setInvoiceTotals),
 		api("GET", "/api/statements", read, (*Server).statements),
+		api("GET", "/api/statements.pdf", read, (*Server).statementPDF),
 		api("GET", "/api/schedules", read, (*Server).schedules),
 		api("POST", "/api/schedules", admin, (*Server).createSchedule),
 		api("PUT", "/api/schedules/{id}", admin, (*Server).updateSchedule),

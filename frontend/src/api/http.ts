@@ -75,7 +75,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
       credentials: 'same-origin',
       headers: { Accept: 'application/json' },
     };
-    if (body instanceof FormData) {
+    if (body instanceof FormData || body instanceof Blob) {
       init.body = body;
     } else if (body !== undefined) {
       init.body = JSON.stringify(body);
@@ -165,6 +165,8 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
       form.append('file', file, file.name);
       return post('/api/import', form);
     },
+    UnitMetrics: () => list('/api/units'),
+    ImportUnits: (file) => post(`/api/units?name=${encodeURIComponent(file.name)}`, file),
     ListUsers: () => list('/api/users'),
     AddUser: (u) => post('/api/users', u),
     UpdateUser: (name, c) => call('PATCH', user(name), c),

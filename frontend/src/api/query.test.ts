@@ -21,6 +21,7 @@ describe('costQueryString', () => {
       want: 'period=last_month&granularity=week&group_by=tag%3Ateam&provider=aws&provider=gcp&tag=team%3A%28none%29',
     },
     { name: 'the period days is days=N', q: { period: 'days', days: 7 }, want: 'days=7' },
+    { name: 'per a business metric', q: { period: 'last_month', per: 'orders' }, want: 'period=last_month&per=orders' },
   ];
   for (const tt of ok) {
     it(tt.name, () => expect(costQueryString(tt.q)).toBe(tt.want));

@@ -40,5 +40,6 @@ export function costQueryString(q: CostRequest): string {
     for (const v of values ?? []) if (v.trim()) p.append(key, v.trim());
   }
   if (q.view) p.set('view', q.view);
+  if (q.per) p.set('per', q.per);
   return p.toString();
 }

@@ -41,6 +41,8 @@ import type {
   RuleSet,
   SavedView,
   TagCoverage,
+  UnitMetric,
+  UnitsImport,
   Schedule,
   ScheduleView,
   Session,
@@ -96,6 +98,10 @@ export interface Transport {
   ListRuns(): Promise<Run[]>;
   Session(): Promise<Session>;
   ImportFile(file: File): Promise<ImportResult>;
+  /** UnitMetrics lists the stored business metrics (GET /api/units). */
+  UnitMetrics(): Promise<UnitMetric[]>;
+  /** ImportUnits stores a units CSV: date,metric,value and optional scope columns (POST /api/units). */
+  ImportUnits(file: File): Promise<UnitsImport>;
   ListBudgets(): Promise<BudgetView[]>;
   /** SaveBudget creates (id 0) or changes a budget. */
   SaveBudget(id: number, b: Budget): Promise<BudgetView>;

@@ -131,6 +131,15 @@ export interface AnomalyList {
   series: Partial<Record<ProviderKey, DailyPoint[] | null>> | null;
 }
 
+/** Go: service.AnomalyPerUnitDetail */
+export interface AnomalyPerUnitDetail {
+  metric: string;
+  cost: number;
+  units: number;
+  usual_cost: number;
+  usual_units: number;
+}
+
 /** Go: service.AnomalyView */
 export interface AnomalyView {
   id: string;
@@ -144,6 +153,7 @@ export interface AnomalyView {
   score: number;
   drivers: Driver[] | null;
   decision?: AnomalyDecision;
+  per_unit?: AnomalyPerUnitDetail;
   suppressed: boolean;
 }
 
@@ -170,6 +180,7 @@ export interface Budget {
   amount: number;
   period: string;
   scope: BudgetScope;
+  per?: string;
 }
 
 /** Go: model.BudgetForecast */
@@ -204,6 +215,8 @@ export interface BudgetStatus {
   currency: string;
   actual_threshold: number;
   forecast_threshold: number;
+  cost?: number;
+  units?: number;
 }
 
 /** Go: service.BudgetView */
@@ -214,6 +227,7 @@ export interface BudgetView {
   changed_at?: string;
   status: BudgetStatus;
   measured: boolean;
+  unmeasured?: string;
 }
 
 /** Go: model.CommitmentReport */
@@ -296,6 +310,7 @@ export interface CostRequest {
   group_by?: string;
   filters?: Record<string, string[] | null>;
   view?: string;
+  per?: string;
 }
 
 /** Go: model.CostSummary */
@@ -754,6 +769,16 @@ export interface PerUnit {
   cost: number;
   cost_per_unit: number | null;
   daily_costs: UnitDay[] | null;
+  previous?: PerUnitPrevious;
+}
+
+/** Go: model.PerUnitPrevious */
+export interface PerUnitPrevious {
+  start: string;
+  end: string;
+  units: number;
+  cost: number;
+  cost_per_unit: number | null;
 }
 
 /** Go: model.PerformanceMetrics */

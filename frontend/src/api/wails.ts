@@ -13,6 +13,8 @@ import type {
   AnomalyList,
   CommitmentReport,
   TagCoverage,
+  UnitMetric,
+  UnitsImport,
   AnomalyView,
   BudgetView,
   ScheduleView,
@@ -72,6 +74,7 @@ export function costRequest(q: CostRequest): Parameters<Bindings['AnalyzeCosts']
   if (q.granularity) r.granularity = q.granularity;
   if (q.group_by) r.group_by = q.group_by;
   if (q.view) r.view = q.view;
+  if (q.per) r.per = q.per;
   if (q.filters && Object.keys(q.filters).length > 0) r.filters = q.filters as Record<string, string[]>;
   for (const key of ['provider', 'account', 'service', 'tag'] as const) {
     const v = q[key]?.trim();
@@ -186,6 +189,8 @@ export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fet
       if (!res.ok) throw errorFromBody(res.status, body);
       return body as ImportResult;
     },
+    UnitMetrics: async () => (await call<UnitMetric[] | null>(() => b.UnitMetrics())) ?? [],
+    ImportUnits: async (file) => call<UnitsImport>(async () => b.ImportUnits(file.name, await file.text())),
     ListUsers: webOnly,
     AddUser: webOnly,
     UpdateUser: webOnly,

@@ -8,6 +8,7 @@ import {
   formatDate,
   formatDateTime,
   formatPercent,
+  formatRate,
   formatSeconds,
   formatShortDate,
   providerName,
@@ -29,6 +30,13 @@ describe('formatCurrency', () => {
     { name: 'NaN', amount: Number.NaN, want: '—' },
   ];
   for (const tt of tests) it(tt.name, () => expect(formatCurrency(tt.amount, tt.currency)).toBe(tt.want));
+
+  it('rates keep four decimals below 1, cents from 1 up', () => {
+    expect(formatRate(0.041637)).toBe('$0.0416');
+    expect(formatRate(-0.5)).toBe('-$0.5000');
+    expect(formatRate(12.345)).toBe('$12.35');
+    expect(formatRate(null)).toBe('—');
+  });
 
   it('compact for axes', () => {
     expect(formatCurrencyCompact(12345)).toBe('$12.3K');

@@ -33,6 +33,14 @@ export function formatCurrency(amount: number | null | undefined, currency = 'US
 }
 
 /**
+ * formatRate gives a price per unit (a cost per order): cents from 1 up,
+ * else the four decimals small ones need ($0.0416), as the CLI does.
+ */
+export function formatRate(amount: number | null | undefined, currency = 'USD'): string {
+  return formatCurrency(amount, currency, amount !== null && amount !== undefined && Math.abs(amount) < 1 ? 4 : 2);
+}
+
+/**
  * formatCurrencyCompact is for chart axes and tight spaces: three
  * significant digits, $12.3K, $2.4M (the exact amount goes beside it, in a
  * tooltip: see components/Amount).

@@ -7,7 +7,7 @@ import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { DataTable, ResourceId, type Column } from '../components/DataTable';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { PROVIDER_COLORS } from '../lib/costs';
-import { formatCurrency, formatDate, formatDateTime, formatShortDate, providerName, titleCase } from '../lib/format';
+import { formatCurrency, formatDate, formatDateTime, formatNumber, formatRate, formatShortDate, providerName, titleCase } from '../lib/format';
 import { setQuery, useLocation } from '../lib/router';
 import { notAllowed, useCan, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
@@ -65,14 +65,23 @@ function AnomalyDrawer({ id, currency, onClose, onChanged }: { id: string; curre
   return (
     <aside class="drawer" role="complementary" aria-labelledby="anomaly-title" data-testid="anomaly-drawer">
       <div class="drawer-head">
-        <h2 id="anomaly-title">{a ? `${providerName(a.provider)} · ${formatDate(a.day)}` : 'Anomaly'}</h2>
+        <h2 id="anomaly-title">{a ? `${whose(a)} · ${formatDate(a.day)}` : 'Anomaly'}</h2>
         <button type="button" class="btn btn-small" onClick={onClose}>
           Close
         </button>
       </div>
       {!d && detail.loading && <Loading />}
       {!d && detail.error && <ErrorState error={detail.error} onRetry={detail.reload} what="The anomaly" />}
-      {d && a && (
+      {d && a && a.per_unit && (
+        <div class="drawer-body">
+          <p data-testid="anomaly-per-unit">
+            Cost per {a.per_unit.metric}: <strong>{formatRate(a.actual, currency)}</strong> against a usual {formatRate(a.expected, currency)}
+            {a.expected > 0 && ` (+${Math.round((100 * (a.actual - a.expected)) / a.expected)} %)`}: a cost of {formatCurrency(a.per_unit.cost, currency)} (usually{' '}
+            {formatCurrency(a.per_unit.usual_cost, currency)}) over {formatNumber(a.per_unit.units)} {a.per_unit.metric} (usually {formatNumber(a.per_unit.usual_units)}).
+          </p>
+        </div>
+      )}
+      {d && a && !a.per_unit && (
         <div class="drawer-body">
           <p>
             {a.service ? a.service : 'All services'}: <strong>{formatCurrency(a.actual, currency)}</strong> against a usual {formatCurrency(a.expected, currency)}
@@ -135,6 +144,11 @@ function AnomalyDrawer({ id, currency, onClose, onChanged }: { id: string; curre
   );
 }
 
+/** whose is what an anomaly is of: a provider, or a business metric's cost per unit. */
+function whose(a: AnomalyView): string {
+  return a.per_unit ? `Cost per ${a.per_unit.metric}` : providerName(a.provider);
+}
+
 export function AnomaliesPage() {
   const loc = useLocation();
   const open = new URLSearchParams(loc.search).get('anomaly') ?? '';
@@ -144,10 +158,10 @@ export function AnomaliesPage() {
   const option = useMemo(() => (l ? chart(l) : null), [l]);
   const columns: Column<AnomalyView>[] = [
     { key: 'day', label: 'Day', value: (a) => a.day, render: (a) => formatDate(a.day) },
-    { key: 'provider', label: 'Provider', value: (a) => providerName(a.provider) },
-    { key: 'service', label: 'Service', value: (a) => a.service || '(all services)', wrap: true },
-    { key: 'actual', label: 'Cost', value: (a) => Math.round(a.actual * 100) / 100, render: (a) => formatCurrency(a.actual, cur), numeric: true },
-    { key: 'expected', label: 'Usual', value: (a) => Math.round(a.expected * 100) / 100, render: (a) => formatCurrency(a.expected, cur), numeric: true },
+    { key: 'provider', label: 'Provider', value: (a) => whose(a) },
+    { key: 'service', label: 'Service', value: (a) => (a.per_unit ? `${formatNumber(a.per_unit.units)} ${a.per_unit.metric} (usually ${formatNumber(a.per_unit.usual_units)})` : a.service || '(all services)'), wrap: true },
+    { key: 'actual', label: 'Cost', value: (a) => (a.per_unit ? a.actual : Math.round(a.actual * 100) / 100), render: (a) => (a.per_unit ? formatRate(a.actual, cur) : formatCurrency(a.actual, cur)), numeric: true },
+    { key: 'expected', label: 'Usual', value: (a) => (a.per_unit ? a.expected : Math.round(a.expected * 100) / 100), render: (a) => (a.per_unit ? formatRate(a.expected, cur) : formatCurrency(a.expected, cur)), numeric: true },
     { key: 'drivers', label: 'Driven by', value: (a) => (a.drivers ?? []).map((d) => d.service).join(', '), wrap: true },
     {
       key: 'decision',

@@ -2,10 +2,10 @@
 // forecast to the period's end, the thresholds crossed; budgets made here
 // can be changed and deleted, the config file's are shown beside them.
 import { useState } from 'preact/hooks';
-import { api, toApiError, type ApiError, type Budget, type BudgetView, type ProviderKey } from '../api/client';
+import { api, toApiError, type ApiError, type Budget, type BudgetView, type ProviderKey, type UnitMetric } from '../api/client';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
-import { formatCurrency, formatDate, providerName, titleCase } from '../lib/format';
+import { formatCurrency, formatDate, formatRate, providerName, titleCase } from '../lib/format';
 import { notAllowed, useCan, useSession } from '../lib/session';
 import { useApi } from '../lib/useApi';
 import { DemoLabel } from '../components/DemoLabel';
@@ -15,8 +15,16 @@ const EMPTY: Budget = { name: '', amount: 0, period: 'monthly', scope: {} };
 function scopeText(b: Budget): string {
   const s = b.scope;
   const parts = [s.provider && providerName(s.provider), s.account && `account ${s.account}`, s.service, s.tag && `tag ${s.tag}`].filter(Boolean);
-  return parts.length ? parts.join(' · ') : 'all costs';
+  const scope = parts.length ? parts.join(' · ') : 'all costs';
+  return b.per ? `cost per ${b.per} · ${scope}` : scope;
 }
+
+/** money writes a budget's amounts: a cost per unit keeps the decimals small ones need. */
+function money(b: Budget, v: number, cur?: string): string {
+  return b.per ? formatRate(v, cur) : formatCurrency(v, cur);
+}
+
+const UNMEASURED: Record<string, string> = { 'provider off': 'provider off', 'no metric': 'metric not stored', 'no units': 'no units yet' };
 
 function barsChart(views: BudgetView[]): ChartOption {
   const c = chartColors();
@@ -41,7 +49,7 @@ function barsChart(views: BudgetView[]): ChartOption {
   };
 }
 
-function BudgetForm({ initial, id, onSaved, onCancel }: { initial: Budget; id: number; onSaved: () => void; onCancel: () => void }) {
+function BudgetForm({ initial, id, metrics, onSaved, onCancel }: { initial: Budget; id: number; metrics: UnitMetric[]; onSaved: () => void; onCancel: () => void }) {
   const [b, setB] = useState<Budget>(initial);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | undefined>();
@@ -72,8 +80,19 @@ function BudgetForm({ initial, id, onSaved, onCancel }: { initial: Budget; id: n
       <div class="form-grid">
         {text('Name', b.name, (v) => set({ name: v }))}
         <label class="field">
-          <span>Amount per period</span>
-          <input class="input" type="number" min="0.01" step="0.01" value={b.amount || ''} onInput={(e) => set({ amount: Number((e.target as HTMLInputElement).value) })} required />
+          <span>Budget on</span>
+          <select class="input" value={b.per ?? ''} onChange={(e) => set({ per: (e.target as HTMLSelectElement).value || undefined })} data-testid="budget-per">
+            <option value="">Spend</option>
+            {metrics.map((m) => (
+              <option key={m.name} value={m.name}>
+                Cost per {m.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>{b.per ? `Limit per ${b.per}` : 'Amount per period'}</span>
+          <input class="input" type="number" min={b.per ? '0.000001' : '0.01'} step={b.per ? 'any' : '0.01'} value={b.amount || ''} onInput={(e) => set({ amount: Number((e.target as HTMLInputElement).value) })} required />
         </label>
         <label class="field">
           <span>Period</span>
@@ -112,6 +131,8 @@ function BudgetForm({ initial, id, onSaved, onCancel }: { initial: Budget; id: n
 
 export function BudgetsPage() {
   const state = useApi<BudgetView[]>(() => api.ListBudgets(), []);
+  // The business metrics a budget may be on (costpilot units, or the upload on the Status page).
+  const metrics = useApi<UnitMetric[]>(() => api.UnitMetrics(), [], { live: false });
   const session = useSession();
   const mayChange = useCan('change');
   const why = mayChange ? undefined : notAllowed(session, 'change');
@@ -146,6 +167,7 @@ export function BudgetsPage() {
           key={editing.id}
           id={editing.id}
           initial={editing.b}
+          metrics={metrics.data ?? []}
           onCancel={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
@@ -157,7 +179,7 @@ export function BudgetsPage() {
       {state.error && state.data && <StaleBanner error={state.error} onRetry={state.reload} />}
       {!state.data && state.loading && <Loading label="Measuring budgets…" />}
       {!state.data && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Budgets" />}
-      {state.data && views.length === 0 && <Empty title="No budgets yet">Add one with New budget: an amount per month or quarter, for all costs or a provider, account, service or tag.</Empty>}
+      {state.data && views.length === 0 && <Empty title="No budgets yet">Add one with New budget: an amount per month or quarter, for all costs or a provider, account, service or tag, or a limit on the cost per unit of a business metric.</Empty>}
       {views.some((v) => v.measured) && (
         <article class="panel">
           <h2>Spent and forecast, share of each budget</h2>
@@ -192,9 +214,11 @@ export function BudgetsPage() {
                       </td>
                       <td class="wrap">{scopeText(st.budget)}</td>
                       <td>{v.measured ? `${formatDate(st.period_start)} – ${formatDate(st.period_end)}` : titleCase(st.budget.period)}</td>
-                      <td class="num">{formatCurrency(st.budget.amount, cur)}</td>
-                      <td class="num" data-testid="budget-actual">{v.measured ? formatCurrency(st.actual, cur) : 'provider off'}</td>
-                      <td class="num">{v.measured && st.has_forecast ? formatCurrency(st.projected, cur) : '—'}</td>
+                      <td class="num">{money(st.budget, st.budget.amount, cur)}</td>
+                      <td class="num" data-testid="budget-actual" title={st.budget.per && v.measured ? `${formatCurrency(st.cost ?? 0, cur)} over ${st.units ?? 0} ${st.budget.per}` : undefined}>
+                        {v.measured ? money(st.budget, st.actual, cur) : UNMEASURED[v.unmeasured ?? ''] ?? v.unmeasured}
+                      </td>
+                      <td class="num">{v.measured && st.has_forecast ? money(st.budget, st.projected, cur) : '—'}</td>
                       <td>
                         {st.actual_threshold > 0 && <span class={`pill ${st.actual_threshold >= 100 ? 'pill-high' : 'pill-medium'}`}>spent {st.actual_threshold} %</span>}{' '}
                         {st.forecast_threshold > st.actual_threshold && <span class="pill pill-low">forecast {st.forecast_threshold} %</span>}

@@ -4,7 +4,7 @@
 // resources. Every bar, card, row and legend item drills down: it adds its
 // filter and groups by what is inside it; breadcrumbs go back.
 import { useMemo, useState } from 'preact/hooks';
-import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type Granularity } from '../api/client';
+import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type CostRequest, type Granularity, type UnitMetric } from '../api/client';
 import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
 import { Amount } from '../components/Amount';
@@ -30,7 +30,7 @@ import {
   without,
   type Explore,
 } from '../lib/explore';
-import { formatCurrency, formatCurrencyCompact, formatDate, formatPercent, formatShortDate, providerName, titleCase } from '../lib/format';
+import { formatCurrency, formatCurrencyCompact, formatDate, formatNumber, formatPercent, formatRate, formatShortDate, providerName, titleCase } from '../lib/format';
 import { CALENDAR, defaultGranularity, isoDay, periodLabel, PRESET_DAYS, type Period } from '../lib/period';
 import { navigate, useLocation } from '../lib/router';
 import { can, notAllowed, useSession } from '../lib/session';
@@ -86,6 +86,46 @@ function Change({ current, previous, long, span, lengths }: { current: number; p
       {cmp.raw && <span class="muted small"> (raw {cmp.raw.label})</span>}
       {long && <span class="muted"> vs previous period</span>}
     </span>
+  );
+}
+
+/**
+ * CostPerUnitCard is the view's cost per unit of a business metric (the
+ * first stored one, or the one picked) against the previous span; nothing
+ * when no metric is stored.
+ */
+function CostPerUnitCard({ query, fallbackCurrency }: { query: CostRequest; fallbackCurrency: string }) {
+  const metrics = useApi<UnitMetric[]>(() => api.UnitMetrics(), [], { live: false });
+  const names = (metrics.data ?? []).map((m) => m.name);
+  const [picked, setPicked] = useState<string | undefined>();
+  const metric = picked && names.includes(picked) ? picked : names[0];
+  const perQuery: CostRequest = { ...query, group_by: undefined, per: metric };
+  const state = useApi<CostAnalysis | undefined>((fresh) => (metric ? analyzeCosts(perQuery, fresh) : Promise.resolve(undefined)), [JSON.stringify(perQuery)]);
+  if (!metric) return null;
+  const pu = state.data?.summary.per_unit;
+  const currency = state.data?.summary.currency || fallbackCurrency;
+  const value = pu?.cost_per_unit;
+  const prev = pu?.previous;
+  return (
+    <article class="card" data-testid="cost-per-unit-card">
+      <h2 class="card-label">Cost per {metric}</h2>
+      <div class="card-value small-value" data-testid="cost-per-unit" title={pu ? `${formatCurrency(pu.cost, currency)} over ${formatNumber(pu.units)} ${metric}` : undefined}>
+        {state.error ? '—' : !pu ? '…' : value === null || value === undefined ? 'no units' : formatRate(value, currency)}
+      </div>
+      {value !== null && value !== undefined && prev?.cost_per_unit !== null && prev?.cost_per_unit !== undefined && (
+        <Change current={value} previous={prev.cost_per_unit} span={`${formatDate(prev.start)} – ${formatDate(prev.end)}`} />
+      )}
+      {pu && <div class="muted small">{formatNumber(pu.units)} {metric}</div>}
+      {names.length > 1 && (
+        <select class="input" aria-label="Business metric" value={metric} onChange={(ev) => setPicked((ev.target as HTMLSelectElement).value)} data-testid="cost-per-unit-metric">
+          {names.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      )}
+    </article>
   );
 }
 
@@ -430,6 +470,7 @@ export function OverviewPage() {
                 <DataThrough age={(s.data_age ?? []).find((d) => d.provider === k)} />
               </article>
             ))}
+            <CostPerUnitCard query={query} fallbackCurrency={currency} />
           </div>
 
           {providers.length === 0 || s.total_cost === 0 && (s.groups ?? []).length === 0 ? (

@@ -6,6 +6,7 @@ import { alertWords } from '../lib/plain';
 import { useState } from 'preact/hooks';
 import { api, forgetCosts, toApiError, type ApiError, type CredentialChecks, type ImportResult, type ProviderDetail, type ProviderKey, type Run, type SyncResult } from '../api/client';
 import { ImportSummary } from '../components/ImportSummary';
+import { UnitsUpload } from '../components/UnitsUpload';
 import { Empty, ErrorState, Loading } from '../components/states';
 import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
 import { can, notAllowed, useSession } from '../lib/session';
@@ -324,6 +325,10 @@ export function StatusPage() {
         </form>
         {imp.error && <ErrorState error={imp.error} what="Import" />}
         {imp.result && <ImportSummary result={imp.result} />}
+      </Section>
+
+      <Section title="Import business metrics" id="units">
+        <UnitsUpload mayChange={mayChange} why={mayChange ? undefined : notAllowed(session, 'change')} />
       </Section>
 
       <Section title="Recent runs" id="runs">

@@ -14,6 +14,7 @@ export namespace app {
 	    group_by?: string;
 	    filters?: Record<string, Array<string>>;
 	    view?: string;
+	    per?: string;
 	}
 	export interface Info {
 	    version: string;
@@ -61,6 +62,7 @@ export namespace config {
 	    amount: number;
 	    period: string;
 	    scope: BudgetScope;
+	    per?: string;
 	}
 	
 	export interface FeaturesConfig {
@@ -186,6 +188,13 @@ export namespace model {
 	    total_cost: number;
 	    providers: Record<string, number>;
 	}
+	export interface PerUnitPrevious {
+	    start: string;
+	    end: string;
+	    units: number;
+	    cost: number;
+	    cost_per_unit?: number;
+	}
 	export interface UnitDay {
 	    date: string;
 	    cost: number;
@@ -199,6 +208,7 @@ export namespace model {
 	    cost: number;
 	    cost_per_unit?: number;
 	    daily_costs: UnitDay[];
+	    previous?: PerUnitPrevious;
 	}
 	export interface DataAge {
 	    provider: string;
@@ -449,6 +459,7 @@ export namespace model {
 	    cost: number;
 	}
 	
+	
 	export interface PerformanceMetrics {
 	    cache_hit_rate: number;
 	    total_requests: number;
@@ -599,6 +610,14 @@ export namespace model {
 	
 	
 	
+	export interface UnitMetric {
+	    name: string;
+	    scope: Record<string, string>;
+	    first_day: string;
+	    last_day: string;
+	    days: number;
+	    total: number;
+	}
 
 }
 
@@ -615,6 +634,8 @@ export namespace monitor {
 	    currency: string;
 	    actual_threshold: number;
 	    forecast_threshold: number;
+	    cost?: number;
+	    units?: number;
 	}
 	export interface Driver {
 	    service: string;
@@ -647,6 +668,13 @@ export namespace service {
 	    expected: number;
 	    excess: number;
 	}
+	export interface AnomalyPerUnitDetail {
+	    metric: string;
+	    cost: number;
+	    units: number;
+	    usual_cost: number;
+	    usual_units: number;
+	}
 	export interface AnomalyView {
 	    id: string;
 	    scope: string;
@@ -659,6 +687,7 @@ export namespace service {
 	    score: number;
 	    drivers: monitor.Driver[];
 	    decision?: AnomalyDecision;
+	    per_unit?: AnomalyPerUnitDetail;
 	    suppressed: boolean;
 	}
 	export interface AnomalyDetail {
@@ -674,6 +703,7 @@ export namespace service {
 	    series: Record<string, Array<model.DailyPoint>>;
 	}
 	
+	
 	export interface BudgetView {
 	    id: number;
 	    source: string;
@@ -681,6 +711,7 @@ export namespace service {
 	    changed_at?: string;
 	    status: monitor.BudgetStatus;
 	    measured: boolean;
+	    unmeasured?: string;
 	}
 	export interface CommitmentRequest {
 	    period?: string;
@@ -798,6 +829,11 @@ export namespace service {
 	    warning?: string;
 	    warnings?: string[];
 	    error?: string;
+	}
+	export interface UnitsImport {
+	    file: string;
+	    metrics: model.UnitMetric[];
+	    rows: number;
 	}
 
 }

@@ -47,6 +47,8 @@ export function GenerateReport(arg1:model.ReportRequest):Promise<model.ReportRes
 
 export function ImportFilesDialog():Promise<service.ImportResult>;
 
+export function ImportUnits(arg1:string,arg2:string):Promise<service.UnitsImport>;
+
 export function ListAllocationRules():Promise<Array<model.RuleSet>>;
 
 export function ListAnomalies():Promise<service.AnomalyList>;
@@ -96,6 +98,8 @@ export function Sync(arg1:service.SyncRequest):Promise<Array<service.SyncResult>
 export function TagCoverage(arg1:service.CommitmentRequest):Promise<model.TagCoverage>;
 
 export function TagValues(arg1:app.CostRequest):Promise<Record<string, Array<string>>>;
+
+export function UnitMetrics():Promise<Array<model.UnitMetric>>;
 
 export function UnlockCredentials(arg1:string):Promise<void>;
 

@@ -86,6 +86,10 @@ export function ImportFilesDialog() {
   return window['go']['app']['Bindings']['ImportFilesDialog']();
 }
 
+export function ImportUnits(arg1, arg2) {
+  return window['go']['app']['Bindings']['ImportUnits'](arg1, arg2);
+}
+
 export function ListAllocationRules() {
   return window['go']['app']['Bindings']['ListAllocationRules']();
 }
@@ -184,6 +188,10 @@ export function TagCoverage(arg1) {
 
 export function TagValues(arg1) {
   return window['go']['app']['Bindings']['TagValues'](arg1);
+}
+
+export function UnitMetrics() {
+  return window['go']['app']['Bindings']['UnitMetrics']();
 }
 
 export function UnlockCredentials(arg1) {
