@@ -304,6 +304,7 @@ func (c *Config) Validate() Errors {
 	validateSources(c, add)
 	validateInventory(c, add)
 	validateAPISources(c, add)
+	validateVendors(c, add)
 	thr := func(field string, v float64) {
 		if !(v > 0 && v <= 1) { // NaN too
 			add(field, "must be a fraction in (0, 1], got %g", v)
@@ -391,6 +392,24 @@ func validateSources(c *Config, add func(field, format string, args ...any)) {
 		if a.OutputLocation != "" && !strings.HasPrefix(a.OutputLocation, "s3://") {
 			add("aws.athena.output_location", "must be an s3:// location, not %q", a.OutputLocation)
 		}
+	}
+}
+
+// validateVendors checks the AI vendors' endpoints: an absolute http(s)
+// URL without credentials, under the outbound address rule.
+func validateVendors(c *Config, add func(field, format string, args ...any)) {
+	for _, k := range model.Vendors {
+		v := c.Vendor(k)
+		if v.Endpoint == "" {
+			continue
+		}
+		field := string(k) + ".endpoint"
+		if u, err := url.Parse(v.Endpoint); err == nil && (u.User != nil || u.RawQuery != "") {
+			// The value is not repeated: it may hold a secret.
+			add(field, "must be a URL without credentials or query (the admin key goes in a header)")
+			continue
+		}
+		checkOutboundURL(c, field, v.Endpoint, add)
 	}
 }
 

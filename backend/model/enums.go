@@ -34,6 +34,21 @@ const (
 // AllProviders lists the provider keys in their canonical order.
 var AllProviders = []ProviderKey{AWS, Azure, GCP, OCI}
 
+// The AI vendors whose cost APIs costpilot reads: beyond the clouds (no
+// inventory, commitments or demo), but configured and synced like them.
+const (
+	OpenAI    ProviderKey = "openai"
+	Anthropic ProviderKey = "anthropic"
+)
+
+// Vendors lists the AI vendors with connectors, in their canonical order
+// (after the clouds).
+var Vendors = []ProviderKey{OpenAI, Anthropic}
+
+// Connected reports whether k has a connector and a configuration
+// section: a cloud or an AI vendor.
+func (k ProviderKey) Connected() bool { return k.Cloud() || slices.Contains(Vendors, k) }
+
 // Name is the provider's display name (the UI has the same table).
 func (k ProviderKey) Name() string {
 	switch k {
@@ -45,6 +60,10 @@ func (k ProviderKey) Name() string {
 		return "Google Cloud"
 	case OCI:
 		return "Oracle Cloud"
+	case OpenAI:
+		return "OpenAI"
+	case Anthropic:
+		return "Anthropic"
 	}
 	return string(k)
 }

@@ -278,7 +278,12 @@ func (s *Service) source(ctx context.Context, k model.ProviderKey) model.SourceK
 
 func sourceFrom(cfg *config.Config, cfgPath string, states []store.HistoryStats, k model.ProviderKey) model.SourceKind {
 	if !k.Cloud() {
-		return model.SourceExport // a provider beyond the clouds is only ever imported
+		// A provider beyond the clouds is imported, unless it is an AI
+		// vendor whose connector is on (its synced history is shown then).
+		if cfg.Provider(k).Enabled {
+			return model.SourceAPI
+		}
+		return model.SourceExport
 	}
 	src := cfg.Provider(k).Source
 	if cfgPath == "" && src == model.SourceDemo {

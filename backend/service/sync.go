@@ -131,11 +131,12 @@ func (s *Service) RunSync(ctx context.Context, r SyncRequest) ([]SyncResult, err
 	if err != nil {
 		return nil, err
 	}
-	if r.Provider != "" && !r.Provider.Cloud() {
+	synced := func(k model.ProviderKey) bool { return k.Cloud() || s.cfg.Provider(k).Enabled }
+	if r.Provider != "" && !synced(r.Provider) {
 		return nil, apperr.E(apperr.Validation, "%s is imported from files and has no connector to sync: import its FOCUS files again to update it", s.providerName(r.Provider)).
 			WithProvider(string(r.Provider)).WithDetail("field", "provider")
 	}
-	keys = slices.DeleteFunc(keys, func(k model.ProviderKey) bool { return !k.Cloud() })
+	keys = slices.DeleteFunc(keys, func(k model.ProviderKey) bool { return !synced(k) })
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
 	return s.syncParallel(ctx, keys, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
