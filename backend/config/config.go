@@ -16,6 +16,7 @@ type Config struct {
 	OCI          OCIConfig          `yaml:"oci"`
 	OpenAI       VendorConfig       `yaml:"openai"`
 	Anthropic    VendorConfig       `yaml:"anthropic"`
+	FocusSources []FocusSource      `yaml:"focus_sources"`
 	Optimization OptimizationConfig `yaml:"optimization"`
 	OutputDir    string             `yaml:"output_dir"`
 	DataDir      string             `yaml:"data_dir"`

@@ -305,6 +305,7 @@ func (c *Config) Validate() Errors {
 	validateInventory(c, add)
 	validateAPISources(c, add)
 	validateVendors(c, add)
+	validateFocusSources(c, add)
 	thr := func(field string, v float64) {
 		if !(v > 0 && v <= 1) { // NaN too
 			add(field, "must be a fraction in (0, 1], got %g", v)

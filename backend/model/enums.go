@@ -78,6 +78,14 @@ const (
 	SMTPPassword = "password"
 )
 
+// FocusSources owns the bearer token of the https FOCUS sources
+// (focus_sources) in the credential store, under FocusToken, beside the
+// clouds' credentials (no provider: a file names its own).
+const (
+	FocusSources = "focus"
+	FocusToken   = "token"
+)
+
 // Cloud reports whether k is one of the four clouds, the providers with
 // connectors, credentials and configuration.
 func (k ProviderKey) Cloud() bool { return slices.Contains(AllProviders, k) }
@@ -187,10 +195,13 @@ const (
 	// storage class, generation, architecture, licence, support version or
 	// network path (package billcheck).
 	RecConfiguration RecommendationType = "configuration"
+	// RecAIModel is a change of AI model: traffic of a model that a
+	// cheaper model of the same family could carry (package recommend).
+	RecAIModel RecommendationType = "ai_model"
 )
 
 // RecommendationTypes lists the recommendation kinds.
-var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration}
+var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration, RecAIModel}
 
 // RecSource says which recommender found a recommendation: costpilot
 // itself or a cloud's own recommender.

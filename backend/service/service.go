@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,10 @@ type Service struct {
 
 	counters *monitor.Counters
 	process  *monitor.Process
+
+	// focusHTTP replaces the focus_sources' client (tests: a TLS test
+	// server's).
+	focusHTTP *http.Client
 
 	gate     atomic.Pointer[demoGate]     // see demoGate
 	findings atomic.Pointer[findingsMemo] // see findingsMemo
