@@ -307,7 +307,9 @@ type BudgetScope struct {
 	Provider model.ProviderKey `yaml:"provider" json:"provider,omitempty"`
 	Account  string            `yaml:"account" json:"account,omitempty"`
 	Service  string            `yaml:"service" json:"service,omitempty"`
-	Tag      string            `yaml:"tag" json:"tag,omitempty"` // key:value
+	// Category is a FOCUS service category ("AI and Machine Learning").
+	Category string `yaml:"category" json:"category,omitempty"`
+	Tag      string `yaml:"tag" json:"tag,omitempty"` // key:value
 }
 
 // ImportConfig bounds what one import of billing exports may hold, so

@@ -474,7 +474,7 @@ func CheckBudget(prefix string, b Budget, add func(field, format string, args ..
 	if b.Scope.Tag != "" && !strings.Contains(b.Scope.Tag, ":") {
 		add(prefix+"scope.tag", "must be key:value, got %q", b.Scope.Tag)
 	}
-	for _, f := range []struct{ name, v string }{{"account", b.Scope.Account}, {"service", b.Scope.Service}, {"tag", b.Scope.Tag}} {
+	for _, f := range []struct{ name, v string }{{"account", b.Scope.Account}, {"service", b.Scope.Service}, {"category", b.Scope.Category}, {"tag", b.Scope.Tag}} {
 		if len(f.v) > maxBudgetScope {
 			add(prefix+"scope."+f.name, "is longer than %d bytes", maxBudgetScope)
 		}

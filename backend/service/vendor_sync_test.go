@@ -24,10 +24,13 @@ import (
 
 // openAICostsServer answers GET /v1/organization/costs in the Costs API's
 // wire format: a bucket per asked day with two line items of one project
-// (1.25 and 0.5 a day), only for the Bearer key want. A wrong key gets
+// (input(day) and 0.5 a day; input nil: 1.25), only for the Bearer key want. A wrong key gets
 // OpenAI's 401 body, which repeats the key as vendors do. It records the
 // asked spans as UTC days.
-func openAICostsServer(t *testing.T, want string) (*httptest.Server, func() [][2]string) {
+func openAICostsServer(t *testing.T, want string, input func(day time.Time) float64) (*httptest.Server, func() [][2]string) {
+	if input == nil {
+		input = func(time.Time) float64 { return 1.25 }
+	}
 	t.Helper()
 	var mu sync.Mutex
 	var asked [][2]string
@@ -53,7 +56,7 @@ func openAICostsServer(t *testing.T, want string) (*httptest.Server, func() [][2
 		var data []map[string]any
 		for d := start; d < end; d += 86400 {
 			data = append(data, map[string]any{"object": "bucket", "start_time": d, "end_time": d + 86400, "results": []map[string]any{
-				{"object": "organization.costs.result", "amount": map[string]any{"value": 1.25, "currency": "usd"}, "line_item": "gpt-4o-2024-08-06, input", "project_id": "proj_a"},
+				{"object": "organization.costs.result", "amount": map[string]any{"value": input(time.Unix(d, 0).UTC()), "currency": "usd"}, "line_item": "gpt-4o-2024-08-06, input", "project_id": "proj_a"},
 				{"object": "organization.costs.result", "amount": map[string]any{"value": 0.5, "currency": "usd"}, "line_item": "gpt-4o-2024-08-06, output", "project_id": "proj_a"},
 			}})
 		}
@@ -100,7 +103,7 @@ func openVendor(t *testing.T, yml string, now *time.Time) (*Service, *bytes.Buff
 // and the key is in no error, log line or database file.
 func TestOpenAISyncFromConfig(t *testing.T) {
 	const key = "sk-admin-TESTKEY-0123456789abcdef"
-	srv, asked := openAICostsServer(t, key)
+	srv, asked := openAICostsServer(t, key, nil)
 	t.Setenv("OPENAI_ADMIN_KEY", key)
 	now := testNow // yesterday is 2026-06-09
 	s, logs, dir := openVendor(t, "openai: {enabled: true, endpoint: "+srv.URL+"}\n", &now)

@@ -110,6 +110,7 @@ func (a *app) budgetSetCmd() *cobra.Command {
 	cmd.Flags().StringVar(&provider, "provider", "", "only this provider: "+providerChoices())
 	cmd.Flags().StringVar(&b.Scope.Account, "account", "", "only this billing account or sub-account")
 	cmd.Flags().StringVar(&b.Scope.Service, "service", "", "only this service")
+	cmd.Flags().StringVar(&b.Scope.Category, "category", "", `only this service category ("AI and Machine Learning")`)
 	cmd.Flags().StringVar(&b.Scope.Tag, "tag", "", "only lines with this tag, key:value")
 	_ = cmd.MarkFlagRequired("amount")
 	a.outputFlag(cmd)
