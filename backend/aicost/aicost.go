@@ -182,7 +182,9 @@ func vertex(l Line) (Usage, bool) {
 // "cache read"); its model is the service when the usage names none.
 func vendor(l Line) (Usage, bool) {
 	ctx := strings.ToLower(l.Usage + " " + l.Unit)
-	if !strings.Contains(ctx, "token") {
+	// OpenAI's Costs API names a token line item "<model>, <kind>"
+	// (gpt-4o-2024-08-06, input), without the word and without a quantity.
+	if !strings.Contains(ctx, "token") && (l.Provider != model.OpenAI || !strings.Contains(l.Usage, ", ")) {
 		return Usage{}, false
 	}
 	u, ok := byWords(l.Usage, true)

@@ -28,6 +28,9 @@ func TestClassify(t *testing.T) {
 		{"gce egress is no AI", Line{model.GCP, "Compute Engine", "X / Network Inter Zone Data Transfer Out", "gibibyte"}, Usage{}, false},
 		{"vendor cache read", Line{"anthropic", "Claude Sonnet 4", "sku-1 / Claude Sonnet 4 cache read input tokens", "1M Tokens"}, Usage{"claude-sonnet-4", CachedInput, Tokens, 1e6}, true},
 		{"vendor kind first", Line{"openai", "gpt-4.1", "Input tokens", "tokens"}, Usage{"gpt-4.1", Input, Tokens, 1}, true},
+		{"openai costs line item", Line{"openai", "gpt-4o-2024-08-06", "gpt-4o-2024-08-06, cached input", ""}, Usage{"gpt-4o-2024-08-06", CachedInput, Tokens, 1}, true},
+		{"openai tool is no token", Line{"openai", "Assistants API | file search", "Assistants API | file search", ""}, Usage{}, false},
+		{"another vendor's comma is no token", Line{"grafana-cloud", "Logs", "Logs, ingest", ""}, Usage{}, false},
 		{"vendor request is no token", Line{"anthropic", "Web Search", "web-search / Web search requests", "Requests"}, Usage{}, false},
 		{"oci is not read", Line{model.OCI, "Generative AI", "B1 / Large Cohere input tokens", "tokens"}, Usage{}, false},
 	}
@@ -58,20 +61,25 @@ func TestSummarize(t *testing.T) {
 		{Provider: "anthropic", Service: "Claude Sonnet 4", SubAccount: "ws1", Usage: "Claude Sonnet 4 cache read tokens", Unit: "tokens", Quantity: 2e6, Billed: 6e8, Currency: "USD"},
 		{Provider: "anthropic", Service: "Claude Sonnet 4", SubAccount: "ws2", Usage: "Claude Sonnet 4 output tokens", Unit: "1K tokens", Quantity: 100, Billed: 15e8, Currency: "USD"},
 		{Provider: model.GCP, Service: "Vertex AI", Usage: "S / Gemini 1.5 Pro Input Text Characters", Unit: "1k characters", Quantity: 10, Billed: 1e9, Currency: "USD"},
+		// OpenAI's costs carry no quantity: AI spend, no part of a cost per token.
+		{Provider: "openai", Service: "gpt-4o-2024-08-06", Usage: "gpt-4o-2024-08-06, input", Billed: 2e9, Currency: "USD"},
 		{Provider: model.AWS, Service: "Amazon S3", Usage: "TimedStorage-ByteHrs", Unit: "GB-Mo", Quantity: 10, Billed: 5e9, Currency: "USD"},
 	}
 	conv := func(n model.Nanos, _ string) float64 { return n.Float64() }
 	got := Summarize(lines, model.MetricBilled, conv, func(k model.ProviderKey) string { return string(k) })
-	if !near(got.TotalCost, 9.1) || got.Tokens != 4.1e6 || got.CostPerMillionTokens == nil || !near(*got.CostPerMillionTokens, 8.1/4.1) {
+	if !near(got.TotalCost, 11.1) || got.Tokens != 4.1e6 || got.CostPerMillionTokens == nil || !near(*got.CostPerMillionTokens, 8.1/4.1) {
 		t.Fatalf("totals %v %v %v", got.TotalCost, got.Tokens, got.CostPerMillionTokens)
 	}
 	if got.CachedInputShare == nil || *got.CachedInputShare != 0.5 {
 		t.Errorf("cached share %v, want 0.5", got.CachedInputShare)
 	}
-	if len(got.Models) != 3 || got.Models[0].Project != "ws1" || !near(got.Models[0].Cost, 6.6) || len(got.Models[0].Kinds) != 2 {
+	if len(got.Models) != 4 || got.Models[0].Project != "ws1" || !near(got.Models[0].Cost, 6.6) || len(got.Models[0].Kinds) != 2 {
 		t.Fatalf("models %+v", got.Models)
 	}
-	last := got.Models[2]
+	if o := got.Models[1]; o.Provider != "openai" || o.Cost != 2 || o.Tokens != 0 || o.CostPerMillionTokens != nil {
+		t.Errorf("openai model %+v, want 2 without tokens", o)
+	}
+	last := got.Models[3]
 	if last.Model != "gemini-1.5-pro" || last.Characters != 1e4 || last.Tokens != 0 || last.CostPerMillionTokens != nil {
 		t.Errorf("characters model %+v", last)
 	}

@@ -44,10 +44,14 @@ func Summarize(lines []model.CostLine, m model.CostMetric, conv Convert, names f
 		n := l.Quantity * u.PerUnit
 		for _, t := range []*sums{s, &total} {
 			t.cost += cost
-			if u.Measure == Tokens {
+			switch {
+			case n <= 0:
+				// No quantity (OpenAI's costs): its cost is AI spend but
+				// no part of a cost per token.
+			case u.Measure == Tokens:
 				t.tokens += n
 				t.tokenCost += cost
-			} else {
+			default:
 				t.chars += n
 			}
 		}

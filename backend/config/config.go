@@ -3,6 +3,8 @@
 package config
 
 import (
+	"slices"
+
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -12,6 +14,9 @@ type Config struct {
 	Azure        AzureConfig        `yaml:"azure"`
 	GCP          GCPConfig          `yaml:"gcp"`
 	OCI          OCIConfig          `yaml:"oci"`
+	OpenAI       VendorConfig       `yaml:"openai"`
+	Anthropic    VendorConfig       `yaml:"anthropic"`
+	FocusSources []FocusSource      `yaml:"focus_sources"`
 	Optimization OptimizationConfig `yaml:"optimization"`
 	OutputDir    string             `yaml:"output_dir"`
 	DataDir      string             `yaml:"data_dir"`
@@ -145,6 +150,27 @@ type OCIConfig struct {
 	PrivateKeyPath string `yaml:"private_key_path"`
 	Region         string `yaml:"region"`
 	Endpoint       string `yaml:"endpoint"`
+}
+
+// VendorConfig is the section of an AI vendor whose cost API is read
+// (openai, anthropic): its source is always api, its admin key comes from
+// the environment or the credential store, never from this file.
+type VendorConfig struct {
+	Enabled bool `yaml:"enabled"`
+	// Endpoint overrides the vendor's API base URL (a proxy or a test
+	// server); empty is the vendor's own.
+	Endpoint string `yaml:"endpoint"`
+}
+
+// Vendor returns the section of AI vendor k, nil for any other key.
+func (c *Config) Vendor(k model.ProviderKey) *VendorConfig {
+	switch k {
+	case model.OpenAI:
+		return &c.OpenAI
+	case model.Anthropic:
+		return &c.Anthropic
+	}
+	return nil
 }
 
 // OptimizationConfig holds the rightsizing thresholds, as fractions.
@@ -285,7 +311,9 @@ type BudgetScope struct {
 	Provider model.ProviderKey `yaml:"provider" json:"provider,omitempty"`
 	Account  string            `yaml:"account" json:"account,omitempty"`
 	Service  string            `yaml:"service" json:"service,omitempty"`
-	Tag      string            `yaml:"tag" json:"tag,omitempty"` // key:value
+	// Category is a FOCUS service category ("AI and Machine Learning").
+	Category string `yaml:"category" json:"category,omitempty"`
+	Tag      string `yaml:"tag" json:"tag,omitempty"` // key:value
 	// Cluster and Namespace keep the shares of the Kubernetes pods of that
 	// cluster and namespace in their nodes' billed lines.
 	Cluster   string `yaml:"cluster" json:"cluster,omitempty"`
@@ -327,15 +355,20 @@ func (c *Config) Provider(k model.ProviderKey) ProviderSettings {
 		cm = c.GCP.Common
 	case model.OCI:
 		cm = c.OCI.Common
+	default:
+		if v := c.Vendor(k); v != nil && v.Enabled {
+			cm = Common{Enabled: true, Source: model.SourceAPI}
+		}
 	}
 	return ProviderSettings{Key: k, Enabled: cm.Enabled, Source: cm.Source, ExportPaths: cm.ExportPaths,
 		Inventory: cm.Inventory, Prometheus: cm.Prometheus}
 }
 
-// EnabledProviders lists the enabled providers in canonical order.
+// EnabledProviders lists the enabled providers in canonical order: the
+// clouds, then the AI vendors.
 func (c *Config) EnabledProviders() []model.ProviderKey {
 	var out []model.ProviderKey
-	for _, k := range model.AllProviders {
+	for _, k := range append(slices.Clone(model.AllProviders), model.Vendors...) {
 		if c.Provider(k).Enabled {
 			out = append(out, k)
 		}

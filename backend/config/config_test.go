@@ -191,3 +191,44 @@ func TestLocate(t *testing.T) {
 		t.Fatalf("local file: %s %v %v", p, found, err)
 	}
 }
+
+// TestFocusSourcesValidate: each focus_sources item is a named folder or
+// https URL; the errors name the item's field and never repeat a URL
+// (a signed URL's query is a secret).
+func TestFocusSourcesValidate(t *testing.T) {
+	tests := []struct {
+		yml, field string
+	}{
+		{"focus_sources: [{name: gw, url: 'https://h.example/f.csv', every: 6, token_env: GW_TOKEN}, {name: v, path: /tmp/x}]", ""},
+		{"focus_sources: [{name: GW, path: /tmp/x}]", "focus_sources[0].name"},
+		{"focus_sources: [{name: a, path: /x}, {name: a, path: /y}]", "focus_sources[1].name"},
+		{"focus_sources: [{name: a}]", "focus_sources[0].path"},
+		{"focus_sources: [{name: a, path: /x, url: 'https://h.example/f.csv'}]", "focus_sources[0].path"},
+		{"focus_sources: [{name: a, url: 'http://h.example/f.csv?sig=SECRET'}]", "focus_sources[0].url"},
+		{"focus_sources: [{name: a, url: 'https://u:SECRET@h.example/f.csv'}]", "focus_sources[0].url"},
+		{"focus_sources: [{name: a, url: 'https://169.254.169.254/latest'}]", "focus_sources[0].url"},
+		{"focus_sources: [{name: a, url: 'https://h.example/f.csv', every: 1000}]", "focus_sources[0].every"},
+		{"focus_sources: [{name: a, path: /x, token_env: T}]", "focus_sources[0].token_env"},
+		{"focus_sources: [{name: a, url: 'https://h.example/f.csv', token_env: 'A B'}]", "focus_sources[0].token_env"},
+	}
+	for _, tt := range tests {
+		c, err := Parse([]byte(tt.yml), "c.yaml")
+		if err != nil {
+			t.Fatalf("%s: %v", tt.yml, err)
+		}
+		es := c.Validate()
+		var fields []string
+		for _, e := range es {
+			fields = append(fields, e.Field)
+			if strings.Contains(e.Message, "SECRET") {
+				t.Errorf("%s: secret repeated in %q", tt.yml, e.Message)
+			}
+		}
+		if want := tt.field; (want == "" && len(es) > 0) || (want != "" && (len(es) != 1 || es[0].Field != want)) {
+			t.Errorf("%s: errors on %v, want %q", tt.yml, fields, want)
+		}
+	}
+	if f := (FocusSource{}); f.EveryHours() != DefaultFocusEvery || f.Limit() != DefaultFocusMaxBytes {
+		t.Errorf("defaults %d %d", f.EveryHours(), f.Limit())
+	}
+}

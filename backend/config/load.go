@@ -305,6 +305,8 @@ func (c *Config) Validate() Errors {
 	validateSources(c, add)
 	validateInventory(c, add)
 	validateAPISources(c, add)
+	validateVendors(c, add)
+	validateFocusSources(c, add)
 	thr := func(field string, v float64) {
 		if !(v > 0 && v <= 1) { // NaN too
 			add(field, "must be a fraction in (0, 1], got %g", v)
@@ -395,6 +397,24 @@ func validateSources(c *Config, add func(field, format string, args ...any)) {
 	}
 }
 
+// validateVendors checks the AI vendors' endpoints: an absolute http(s)
+// URL without credentials, under the outbound address rule.
+func validateVendors(c *Config, add func(field, format string, args ...any)) {
+	for _, k := range model.Vendors {
+		v := c.Vendor(k)
+		if v.Endpoint == "" {
+			continue
+		}
+		field := string(k) + ".endpoint"
+		if u, err := url.Parse(v.Endpoint); err == nil && (u.User != nil || u.RawQuery != "") {
+			// The value is not repeated: it may hold a secret.
+			add(field, "must be a URL without credentials or query (the admin key goes in a header)")
+			continue
+		}
+		checkOutboundURL(c, field, v.Endpoint, add)
+	}
+}
+
 // validateAPISources checks the settings each provider's live API needs.
 func validateAPISources(c *Config, add func(field, format string, args ...any)) {
 	if c.AWS.Enabled && c.AWS.Region == "" {
@@ -458,7 +478,7 @@ func CheckBudget(prefix string, b Budget, add func(field, format string, args ..
 	if len(b.Per) > maxBudgetScope || strings.ContainsFunc(b.Per, func(r rune) bool { return r == '\\' || r == '"' || unicode.IsControl(r) }) {
 		add(prefix+"per", "must be a business metric's name (at most %d bytes, no quote, backslash or control character)", maxBudgetScope)
 	}
-	for _, f := range []struct{ name, v string }{{"account", b.Scope.Account}, {"service", b.Scope.Service}, {"tag", b.Scope.Tag},
+	for _, f := range []struct{ name, v string }{{"account", b.Scope.Account}, {"service", b.Scope.Service}, {"category", b.Scope.Category}, {"tag", b.Scope.Tag},
 		{"cluster", b.Scope.Cluster}, {"namespace", b.Scope.Namespace}} {
 		if len(f.v) > maxBudgetScope {
 			add(prefix+"scope."+f.name, "is longer than %d bytes", maxBudgetScope)

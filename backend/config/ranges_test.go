@@ -104,6 +104,15 @@ func rangeCases() map[string]rangeCase {
 		field: "reports.schedules[0].day", good: []string{"1", "28"}, bad: []string{"-1", "29", "999999999999"}}
 	cases["reports.schedules[].hour"] = rangeCase{yaml: func(v string) string { return schedule("1", v) },
 		field: "reports.schedules[0].hour", good: []string{"0", "23"}, bad: []string{"-1", "24", "999999999999"}}
+	focus := func(field string) func(string) string {
+		return func(v string) string {
+			return "focus_sources:\n  - {name: gw, url: 'https://h.example/f.csv', " + field + ": " + v + "}\n"
+		}
+	}
+	cases["focus_sources[].every"] = rangeCase{yaml: focus("every"), field: "focus_sources[0].every",
+		good: []string{"1", "744"}, bad: []string{"-1", "745", "999999999999"}}
+	cases["focus_sources[].max_bytes"] = rangeCase{yaml: focus("max_bytes"), field: "focus_sources[0].max_bytes",
+		good: []string{"1", "17179869184"}, bad: []string{"-1", "17179869185"}}
 	return cases
 }
 

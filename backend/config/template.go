@@ -45,6 +45,10 @@ oci:
   user_id: ""
   fingerprint: ""
   private_key_path: ""
+# AI vendors' cost APIs: the admin key from OPENAI_ADMIN_KEY / ANTHROPIC_ADMIN_KEY
+# or the credential store (field admin_key), never from this file.
+# openai: {enabled: true}
+# anthropic: {enabled: true}
 
 optimization:
   cpu_utilization_threshold: 0.8     # keep p95 CPU under 80 % after rightsizing

@@ -20,6 +20,18 @@ var catalogue = map[model.ProviderKey][]model.CredentialField{
 		{Name: "credentials_json", Label: "Service account key (JSON)", Secret: true, Multiline: true,
 			Help: "The key file of a service account with BigQuery read access to the billing export and Compute viewer."},
 	},
+	model.OpenAI: {
+		{Name: "admin_key", Label: "Admin key", Secret: true,
+			Help: "An organization owner's admin key (sk-admin-…), from Organization settings > Admin keys; OPENAI_ADMIN_KEY wins over it."},
+	},
+	model.Anthropic: {
+		{Name: "admin_key", Label: "Admin API key", Secret: true,
+			Help: "An Admin API key (sk-ant-admin…), which an organization admin creates in the Claude Console; ANTHROPIC_ADMIN_KEY wins over it."},
+	},
+	FocusSources: {
+		{Name: FocusToken, Label: "FOCUS sources' bearer token", Secret: true,
+			Help: "Sent to the https focus_sources of the configuration that name no token_env."},
+	},
 	SMTP: {
 		{Name: SMTPPassword, Label: "Mail server password", Secret: true,
 			Help: "The password of reports.smtp.username, for scheduled reports; COSTPILOT_SMTP_PASSWORD wins over it."},
@@ -31,17 +43,25 @@ var catalogue = map[model.ProviderKey][]model.CredentialField{
 	},
 }
 
+// FocusSources and FocusToken name the https FOCUS sources' bearer token
+// (model.FocusSources).
+const (
+	FocusSources model.ProviderKey = model.FocusSources
+	FocusToken                     = model.FocusToken
+)
+
 // SMTP and SMTPPassword name the mail server's password (model.SMTP).
 const (
 	SMTP         model.ProviderKey = model.SMTP
 	SMTPPassword                   = model.SMTPPassword
 )
 
-// Owners are whose credentials the store keeps: the clouds, then SMTP.
-var Owners = append(append([]model.ProviderKey(nil), model.AllProviders...), SMTP)
+// Owners are whose credentials the store keeps: the clouds, the AI
+// vendors, then SMTP and the FOCUS sources.
+var Owners = append(append(append([]model.ProviderKey(nil), model.AllProviders...), model.Vendors...), SMTP, FocusSources)
 
 // owner reports whether p keeps credentials here.
-func owner(p model.ProviderKey) bool { return p.Cloud() || p == SMTP }
+func owner(p model.ProviderKey) bool { return p.Connected() || p == SMTP || p == FocusSources }
 
 // Fields returns the credential fields provider p can use, with Set false.
 func Fields(p model.ProviderKey) []model.CredentialField {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,7 +13,9 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
+	"github.com/costpilot/costpilot/backend/provider/anthropic"
 	"github.com/costpilot/costpilot/backend/provider/aws"
+	"github.com/costpilot/costpilot/backend/provider/openai"
 )
 
 var _ provider.Credentials = (*Store)(nil)
@@ -188,7 +191,12 @@ func TestCatalogueMatchesConnectors(t *testing.T) {
 			t.Errorf("aws connector reads %q, which the catalogue lacks", name)
 		}
 	}
-	for _, p := range model.AllProviders {
+	for p, name := range map[model.ProviderKey]string{openai.Key: openai.FieldAdminKey, anthropic.Key: anthropic.FieldAdminKey} {
+		if f, ok := field(p, name); !ok || !f.Secret {
+			t.Errorf("%s connector reads %q, which the catalogue lacks (or keeps visible)", p, name)
+		}
+	}
+	for _, p := range append(slices.Clone(model.AllProviders), model.Vendors...) {
 		if len(Fields(p)) == 0 {
 			t.Errorf("%s has no credential fields", p)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/costpilot/costpilot/backend/aicost"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/store"
@@ -140,6 +141,14 @@ func Lines(r model.Recommendation) func(model.CostLine) bool {
 		return func(l model.CostLine) bool { return l.ServiceCategory == "Compute" }
 	case model.RecCostAllocation:
 		return nil
+	case model.RecAIModel:
+		// The model's token lines in its project: the bill has no resource.
+		m, _ := r.Details["model"].(string)
+		project, _ := r.Details["project"].(string)
+		return func(l model.CostLine) bool {
+			u, ok := aicost.Classify(aicost.Line{Provider: l.Provider, Service: l.Service, Usage: l.Usage, Unit: l.Unit})
+			return ok && u.Model == m && l.SubAccount == project
+		}
 	}
 	return func(l model.CostLine) bool { return l.ResourceID == id }
 }

@@ -34,6 +34,21 @@ const (
 // AllProviders lists the provider keys in their canonical order.
 var AllProviders = []ProviderKey{AWS, Azure, GCP, OCI}
 
+// The AI vendors whose cost APIs costpilot reads: beyond the clouds (no
+// inventory, commitments or demo), but configured and synced like them.
+const (
+	OpenAI    ProviderKey = "openai"
+	Anthropic ProviderKey = "anthropic"
+)
+
+// Vendors lists the AI vendors with connectors, in their canonical order
+// (after the clouds).
+var Vendors = []ProviderKey{OpenAI, Anthropic}
+
+// Connected reports whether k has a connector and a configuration
+// section: a cloud or an AI vendor.
+func (k ProviderKey) Connected() bool { return k.Cloud() || slices.Contains(Vendors, k) }
+
 // Name is the provider's display name (the UI has the same table).
 func (k ProviderKey) Name() string {
 	switch k {
@@ -45,6 +60,10 @@ func (k ProviderKey) Name() string {
 		return "Google Cloud"
 	case OCI:
 		return "Oracle Cloud"
+	case OpenAI:
+		return "OpenAI"
+	case Anthropic:
+		return "Anthropic"
 	}
 	return string(k)
 }
@@ -57,6 +76,14 @@ func (k ProviderKey) Name() string {
 const (
 	SMTP         = "smtp"
 	SMTPPassword = "password"
+)
+
+// FocusSources owns the bearer token of the https FOCUS sources
+// (focus_sources) in the credential store, under FocusToken, beside the
+// clouds' credentials (no provider: a file names its own).
+const (
+	FocusSources = "focus"
+	FocusToken   = "token"
 )
 
 // Cloud reports whether k is one of the four clouds, the providers with
@@ -171,10 +198,13 @@ const (
 	// RecK8sRequests lowers a Kubernetes workload's CPU or memory
 	// requests that stand far above its usage (package recommend).
 	RecK8sRequests RecommendationType = "k8s_requests"
+	// RecAIModel is a change of AI model: traffic of a model that a
+	// cheaper model of the same family could carry (package recommend).
+	RecAIModel RecommendationType = "ai_model"
 )
 
 // RecommendationTypes lists the recommendation kinds.
-var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration, RecK8sRequests}
+var RecommendationTypes = []RecommendationType{RecRightsizing, RecIdle, RecAutoscaling, RecCostAllocation, RecCommitment, RecConfiguration, RecK8sRequests, RecAIModel}
 
 // RecSource says which recommender found a recommendation: costpilot
 // itself or a cloud's own recommender.

@@ -235,7 +235,7 @@ func priceExternal(e model.ExternalRecommendation, rates Rates, convert Convert)
 // riskOf weighs a kind's priority as costpilot's own findings of that kind.
 var riskOf = map[model.RecommendationType]risk{
 	model.RecRightsizing: riskMedium, model.RecIdle: riskMedium, model.RecAutoscaling: riskMedium,
-	model.RecCostAllocation: riskLow, model.RecCommitment: riskHigh,
+	model.RecCostAllocation: riskLow, model.RecCommitment: riskHigh, model.RecAIModel: riskHigh,
 }
 
 // reportedBy reads details.also_reported_by.

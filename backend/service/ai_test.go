@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"encoding/csv"
+	"math"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -435,5 +436,31 @@ func TestAIVendorBudgetAndAnomalies(t *testing.T) {
 	}
 	if !relClose(sum, wf) {
 		t.Errorf("anomaly series of anthropic sums to %v, want %v", sum, wf)
+	}
+}
+
+// TestAIModelTierRecommendation: the AI vendor's FOCUS file gives the
+// ai_model recommendation for its Sonnet 4 workspace (type filter and
+// provider filter name it), with the savings computed by hand from the
+// file's two days of tokens at the price table's Sonnet 4 and Haiku 4.5
+// prices, a month of the 30-day window.
+func TestAIModelTierRecommendation(t *testing.T) {
+	s := openFresh(t, aiConfig(t))
+	ctx := adminCtx()
+	if _, err := s.ImportFiles(ctx, []string{anthropicFile}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := s.Recommendations(ctx, RecommendationFilter{Type: "ai_model", Provider: "anthropic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per million: input 2.5M x (3-1), output 0.4M x (15-5), cache read
+	// 1M x (0.30-0.10), cache write 0.2M x (3.75-1.25) = 9.70 in 30 days.
+	want := math.Round(9.7*365/12/30*100) / 100
+	if len(recs) != 1 || recs[0].ResourceID != "wrkspc_01Prod/claude-sonnet-4" || recs[0].PotentialSavings != want || recs[0].Details["to_model"] != "Claude Haiku 4.5" {
+		t.Fatalf("recommendations %+v, want Sonnet 4 of wrkspc_01Prod to Haiku 4.5 saving %v", recs, want)
+	}
+	if recs[0].Lifecycle == nil || recs[0].Lifecycle.State != model.RecOpen {
+		t.Errorf("lifecycle %+v, want open", recs[0].Lifecycle)
 	}
 }

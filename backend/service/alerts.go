@@ -229,6 +229,9 @@ func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs
 	sc := s.scope(ctx, keys)
 	sc.From, sc.To = from.Format(model.DateLayout), to.Format(model.DateLayout)
 	sc.Account, sc.Service = bs.Account, bs.Service
+	if bs.Category != "" {
+		sc.Filters = append(sc.Filters, model.Filter{Dim: model.DimServiceCategory, Values: []string{bs.Category}})
+	}
 	sc.Filters = append(sc.Filters, extra...)
 	if bs.Tag != "" {
 		k, v, err := ParseTagFilter(bs.Tag)

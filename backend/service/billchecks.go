@@ -8,9 +8,10 @@ import (
 	"github.com/costpilot/costpilot/backend/recommend"
 )
 
-// withBillChecks adds the billing-only checks' findings over each
-// provider's recommendation window (its last 30 days with data): the
-// usage lines of that window, in the base currency, at effective cost.
+// withBillChecks adds the billing-only checks' findings, and the AI model
+// tier check's, over each provider's recommendation window (its last 30
+// days with data): the usage lines of that window, in the base currency,
+// at effective cost.
 func (s *Service) withBillChecks(ctx context.Context, keys []model.ProviderKey, basis map[model.ProviderKey]model.Basis, recs []model.Recommendation) ([]model.Recommendation, error) {
 	var found []model.Recommendation
 	for _, k := range keys {
@@ -40,7 +41,10 @@ func (s *Service) withBillChecks(ctx context.Context, keys []model.ProviderKey, 
 				ResourceID: l.ResourceID, ResourceType: l.ResourceType, Usage: l.Usage, Unit: l.Unit,
 				Quantity: l.Quantity, Cost: lineCost(l)})
 		}
-		for _, r := range billcheck.Run(bl, billcheck.Window{From: b.From, To: b.To, Days: recommendationWindow}) {
+		// The AI model tiers read the same window's token lines.
+		checks := append(billcheck.Run(bl, billcheck.Window{From: b.From, To: b.To, Days: recommendationWindow}),
+			recommend.ModelTiers(lines, recommendationWindow)...)
+		for _, r := range checks {
 			if b.Reason != "" {
 				bb := b
 				r.Basis = &bb

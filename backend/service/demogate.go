@@ -48,8 +48,9 @@ func (s *Service) refreshDemoGate(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	extras := extraProviders(states)
-	g := computeDemoGate(append(s.cfg.EnabledProviders(), extras...), func(k model.ProviderKey) model.SourceKind {
+	enabled := s.cfg.EnabledProviders()
+	extras := slices.DeleteFunc(extraProviders(states), func(k model.ProviderKey) bool { return slices.Contains(enabled, k) })
+	g := computeDemoGate(append(enabled, extras...), func(k model.ProviderKey) model.SourceKind {
 		return sourceFrom(s.cfg, s.cfgPath, states, k)
 	}, states, s.cfg.Demo.BesideReal, v.History)
 	g.extras, g.names = extras, names
@@ -68,8 +69,8 @@ func extraProviders(states []store.HistoryStats) []model.ProviderKey {
 	return out
 }
 
-// enabledProviders lists the enabled clouds, then the providers beyond
-// them that have history.
+// enabledProviders lists the enabled clouds and AI vendors, then the
+// providers beyond them that have history.
 func (s *Service) enabledProviders() []model.ProviderKey {
 	out := s.cfg.EnabledProviders()
 	if g := s.gate.Load(); g != nil {
@@ -79,9 +80,15 @@ func (s *Service) enabledProviders() []model.ProviderKey {
 }
 
 // knownProviders lists what a provider filter may name: the four clouds,
-// then the providers beyond them that have history.
+// the AI vendors whose connectors are on, then the providers beyond them
+// that have history.
 func (s *Service) knownProviders() []model.ProviderKey {
 	out := slices.Clone(model.AllProviders)
+	for _, k := range model.Vendors {
+		if s.cfg.Provider(k).Enabled {
+			out = append(out, k)
+		}
+	}
 	if g := s.gate.Load(); g != nil {
 		out = append(out, g.extras...)
 	}

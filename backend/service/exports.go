@@ -21,18 +21,46 @@ import (
 // keeps what it had.
 func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) (int, error) {
 	ps := s.cfg.Provider(k)
+	paths, states, changed, err := s.changedExports(ctx, ps.ExportPaths, string(k), string(k)+".export_paths")
+	if e := (*apperr.Error)(nil); errors.As(err, &e) && e.Kind == apperr.Provider {
+		return 0, e.WithProvider(string(k))
+	}
+	if err != nil {
+		return 0, err
+	}
+	if !changed || len(paths) == 0 {
+		return 0, nil
+	}
+	res, err := s.importFiles(ctx, paths, ImportOptions{Provider: k})
+	if err != nil {
+		return 0, apperr.Wrap(apperr.Provider, err, "%s export: %v", k, err).WithProvider(string(k))
+	}
+	for _, cur := range states {
+		if err := s.store.RecordExportFile(ctx, k, cur); err != nil {
+			return 0, err
+		}
+	}
+	lines := 0
+	for _, f := range res.Files {
+		lines += f.Lines
+	}
+	s.log.Info("imported changed export files", "provider", k, "files", len(res.Files), "lines", lines)
+	return lines, nil
+}
+
+// changedExports expands the files, globs and folders of field (of who)
+// into the paths to import, with the size and time of every file under
+// them, and whether any file is new or changed since it was last imported.
+func (s *Service) changedExports(ctx context.Context, patterns []string, who, field string) (paths []string, states []store.ExportFile, changed bool, err error) {
 	var files []string
-	for _, pat := range ps.ExportPaths {
+	for _, pat := range patterns {
 		m, err := filepath.Glob(expandHome(pat))
 		if err != nil {
-			return 0, apperr.E(apperr.Configuration, "%s.export_paths: bad pattern %q: %v", k, pat, err).WithDetail("field", string(k)+".export_paths")
+			return nil, nil, false, apperr.E(apperr.Configuration, "%s: bad pattern %q: %v", field, pat, err).WithDetail("field", field)
 		}
 		files = append(files, m...)
 	}
 	sort.Strings(files)
-	var paths []string
-	var states []store.ExportFile
-	changed := false
 	note := func(f string, st fs.FileInfo) error {
 		abs, _ := filepath.Abs(f)
 		cur := store.ExportFile{Path: abs, Size: st.Size(), MTime: st.ModTime().UnixNano()}
@@ -53,7 +81,7 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) (int, er
 		paths = append(paths, abs)
 		if !st.IsDir() {
 			if err := note(f, st); err != nil {
-				return 0, err
+				return nil, nil, false, err
 			}
 			continue
 		}
@@ -70,27 +98,10 @@ func (s *Service) loadExports(ctx context.Context, k model.ProviderKey) (int, er
 			return note(q, info)
 		})
 		if err != nil {
-			return 0, apperr.Wrap(apperr.Provider, err, "%s export %s: %v", k, f, err).WithProvider(string(k))
+			return nil, nil, false, apperr.Wrap(apperr.Provider, err, "%s export %s: %v", who, f, err)
 		}
 	}
-	if !changed || len(paths) == 0 {
-		return 0, nil
-	}
-	res, err := s.importFiles(ctx, paths, ImportOptions{Provider: k})
-	if err != nil {
-		return 0, apperr.Wrap(apperr.Provider, err, "%s export: %v", k, err).WithProvider(string(k))
-	}
-	for _, cur := range states {
-		if err := s.store.RecordExportFile(ctx, k, cur); err != nil {
-			return 0, err
-		}
-	}
-	lines := 0
-	for _, f := range res.Files {
-		lines += f.Lines
-	}
-	s.log.Info("imported changed export files", "provider", k, "files", len(res.Files), "lines", lines)
-	return lines, nil
+	return paths, states, changed, nil
 }
 
 func expandHome(p string) string {

@@ -302,6 +302,8 @@ func (s *Service) commitImport(ctx context.Context, fr billing.FileResult, o Imp
 		}
 		ps := s.cfg.Provider(b.Provider)
 		switch {
+		case !b.Provider.Cloud() && ps.Enabled:
+			f.Warnings = append(f.Warnings, fmt.Sprintf("%s's connector is on (%s.enabled): its synced costs are shown, not the imported ones", b.Provider.Name(), b.Provider))
 		case !b.Provider.Cloud():
 			// Beyond the clouds: shown once it has history, no configuration.
 		case !ps.Enabled:

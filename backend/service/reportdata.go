@@ -233,6 +233,9 @@ func budgetScope(sc config.BudgetScope) string {
 	if sc.Service != "" {
 		parts = append(parts, "service "+sc.Service)
 	}
+	if sc.Category != "" {
+		parts = append(parts, "category "+sc.Category)
+	}
 	if sc.Tag != "" {
 		parts = append(parts, "tag "+sc.Tag)
 	}

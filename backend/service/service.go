@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,6 +70,10 @@ type Service struct {
 
 	counters *monitor.Counters
 	process  *monitor.Process
+
+	// focusHTTP replaces the focus_sources' client (tests: a TLS test
+	// server's).
+	focusHTTP *http.Client
 
 	gate     atomic.Pointer[demoGate]     // see demoGate
 	findings atomic.Pointer[findingsMemo] // see findingsMemo
@@ -278,7 +283,12 @@ func (s *Service) source(ctx context.Context, k model.ProviderKey) model.SourceK
 
 func sourceFrom(cfg *config.Config, cfgPath string, states []store.HistoryStats, k model.ProviderKey) model.SourceKind {
 	if !k.Cloud() {
-		return model.SourceExport // a provider beyond the clouds is only ever imported
+		// A provider beyond the clouds is imported, unless it is an AI
+		// vendor whose connector is on (its synced history is shown then).
+		if cfg.Provider(k).Enabled {
+			return model.SourceAPI
+		}
+		return model.SourceExport
 	}
 	src := cfg.Provider(k).Source
 	if cfgPath == "" && src == model.SourceDemo {

@@ -49,7 +49,7 @@ func (s *Service) providerDetails(ctx context.Context) ([]model.ProviderDetail, 
 	for _, k := range s.knownProviders() {
 		ps := s.cfg.Provider(k)
 		d := model.ProviderDetail{Provider: k, Name: s.providerName(k), Enabled: ps.Enabled, Source: ps.Source}
-		if !k.Cloud() {
+		if !k.Cloud() && !ps.Enabled {
 			// Imported from FOCUS files: no connector or credentials to
 			// check; it is there because it has history.
 			d.Enabled, d.Source, d.Imported, d.Connected = true, model.SourceExport, true, true

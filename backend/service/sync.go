@@ -29,6 +29,10 @@ type SyncResult struct {
 	// (inventory, metrics, storing the inventory, commitments), each whole.
 	Warnings []string `json:"warnings,omitempty"`
 	Error    string   `json:"error,omitempty"`
+	// FocusSource names the focus_sources item of this result (Provider
+	// empty): Providers are those its imported rows named.
+	FocusSource string              `json:"focus_source,omitempty"`
+	Providers   []model.ProviderKey `json:"providers,omitempty"`
 }
 
 // SyncRequest is what a sync pulls: the sync command's flags. Days and
@@ -87,6 +91,8 @@ func (s *Service) refresh(ctx context.Context, keys []model.ProviderKey) error {
 		})
 		errs = append(errs, err)
 	}
+	_, err = s.syncFocusSources(ctx, false)
+	errs = append(errs, err)
 	return errors.Join(errs...)
 }
 
@@ -131,16 +137,24 @@ func (s *Service) RunSync(ctx context.Context, r SyncRequest) ([]SyncResult, err
 	if err != nil {
 		return nil, err
 	}
-	if r.Provider != "" && !r.Provider.Cloud() {
+	synced := func(k model.ProviderKey) bool { return k.Cloud() || s.cfg.Provider(k).Enabled }
+	if r.Provider != "" && !synced(r.Provider) {
 		return nil, apperr.E(apperr.Validation, "%s is imported from files and has no connector to sync: import its FOCUS files again to update it", s.providerName(r.Provider)).
 			WithProvider(string(r.Provider)).WithDetail("field", "provider")
 	}
-	keys = slices.DeleteFunc(keys, func(k model.ProviderKey) bool { return !k.Cloud() })
+	keys = slices.DeleteFunc(keys, func(k model.ProviderKey) bool { return !synced(k) })
 	s.syncMu.Lock()
 	defer s.syncMu.Unlock()
-	return s.syncParallel(ctx, keys, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
+	res, err := s.syncParallel(ctx, keys, func(ctx context.Context, k model.ProviderKey) (SyncResult, error) {
 		return s.syncProvider(ctx, k, span, false)
 	})
+	if r.Provider == "" && span.from == "" {
+		// The FOCUS sources have no days to ask for: each is fetched
+		// (when it changed) and imported whole.
+		fr, ferr := s.syncFocusSources(ctx, true)
+		res, err = append(res, fr...), errors.Join(err, ferr)
+	}
+	return res, err
 }
 
 // syncRequestSpan applies a SyncRequest's rules: days or start (and end),

@@ -21,13 +21,13 @@ type StoredBudget struct {
 
 // Budgets lists the stored budgets by name.
 func (s *Store) Budgets(ctx context.Context) ([]StoredBudget, error) {
-	const q = `SELECT id, name, amount, period, provider, account, service, tag, cluster, namespace, per, changed_by, changed_at FROM budgets ORDER BY name`
+	const q = `SELECT id, name, amount, period, provider, account, service, category, tag, cluster, namespace, per, changed_by, changed_at FROM budgets ORDER BY name`
 	var out []StoredBudget
 	err := s.query(ctx, q, nil, func(rows *sql.Rows) error {
 		var b StoredBudget
 		var p string
 		if err := rows.Scan(&b.ID, &b.Budget.Name, &b.Budget.Amount, &b.Budget.Period, &p, &b.Budget.Scope.Account,
-			&b.Budget.Scope.Service, &b.Budget.Scope.Tag, &b.Budget.Scope.Cluster, &b.Budget.Scope.Namespace, &b.Budget.Per, &b.ChangedBy, &b.ChangedAt); err != nil {
+			&b.Budget.Scope.Service, &b.Budget.Scope.Category, &b.Budget.Scope.Tag, &b.Budget.Scope.Cluster, &b.Budget.Scope.Namespace, &b.Budget.Per, &b.ChangedBy, &b.ChangedAt); err != nil {
 			return err
 		}
 		b.Budget.Scope.Provider = model.ProviderKey(p)
@@ -49,14 +49,14 @@ func (s *Store) SaveBudget(ctx context.Context, b StoredBudget, audit AuditEvent
 		x := b.Budget
 		var err error
 		if id == 0 {
-			err = tx.QueryRowContext(ctx, `INSERT INTO budgets(name, amount, period, provider, account, service, tag, cluster, namespace, per, changed_by, changed_at)
-				VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`, x.Name, x.Amount, x.Period, string(x.Scope.Provider), x.Scope.Account,
-				x.Scope.Service, x.Scope.Tag, x.Scope.Cluster, x.Scope.Namespace, x.Per, b.ChangedBy, b.ChangedAt).Scan(&id)
+			err = tx.QueryRowContext(ctx, `INSERT INTO budgets(name, amount, period, provider, account, service, category, tag, cluster, namespace, per, changed_by, changed_at)
+				VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`, x.Name, x.Amount, x.Period, string(x.Scope.Provider), x.Scope.Account,
+				x.Scope.Service, x.Scope.Category, x.Scope.Tag, x.Scope.Cluster, x.Scope.Namespace, x.Per, b.ChangedBy, b.ChangedAt).Scan(&id)
 		} else {
 			var res sql.Result
 			res, err = tx.ExecContext(ctx, `UPDATE budgets SET name = ?, amount = ?, period = ?, provider = ?, account = ?, service = ?,
-				tag = ?, cluster = ?, namespace = ?, per = ?, changed_by = ?, changed_at = ? WHERE id = ?`, x.Name, x.Amount, x.Period,
-				string(x.Scope.Provider), x.Scope.Account, x.Scope.Service, x.Scope.Tag, x.Scope.Cluster, x.Scope.Namespace, x.Per, b.ChangedBy, b.ChangedAt, id)
+				category = ?, tag = ?, cluster = ?, namespace = ?, per = ?, changed_by = ?, changed_at = ? WHERE id = ?`, x.Name, x.Amount, x.Period,
+				string(x.Scope.Provider), x.Scope.Account, x.Scope.Service, x.Scope.Category, x.Scope.Tag, x.Scope.Cluster, x.Scope.Namespace, x.Per, b.ChangedBy, b.ChangedAt, id)
 			if err == nil {
 				if n, _ := res.RowsAffected(); n == 0 {
 					return ErrNotFound

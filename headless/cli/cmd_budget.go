@@ -130,6 +130,7 @@ func (a *app) budgetSetCmd() *cobra.Command {
 	cmd.Flags().StringVar(&provider, "provider", "", "only this provider: "+providerChoices())
 	cmd.Flags().StringVar(&b.Scope.Account, "account", "", "only this billing account or sub-account")
 	cmd.Flags().StringVar(&b.Scope.Service, "service", "", "only this service")
+	cmd.Flags().StringVar(&b.Scope.Category, "category", "", `only this service category ("AI and Machine Learning")`)
 	cmd.Flags().StringVar(&b.Scope.Tag, "tag", "", "only lines with this tag, key:value")
 	cmd.Flags().StringVar(&b.Scope.Cluster, "cluster", "", "only this Kubernetes cluster's pods' shares of their nodes")
 	cmd.Flags().StringVar(&b.Scope.Namespace, "namespace", "", "only this Kubernetes namespace's pods' shares of their nodes")

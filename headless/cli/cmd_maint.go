@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,9 +88,10 @@ func (a *app) syncCmd() *cobra.Command {
 		Short: "Pull provider data into the history",
 		Long: `Pull costs, inventory and utilization from each enabled provider into the local history:
 the whole simulated history for demo providers; for export providers the new or changed files
-of export_paths; for api providers the days not yet stored plus
-the last three again (clouds restate recent days), reaching back --days on a first sync
-(default 90). --start (and --end, default yesterday) backfill exactly those days (UTC,
+of export_paths; for api providers (and the AI vendors openai and anthropic) the days not yet
+stored plus the last three again (clouds restate recent days), reaching back --days on a first
+sync (default 90); for each focus_sources item (without --provider or --start) its file, fetched
+when it changed, imported when new (rows "focus:NAME"). --start (and --end, default yesterday) backfill exactly those days (UTC,
 inclusive), stored or not; they replace what is stored there.
 
 Reads (analyze, report, recommend…) only read what is stored and say how old it is; sync, the
@@ -130,7 +132,7 @@ costs failed, the other providers still syncing; with --strict also 1 when any p
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&provider, "provider", "", "only this provider: "+oneOf(model.AllProviders))
+	f.StringVar(&provider, "provider", "", "only this provider: "+oneOf(append(slices.Clone(model.AllProviders), model.Vendors...)))
 	f.IntVar(&days, "days", service.DefaultSyncDays, "how far back a first sync reaches")
 	f.StringVar(&start, "start", "", "backfill from this day, YYYY-MM-DD (not with --days)")
 	f.StringVar(&end, "end", "", "backfill up to this day, YYYY-MM-DD, inclusive (with --start; default yesterday)")
@@ -146,13 +148,22 @@ func strictSync(res []service.SyncResult) error {
 	var warned []string
 	for _, r := range res {
 		if r.Error != "" || (!r.Skipped && len(r.Warnings) > 0) {
-			warned = append(warned, string(r.Provider))
+			warned = append(warned, syncName(r))
 		}
 	}
 	if len(warned) == 0 {
 		return nil
 	}
 	return fmt.Errorf("sync --strict: %s warned", strings.Join(warned, ", "))
+}
+
+// syncName is the row name of a sync result: its provider, or its FOCUS
+// source.
+func syncName(r service.SyncResult) string {
+	if r.FocusSource != "" {
+		return "focus:" + r.FocusSource
+	}
+	return string(r.Provider)
 }
 
 // printSync prints a row per provider, then each failure, skip reason
@@ -164,23 +175,26 @@ func printSync(w io.Writer, res []service.SyncResult, limit int) {
 	var notes []note
 	for _, r := range res {
 		result := "ok"
+		name := syncName(r)
 		switch {
 		case r.Error != "":
 			result = "FAILED"
-			notes = append(notes, note{string(r.Provider), "failed", r.Error})
+			notes = append(notes, note{name, "failed", r.Error})
+		case r.Skipped && r.FocusSource != "":
+			result = "not due"
 		case r.Skipped:
 			result = "skipped"
-			notes = append(notes, note{string(r.Provider), "skipped", r.Warning})
+			notes = append(notes, note{name, "skipped", r.Warning})
 		case len(r.Warnings) > 0:
 			result = fmt.Sprintf("ok, %d warnings", len(r.Warnings))
 			if len(r.Warnings) == 1 {
 				result = "ok, 1 warning"
 			}
 			for _, wn := range r.Warnings {
-				notes = append(notes, note{string(r.Provider), "warning", wn})
+				notes = append(notes, note{name, "warning", wn})
 			}
 		}
-		t.add(string(r.Provider), string(r.Source), span(r.From, r.To), fmt.Sprint(r.Lines), fmt.Sprint(r.Resources), result)
+		t.add(name, string(r.Source), span(r.From, r.To), fmt.Sprint(r.Lines), fmt.Sprint(r.Resources), result)
 	}
 	t.print(w, limit)
 	if len(notes) > 0 {

@@ -20,7 +20,7 @@ import (
 )
 
 // Key is the provider key of Anthropic's costs.
-const Key model.ProviderKey = "anthropic"
+const Key = model.Anthropic
 
 // FieldAdminKey is the credential store field of the admin key, and
 // EnvAdminKey the environment variable that wins over it.
@@ -57,8 +57,9 @@ const grant = "use an Admin API key (sk-ant-admin…), which an organization adm
 type Provider struct{ jsonapi.Connector }
 
 // Factory builds the connector; it is registered for source "api".
-func Factory(_ *config.Config, creds provider.Credentials) (provider.Provider, error) {
-	return New(creds), nil
+// anthropic.endpoint, when set, replaces the vendor's API URL.
+func Factory(cfg *config.Config, creds provider.Credentials) (provider.Provider, error) {
+	return New(creds, jsonapi.FromConfig(cfg, Key)...), nil
 }
 
 // New returns the connector. The key is read at each call, from

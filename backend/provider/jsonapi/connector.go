@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/provider"
 )
@@ -66,6 +67,15 @@ func (c *Connector) Client() (*Client, error) {
 	return cl.Apply(c.Opts), nil
 }
 
+// FromConfig is the options of vendor k's configuration section: its
+// endpoint, when set.
+func FromConfig(cfg *config.Config, k model.ProviderKey) []Option {
+	if v := cfg.Vendor(k); v != nil && v.Endpoint != "" {
+		return []Option{WithBaseURL(v.Endpoint)}
+	}
+	return nil
+}
+
 // Yesterday is the last complete UTC day, which Check syncs: the call a
 // sync makes, so a key that passes can sync.
 func Yesterday() string { return time.Now().UTC().AddDate(0, 0, -1).Format(model.DateLayout) }
@@ -114,7 +124,7 @@ func FetchDaily[T any, P interface {
 	if err != nil {
 		return model.Batch{}, err
 	}
-	b := model.Batch{Provider: c.Vendor, Source: model.SourceAPI, From: from, To: to,
+	b := model.Batch{Provider: c.Vendor, ProviderName: c.Vendor.Name(), Source: model.SourceAPI, From: from, To: to,
 		Origin: string(c.Vendor) + " " + path, Lines: lines.List()}
 	if c.NamesPath != "" {
 		// Names only label the sub-accounts: costs without them are

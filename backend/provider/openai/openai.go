@@ -19,7 +19,7 @@ import (
 )
 
 // Key is the provider key of OpenAI's costs.
-const Key model.ProviderKey = "openai"
+const Key = model.OpenAI
 
 // FieldAdminKey is the credential store field of the admin key, and
 // EnvAdminKey the environment variable that wins over it.
@@ -52,8 +52,9 @@ const grant = "use an admin key (sk-admin-…) of an organization owner, created
 type Provider struct{ jsonapi.Connector }
 
 // Factory builds the connector; it is registered for source "api".
-func Factory(_ *config.Config, creds provider.Credentials) (provider.Provider, error) {
-	return New(creds), nil
+// openai.endpoint, when set, replaces the vendor's API URL.
+func Factory(cfg *config.Config, creds provider.Credentials) (provider.Provider, error) {
+	return New(creds, jsonapi.FromConfig(cfg, Key)...), nil
 }
 
 // New returns the connector. The key is read at each call, from
