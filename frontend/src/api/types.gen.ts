@@ -146,6 +146,7 @@ export interface AnomalyView {
   scope: string;
   provider: ProviderKey;
   service?: string;
+  namespace?: string;
   day: string;
   actual: number;
   expected: number;
@@ -200,7 +201,10 @@ export interface BudgetScope {
   provider?: ProviderKey;
   account?: string;
   service?: string;
+  category?: string;
   tag?: string;
+  cluster?: string;
+  namespace?: string;
 }
 
 /** Go: monitor.BudgetStatus */
@@ -855,7 +859,7 @@ export interface ProviderForecast {
 }
 
 /** Go: model.ProviderKey */
-export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci'] as const;
+export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci', 'openai', 'anthropic'] as const;
 export type ProviderKey = (typeof ProviderKeyValues)[number];
 
 /** Go: model.ProviderStatus */
@@ -919,7 +923,7 @@ export interface RecommendationFilter {
 }
 
 /** Go: model.RecommendationType */
-export const RecommendationTypeValues = ['rightsizing', 'idle', 'autoscaling', 'cost_allocation', 'commitment', 'configuration'] as const;
+export const RecommendationTypeValues = ['rightsizing', 'idle', 'autoscaling', 'cost_allocation', 'commitment', 'configuration', 'k8s_requests', 'ai_model'] as const;
 export type RecommendationType = (typeof RecommendationTypeValues)[number];
 
 /** Go: model.RecommendationsImpact */
@@ -1143,6 +1147,8 @@ export interface SyncResult {
   warning?: string;
   warnings?: string[];
   error?: string;
+  focus_source?: string;
+  providers?: ProviderKey[];
 }
 
 /** Go: model.TagCoverage */

@@ -55,7 +55,10 @@ export namespace config {
 	    provider?: string;
 	    account?: string;
 	    service?: string;
+	    category?: string;
 	    tag?: string;
+	    cluster?: string;
+	    namespace?: string;
 	}
 	export interface Budget {
 	    name: string;
@@ -680,6 +683,7 @@ export namespace service {
 	    scope: string;
 	    provider: string;
 	    service?: string;
+	    namespace?: string;
 	    day: string;
 	    actual: number;
 	    expected: number;
@@ -829,6 +833,8 @@ export namespace service {
 	    warning?: string;
 	    warnings?: string[];
 	    error?: string;
+	    focus_source?: string;
+	    providers?: string[];
 	}
 	export interface UnitsImport {
 	    file: string;
