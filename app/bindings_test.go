@@ -147,6 +147,8 @@ var (
 		{Method: "POST", Path: "/api/kubernetes/sync"}: "no page yet: `costpilot kubernetes sync` on the desktop's machine",
 		{Method: "DELETE", Path: "/api/units/{name}"}:  "no page yet: `costpilot units delete` on the desktop's machine",
 		{Method: "GET", Path: "/api/invoices"}:         "no page yet: `costpilot invoices` on the desktop's machine",
+		{Method: "GET", Path: "/api/contracts"}:        "no page yet: `costpilot contracts` on the desktop's machine",
+		{Method: "POST", Path: "/api/contracts"}:       "no page yet: `costpilot import` reads a contract commitment dataset on the desktop's machine",
 		{Method: "POST", Path: "/api/invoices/totals"}: "no page yet: `costpilot invoices set|import` on the desktop's machine",
 		{Method: "GET", Path: "/api/statements"}:       "no page yet: `costpilot statements` on the desktop's machine",
 		{Method: "GET", Path: "/api/statements.pdf"}:   "a download; no page yet: `costpilot statements --format pdf` on the desktop's machine",

@@ -3,38 +3,39 @@ package invoices
 import (
 	"strings"
 
+	"github.com/costpilot/costpilot/backend/csvhead"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
 // bind recognises a header: FOCUS, AWS CUR (legacy and 2.0), Azure cost
 // exports, the Google Cloud billing export and OCI cost reports, by the
 // columns each is known by; nil for anything else.
-func bind(h header) *format {
+func bind(h csvhead.Header) *format {
 	switch {
-	case h.find("BilledCost") >= 0 && h.find("ChargePeriodStart") >= 0:
+	case h.Find("BilledCost") >= 0 && h.Find("ChargePeriodStart") >= 0:
 		return bindFOCUS(h)
-	case h.find("lineItem/UnblendedCost") >= 0:
+	case h.Find("lineItem/UnblendedCost") >= 0:
 		return bindCUR(h, "aws-cur", curLegacy)
-	case h.find("line_item_unblended_cost") >= 0:
+	case h.Find("line_item_unblended_cost") >= 0:
 		return bindCUR(h, "aws-cur", cur2)
-	case h.find("cost/myCost") >= 0:
+	case h.Find("cost/myCost") >= 0:
 		return bindOCI(h)
-	case h.find("billing_account_id") >= 0 && h.find("cost") >= 0 && h.find("usage_start_time") >= 0:
+	case h.Find("billing_account_id") >= 0 && h.Find("cost") >= 0 && h.Find("usage_start_time") >= 0:
 		return bindGCP(h)
-	case h.find("ChargeType") >= 0 && h.find("CostInBillingCurrency", "Cost", "PreTaxCost") >= 0:
+	case h.Find("ChargeType") >= 0 && h.Find("CostInBillingCurrency", "Cost", "PreTaxCost") >= 0:
 		return bindAzure(h)
 	}
 	return nil
 }
 
-func bindFOCUS(h header) *format {
-	provider := h.find("ServiceProviderName", "ProviderName")
-	issuer := h.find("InvoiceIssuerName", "InvoiceIssuer")
-	publisher := h.find("PublisherName", "HostProviderName")
-	account, invoice := h.find("BillingAccountId"), h.find("InvoiceId")
-	pstart, start := h.find("BillingPeriodStart"), h.find("ChargePeriodStart")
-	class, category := h.find("ChargeClass"), h.find("ChargeCategory")
-	currency, billed := h.find("BillingCurrency"), h.find("BilledCost")
+func bindFOCUS(h csvhead.Header) *format {
+	provider := h.Find("ServiceProviderName", "ProviderName")
+	issuer := h.Find("InvoiceIssuerName", "InvoiceIssuer")
+	publisher := h.Find("PublisherName", "HostProviderName")
+	account, invoice := h.Find("BillingAccountId"), h.Find("InvoiceId")
+	pstart, start := h.Find("BillingPeriodStart"), h.Find("ChargePeriodStart")
+	class, category := h.Find("ChargeClass"), h.Find("ChargeCategory")
+	currency, billed := h.Find("BillingCurrency"), h.Find("BilledCost")
 	return &format{format: "focus", row: func(c *cells) (row, error) {
 		r := row{account: c.get(account), invoice: c.get(invoice), currency: c.get(currency),
 			day: c.day(start)}
@@ -82,9 +83,9 @@ var (
 		"line_item_line_item_type", "bill_billing_entity", "line_item_currency_code", "line_item_unblended_cost"}
 )
 
-func bindCUR(h header, name string, cols curColumns) *format {
-	invoice, payer, pstart, start := h.find(cols.invoice), h.find(cols.payer), h.find(cols.pstart), h.find(cols.start)
-	lineType, entity, currency, cost := h.find(cols.lineType), h.find(cols.entity), h.find(cols.currency), h.find(cols.cost)
+func bindCUR(h csvhead.Header, name string, cols curColumns) *format {
+	invoice, payer, pstart, start := h.Find(cols.invoice), h.Find(cols.payer), h.Find(cols.pstart), h.Find(cols.start)
+	lineType, entity, currency, cost := h.Find(cols.lineType), h.Find(cols.entity), h.Find(cols.currency), h.Find(cols.cost)
 	return &format{format: name, row: func(c *cells) (row, error) {
 		r := row{provider: model.AWS, account: c.get(payer), invoice: c.get(invoice), currency: c.get(currency),
 			day: c.day(start), period: c.day(pstart)}
@@ -120,12 +121,12 @@ func (r *row) resold(marketplace bool) {
 	}
 }
 
-func bindAzure(h header) *format {
-	account, invoice, section := h.find("BillingAccountId"), h.find("InvoiceId"), h.find("InvoiceSectionId")
-	pstart, date := h.find("BillingPeriodStartDate"), h.find("Date", "UsageDate")
-	chargeType, publisher := h.find("ChargeType"), h.find("PublisherType")
-	currency := h.find("BillingCurrencyCode", "BillingCurrency", "Currency")
-	cost := h.find("CostInBillingCurrency", "Cost", "PreTaxCost")
+func bindAzure(h csvhead.Header) *format {
+	account, invoice, section := h.Find("BillingAccountId"), h.Find("InvoiceId"), h.Find("InvoiceSectionId")
+	pstart, date := h.Find("BillingPeriodStartDate"), h.Find("Date", "UsageDate")
+	chargeType, publisher := h.Find("ChargeType"), h.Find("PublisherType")
+	currency := h.Find("BillingCurrencyCode", "BillingCurrency", "Currency")
+	cost := h.Find("CostInBillingCurrency", "Cost", "PreTaxCost")
 	return &format{format: "azure", row: func(c *cells) (row, error) {
 		r := row{provider: model.Azure, account: c.get(account), invoice: c.get(invoice), currency: c.get(currency),
 			day: c.day(date), period: c.day(pstart)}
@@ -156,9 +157,9 @@ func bindAzure(h header) *format {
 	}}
 }
 
-func bindGCP(h header) *format {
-	account, month, start := h.find("billing_account_id"), h.find("invoice.month"), h.find("usage_start_time")
-	cost, credits, currency, costType := h.find("cost"), h.find("credits"), h.find("currency"), h.find("cost_type")
+func bindGCP(h csvhead.Header) *format {
+	account, month, start := h.Find("billing_account_id"), h.Find("invoice.month"), h.Find("usage_start_time")
+	cost, credits, currency, costType := h.Find("cost"), h.Find("credits"), h.Find("currency"), h.Find("cost_type")
 	return &format{format: "gcp", row: func(c *cells) (row, error) {
 		r := row{provider: model.GCP, account: c.get(account), currency: c.get(currency), day: c.day(start),
 			extraKind: KindCredit}
@@ -187,9 +188,9 @@ func bindGCP(h header) *format {
 	}}
 }
 
-func bindOCI(h header) *format {
-	tenant, start, correction := h.find("lineItem/tenantId"), h.find("lineItem/intervalUsageStart"), h.find("lineItem/isCorrection")
-	cost, currency := h.find("cost/myCost"), h.find("cost/currencyCode")
+func bindOCI(h csvhead.Header) *format {
+	tenant, start, correction := h.Find("lineItem/tenantId"), h.Find("lineItem/intervalUsageStart"), h.Find("lineItem/isCorrection")
+	cost, currency := h.Find("cost/myCost"), h.Find("cost/currencyCode")
 	return &format{format: "oci", row: func(c *cells) (row, error) {
 		r := row{provider: model.OCI, account: c.get(tenant), currency: c.get(currency), day: c.day(start),
 			kind: KindUsage}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/csvhead"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -102,7 +103,7 @@ type File struct {
 // NewFile binds a file's header (its column names); nil when the header
 // is none of the formats invoices are read from. name labels errors.
 func NewFile(name string, columns []string) *File {
-	f := bind(newHeader(columns))
+	f := bind(csvhead.New(columns))
 	if f == nil {
 		return nil
 	}
@@ -211,30 +212,6 @@ func Scan(r io.Reader, name string) (Result, error) {
 		}
 		w.Record(fields, int64(line))
 	}
-}
-
-// header finds columns by name, ignoring case.
-type header map[string]int
-
-func newHeader(cols []string) header {
-	h := header{}
-	for i, c := range cols {
-		c = strings.ToLower(strings.TrimSpace(strings.TrimPrefix(c, "\ufeff")))
-		if _, dup := h[c]; !dup {
-			h[c] = i
-		}
-	}
-	return h
-}
-
-// find is the index of the first of names present, else -1.
-func (h header) find(names ...string) int {
-	for _, n := range names {
-		if i, ok := h[strings.ToLower(n)]; ok {
-			return i
-		}
-	}
-	return -1
 }
 
 // cells reads the cells of one record. Exports repeat account, invoice,

@@ -137,7 +137,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	if err := o.Validate(); err != nil {
 		return res, err
 	}
-	inv := &invoiceFiles{}
+	obs := &importObservers{}
 	var order []*billing.Unit // one per format, in the order met
 	defer func() {
 		for _, u := range order {
@@ -153,7 +153,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 				return u, nil
 			}
 		}
-		u, err := billing.NewUnit(s.parseOptions(o, inv))
+		u, err := billing.NewUnit(s.parseOptions(o, obs))
 		if err == nil {
 			order = append(order, u)
 			folder[u] = dir
@@ -164,9 +164,23 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	if err != nil {
 		return res, err
 	}
+	// FOCUS contract commitment datasets are not cost rows: stored apart.
+	rest := plain[:0:0]
+	for _, p := range plain {
+		if !isContractsFile(p) {
+			rest = append(rest, p)
+			continue
+		}
+		f, err := s.importContractsFile(ctx, p, o.DryRun)
+		if err != nil {
+			return res, err
+		}
+		res.Files = append(res.Files, f)
+	}
+	plain = rest
 	// A manifest's files are one unit of their own.
 	for _, d := range manifests {
-		po := s.parseOptions(o, inv)
+		po := s.parseOptions(o, obs)
 		po.Dataset = d.Dataset
 		u, err := billing.NewUnit(po)
 		if err != nil {
@@ -228,7 +242,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	}
 	res.Files[0].Warnings = append(res.Files[0].Warnings, warnings...)
 	if !o.DryRun {
-		w, err := s.recordInvoices(ctx, inv)
+		w, err := s.recordObserved(ctx, obs)
 		res.Files[0].Warnings = append(res.Files[0].Warnings, w...)
 		if err != nil {
 			return res, err
@@ -246,8 +260,8 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 	if err := o.Validate(); err != nil {
 		return res, err
 	}
-	inv := &invoiceFiles{}
-	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o, inv))
+	obs := &importObservers{}
+	fr, err := billing.Parse(ctx, r, name, s.parseOptions(o, obs))
 	if err != nil {
 		return res, err
 	}
@@ -257,7 +271,7 @@ func (s *Service) Import(ctx context.Context, name string, r io.Reader, o Import
 		return res, err
 	}
 	if !o.DryRun {
-		w, err := s.recordInvoices(ctx, inv)
+		w, err := s.recordObserved(ctx, obs)
 		f.Warnings = append(f.Warnings, w...)
 		if err != nil {
 			return res, err
@@ -274,12 +288,13 @@ func importTotals(cur string, billed, effective, list model.Nanos) ImportTotals 
 
 // parseOptions are an import's parse options; sums that outgrow the memory
 // budget spill to the data dir, which has room for the history anyway.
-// The invoice sums are collected in inv, except in a dry run.
-func (s *Service) parseOptions(o ImportOptions, inv *invoiceFiles) billing.Options {
+// The invoice sums and contract amounts applied are collected in obs,
+// except in a dry run.
+func (s *Service) parseOptions(o ImportOptions, obs *importObservers) billing.Options {
 	bo := billing.Options{Format: o.Format, Provider: o.Provider, TempDir: s.dataDir,
 		MaxKeys: s.cfg.Import.MaxResources, MaxDailyLines: s.cfg.Import.MaxDailyLines}
 	if !o.DryRun {
-		bo.Observer = inv
+		bo.Observer = obs
 	}
 	if o.Progress != nil {
 		bo.Progress = func(read, total int64) { o.Progress(ImportProgress{Phase: ImportReading, Read: read, Total: total}) }

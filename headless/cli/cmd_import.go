@@ -107,6 +107,11 @@ func printImport(w io.Writer, res service.ImportResult, limit int) {
 		verb = "would import (dry run)"
 	}
 	for _, f := range res.Files {
+		if f.Format == service.FormatContracts {
+			fmt.Fprintf(w, "%s %s\n  %s: %d commitments of %s, %s (costpilot contracts lists them)\n", verb, f.Path, f.Format, f.Rows,
+				strings.Join(model.Names(f.Providers), ", "), span(f.From, f.To))
+			continue
+		}
 		fmt.Fprintf(w, "%s %s\n  %s, %d rows → %d daily lines, %s\n", verb, f.Path, f.Format, f.Rows, f.Lines, span(f.From, f.To))
 		tb := table{indent: "  ", cols: []column{{name: "PROVIDER"}, {name: "CURRENCY"}, {name: "BILLED", right: true}, {name: "EFFECTIVE", right: true}}}
 		for _, k := range f.Providers {

@@ -13,17 +13,18 @@ func (s *Server) units() http.Handler {
 	return endpoint(none, noInput(s.svc.UnitMetrics))
 }
 
-// unitsUpload is the body of POST /api/units: a units CSV, read by the
-// Service (bounded there and by dashboard.max_body_bytes).
-type unitsUpload struct {
+// bodyUpload is a request whose body is a file the Service reads (a
+// units CSV, a contract commitment dataset), bounded there and by
+// dashboard.max_body_bytes.
+type bodyUpload struct {
 	r *http.Request
 }
 
 // importUnits is POST /api/units: the body is the CSV that `costpilot
 // units import` reads; ?name= labels it in errors (default "upload").
 func (s *Server) importUnits() http.Handler {
-	return endpoint(func(r *http.Request) (unitsUpload, error) { return unitsUpload{r}, nil },
-		func(ctx context.Context, in unitsUpload) (service.UnitsImport, error) {
+	return endpoint(func(r *http.Request) (bodyUpload, error) { return bodyUpload{r}, nil },
+		func(ctx context.Context, in bodyUpload) (service.UnitsImport, error) {
 			name := in.r.URL.Query().Get("name")
 			if name == "" {
 				name = "upload"

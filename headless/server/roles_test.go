@@ -117,6 +117,8 @@ var roleOracle = []roleRow{
 	{"POST", "/api/budgets", 401, 403, 400, 400, 0},
 	{"PUT", "/api/budgets/{id}", 401, 403, 400, 400, 0},
 	{"DELETE", "/api/budgets/{id}", 401, 403, 400, 400, 0},
+	{"GET", "/api/contracts", 401, 200, 200, 200, 0},
+	{"POST", "/api/contracts", 401, 403, 400, 400, 0},
 	{"GET", "/api/units", 401, 200, 200, 200, 0},
 	{"POST", "/api/units", 401, 403, 400, 400, 0},
 	{"DELETE", "/api/units/{name}", 401, 403, 404, 404, 0},

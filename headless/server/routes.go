@@ -120,6 +120,8 @@ func routeTable() []route {
 		api("GET", "/api/units", read, (*Server).units),
 		api("POST", "/api/units", change, (*Server).importUnits),
 		api("DELETE", "/api/units/{name}", change, (*Server).deleteUnits),
+		api("GET", "/api/contracts", read, (*Server).contracts),
+		api("POST", "/api/contracts", change, (*Server).importContracts),
 		api("GET", "/api/invoices", read, (*Server).invoices),
 		api("POST", "/api/invoices/totals", change, (*Server).setInvoiceTotals),
 		api("GET", "/api/statements", read, (*Server).statements),
