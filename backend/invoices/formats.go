@@ -39,9 +39,9 @@ func bindFOCUS(h csvhead.Header) *format {
 	return &format{format: "focus", row: func(c *cells) (row, error) {
 		r := row{account: c.get(account), invoice: c.get(invoice), currency: c.get(currency),
 			day: c.day(start)}
-		r.provider = model.ProviderOfName(c.get(provider))
+		r.provider = c.cloud(c.get(provider))
 		if r.provider == "" {
-			r.provider = model.ProviderOfName(c.get(issuer))
+			r.provider = c.cloud(c.get(issuer))
 		}
 		r.period = c.day(pstart)
 		if r.period == "" {
@@ -50,7 +50,7 @@ func bindFOCUS(h csvhead.Header) *format {
 		if strings.EqualFold(c.get(class), "Correction") {
 			r.class = ClassCorrection
 		}
-		switch strings.ToLower(c.get(category)) {
+		switch c.lower(c.get(category)) {
 		case "tax":
 			r.kind = KindTax
 		case "credit":
@@ -64,7 +64,7 @@ func bindFOCUS(h csvhead.Header) *format {
 		}
 		// A publisher that is none of the clouds sold through the marketplace.
 		pub := c.get(publisher)
-		r.resold(pub != "" && model.ProviderOfName(pub) == "")
+		r.resold(pub != "" && c.cloud(pub) == "")
 		var err error
 		r.billed, err = amount(c, billed, "BilledCost")
 		return r, err
@@ -92,7 +92,7 @@ func bindCUR(h csvhead.Header, name string, cols curColumns) *format {
 		if r.period == "" {
 			r.period = monthStart(r.day)
 		}
-		switch strings.ToLower(c.get(lineType)) {
+		switch c.lower(c.get(lineType)) {
 		case "tax":
 			r.kind = KindTax
 		case "credit", "bundleddiscount", "edpdiscount", "privateratediscount", "discount", "savingsplannegation":
@@ -136,7 +136,7 @@ func bindAzure(h csvhead.Header) *format {
 		if r.period == "" {
 			r.period = monthStart(r.day)
 		}
-		switch strings.ToLower(c.get(chargeType)) {
+		switch c.lower(c.get(chargeType)) {
 		case "purchase", "unusedreservation", "unusedsavingsplan":
 			r.kind = KindPurchase
 		case "refund":
@@ -171,7 +171,7 @@ func bindGCP(h csvhead.Header) *format {
 		} else {
 			r.period = monthStart(r.day)
 		}
-		switch strings.ToLower(c.get(costType)) {
+		switch c.lower(c.get(costType)) {
 		case "tax":
 			r.kind = KindTax
 		case "adjustment", "rounding_error":

@@ -114,14 +114,14 @@ func NewFile(name string, columns []string) *File {
 type Worker struct {
 	c    cells
 	f    *format
-	sums map[Key]*Sum
+	t    tally
 	err  error
 	line int64
 }
 
 // Worker returns a new worker of the file.
 func (f *File) Worker() *Worker {
-	w := &Worker{f: f.f, sums: map[Key]*Sum{}, c: cells{last: make([]string, f.columns), dayIn: make([]string, f.columns),
+	w := &Worker{f: f.f, t: tally{sums: map[Key]*Sum{}}, c: cells{last: make([]string, f.columns), dayIn: make([]string, f.columns),
 		dayOut: make([]string, f.columns)}}
 	f.mu.Lock()
 	f.workers = append(f.workers, w)
@@ -137,7 +137,7 @@ func (w *Worker) Record(fields [][]byte, line int64) {
 		return
 	}
 	w.c.rec = fields
-	if err := w.f.add(w.sums, &w.c); err != nil {
+	if err := w.f.add(&w.t, &w.c); err != nil {
 		w.err, w.line = err, line
 	}
 }
@@ -152,7 +152,7 @@ func (f *File) Result() (Result, error) {
 		if w.err != nil && (bad == nil || w.line < bad.line) {
 			bad = w
 		}
-		Merge(res.Sums, w.sums)
+		Merge(res.Sums, w.t.sums)
 	}
 	if bad != nil {
 		return Result{}, apperr.E(apperr.Validation, "%s:%d: %s", f.name, bad.line, bad.err.Error()).
@@ -222,6 +222,33 @@ type cells struct {
 	rec           [][]byte
 	last          []string
 	dayIn, dayOut []string
+	clouds        map[string]model.ProviderKey
+	lowIn, lowOut string
+}
+
+// lower is strings.ToLower of the row's kind column, remembered: a kind
+// repeats row after row.
+func (c *cells) lower(v string) string {
+	if v != c.lowIn {
+		c.lowIn, c.lowOut = v, strings.ToLower(v)
+	}
+	return c.lowOut
+}
+
+// cloud is model.ProviderOfName, remembered: an export names a handful
+// of providers over millions of rows.
+func (c *cells) cloud(name string) model.ProviderKey {
+	if k, ok := c.clouds[name]; ok {
+		return k
+	}
+	k := model.ProviderOfName(name)
+	if c.clouds == nil {
+		c.clouds = map[string]model.ProviderKey{}
+	}
+	if len(c.clouds) < 64 {
+		c.clouds[name] = k
+	}
+	return k
 }
 
 var null = []byte("null")
@@ -275,7 +302,7 @@ type format struct {
 	row    func(c *cells) (row, error)
 }
 
-func (f *format) add(sums map[Key]*Sum, c *cells) error {
+func (f *format) add(t *tally, c *cells) error {
 	r, err := f.row(c)
 	if err != nil {
 		return err
@@ -283,26 +310,40 @@ func (f *format) add(sums map[Key]*Sum, c *cells) error {
 	if r.provider == "" {
 		return nil // a row of no cloud costpilot knows: not in the history either
 	}
-	put := func(kind string, amount model.Nanos) {
-		k := Key{Provider: r.provider, BillingAccount: r.account, Period: r.period, InvoiceID: r.invoice, Class: r.class,
-			Kind: kind, Currency: r.currency}
-		s := sums[k]
-		if s == nil {
-			s = &Sum{}
-			sums[k] = s
-		}
-		s.Billed += amount
-		s.Rows++
-		if r.day != "" && r.period != "" && r.day < r.period {
-			s.Late++
-			s.LateBilled += amount
-		}
-	}
-	put(r.kind, r.billed)
+	late := r.day != "" && r.period != "" && r.day < r.period
+	k := Key{Provider: r.provider, BillingAccount: r.account, Period: r.period, InvoiceID: r.invoice, Class: r.class,
+		Kind: r.kind, Currency: r.currency}
+	t.put(k, r.billed, late)
 	for _, x := range r.extra {
-		put(r.extraKind, x)
+		k.Kind = r.extraKind
+		t.put(k, x, late)
 	}
 	return nil
+}
+
+// tally sums by Key. Row after row of an export shares its key, so the
+// last one is kept at hand rather than hashed again.
+type tally struct {
+	sums map[Key]*Sum
+	last Key
+	sum  *Sum
+}
+
+func (t *tally) put(k Key, amount model.Nanos, late bool) {
+	s := t.sum
+	if s == nil || k != t.last {
+		if s = t.sums[k]; s == nil {
+			s = &Sum{}
+			t.sums[k] = s
+		}
+		t.last, t.sum = k, s
+	}
+	s.Billed += amount
+	s.Rows++
+	if late {
+		s.Late++
+		s.LateBilled += amount
+	}
 }
 
 // amount parses a money cell; empty is zero.
