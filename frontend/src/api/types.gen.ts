@@ -189,6 +189,7 @@ export interface BudgetScope {
   provider?: ProviderKey;
   account?: string;
   service?: string;
+  category?: string;
   tag?: string;
 }
 
@@ -265,7 +266,7 @@ export interface Comparison {
 }
 
 /** Go: model.CostAnalysis */
-export type CostAnalysis = { summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts };
+export type CostAnalysis = { summary: CostSummary } & { [K in (typeof ProviderKeyValues)[number]]?: ProviderCosts } & { [key: string]: ProviderCosts | CostSummary | undefined };
 
 /** Go: model.CostGroup */
 export interface CostGroup {
@@ -830,8 +831,8 @@ export interface ProviderForecast {
 }
 
 /** Go: model.ProviderKey */
-export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci'] as const;
-export type ProviderKey = (typeof ProviderKeyValues)[number];
+export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci', 'openai', 'anthropic'] as const;
+export type ProviderKey = (typeof ProviderKeyValues)[number] | (string & {});
 
 /** Go: model.ProviderStatus */
 export type ProviderStatus = Partial<Record<ProviderKey, boolean>>;
@@ -894,7 +895,7 @@ export interface RecommendationFilter {
 }
 
 /** Go: model.RecommendationType */
-export const RecommendationTypeValues = ['rightsizing', 'idle', 'autoscaling', 'cost_allocation', 'commitment', 'configuration'] as const;
+export const RecommendationTypeValues = ['rightsizing', 'idle', 'autoscaling', 'cost_allocation', 'commitment', 'configuration', 'ai_model'] as const;
 export type RecommendationType = (typeof RecommendationTypeValues)[number];
 
 /** Go: model.RecommendationsImpact */
@@ -1118,6 +1119,8 @@ export interface SyncResult {
   warning?: string;
   warnings?: string[];
   error?: string;
+  focus_source?: string;
+  providers?: ProviderKey[];
 }
 
 /** Go: model.TagCoverage */

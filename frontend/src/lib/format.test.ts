@@ -10,6 +10,7 @@ import {
   formatPercent,
   formatSeconds,
   formatShortDate,
+  learnProviderNames,
   providerName,
   shortId,
   titleCase,
@@ -93,6 +94,10 @@ describe('dates and misc', () => {
     expect(titleCase('cost_allocation')).toBe('Cost allocation');
     expect(providerName('gcp')).toBe('Google Cloud');
     expect(providerName('oci')).toBe('Oracle Cloud');
+    expect(providerName('anthropic')).toBe('Anthropic');
+    expect(providerName('grafana-cloud')).toBe('GRAFANA-CLOUD');
+    learnProviderNames({ 'grafana-cloud': 'Grafana Cloud' });
+    expect(providerName('grafana-cloud')).toBe('Grafana Cloud');
   });
 });
 

@@ -7,6 +7,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type Granularity } from '../api/client';
 import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
+import { AISpendCard } from '../components/AISpendCard';
 import { Amount } from '../components/Amount';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { ResourcesTable } from '../components/ResourcesTable';
@@ -433,6 +434,7 @@ export function OverviewPage() {
               </article>
             ))}
           </div>
+          <AISpendCard query={query} currency={currency} />
 
           {providers.length === 0 || s.total_cost === 0 && (s.groups ?? []).length === 0 ? (
             <Empty title="No cost data for this period">

@@ -54,6 +54,7 @@ export namespace config {
 	    provider?: string;
 	    account?: string;
 	    service?: string;
+	    category?: string;
 	    tag?: string;
 	}
 	export interface Budget {
@@ -85,6 +86,37 @@ export namespace config {
 }
 
 export namespace model {
+	
+	export interface AIKindCost {
+	    kind: string;
+	    cost: number;
+	    tokens: number;
+	    characters?: number;
+	    cost_per_million_tokens?: number;
+	}
+	export interface AIModelCost {
+	    provider: string;
+	    provider_name: string;
+	    model: string;
+	    project?: string;
+	    cost: number;
+	    tokens: number;
+	    characters?: number;
+	    cost_per_million_tokens?: number;
+	    kinds: AIKindCost[];
+	}
+	export interface AICosts {
+	    from: string;
+	    to: string;
+	    currency: string;
+	    metric: string;
+	    total_cost: number;
+	    tokens: number;
+	    cost_per_million_tokens?: number;
+	    cached_input_share?: number;
+	    models: AIModelCost[];
+	}
+	
 	
 	export interface Alert {
 	    id: string;
@@ -777,6 +809,8 @@ export namespace service {
 	    warning?: string;
 	    warnings?: string[];
 	    error?: string;
+	    focus_source?: string;
+	    providers?: string[];
 	}
 
 }
