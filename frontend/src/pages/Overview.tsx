@@ -434,7 +434,6 @@ export function OverviewPage() {
               </article>
             ))}
           </div>
-          <AISpendCard query={query} currency={currency} />
 
           {providers.length === 0 || s.total_cost === 0 && (s.groups ?? []).length === 0 ? (
             <Empty title="No cost data for this period">
@@ -461,6 +460,8 @@ export function OverviewPage() {
                   <Empty title="No costs in this period" />
                 )}
               </article>
+              {/* Below the chart, so the chart keeps its place whether or not the view has AI spend. */}
+              <AISpendCard query={query} currency={currency} />
               <article class="panel">
                 <h2>By {dimensionLabel(e.groupBy).toLowerCase()}</h2>
                 <DataTable
