@@ -93,6 +93,12 @@ func (b *Bindings) CostResources(q CostRequest, offset, limit int) (model.Resour
 	})
 }
 
+// AICosts is GET /api/ai/costs: the AI model usage of the view, with the
+// cost per million tokens.
+func (b *Bindings) AICosts(q CostRequest) (model.AICosts, error) {
+	return do(b, callTimeout, func(ctx context.Context) (model.AICosts, error) { return b.svc.AICosts(ctx, q.request()) })
+}
+
 // TagValues is GET /api/tags.
 func (b *Bindings) TagValues(q CostRequest) (map[string][]string, error) {
 	return do(b, callTimeout, func(ctx context.Context) (map[string][]string, error) { return b.svc.TagValues(ctx, q.request()) })

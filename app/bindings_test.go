@@ -76,6 +76,7 @@ var (
 	httpTwin = map[string]server.Route{
 		"AnalyzeCosts":               {Method: "GET", Path: "/api/costs"},
 		"CostResources":              {Method: "GET", Path: "/api/costs/resources"},
+		"AICosts":                    {Method: "GET", Path: "/api/ai/costs"},
 		"Commitments":                {Method: "GET", Path: "/api/commitments"},
 		"TagCoverage":                {Method: "GET", Path: "/api/allocation/coverage"},
 		"GenerateRecommendations":    {Method: "GET", Path: "/api/recommendations"},
@@ -164,7 +165,6 @@ var (
 		{Method: "POST", Path: "/api/tokens"}:         "administration is web-only",
 		{Method: "DELETE", Path: "/api/tokens/{id}"}:  "administration is web-only",
 		{Method: "GET", Path: "/api/audit"}:           "administration is web-only",
-		{Method: "GET", Path: "/api/ai/costs"}:        "web-only until the Overview's AI card binds it on the desktop too",
 		{Method: "GET", Path: "/api/"}:                "the 404 of unknown paths",
 		{Method: "POST", Path: "/api/"}:               "the 404 of unknown paths",
 		{Method: "PUT", Path: "/api/"}:                "the 404 of unknown paths",

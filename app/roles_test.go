@@ -18,7 +18,7 @@ import (
 // information, the start-up measurement, the health checks that
 // /healthz answers publicly).
 var bindingPerm = map[string]model.Permission{
-	"AnalyzeCosts": model.PermRead, "CostResources": model.PermRead, "GenerateRecommendations": model.PermRead, "Recommendation": model.PermRead, "RecommendationsNotAssessed": model.PermRead,
+	"AnalyzeCosts": model.PermRead, "CostResources": model.PermRead, "AICosts": model.PermRead, "GenerateRecommendations": model.PermRead, "Recommendation": model.PermRead, "RecommendationsNotAssessed": model.PermRead,
 	"ForecastCosts": model.PermRead, "ListReports": model.PermRead, "ProviderStatus": model.PermRead,
 	"ProviderDetails": model.PermRead, "AllocateCosts": model.PermRead, "ListAllocationRules": model.PermRead,
 	"Metrics": model.PermRead, "Alerts": model.PermRead, "ListRuns": model.PermRead, "SaveReportAs": model.PermRead,

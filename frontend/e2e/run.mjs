@@ -515,6 +515,41 @@ try {
     assert(shown === all, `back at all costs the page shows ${shown}, before ${all}`);
   });
 
+  await check('AI spend and cost per 1M tokens on the Overview, as /api/ai/costs', async () => {
+    const want = await page.evaluate(async () => {
+      const r = await fetch('/api/ai/costs?days=30', { credentials: 'same-origin' });
+      if (!r.ok) throw new Error(`GET /api/ai/costs?days=30: HTTP ${r.status}`);
+      const a = await r.json();
+      const f = (v) => new Intl.NumberFormat('en-US', { style: 'currency', currency: a.currency || 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(v);
+      return {
+        total: a.total_cost,
+        spend: f(a.total_cost),
+        perMillion: a.cost_per_million_tokens == null ? null : f(a.cost_per_million_tokens),
+        top: (a.models || []).slice(0, 3).map((m) => m.model),
+      };
+    });
+    assert(want.total > 0 && want.perMillion && want.top.length > 0, `the demo's AI usage: ${JSON.stringify(want)}`);
+    await page.locator('[data-testid="ai-card"]').waitFor();
+    await page.waitForFunction((w) => document.querySelector('[data-testid="ai-spend"]')?.textContent?.trim() === w, want.spend);
+    const per = (await page.locator('[data-testid="ai-per-million"]').innerText()).trim();
+    assert(per === want.perMillion, `per 1M tokens: page ${per}, API ${want.perMillion}`);
+    const models = (await page.locator('[data-testid="ai-top-models"] .ai-model').allInnerTexts()).map((m) => m.trim());
+    assert(models.join('|') === want.top.join('|'), `top models: page ${models.join(', ')}, API ${want.top.join(', ')}`);
+    await shot('03d-ai-spend');
+    // A view without AI usage (Oracle Cloud's demo has none) shows no card.
+    const all = await totalText();
+    const ociAnswer = page.waitForResponse((r) => r.url().includes('/api/ai/costs') && new URL(r.url()).searchParams.get('provider') === 'oci');
+    await page.locator('[data-testid="drill-provider-oci"]').click();
+    await page.waitForURL((u) => new URL(u).searchParams.get('provider') === 'oci');
+    await totalChange(all);
+    await ociAnswer;
+    await settled();
+    assert((await page.locator('[data-testid="ai-card"]').count()) === 0, 'the AI card shows for a view with no AI spend');
+    await page.locator('[data-testid="breadcrumbs"]').getByRole('button', { name: 'All costs', exact: true }).click();
+    await page.waitForURL((u) => !new URL(u).searchParams.has('provider'));
+    await totalBecomes(all);
+  });
+
   // Where a bar of a series, or its legend item, is drawn in the chart's
   // canvas, in page coordinates (the chart instance is on its element).
   // The chart element is in the page a moment before its effect sets up the

@@ -101,7 +101,7 @@ func TestGeneratorFollowsEncodingJSON(t *testing.T) {
 		"  when: string;\n",
 		"  anything: unknown;\n",
 		"  nested: {\n    X: number;\n  };\n",
-		"export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci'] as const;\n",
+		"export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci', 'openai', 'anthropic'] as const;\n",
 		"export interface inner {\n  shared: string;\n}\n",
 	} {
 		if !strings.Contains(ts, want) {
@@ -157,7 +157,8 @@ func TestCostAnalysisOverride(t *testing.T) {
 			ts = o.ts
 		}
 	}
-	if !strings.Contains(ts, "summary: CostSummary") || !strings.Contains(ts, "[K in ProviderKey]?: ProviderCosts") {
+	if !strings.Contains(ts, "summary: CostSummary") || !strings.Contains(ts, "[K in (typeof ProviderKeyValues)[number]]?: ProviderCosts") ||
+		!strings.Contains(ts, "[key: string]: ProviderCosts | CostSummary | undefined") {
 		t.Fatalf("override %q", ts)
 	}
 }

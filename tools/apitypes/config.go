@@ -69,8 +69,9 @@ func apiConfig() apiSpec {
 			t[apperr.Body](), t[model.ProviderFailure](),
 		},
 		overrides: []typeTS{
-			// model/json.go: summary plus one object per provider key.
-			{t[model.CostAnalysis](), "{ summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts }"},
+			// model/json.go: summary plus one object per provider key: the
+			// known ones, and any key of a provider imported from FOCUS files.
+			{t[model.CostAnalysis](), "{ summary: CostSummary } & { [K in (typeof ProviderKeyValues)[number]]?: ProviderCosts } & { [key: string]: ProviderCosts | CostSummary | undefined }"},
 			{t[time.Time](), "string"},
 			{t[json.RawMessage](), "unknown"},
 		},
@@ -78,6 +79,9 @@ func apiConfig() apiSpec {
 			// model.TagDimension, model.LabelDimension: any tag key and
 			// any pod label key is a dimension too.
 			{t[model.Dimension](), "`tag:${string}` | `label:${string}`"},
+			// Any provider imported from FOCUS files has a key of its own
+			// (grafana-cloud): the union keeps the known keys' hints.
+			{t[model.ProviderKey](), "(string & {})"},
 		},
 		renames: []typeTS{
 			{t[apperr.Body](), "ErrorBody"},

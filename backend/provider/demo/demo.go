@@ -163,12 +163,24 @@ func (w *world) lines(d int) []model.CostLine {
 		if v <= 0 {
 			continue
 		}
-		out = append(out, model.CostLine{
-			Provider: c.key, Day: day, BillingAccount: c.billing, SubAccount: c.accounts[0],
-			Service: f.name, ServiceCategory: f.category, Region: c.regions[0], ChargeCategory: f.charge,
-			Currency: c.currency, Billed: model.NanosFromFloat(v), Effective: model.NanosFromFloat(v),
-			List: model.NanosFromFloat(v / (1 - c.discount)),
-		})
+		// In nanos, so the AI parts and the rest add up to the day's
+		// amount exactly.
+		flat := func(service, category, usage, unit string, billed, list model.Nanos, quantity float64) {
+			out = append(out, model.CostLine{
+				Provider: c.key, Day: day, BillingAccount: c.billing, SubAccount: c.accounts[0],
+				Service: service, ServiceCategory: category, Region: c.regions[0], ChargeCategory: f.charge,
+				Usage: usage, Unit: unit, Quantity: quantity,
+				Currency: c.currency, Billed: billed, Effective: billed, List: list,
+			})
+		}
+		billed, list := model.NanosFromFloat(v), model.NanosFromFloat(v/(1-c.discount))
+		for _, p := range f.ai {
+			part := model.NanosFromFloat(v * p.share)
+			partList := model.NanosFromFloat(v * p.share / (1 - c.discount))
+			billed, list = billed-part, list-partList
+			flat(p.service, aiCategory, p.usage, p.unit, part, partList, math.Round(part.Float64()/p.price))
+		}
+		flat(f.name, f.category, "", "", billed, list, 0)
 	}
 	return out
 }

@@ -45,7 +45,22 @@ type flatService struct {
 	daily                  float64
 	spiky                  bool
 	pctOfTotal             float64 // support and tax: a share of the day's usage
+	// ai are parts of the day's cost billed as AI model tokens instead
+	// (Bedrock, Azure OpenAI, Vertex AI), so the provider's daily total
+	// is the same with or without them.
+	ai []aiPart
 }
+
+// aiPart is a share of a flat service's daily cost billed as the tokens
+// of one model and kind: the line's quantity is its cost at price per
+// unit.
+type aiPart struct {
+	service, usage, unit string
+	share, price         float64
+}
+
+// aiCategory is the FOCUS service category of the AI lines.
+const aiCategory = "AI and Machine Learning"
 
 // cloud describes one simulated provider account.
 type cloud struct {
@@ -83,7 +98,11 @@ var clouds = map[model.ProviderKey]cloud{
 		volType:  "gp3", discount: 0.03,
 		flat: []flatService{
 			{name: "AWS Data Transfer", category: "Networking", charge: "Usage", daily: 95, spiky: true},
-			{name: "AmazonCloudWatch", category: "Management and Governance", charge: "Usage", daily: 24},
+			{name: "AmazonCloudWatch", category: "Management and Governance", charge: "Usage", daily: 24, ai: []aiPart{
+				// Amazon Nova Pro: $0.80 and $3.20 per million tokens.
+				{"Amazon Bedrock", "USE1-NovaPro-input-tokens", "1K tokens", 0.3, 0.0008},
+				{"Amazon Bedrock", "USE1-NovaPro-output-tokens", "1K tokens", 0.2, 0.0032},
+			}},
 			{name: "AWS Support (Business)", category: "Other", charge: "Usage", pctOfTotal: 0.07},
 			{name: "Tax", category: "Other", charge: "Tax", pctOfTotal: 0.0},
 		},
@@ -104,7 +123,11 @@ var clouds = map[model.ProviderKey]cloud{
 		volType: "premium_lrs", discount: 0.0,
 		flat: []flatService{
 			{name: "Bandwidth", category: "Networking", charge: "Usage", daily: 60, spiky: true},
-			{name: "Azure Monitor", category: "Management and Governance", charge: "Usage", daily: 15},
+			{name: "Azure Monitor", category: "Management and Governance", charge: "Usage", daily: 15, ai: []aiPart{
+				// GPT-4o mini (global): $0.15 and $0.60 per million tokens.
+				{"Cognitive Services", "Cognitive Services / Azure OpenAI / gpt-4o-mini-0718-Inp-glbl Tokens", "1K", 0.3, 0.00015},
+				{"Cognitive Services", "Cognitive Services / Azure OpenAI / gpt-4o-mini-0718-Outp-glbl Tokens", "1K", 0.2, 0.0006},
+			}},
 		},
 		scale: 36,
 	},
@@ -123,7 +146,11 @@ var clouds = map[model.ProviderKey]cloud{
 		volType: "pd-balanced", discount: 0.0,
 		flat: []flatService{
 			{name: "Networking", category: "Networking", charge: "Usage", daily: 40, spiky: true},
-			{name: "Cloud Monitoring", category: "Management and Governance", charge: "Usage", daily: 9},
+			{name: "Cloud Monitoring", category: "Management and Governance", charge: "Usage", daily: 9, ai: []aiPart{
+				// Gemini 2.0 Flash-Lite: $0.075 and $0.30 per million tokens.
+				{"Vertex AI", "E5F6-0A1B / Gemini 2.0 Flash Lite Text Input - Predictions", "count", 0.3, 0.000000075},
+				{"Vertex AI", "E5F6-0A1C / Gemini 2.0 Flash Lite Text Output - Predictions", "count", 0.2, 0.0000003},
+			}},
 			{name: "Support", category: "Other", charge: "Usage", pctOfTotal: 0.03},
 		},
 		scale: 34,

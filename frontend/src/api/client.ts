@@ -3,6 +3,7 @@
 // wails.ts for the desktop (a later issue); both export `transport`.
 import { transport } from '@transport';
 import type { Transport } from './transport';
+import { learnProviderNames } from '../lib/format';
 import type { CostAnalysis, CostRequest } from './types';
 
 export { ApiError, toApiError } from './errors';
@@ -28,6 +29,7 @@ export function analyzeCosts(q: CostRequest, fresh = false, now = Date.now()): P
   const hit = costCache.get(key);
   if (!fresh && hit && now - hit.at < COST_CACHE_MS) return hit.value;
   const value = api.AnalyzeCosts(q);
+  void value.then((a) => learnProviderNames(a.summary.provider_names), () => undefined);
   costCache.set(key, { at: now, value });
   value.catch(() => {
     if (costCache.get(key)?.value === value) costCache.delete(key);

@@ -109,6 +109,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
 
   return {
     AnalyzeCosts: async (q) => get(`/api/costs?${queryOf(q)}`),
+    AICosts: (q) => get(`/api/ai/costs?${queryOf(q)}`),
     TagValues: async (q) => (await get<Record<string, string[]> | null>(`/api/tags?${queryOf(q)}`)) ?? {},
     ListViews: () => list('/api/views'),
     SaveView: (name, spec) => post('/api/views', { name, spec }),

@@ -1,4 +1,5 @@
 import type {
+  AICosts,
   APIToken,
   AuditEvent,
   NewToken,
@@ -63,6 +64,8 @@ export interface ForecastView {
 
 export interface Transport {
   AnalyzeCosts(q: CostRequest): Promise<CostAnalysis>;
+  /** AICosts is the AI model usage of a view: spend, tokens, cost per million tokens, models. */
+  AICosts(q: CostRequest): Promise<AICosts>;
   GenerateRecommendations(f?: RecommendationFilter): Promise<Recommendation[]>;
   Recommendation(id: string): Promise<RecommendationDetail>;
   /** What the rightsizing and idle checks could not assess, per provider. */

@@ -283,7 +283,7 @@ export interface Comparison {
 }
 
 /** Go: model.CostAnalysis */
-export type CostAnalysis = { summary: CostSummary } & { [K in ProviderKey]?: ProviderCosts };
+export type CostAnalysis = { summary: CostSummary } & { [K in (typeof ProviderKeyValues)[number]]?: ProviderCosts } & { [key: string]: ProviderCosts | CostSummary | undefined };
 
 /** Go: model.CostGroup */
 export interface CostGroup {
@@ -860,7 +860,7 @@ export interface ProviderForecast {
 
 /** Go: model.ProviderKey */
 export const ProviderKeyValues = ['aws', 'azure', 'gcp', 'oci', 'openai', 'anthropic'] as const;
-export type ProviderKey = (typeof ProviderKeyValues)[number];
+export type ProviderKey = (typeof ProviderKeyValues)[number] | (string & {});
 
 /** Go: model.ProviderStatus */
 export type ProviderStatus = Partial<Record<ProviderKey, boolean>>;

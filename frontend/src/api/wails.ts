@@ -8,6 +8,7 @@ import { noteAnalysis, noteAnalysisError } from '../desktop/firstRender';
 import { ApiError, errorFromBody, NETWORK, NOT_IMPLEMENTED } from './errors';
 import type { Transport } from './transport';
 import type {
+  AICosts,
   AllocationResult,
   AnomalyDetail,
   AnomalyList,
@@ -113,6 +114,7 @@ export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fet
       }
     },
     CostResources: (q, offset, limit) => call<ResourcePage>(() => b.CostResources(costRequest(q), offset, limit)),
+    AICosts: (q) => call<AICosts>(() => b.AICosts(costRequest(q))),
     GenerateRecommendations: async (f = {}) =>
       (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
     Commitments: (q) => call<CommitmentReport>(() => b.Commitments(q)),

@@ -14,9 +14,9 @@ import {
 import { providerName } from '../lib/format';
 import { bindingError, desktop } from './bindings';
 
-/** Owner is whose credentials the store keeps: a cloud, or the mail server of scheduled reports. */
-type Owner = ProviderKey | 'smtp';
-const OWNERS: Owner[] = [...PROVIDERS, 'smtp'];
+/** Owner is whose credentials the store keeps: a cloud or AI vendor, the mail server of scheduled reports, the https FOCUS sources. */
+type Owner = ProviderKey | 'smtp' | 'focus';
+const OWNERS: Owner[] = [...PROVIDERS, 'smtp', 'focus'];
 
 const BACKEND_NAMES: Record<string, string> = {
   'secret-service': 'the Secret Service keyring (GNOME Keyring, KeePassXC)',
@@ -191,6 +191,12 @@ export function CredentialsDialog({ onClose }: { onClose: () => void }) {
         <fieldset data-testid="cred-smtp">
           <legend>Report email (reports.smtp)</legend>
           {(fields.smtp ?? []).map((f) => (
+            <FieldRow key={f.name} field={f} disabled={locked} onChange={changed} />
+          ))}
+        </fieldset>
+        <fieldset data-testid="cred-focus">
+          <legend>FOCUS sources (focus_sources)</legend>
+          {(fields.focus ?? []).map((f) => (
             <FieldRow key={f.name} field={f} disabled={locked} onChange={changed} />
           ))}
         </fieldset>

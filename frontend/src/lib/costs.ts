@@ -72,6 +72,8 @@ export const PROVIDER_COLORS: Record<string, string> = {
   azure: '#0078d4',
   gcp: '#34a853',
   oci: '#c74634',
+  openai: '#10a37f',
+  anthropic: '#d97757',
 };
 
 /** GroupSeries is the stacked chart of a grouping: the top groups and the rest. */

@@ -11,6 +11,7 @@ import {
   formatRate,
   formatSeconds,
   formatShortDate,
+  learnProviderNames,
   providerName,
   shortId,
   titleCase,
@@ -101,6 +102,10 @@ describe('dates and misc', () => {
     expect(titleCase('cost_allocation')).toBe('Cost allocation');
     expect(providerName('gcp')).toBe('Google Cloud');
     expect(providerName('oci')).toBe('Oracle Cloud');
+    expect(providerName('anthropic')).toBe('Anthropic');
+    expect(providerName('grafana-cloud')).toBe('GRAFANA-CLOUD');
+    learnProviderNames({ 'grafana-cloud': 'Grafana Cloud' });
+    expect(providerName('grafana-cloud')).toBe('Grafana Cloud');
   });
 });
 

@@ -172,11 +172,30 @@ export function titleCase(s: string): string {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
-const PROVIDER_NAMES: Record<string, string> = { aws: 'AWS', azure: 'Azure', gcp: 'Google Cloud', oci: 'Oracle Cloud' };
+const PROVIDER_NAMES: Record<string, string> = {
+  aws: 'AWS',
+  azure: 'Azure',
+  gcp: 'Google Cloud',
+  oci: 'Oracle Cloud',
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+};
 
-/** providerName is the display name of a provider key. */
+/** learned holds the display names the API gave providers beyond these (from their FOCUS files). */
+const learned = new Map<string, string>();
+
+/**
+ * learnProviderNames keeps the display names an answer gives providers
+ * (summary.provider_names of a cost analysis, a provider detail's name),
+ * so every page names an imported provider as its files do.
+ */
+export function learnProviderNames(names: Record<string, string | undefined> | null | undefined): void {
+  for (const [k, v] of Object.entries(names ?? {})) if (v && v !== k) learned.set(k, v);
+}
+
+/** providerName is the display name of a provider key: a known one, the name an answer gave it, else the key. */
 export function providerName(key: string): string {
-  return PROVIDER_NAMES[key] ?? key.toUpperCase();
+  return PROVIDER_NAMES[key] ?? learned.get(key) ?? key.toUpperCase();
 }
 
 /**

@@ -3,6 +3,7 @@
 // can be changed and deleted, the config file's are shown beside them.
 import { useState } from 'preact/hooks';
 import { api, toApiError, type ApiError, type Budget, type BudgetView, type ProviderKey, type UnitMetric } from '../api/client';
+import { PROVIDERS } from '../api/types';
 import { Chart, chartColors, type ChartOption } from '../components/Chart';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
 import { formatCurrency, formatDate, formatRate, providerName, titleCase } from '../lib/format';
@@ -14,7 +15,13 @@ const EMPTY: Budget = { name: '', amount: 0, period: 'monthly', scope: {} };
 
 function scopeText(b: Budget): string {
   const s = b.scope;
-  const parts = [s.provider && providerName(s.provider), s.account && `account ${s.account}`, s.service, s.tag && `tag ${s.tag}`].filter(Boolean);
+  const parts = [
+    s.provider && providerName(s.provider),
+    s.account && `account ${s.account}`,
+    s.service,
+    s.category && `category ${s.category}`,
+    s.tag && `tag ${s.tag}`,
+  ].filter(Boolean);
   const scope = parts.length ? parts.join(' · ') : 'all costs';
   return b.per ? `cost per ${b.per} · ${scope}` : scope;
 }
@@ -105,7 +112,7 @@ function BudgetForm({ initial, id, metrics, onSaved, onCancel }: { initial: Budg
           <span>Provider</span>
           <select class="input" value={b.scope.provider ?? ''} onChange={(e) => setScope({ provider: ((e.target as HTMLSelectElement).value || undefined) as ProviderKey | undefined })}>
             <option value="">All providers</option>
-            {(['aws', 'azure', 'gcp', 'oci'] as const).map((p) => (
+            {[...PROVIDERS, ...(b.scope.provider && !PROVIDERS.includes(b.scope.provider) ? [b.scope.provider] : [])].map((p) => (
               <option key={p} value={p}>
                 {providerName(p)}
               </option>
@@ -114,6 +121,7 @@ function BudgetForm({ initial, id, metrics, onSaved, onCancel }: { initial: Budg
         </label>
         {text('Account', b.scope.account, (v) => setScope({ account: v || undefined }), 'any')}
         {text('Service', b.scope.service, (v) => setScope({ service: v || undefined }), 'any')}
+        {text('Category', b.scope.category, (v) => setScope({ category: v || undefined }), 'AI and Machine Learning')}
         {text('Tag', b.scope.tag, (v) => setScope({ tag: v || undefined }), 'key:value')}
       </div>
       {error && <ErrorState error={error} what="The budget" />}

@@ -7,6 +7,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { analyzeCosts, api, type CostAnalysis, type CostGroup, type CostMetric, type CostRequest, type Granularity, type UnitMetric } from '../api/client';
 import type { DataAge } from '../api/types';
 import { Chart, chartColors, type ChartOption, type ChartPick } from '../components/Chart';
+import { AISpendCard } from '../components/AISpendCard';
 import { Amount } from '../components/Amount';
 import { DataTable, ResourceId, Tags, tagText, type Column } from '../components/DataTable';
 import { ResourcesTable } from '../components/ResourcesTable';
@@ -498,6 +499,8 @@ export function OverviewPage() {
                   <Empty title="No costs in this period" />
                 )}
               </article>
+              {/* Below the chart, so the chart keeps its place whether or not the view has AI spend. */}
+              <AISpendCard query={query} currency={currency} />
               <article class="panel">
                 <h2>By {dimensionLabel(e.groupBy).toLowerCase()}</h2>
                 <DataTable

@@ -8,7 +8,7 @@ import { api, forgetCosts, toApiError, type ApiError, type CredentialChecks, typ
 import { ImportSummary } from '../components/ImportSummary';
 import { UnitsUpload } from '../components/UnitsUpload';
 import { Empty, ErrorState, Loading } from '../components/states';
-import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, providerName, titleCase } from '../lib/format';
+import { formatDate, formatDateTime, formatNumber, formatPercent, formatSeconds, learnProviderNames, providerName, titleCase } from '../lib/format';
 import { can, notAllowed, useSession } from '../lib/session';
 import { delivered, health as scheduleHealth, when } from '../lib/schedules';
 import { useApi } from '../lib/useApi';
@@ -16,7 +16,9 @@ import { useApi } from '../lib/useApi';
 /** providerRows prefers the detailed status and falls back to the boolean map. */
 async function loadProviders(): Promise<ProviderDetail[]> {
   try {
-    return await api.ProviderDetails();
+    const details = await api.ProviderDetails();
+    learnProviderNames(Object.fromEntries(details.map((d) => [d.provider, d.name])));
+    return details;
   } catch (e) {
     const err = toApiError(e);
     if (!err.notAvailable && err.status !== 404) throw err;
@@ -126,7 +128,7 @@ export function StatusPage() {
         {sync.error && <ErrorState error={sync.error} what="Sync" />}
         {sync.result && (
           <p class="muted small" role="status" data-testid="sync-result">
-            Synced: {sync.result.map((r) => `${providerName(r.provider)} ${r.skipped ? 'skipped' : `${r.lines} lines`}${r.warning ? ` (${r.warning})` : ''}`).join('; ')}
+            Synced: {sync.result.map((r) => `${r.focus_source ? `FOCUS source ${r.focus_source}` : providerName(r.provider)} ${r.skipped ? 'skipped' : `${r.lines} lines`}${r.warning ? ` (${r.warning})` : ''}`).join('; ')}
           </p>
         )}
         {!providers.data && providers.loading && <Loading />}

@@ -91,6 +91,37 @@ export namespace config {
 
 export namespace model {
 	
+	export interface AIKindCost {
+	    kind: string;
+	    cost: number;
+	    tokens: number;
+	    characters?: number;
+	    cost_per_million_tokens?: number;
+	}
+	export interface AIModelCost {
+	    provider: string;
+	    provider_name: string;
+	    model: string;
+	    project?: string;
+	    cost: number;
+	    tokens: number;
+	    characters?: number;
+	    cost_per_million_tokens?: number;
+	    kinds: AIKindCost[];
+	}
+	export interface AICosts {
+	    from: string;
+	    to: string;
+	    currency: string;
+	    metric: string;
+	    total_cost: number;
+	    tokens: number;
+	    cost_per_million_tokens?: number;
+	    cached_input_share?: number;
+	    models: AIModelCost[];
+	}
+	
+	
 	export interface Alert {
 	    id: string;
 	    kind: string;
