@@ -28,7 +28,7 @@ var serviceAccess = map[string]model.Permission{
 	"Costs": model.PermRead, "TagValues": model.PermRead, "AccountNames": model.PermRead, "ExportFOCUS": model.PermRead, "Views": model.PermRead,
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
 	"AICosts": model.PermRead, "Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
-	"UnitMetrics": model.PermRead, "Invoices": model.PermRead, "Statements": model.PermRead,
+	"UnitMetrics": model.PermRead, "Invoices": model.PermRead, "Statements": model.PermRead, "Contracts": model.PermRead, "ImportContracts": model.PermChange,
 	// Changes: editors and admins.
 	"ImportFiles": model.PermChange, "Import": model.PermChange, "ImportKubernetes": model.PermChange, "SyncKubernetes": model.PermChange,
 	"KubernetesOverview": model.PermRead, "Sync": model.PermChange, "RunSync": model.PermChange,
