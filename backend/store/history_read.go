@@ -286,10 +286,13 @@ func (p *plan) keySums() (string, []any) {
 			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld, m.quantity AS q
 				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month = ? AND m.first_day >= ? AND m.last_day <= ?`,
 				int64(m), int64(a), int64(b))
-			add(`SELECT f.key, f.billed, f.effective, f.list, f.day, f.day, f.quantity
+			// Summed per key here, in key order (the facts are stored by
+			// key and day), so the outer GROUP BY sorts a row per key and
+			// month rather than one per fact.
+			add(`SELECT m.key, SUM(f.billed), SUM(f.effective), SUM(f.list), MIN(f.day), MAX(f.day), SUM(f.quantity)
 				FROM key_month m JOIN facts f ON f.key = m.key
 				WHERE m.key IN (`+keysel+`) AND m.month = ? AND (m.first_day < ? OR m.last_day > ?)
-				AND f.day BETWEEN ? AND ?`,
+				AND f.day BETWEEN ? AND ? GROUP BY m.key`,
 				int64(m), int64(a), int64(b), int64(a), int64(b))
 		}
 	}
