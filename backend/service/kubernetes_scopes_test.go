@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -285,5 +286,112 @@ func TestKubernetesRequestsRecommendation(t *testing.T) {
 		if got[id] != v {
 			t.Errorf("%s saves %g, want %g", id, got[id], v)
 		}
+	}
+}
+
+// TestKubernetesFOCUSExportAllocated: the FOCUS export writes each split
+// node line as a row per pod (FOCUS 1.3 split cost allocation): the
+// allocated rows of a line sum to it exactly, their ratios to 1, the
+// idle share has no allocated resource, and the other lines are as
+// before.
+func TestKubernetesFOCUSExportAllocated(t *testing.T) {
+	s := k8sService(t, 2, nil)
+	ctx := adminCtx()
+	var buf bytes.Buffer
+	res, err := s.ExportFOCUS(ctx, CostRequest{Start: "2026-05-01", End: "2026-05-02"}, "", "csv", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	// The stored lines, independently: the node's and the others.
+	nodeLines := map[string]model.Nanos{}
+	other := map[string]model.Nanos{}
+	sc := s.scope(ctx, []model.ProviderKey{model.AWS})
+	sc.From, sc.To = "2026-05-01", "2026-05-02"
+	if err := s.store.EachDailyLine(ctx, sc, func(l *model.CostLine, _ model.SourceKind) error {
+		if l.ResourceID == "i-0aaa1111bbbb2222c" {
+			nodeLines[l.Day] += l.Billed
+		} else {
+			other[l.ResourceID+"|"+l.Day] += l.Billed
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	allocated := map[string]model.Nanos{}
+	ratios := map[string]float64{}
+	rest := map[string]model.Nanos{}
+	pods := 0
+	for _, r := range recs[1:] {
+		day := strings.TrimSuffix(r[col["ChargePeriodStart"]], "T00:00:00Z")
+		billed, err := model.ParseNanos(r[col["BilledCost"]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[col["AllocatedMethodId"]] == "" {
+			if r[col["AllocatedMethodDetails"]] != "" || r[col["AllocatedTags"]] != "" {
+				t.Errorf("a whole line has allocation cells: %v", r)
+			}
+			rest[r[col["ResourceId"]]+"|"+day] += billed
+			continue
+		}
+		if r[col["ResourceId"]] != "i-0aaa1111bbbb2222c" || r[col["AllocatedMethodId"]] != K8sAllocationMethod+"opencost" {
+			t.Fatalf("allocated row %v", r)
+		}
+		allocated[day] += billed
+		var det struct {
+			Elements []struct{ AllocatedRatio float64 }
+		}
+		if err := json.Unmarshal([]byte(r[col["AllocatedMethodDetails"]]), &det); err != nil || len(det.Elements) != 1 {
+			t.Fatalf("AllocatedMethodDetails %q: %v", r[col["AllocatedMethodDetails"]], err)
+		}
+		ratios[day] += det.Elements[0].AllocatedRatio
+		var tags map[string]string
+		if err := json.Unmarshal([]byte(r[col["AllocatedTags"]]), &tags); err != nil {
+			t.Fatal(err)
+		}
+		switch id := r[col["AllocatedResourceId"]]; id {
+		case "":
+			if tags["k8s:namespace"] != model.IdleValue || r[col["AllocatedResourceName"]] != "" {
+				t.Errorf("idle row %v", r)
+			}
+		case "prod/shop/api-7d9f-1":
+			pods++
+			if r[col["AllocatedResourceName"]] != "api-7d9f-1" || tags["k8s:label:team"] != "web" || tags["k8s:workload"] != "api" ||
+				!k8sNear(det.Elements[0].AllocatedRatio, 0.45) || billed != model.NanosFromFloat(9) {
+				t.Errorf("api row %v", r)
+			}
+		default:
+			pods++
+		}
+	}
+	for day, n := range nodeLines {
+		if allocated[day] != n || !k8sNear(ratios[day], 1) {
+			t.Errorf("%s: allocated rows sum to %s (ratios %g), the node's line is %s", day, allocated[day], ratios[day], n)
+		}
+	}
+	if len(nodeLines) != 2 || pods != 6 || res.Rows != int64(len(recs)-1) {
+		t.Errorf("node days %v, %d pod rows, %d rows said for %d", nodeLines, pods, res.Rows, len(recs)-1)
+	}
+	for k, n := range other {
+		if rest[k] != n {
+			t.Errorf("%s: %s in the export, %s stored", k, rest[k], n)
+		}
+	}
+	if len(rest) != len(other) {
+		t.Errorf("whole lines %v, stored %v", rest, other)
+	}
+	// Parquet writes the same rows.
+	var pq bytes.Buffer
+	if pres, err := s.ExportFOCUS(ctx, CostRequest{Start: "2026-05-01", End: "2026-05-02"}, "", "parquet", &pq); err != nil ||
+		pres.Rows != res.Rows || checkParquet12(t, pq.Bytes()) != len(recs)-1 {
+		t.Errorf("parquet %+v, %v", pres, err)
 	}
 }
