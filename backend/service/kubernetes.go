@@ -27,10 +27,11 @@ import (
 const (
 	FormatOpenCost = "opencost"  // a saved OpenCost /allocation answer (JSON)
 	FormatEKSSplit = "eks-split" // the EKS split cost allocation rows of an AWS CUR 2.0 CSV export
+	FormatGKE      = "gke"       // the GKE cost allocation rows of a Google Cloud billing export (CSV)
 )
 
 // KubernetesFormats lists the Kubernetes import formats.
-var KubernetesFormats = []string{FormatOpenCost, FormatEKSSplit}
+var KubernetesFormats = []string{FormatOpenCost, FormatEKSSplit, FormatGKE}
 
 // IsKubernetesFormat reports whether an import format is one of
 // KubernetesFormats: those files split the history, they add no lines.
@@ -99,9 +100,12 @@ func (s *Service) readAllocations(path, format string) (kubernetes.Set, error) {
 	}
 	r := io.LimitReader(fh, maxAllocationFile)
 	var set kubernetes.Set
-	if format == FormatOpenCost {
+	switch format {
+	case FormatOpenCost:
 		set, err = kubernetes.ParseOpenCost(r, path, "", s.k8sCurrency())
-	} else {
+	case FormatGKE:
+		set, err = kubernetes.ParseGKE(r, path)
+	default:
 		set, err = kubernetes.ParseEKSSplit(r, path)
 	}
 	if err != nil {

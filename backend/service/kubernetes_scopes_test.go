@@ -25,24 +25,12 @@ func k8sDays(t *testing.T, n int, change func(day int, name string, a map[string
 	dir := t.TempDir()
 	start := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	// The bill.
-	f, err := os.Open(k8sFixture("cur2-eks.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	out := [][]string{recs[0]}
+	header, rows, col := csvColumns(t, k8sFixture("cur2-eks.csv"))
+	out := [][]string{header}
 	for d := range n {
 		day := start.AddDate(0, 0, d)
 		month := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
-		for _, r := range recs[1:] {
+		for _, r := range rows {
 			if !strings.HasPrefix(r[col["identity_time_interval"]], "2026-05-01") {
 				continue
 			}
@@ -99,6 +87,18 @@ func k8sDays(t *testing.T, n int, change func(day int, name string, a map[string
 		t.Fatal(err)
 	}
 	return bill, alloc
+}
+
+// csvColumns reads a CSV file whole: its header, rows and each column's
+// position.
+func csvColumns(t *testing.T, path string) ([]string, [][]string, map[string]int) {
+	t.Helper()
+	header, rows := readCSV(t, path)
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	return header, rows, col
 }
 
 // k8sService imports n days of k8sDays into a fresh service whose clock
@@ -393,5 +393,86 @@ func TestKubernetesFOCUSExportAllocated(t *testing.T) {
 	if pres, err := s.ExportFOCUS(ctx, CostRequest{Start: "2026-05-01", End: "2026-05-02"}, "", "parquet", &pq); err != nil ||
 		pres.Rows != res.Rows || checkParquet12(t, pq.Bytes()) != len(recs)-1 {
 		t.Errorf("parquet %+v, %v", pres, err)
+	}
+}
+
+// TestKubernetesGKELabels: the GKE cost allocation rows of a Google Cloud
+// billing export (imported as the bill too) give each namespace the sum
+// of its rows, kube:unallocated is idle, the bucket is (none), the total
+// is the bill's; workloads and pod labels group too.
+func TestKubernetesGKELabels(t *testing.T) {
+	cfg, err := config.Parse([]byte("gcp: {enabled: true, source: export, export_paths: [x]}\n"), "gke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openFresh(t, cfg)
+	ctx := adminCtx()
+	path := k8sFixture("gcp-gke.csv")
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ImportKubernetes(ctx, []string{path}, FormatGKE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Files[0]; f.Assets != 2 || f.Matched != 2 || f.From != "2026-05-01" || f.To != "2026-05-02" {
+		t.Fatalf("import %+v: want the node and the disk, both billed", f)
+	}
+	// The independent computation: cost by k8s-namespace label.
+	_, rows, col := csvColumns(t, path)
+	want, bill := map[string]float64{}, 0.0
+	for _, r := range rows {
+		c, _ := strconv.ParseFloat(r[col["cost"]], 64)
+		bill += c
+		var kv []struct{ Key, Value string }
+		if err := json.Unmarshal([]byte(r[col["labels"]]), &kv); err != nil {
+			t.Fatal(err)
+		}
+		ns := model.NoValue
+		for _, x := range kv {
+			if x.Key == "goog-k8s-cluster-name" && ns == model.NoValue {
+				ns = model.IdleValue // the cluster's rows without a namespace
+			}
+			if x.Key == "k8s-namespace" {
+				ns = x.Value
+			}
+		}
+		if ns == "kube:unallocated" {
+			ns = model.IdleValue
+		}
+		want[ns] += c
+	}
+	got, total := namespaceCosts(t, s)
+	if !k8sNear(total, bill) || len(got) != len(want) || len(want) != 5 {
+		t.Fatalf("groups %v total %g; the rows say %v, %g", got, total, want, bill)
+	}
+	for ns, c := range want {
+		if !k8sNear(got[ns], c) {
+			t.Errorf("namespace %s costs %g, the rows say %g", ns, got[ns], c)
+		}
+	}
+	// Workloads and labels: api is 8 a day, team=web likewise.
+	for _, g := range []struct{ by, key string }{{"workload", "api"}, {"label:team", "web"}, {"cluster", "prod"}} {
+		q, _ := s.CostQuery(CostRequest{Start: "2026-05-01", End: "2026-05-02", GroupBy: g.by})
+		a, err := s.AnalyzeCosts(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCost := 16.0
+		if g.by == "cluster" {
+			wantCost = 2 * 17.5
+		}
+		found := false
+		for _, x := range a.Summary.Groups {
+			if x.Key == g.key {
+				found = true
+				if !k8sNear(x.Cost, wantCost) {
+					t.Errorf("%s %s costs %g, want %g", g.by, g.key, x.Cost, wantCost)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no %s %s in %+v", g.by, g.key, a.Summary.Groups)
+		}
 	}
 }
