@@ -45,7 +45,9 @@ var (
 // labels name a GKE cluster. Each one is a workload's (or, namespace
 // kube:unallocated, the node's idle) cost of its node or disk that day;
 // the node's rows with a cluster but no namespace (capacity GKE does not
-// attribute) are idle too. GKE names no pod: a workload is its own pod.
+// attribute) are idle too. The cluster's rows of other resources (not a
+// Compute Engine instance or disk) are left whole. GKE names no pod: a
+// workload is its own pod.
 func ParseGKE(r io.Reader, name string) (Set, error) {
 	set := Set{Origin: OriginGKE}
 	cr, col, err := openCSV(r, name)
@@ -108,6 +110,11 @@ func ParseGKE(r io.Reader, name string) (Set, error) {
 			asset = get(cName)
 		}
 		if cluster == "" || asset == "" {
+			continue
+		}
+		// Only nodes and disks are split: a cluster's other labelled rows
+		// (its management fee, a load balancer) stay whole in the bill.
+		if _, keys := ResourceKeys(asset); len(keys) == 0 {
 			continue
 		}
 		cost, err := number(get(cCost))

@@ -15,6 +15,7 @@ const gkeCSV = gkeHeader +
 	`2026-05-01T10:00:00Z,"[{""key"":""goog-k8s-cluster-name"",""value"":""prod""},{""key"":""k8s-namespace"",""value"":""shop""},{""key"":""k8s-workload-name"",""value"":""api""},{""key"":""k8s-workload-type"",""value"":""apps/v1-Deployment""},{""key"":""k8s-label/team"",""value"":""web""}]",n1,//compute.googleapis.com/projects/p/zones/z/instances/1,1,EUR` + "\n" +
 	`2026-05-01 00:00:00 UTC,"[{""key"":""goog-k8s-cluster-name"",""value"":""prod""},{""key"":""k8s-namespace"",""value"":""kube:unallocated""}]",n1,//compute.googleapis.com/projects/p/zones/z/instances/1,2,EUR` + "\n" +
 	`2026-05-01 00:00:00 UTC,"[{""key"":""goog-k8s-cluster-name"",""value"":""prod""},{""key"":""k8s-namespace"",""value"":""shop""},{""key"":""k8s-workload-name"",""value"":""db""}]",d1,//compute.googleapis.com/projects/p/zones/z/disks/d1,1.5,EUR` + "\n" +
+	`2026-05-01 00:00:00 UTC,"[{""key"":""goog-k8s-cluster-name"",""value"":""prod""}]",prod,//container.googleapis.com/projects/p/zones/z/clusters/prod,2.4,EUR` + "\n" +
 	`2026-05-01 00:00:00 UTC,"[{""key"":""app"",""value"":""x""}]",b,//storage.googleapis.com/b,9,EUR` + "\n"
 
 func TestParseGKE(t *testing.T) {
@@ -40,8 +41,8 @@ func TestParseGKE(t *testing.T) {
 	for _, tt := range []struct{ name, in, want string }{
 		{"no labels column", "usage_start_time,cost,resource.name\n", "no column labels"},
 		{"bad labels", gkeHeader + `2026-05-01 00:00:00 UTC,{goog-k8s-cluster-name},n,g,1,USD` + "\n", "gcp.csv:2: labels"},
-		{"bad cost", gkeHeader + `2026-05-01 00:00:00 UTC,"[{""key"":""goog-k8s-cluster-name"",""value"":""c""}]",n,g,x,USD` + "\n", "gcp.csv:2: cost"},
-		{"bad time", gkeHeader + `yesterday,"[{""key"":""goog-k8s-cluster-name"",""value"":""c""}]",n,g,1,USD` + "\n", "gcp.csv:2: usage_start_time"},
+		{"bad cost", gkeHeader + `2026-05-01 00:00:00 UTC,"[{""key"":""goog-k8s-cluster-name"",""value"":""c""}]",n,//compute.googleapis.com/projects/p/zones/z/instances/1,x,USD` + "\n", "gcp.csv:2: cost"},
+		{"bad time", gkeHeader + `yesterday,"[{""key"":""goog-k8s-cluster-name"",""value"":""c""}]",n,//compute.googleapis.com/projects/p/zones/z/instances/1,1,USD` + "\n", "gcp.csv:2: usage_start_time"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if _, err := ParseGKE(strings.NewReader(tt.in), "gcp.csv"); err == nil || !strings.Contains(err.Error(), tt.want) {
