@@ -1,6 +1,8 @@
 package kubernetes
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -41,8 +43,8 @@ var (
 )
 
 // ParseGKE reads the GKE cost allocation rows of a Google Cloud billing
-// export (detailed usage cost, as CSV, plain or .gz): the rows whose
-// labels name a GKE cluster. Each one is a workload's (or, namespace
+// export (detailed usage cost, as CSV or JSON lines, plain or .gz): the
+// rows whose labels name a GKE cluster. Each one is a workload's (or, namespace
 // kube:unallocated, the node's idle) cost of its node or disk that day;
 // the node's rows with a cluster but no namespace (capacity GKE does not
 // attribute) are idle too. The cluster's rows of other resources (not a
@@ -50,29 +52,14 @@ var (
 // workload is its own pod.
 func ParseGKE(r io.Reader, name string) (Set, error) {
 	set := Set{Origin: OriginGKE}
-	cr, col, err := openCSV(r, name)
+	br, err := maybeGzip(r)
 	if err != nil {
-		return set, err
+		return set, fmt.Errorf("%s: %w", name, err)
 	}
-	find := func(names []string) int {
-		for _, n := range names {
-			if i, ok := col[n]; ok {
-				return i
-			}
-		}
-		return -1
-	}
-	cStart, cCost, cLabels, cGlobal, cName, cCur := find(gkeStart), find(gkeCost), find(gkeLabels), find(gkeGlobal), find(gkeName), find(gkeCurrency)
-	for _, c := range []struct {
-		i    int
-		name string
-	}{{cStart, "usage_start_time"}, {cCost, "cost"}, {cLabels, "labels"}} {
-		if c.i < 0 {
-			return set, fmt.Errorf("%s: no column %s: not a Google Cloud billing export", name, c.name)
-		}
-	}
-	if cGlobal < 0 && cName < 0 {
-		return set, fmt.Errorf("%s: no column resource.global_name or resource.name: export the detailed usage cost data", name)
+	b := bufio.NewReader(br)
+	each := gkeCSVRows
+	if head, _ := b.Peek(1); len(head) == 1 && head[0] == '{' {
+		each = gkeJSONRows
 	}
 	type key struct {
 		day                                   model.DayNum
@@ -82,50 +69,32 @@ func ParseGKE(r io.Reader, name string) (Set, error) {
 	sums := map[key]float64{}
 	labelsOf := map[key]map[string]string{}
 	var order []key
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
+	err = each(b, name, func(line int, row gkeRow) error {
+		if !strings.Contains(row.labels, gkeCluster) {
+			return nil
 		}
+		labels, err := gkeLabelsOf(row.labels)
 		if err != nil {
-			return set, fmt.Errorf("%s:%d: %w", name, line, err)
+			return fmt.Errorf("%s:%d: labels: %w", name, line, err)
 		}
-		get := func(i int) string {
-			if i >= 0 && i < len(rec) {
-				return strings.TrimSpace(rec[i])
-			}
-			return ""
-		}
-		raw := get(cLabels)
-		if !strings.Contains(raw, gkeCluster) {
-			continue
-		}
-		labels, err := gkeLabelsOf(raw)
-		if err != nil {
-			return set, fmt.Errorf("%s:%d: labels: %w", name, line, err)
-		}
-		cluster := labels[gkeCluster]
-		asset := get(cGlobal)
+		cluster, asset := labels[gkeCluster], row.global
 		if asset == "" {
-			asset = get(cName)
-		}
-		if cluster == "" || asset == "" {
-			continue
+			asset = row.name
 		}
 		// Only nodes and disks are split: a cluster's other labelled rows
 		// (its management fee, a load balancer) stay whole in the bill.
-		if _, keys := ResourceKeys(asset); len(keys) == 0 {
-			continue
+		if _, keys := ResourceKeys(asset); cluster == "" || len(keys) == 0 {
+			return nil
 		}
-		cost, err := number(get(cCost))
+		cost, err := number(row.cost)
 		if err != nil {
-			return set, fmt.Errorf("%s:%d: cost: %w", name, line, err)
+			return fmt.Errorf("%s:%d: cost: %w", name, line, err)
 		}
-		day, err := gkeDay(get(cStart))
+		day, err := gkeDay(row.start)
 		if err != nil {
-			return set, fmt.Errorf("%s:%d: usage_start_time: %w", name, line, err)
+			return fmt.Errorf("%s:%d: usage_start_time: %w", name, line, err)
 		}
-		k := key{day: day, asset: asset, cluster: cluster, currency: get(cCur)}
+		k := key{day: day, asset: asset, cluster: cluster, currency: row.currency}
 		pod := map[string]string{}
 		switch ns := labels[gkeNamespace]; ns {
 		case "", gkeUnallocated:
@@ -145,6 +114,10 @@ func ParseGKE(r io.Reader, name string) (Set, error) {
 			labelsOf[k] = pod
 		}
 		sums[k] += cost
+		return nil
+	})
+	if err != nil {
+		return set, err
 	}
 	for _, k := range order {
 		set.AddDay(k.cluster, k.day)
@@ -170,6 +143,96 @@ func ParseGKE(r io.Reader, name string) (Set, error) {
 	}
 	sort.SliceStable(set.Allocations, func(i, j int) bool { return set.Allocations[i].Day < set.Allocations[j].Day })
 	return set, nil
+}
+
+// gkeRow is what is read of a billing export row, as text.
+type gkeRow struct {
+	start, cost, labels, global, name, currency string
+}
+
+// gkeCSVRows calls fn with each row of the export saved as CSV (nested
+// fields flattened as service.description or service_description,
+// repeated ones as JSON).
+func gkeCSVRows(r io.Reader, name string, fn func(line int, row gkeRow) error) error {
+	cr, col, err := openCSV(r, name)
+	if err != nil {
+		return err
+	}
+	find := func(names []string) int {
+		for _, n := range names {
+			if i, ok := col[n]; ok {
+				return i
+			}
+		}
+		return -1
+	}
+	cStart, cCost, cLabels, cGlobal, cName, cCur := find(gkeStart), find(gkeCost), find(gkeLabels), find(gkeGlobal), find(gkeName), find(gkeCurrency)
+	for _, c := range []struct {
+		i    int
+		name string
+	}{{cStart, "usage_start_time"}, {cCost, "cost"}, {cLabels, "labels"}} {
+		if c.i < 0 {
+			return fmt.Errorf("%s: no column %s: not a Google Cloud billing export", name, c.name)
+		}
+	}
+	if cGlobal < 0 && cName < 0 {
+		return fmt.Errorf("%s: no column resource.global_name or resource.name: export the detailed usage cost data", name)
+	}
+	for line := 2; ; line++ {
+		rec, err := cr.Read()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		get := func(i int) string {
+			if i >= 0 && i < len(rec) {
+				return strings.TrimSpace(rec[i])
+			}
+			return ""
+		}
+		if err := fn(line, gkeRow{start: get(cStart), cost: get(cCost), labels: get(cLabels), global: get(cGlobal),
+			name: get(cName), currency: get(cCur)}); err != nil {
+			return err
+		}
+	}
+}
+
+// gkeJSONRows calls fn with each row of the export saved as newline-
+// delimited JSON (BigQuery's JSON export).
+func gkeJSONRows(r io.Reader, name string, fn func(line int, row gkeRow) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var x struct {
+			Start    string          `json:"usage_start_time"`
+			Cost     json.Number     `json:"cost"`
+			Labels   json.RawMessage `json:"labels"`
+			Currency string          `json:"currency"`
+			Resource struct {
+				Name       string `json:"name"`
+				GlobalName string `json:"global_name"`
+			} `json:"resource"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		if err := dec.Decode(&x); err != nil {
+			return fmt.Errorf("%s:%d: not a JSON object of the billing export: %w", name, line, err)
+		}
+		if err := fn(line, gkeRow{start: x.Start, cost: x.Cost.String(), labels: string(x.Labels), global: x.Resource.GlobalName,
+			name: x.Resource.Name, currency: x.Currency}); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	return nil
 }
 
 // gkeLabelsOf reads a labels cell: a JSON array of {key, value}.

@@ -66,3 +66,24 @@ func FuzzParseGKE(f *testing.F) {
 		}
 	})
 }
+
+// TestParseGKEJSONLines: the export saved as BigQuery's JSON lines gives
+// what its CSV gives.
+func TestParseGKEJSONLines(t *testing.T) {
+	const jsonl = `{"usage_start_time":"2026-05-01 00:00:00 UTC","labels":[{"key":"goog-k8s-cluster-name","value":"prod"},{"key":"k8s-namespace","value":"shop"},{"key":"k8s-workload-name","value":"api"},{"key":"k8s-label/team","value":"web"}],"resource":{"name":"n1","global_name":"//compute.googleapis.com/projects/p/zones/z/instances/1"},"cost":4,"currency":"EUR"}
+
+{"usage_start_time":"2026-05-01 00:00:00 UTC","labels":[{"key":"goog-k8s-cluster-name","value":"prod"},{"key":"k8s-namespace","value":"kube:unallocated"}],"resource":{"name":"n1","global_name":"//compute.googleapis.com/projects/p/zones/z/instances/1"},"cost":2,"currency":"EUR"}
+{"usage_start_time":"2026-05-01 00:00:00 UTC","labels":[],"resource":{"name":"b"},"cost":9,"currency":"EUR"}
+`
+	set, err := ParseGKE(strings.NewReader(jsonl), "gcp.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Allocations) != 2 || set.Allocations[0].Workload != "api" || set.Allocations[0].Labels["team"] != "web" ||
+		set.Allocations[0].Parts[0].Weight != 4 || !set.Allocations[1].Idle || set.Allocations[1].Parts[0].Weight != 2 {
+		t.Fatalf("allocations %+v", set.Allocations)
+	}
+	if _, err := ParseGKE(strings.NewReader("{\"cost\": [1]}\n"), "gcp.jsonl"); err == nil || !strings.Contains(err.Error(), "gcp.jsonl:1") {
+		t.Errorf("error %v, want one naming gcp.jsonl:1", err)
+	}
+}

@@ -28,7 +28,7 @@ import (
 const (
 	FormatOpenCost = "opencost"  // a saved OpenCost /allocation answer (JSON)
 	FormatEKSSplit = "eks-split" // the EKS split cost allocation rows of an AWS CUR 2.0 CSV export
-	FormatGKE      = "gke"       // the GKE cost allocation rows of a Google Cloud billing export (CSV)
+	FormatGKE      = "gke"       // the GKE cost allocation rows of a Google Cloud billing export (CSV or JSON lines)
 )
 
 // KubernetesFormats lists the Kubernetes import formats.
