@@ -2,7 +2,9 @@
 // Usage rows: one row per daily line (provider, accounts, service,
 // category, region, resource, charge category, tags, currency and day),
 // every column of the FOCUS 1.2 column list in its order, with x_ columns
-// for what FOCUS has no place for. It streams: a row is written as it is
+// for what FOCUS has no place for, and FOCUS 1.3's split cost allocation
+// columns (Allocated*) for the lines Kubernetes splits divide: a row per
+// pod, the rows of a line summing to it. It streams: a row is written as it is
 // read, so memory does not grow with the history.
 package focusexport
 
@@ -40,6 +42,12 @@ type Column struct {
 // Columns are the FOCUS 1.2 Cost and Usage columns in the specification's
 // order (its column glossary is alphabetical), then the x_ columns.
 var Columns = []Column{
+	// FOCUS 1.3's data generator-calculated split cost allocation.
+	{"AllocatedMethodDetails", JSON, false},
+	{"AllocatedMethodId", String, false},
+	{"AllocatedResourceId", String, false},
+	{"AllocatedResourceName", String, false},
+	{"AllocatedTags", JSON, false},
 	{"AvailabilityZone", String, false},
 	{"BilledCost", Decimal, true},
 	{"BillingAccountId", String, true},
@@ -133,7 +141,9 @@ var Formats = []string{FormatCSV, FormatParquet}
 
 // RowWriter writes the rows of one file.
 type RowWriter interface {
-	Write(l *model.CostLine, src model.SourceKind) error
+	// Write writes one daily line stored from source src, or (a not nil)
+	// one allocated part of it.
+	Write(l *model.CostLine, src model.SourceKind, a *Allocation) error
 	Close() error
 	Rows() int64
 }
@@ -158,4 +168,21 @@ type Names struct {
 	// display names (ProviderName and the other provider columns), so an
 	// import of the export keys them as before and keeps their names.
 	Providers map[model.ProviderKey]string
+}
+
+// Allocation is what the Allocated* columns of an allocated charge say:
+// the part of a daily line (the origin charge) a Kubernetes pod, or a
+// node's idle share, took.
+type Allocation struct {
+	// MethodID names the documented method (AllocatedMethodId).
+	MethodID string
+	// Ratio is the part of the origin charge (AllocatedMethodDetails'
+	// AllocatedRatio); the ratios of one origin charge sum to 1.
+	Ratio float64
+	// ResourceID and ResourceName are the pod's (AllocatedResourceId,
+	// AllocatedResourceName); empty for an unallocated (idle) share, which
+	// FOCUS requires to have a null AllocatedResourceId.
+	ResourceID, ResourceName string
+	// Tags are the part's own tags (AllocatedTags): none of the line's.
+	Tags map[string]string
 }

@@ -54,9 +54,10 @@ func NewCSV(w io.Writer, names Names) (*Writer, error) {
 // Rows is the number of rows written.
 func (x *Writer) Rows() int64 { return x.rows }
 
-// Write writes one daily line stored from source src.
-func (x *Writer) Write(l *model.CostLine, src model.SourceKind) error {
-	if err := fill(x.rec, l, src, x.names); err != nil {
+// Write writes one daily line stored from source src, or one allocated
+// part of it.
+func (x *Writer) Write(l *model.CostLine, src model.SourceKind, a *Allocation) error {
+	if err := fill(x.rec, l, src, a, x.names); err != nil {
 		return err
 	}
 	x.rows++
@@ -81,11 +82,13 @@ var (
 	cResource, cResourceType                = col("ResourceId"), col("ResourceType")
 	cCategory, cService, cTags              = col("ServiceCategory"), col("ServiceName"), col("Tags")
 	cXProvider, cXSource                    = col("x_CostpilotProvider"), col("x_CostpilotSource")
+	cAllocDetails, cAllocMethod             = col("AllocatedMethodDetails"), col("AllocatedMethodId")
+	cAllocID, cAllocName, cAllocTags        = col("AllocatedResourceId"), col("AllocatedResourceName"), col("AllocatedTags")
 )
 
 // fill writes a line's cells into rec; the columns the history has no
 // value for are null.
-func fill(rec []string, l *model.CostLine, src model.SourceKind, all Names) error {
+func fill(rec []string, l *model.CostLine, src model.SourceKind, a *Allocation, all Names) error {
 	names := all.Accounts
 	day, ok := model.ParseDayNum(l.Day)
 	if !ok {
@@ -144,6 +147,34 @@ func fill(rec []string, l *model.CostLine, src model.SourceKind, all Names) erro
 		rec[cTags] = string(b)
 	}
 	rec[cXProvider], rec[cXSource] = string(l.Provider), string(src)
+	if a != nil {
+		return fillAllocation(rec, l, a)
+	}
+	return nil
+}
+
+// fillAllocation writes the Allocated* cells of an allocated charge.
+func fillAllocation(rec []string, l *model.CostLine, a *Allocation) error {
+	details, err := json.Marshal(map[string]any{"Elements": []map[string]any{{"AllocatedRatio": a.Ratio}}})
+	if err != nil {
+		return err
+	}
+	rec[cAllocDetails], rec[cAllocMethod] = string(details), a.MethodID
+	rec[cAllocID], rec[cAllocName] = a.ResourceID, a.ResourceName
+	// FOCUS: allocated tags must not repeat the line's own.
+	tags := map[string]string{}
+	for k, v := range a.Tags {
+		if _, dup := l.Tags[k]; !dup {
+			tags[k] = v
+		}
+	}
+	if len(tags) > 0 {
+		b, err := json.Marshal(tags) // keys sorted
+		if err != nil {
+			return err
+		}
+		rec[cAllocTags] = string(b)
+	}
 	return nil
 }
 

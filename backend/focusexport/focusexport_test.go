@@ -153,7 +153,7 @@ func writeAll(t *testing.T, format string) []byte {
 		t.Fatal(err)
 	}
 	for _, tt := range exportCases {
-		if err := w.Write(&tt.line, tt.src); err != nil {
+		if err := w.Write(&tt.line, tt.src, nil); err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 	}
@@ -305,7 +305,7 @@ func TestWriterErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		bad := model.CostLine{Provider: model.AWS, Day: "31/05/2026", Currency: "USD"}
-		if err := w.Write(&bad, model.SourceAPI); err == nil || !strings.Contains(err.Error(), "31/05/2026") {
+		if err := w.Write(&bad, model.SourceAPI, nil); err == nil || !strings.Contains(err.Error(), "31/05/2026") {
 			t.Errorf("%s: a line with day %q: %v, want an error naming the day", format, bad.Day, err)
 		}
 		if w.Rows() != 0 {

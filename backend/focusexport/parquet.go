@@ -66,9 +66,10 @@ func NewParquet(w io.Writer, names Names) (*ParquetWriter, error) {
 // Rows is the number of rows written.
 func (x *ParquetWriter) Rows() int64 { return x.rows }
 
-// Write writes one daily line stored from source src.
-func (x *ParquetWriter) Write(l *model.CostLine, src model.SourceKind) error {
-	if err := fill(x.rec, l, src, x.names); err != nil {
+// Write writes one daily line stored from source src, or one allocated
+// part of it.
+func (x *ParquetWriter) Write(l *model.CostLine, src model.SourceKind, a *Allocation) error {
+	if err := fill(x.rec, l, src, a, x.names); err != nil {
 		return err
 	}
 	for i, v := range x.rec {

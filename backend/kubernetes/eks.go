@@ -44,20 +44,9 @@ var eksTags = map[string][]string{
 // (arn:aws:eks:region:account:pod/cluster/namespace/pod/uid).
 func ParseEKSSplit(r io.Reader, name string) (Set, error) {
 	set := Set{Origin: OriginEKS}
-	br, err := maybeGzip(r)
+	cr, col, err := openCSV(r, name)
 	if err != nil {
-		return set, fmt.Errorf("%s: %w", name, err)
-	}
-	cr := csv.NewReader(br)
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err != nil {
-		return set, fmt.Errorf("%s: read header: %w", name, err)
-	}
-	col := map[string]int{}
-	for i, h := range header {
-		col[strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")] = i
+		return set, err
 	}
 	for _, c := range []string{colStart, colResource, colParent, colSplitCost, colUnusedCost} {
 		if _, ok := col[c]; !ok {
@@ -162,6 +151,27 @@ func number(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a number", clip(s))
 	}
 	return f, nil
+}
+
+// openCSV opens a CSV export (plain or gzip) and reads its header: the
+// reader of the rows and each column's position by name.
+func openCSV(r io.Reader, name string) (*csv.Reader, map[string]int, error) {
+	br, err := maybeGzip(r)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	cr := csv.NewReader(br)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	header, err := cr.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: read header: %w", name, err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		col[strings.TrimPrefix(strings.TrimSpace(h), "\ufeff")] = i
+	}
+	return cr, col, nil
 }
 
 // maybeGzip reads r through gzip when it starts with gzip's magic bytes.

@@ -78,6 +78,13 @@ func ParseOpenCost(r io.Reader, name, cluster, currency string) (Set, error) {
 	if ans.Code != 0 && ans.Code != 200 {
 		return set, fmt.Errorf("%s: OpenCost answered code %d: %s", name, ans.Code, clip(ans.Message))
 	}
+	return fromWindows(ans.Data, name, cluster, currency)
+}
+
+// fromWindows reads the allocations of step=1d windows.
+func fromWindows(data []map[string]*ocAllocation, name, cluster, currency string) (Set, error) {
+	set := Set{Origin: OriginOpenCost}
+	ans := ocAnswer{Data: data}
 	// Pods name their node; the node's provider id may be on another
 	// allocation of it (its idle share), so gather them first.
 	providerIDs := map[[2]string]string{}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"io"
 
+	"github.com/costpilot/costpilot/backend/allocate"
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/focusexport"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/store"
 )
 
 // FOCUSExport is what an export wrote.
@@ -59,8 +61,13 @@ func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version, forma
 	if err != nil {
 		return out, apperr.Wrap(apperr.Report, err, "cannot write the FOCUS export")
 	}
-	err = s.store.EachDailyLine(ctx, sc, func(l *model.CostLine, src model.SourceKind) error {
-		return x.Write(l, src)
+	var a focusexport.Allocation
+	err = s.store.EachSplitLine(ctx, sc, func(l *model.CostLine, src model.SourceKind, part *store.K8sPart) error {
+		if part == nil {
+			return x.Write(l, src, nil)
+		}
+		allocationOf(part, &a)
+		return x.Write(l, src, &a)
 	})
 	out.Rows = x.Rows()
 	if err == nil {
@@ -70,4 +77,27 @@ func (s *Service) ExportFOCUS(ctx context.Context, r CostRequest, version, forma
 		return out, apperr.Wrap(apperr.Report, err, "the FOCUS export stopped after %d rows", out.Rows)
 	}
 	return out, nil
+}
+
+// K8sAllocationMethod prefixes the FOCUS AllocatedMethodId of the rows a
+// Kubernetes split makes; the origin (opencost, eks) follows. The method
+// is docs/kubernetes.md's reconciliation to the bill.
+const K8sAllocationMethod = "costpilot-kubernetes-"
+
+// allocationOf fills a FOCUS allocation from a pod's part of a line: the
+// pod as the allocated resource (none for an idle share: the unallocated
+// part), its cluster, namespace, workload, pod and labels as tags under
+// the keys allocation rules read (allocate.K8sTag).
+func allocationOf(p *store.K8sPart, a *focusexport.Allocation) {
+	*a = focusexport.Allocation{MethodID: K8sAllocationMethod + string(p.Origin), Ratio: p.Ratio,
+		Tags: map[string]string{allocate.K8sTag(model.DimCluster): p.Cluster, allocate.K8sTag(model.DimNamespace): p.Namespace}}
+	if p.Idle {
+		return
+	}
+	a.ResourceID, a.ResourceName = p.Cluster+"/"+p.Namespace+"/"+p.Pod, p.Pod
+	a.Tags[allocate.K8sTag(model.DimWorkload)] = p.Workload
+	a.Tags[allocate.K8sTag(model.DimPod)] = p.Pod
+	for k, v := range p.Labels {
+		a.Tags[allocate.K8sTag(model.LabelDimension(k))] = v
+	}
 }

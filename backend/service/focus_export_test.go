@@ -21,11 +21,14 @@ import (
 
 // focus12 is the FOCUS 1.2 Cost and Usage column list with each column's
 // data type and whether it may be null, as the specification gives them
-// (its column glossary, alphabetical).
+// (its column glossary, alphabetical), with FOCUS 1.3's split cost
+// allocation columns, which the export writes for Kubernetes splits.
 var focus12 = []struct {
 	name, typ string
 	nullable  bool
 }{
+	{"AllocatedMethodDetails", "JSON", true}, {"AllocatedMethodId", "String", true}, {"AllocatedResourceId", "String", true},
+	{"AllocatedResourceName", "String", true}, {"AllocatedTags", "JSON", true},
 	{"AvailabilityZone", "String", true}, {"BilledCost", "Decimal", false}, {"BillingAccountId", "String", false},
 	{"BillingAccountName", "String", true}, {"BillingAccountType", "String", true}, {"BillingCurrency", "String", false},
 	{"BillingPeriodEnd", "DateTime", false}, {"BillingPeriodStart", "DateTime", false},

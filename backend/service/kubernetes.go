@@ -13,6 +13,7 @@ import (
 	"github.com/costpilot/costpilot/backend/allocate"
 	"github.com/costpilot/costpilot/backend/analysis"
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/egress"
 	"github.com/costpilot/costpilot/backend/kubernetes"
@@ -27,10 +28,11 @@ import (
 const (
 	FormatOpenCost = "opencost"  // a saved OpenCost /allocation answer (JSON)
 	FormatEKSSplit = "eks-split" // the EKS split cost allocation rows of an AWS CUR 2.0 CSV export
+	FormatGKE      = "gke"       // the GKE cost allocation rows of a Google Cloud billing export (CSV or JSON lines)
 )
 
 // KubernetesFormats lists the Kubernetes import formats.
-var KubernetesFormats = []string{FormatOpenCost, FormatEKSSplit}
+var KubernetesFormats = []string{FormatOpenCost, FormatEKSSplit, FormatGKE}
 
 // IsKubernetesFormat reports whether an import format is one of
 // KubernetesFormats: those files split the history, they add no lines.
@@ -68,7 +70,7 @@ func (s *Service) ImportKubernetes(ctx context.Context, paths []string, format s
 		return res, apperr.Invalid("format", format, KubernetesFormats)
 	}
 	for _, p := range paths {
-		set, err := s.readAllocations(p, format)
+		set, err := s.readAllocations(ctx, p, format)
 		if err != nil {
 			return res, err
 		}
@@ -88,26 +90,44 @@ func (s *Service) ImportKubernetes(ctx context.Context, paths []string, format s
 	return res, nil
 }
 
-func (s *Service) readAllocations(path, format string) (kubernetes.Set, error) {
+func (s *Service) readAllocations(ctx context.Context, path, format string) (kubernetes.Set, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return kubernetes.Set{}, apperr.E(apperr.Validation, "cannot open %s: %v", path, errReason(err)).WithDetail("file", path)
 	}
 	defer fh.Close()
-	if st, err := fh.Stat(); err != nil || !st.Mode().IsRegular() {
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		return kubernetes.Set{}, apperr.E(apperr.Validation, "%s is not a regular file", path).WithDetail("file", path)
 	}
 	r := io.LimitReader(fh, maxAllocationFile)
 	var set kubernetes.Set
-	if format == FormatOpenCost {
+	switch {
+	case format == FormatOpenCost && isParquet(fh):
+		// OpenCost's Parquet exporter: read as the billing import reads
+		// Parquet.
+		rows := func(fn func([]string, int64, [][]byte) error) error {
+			return billing.EachParquetRow(ctx, fh, st.Size(), fn)
+		}
+		set, err = kubernetes.ParseOpenCostRows(rows, path, "", s.k8sCurrency())
+	case format == FormatOpenCost:
 		set, err = kubernetes.ParseOpenCost(r, path, "", s.k8sCurrency())
-	} else {
+	case format == FormatGKE:
+		set, err = kubernetes.ParseGKE(r, path)
+	default:
 		set, err = kubernetes.ParseEKSSplit(r, path)
 	}
 	if err != nil {
 		return set, apperr.Wrap(apperr.Validation, err, "%v", err).WithDetail("file", path)
 	}
 	return set, nil
+}
+
+// isParquet reports whether a file starts with Parquet's magic bytes.
+func isParquet(f *os.File) bool {
+	var head [4]byte
+	n, _ := f.ReadAt(head[:], 0)
+	return n == 4 && string(head[:]) == "PAR1"
 }
 
 // errReason is an OS error without the path it repeats.

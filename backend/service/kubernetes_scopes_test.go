@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -24,24 +25,12 @@ func k8sDays(t *testing.T, n int, change func(day int, name string, a map[string
 	dir := t.TempDir()
 	start := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
 	// The bill.
-	f, err := os.Open(k8sFixture("cur2-eks.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	out := [][]string{recs[0]}
+	header, rows, col := csvColumns(t, k8sFixture("cur2-eks.csv"))
+	out := [][]string{header}
 	for d := range n {
 		day := start.AddDate(0, 0, d)
 		month := time.Date(day.Year(), day.Month(), 1, 0, 0, 0, 0, time.UTC)
-		for _, r := range recs[1:] {
+		for _, r := range rows {
 			if !strings.HasPrefix(r[col["identity_time_interval"]], "2026-05-01") {
 				continue
 			}
@@ -98,6 +87,18 @@ func k8sDays(t *testing.T, n int, change func(day int, name string, a map[string
 		t.Fatal(err)
 	}
 	return bill, alloc
+}
+
+// csvColumns reads a CSV file whole: its header, rows and each column's
+// position.
+func csvColumns(t *testing.T, path string) ([]string, [][]string, map[string]int) {
+	t.Helper()
+	header, rows := readCSV(t, path)
+	col := map[string]int{}
+	for i, h := range header {
+		col[h] = i
+	}
+	return header, rows, col
 }
 
 // k8sService imports n days of k8sDays into a fresh service whose clock
@@ -284,6 +285,194 @@ func TestKubernetesRequestsRecommendation(t *testing.T) {
 	for id, v := range want {
 		if got[id] != v {
 			t.Errorf("%s saves %g, want %g", id, got[id], v)
+		}
+	}
+}
+
+// TestKubernetesFOCUSExportAllocated: the FOCUS export writes each split
+// node line as a row per pod (FOCUS 1.3 split cost allocation): the
+// allocated rows of a line sum to it exactly, their ratios to 1, the
+// idle share has no allocated resource, and the other lines are as
+// before.
+func TestKubernetesFOCUSExportAllocated(t *testing.T) {
+	s := k8sService(t, 2, nil)
+	ctx := adminCtx()
+	var buf bytes.Buffer
+	res, err := s.ExportFOCUS(ctx, CostRequest{Start: "2026-05-01", End: "2026-05-02"}, "", "csv", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	// The stored lines, independently: the node's and the others.
+	nodeLines := map[string]model.Nanos{}
+	other := map[string]model.Nanos{}
+	sc := s.scope(ctx, []model.ProviderKey{model.AWS})
+	sc.From, sc.To = "2026-05-01", "2026-05-02"
+	if err := s.store.EachDailyLine(ctx, sc, func(l *model.CostLine, _ model.SourceKind) error {
+		if l.ResourceID == "i-0aaa1111bbbb2222c" {
+			nodeLines[l.Day] += l.Billed
+		} else {
+			other[l.ResourceID+"|"+l.Day] += l.Billed
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	allocated := map[string]model.Nanos{}
+	ratios := map[string]float64{}
+	rest := map[string]model.Nanos{}
+	pods := 0
+	for _, r := range recs[1:] {
+		day := strings.TrimSuffix(r[col["ChargePeriodStart"]], "T00:00:00Z")
+		billed, err := model.ParseNanos(r[col["BilledCost"]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r[col["AllocatedMethodId"]] == "" {
+			if r[col["AllocatedMethodDetails"]] != "" || r[col["AllocatedTags"]] != "" {
+				t.Errorf("a whole line has allocation cells: %v", r)
+			}
+			rest[r[col["ResourceId"]]+"|"+day] += billed
+			continue
+		}
+		if r[col["ResourceId"]] != "i-0aaa1111bbbb2222c" || r[col["AllocatedMethodId"]] != K8sAllocationMethod+"opencost" {
+			t.Fatalf("allocated row %v", r)
+		}
+		allocated[day] += billed
+		var det struct {
+			Elements []struct{ AllocatedRatio float64 }
+		}
+		if err := json.Unmarshal([]byte(r[col["AllocatedMethodDetails"]]), &det); err != nil || len(det.Elements) != 1 {
+			t.Fatalf("AllocatedMethodDetails %q: %v", r[col["AllocatedMethodDetails"]], err)
+		}
+		ratios[day] += det.Elements[0].AllocatedRatio
+		var tags map[string]string
+		if err := json.Unmarshal([]byte(r[col["AllocatedTags"]]), &tags); err != nil {
+			t.Fatal(err)
+		}
+		switch id := r[col["AllocatedResourceId"]]; id {
+		case "":
+			if tags["k8s:namespace"] != model.IdleValue || r[col["AllocatedResourceName"]] != "" {
+				t.Errorf("idle row %v", r)
+			}
+		case "prod/shop/api-7d9f-1":
+			pods++
+			if r[col["AllocatedResourceName"]] != "api-7d9f-1" || tags["k8s:label:team"] != "web" || tags["k8s:workload"] != "api" ||
+				!k8sNear(det.Elements[0].AllocatedRatio, 0.45) || billed != model.NanosFromFloat(9) {
+				t.Errorf("api row %v", r)
+			}
+		default:
+			pods++
+		}
+	}
+	for day, n := range nodeLines {
+		if allocated[day] != n || !k8sNear(ratios[day], 1) {
+			t.Errorf("%s: allocated rows sum to %s (ratios %g), the node's line is %s", day, allocated[day], ratios[day], n)
+		}
+	}
+	if len(nodeLines) != 2 || pods != 6 || res.Rows != int64(len(recs)-1) {
+		t.Errorf("node days %v, %d pod rows, %d rows said for %d", nodeLines, pods, res.Rows, len(recs)-1)
+	}
+	for k, n := range other {
+		if rest[k] != n {
+			t.Errorf("%s: %s in the export, %s stored", k, rest[k], n)
+		}
+	}
+	if len(rest) != len(other) {
+		t.Errorf("whole lines %v, stored %v", rest, other)
+	}
+	// Parquet writes the same rows.
+	var pq bytes.Buffer
+	if pres, err := s.ExportFOCUS(ctx, CostRequest{Start: "2026-05-01", End: "2026-05-02"}, "", "parquet", &pq); err != nil ||
+		pres.Rows != res.Rows || checkParquet12(t, pq.Bytes()) != len(recs)-1 {
+		t.Errorf("parquet %+v, %v", pres, err)
+	}
+}
+
+// TestKubernetesGKELabels: the GKE cost allocation rows of a Google Cloud
+// billing export (imported as the bill too) give each namespace the sum
+// of its rows, kube:unallocated is idle, the bucket is (none), the total
+// is the bill's; workloads and pod labels group too.
+func TestKubernetesGKELabels(t *testing.T) {
+	cfg, err := config.Parse([]byte("gcp: {enabled: true, source: export, export_paths: [x]}\n"), "gke.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := openFresh(t, cfg)
+	ctx := adminCtx()
+	path := k8sFixture("gcp-gke.csv")
+	if _, err := s.ImportFiles(ctx, []string{path}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.ImportKubernetes(ctx, []string{path}, FormatGKE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := res.Files[0]; f.Assets != 2 || f.Matched != 2 || f.From != "2026-05-01" || f.To != "2026-05-02" {
+		t.Fatalf("import %+v: want the node and the disk, both billed", f)
+	}
+	// The independent computation: cost by k8s-namespace label.
+	_, rows, col := csvColumns(t, path)
+	want, bill := map[string]float64{}, 0.0
+	for _, r := range rows {
+		c, _ := strconv.ParseFloat(r[col["cost"]], 64)
+		bill += c
+		var kv []struct{ Key, Value string }
+		if err := json.Unmarshal([]byte(r[col["labels"]]), &kv); err != nil {
+			t.Fatal(err)
+		}
+		ns := model.NoValue
+		for _, x := range kv {
+			if x.Key == "goog-k8s-cluster-name" && ns == model.NoValue {
+				ns = model.IdleValue // the cluster's rows without a namespace
+			}
+			if x.Key == "k8s-namespace" {
+				ns = x.Value
+			}
+		}
+		if ns == "kube:unallocated" {
+			ns = model.IdleValue
+		}
+		want[ns] += c
+	}
+	got, total := namespaceCosts(t, s)
+	if !k8sNear(total, bill) || len(got) != len(want) || len(want) != 5 {
+		t.Fatalf("groups %v total %g; the rows say %v, %g", got, total, want, bill)
+	}
+	for ns, c := range want {
+		if !k8sNear(got[ns], c) {
+			t.Errorf("namespace %s costs %g, the rows say %g", ns, got[ns], c)
+		}
+	}
+	// Workloads and labels: api is 8 a day, team=web likewise.
+	for _, g := range []struct{ by, key string }{{"workload", "api"}, {"label:team", "web"}, {"cluster", "prod"}} {
+		q, _ := s.CostQuery(CostRequest{Start: "2026-05-01", End: "2026-05-02", GroupBy: g.by})
+		a, err := s.AnalyzeCosts(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCost := 16.0
+		if g.by == "cluster" {
+			wantCost = 2 * 17.5
+		}
+		found := false
+		for _, x := range a.Summary.Groups {
+			if x.Key == g.key {
+				found = true
+				if !k8sNear(x.Cost, wantCost) {
+					t.Errorf("%s %s costs %g, want %g", g.by, g.key, x.Cost, wantCost)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no %s %s in %+v", g.by, g.key, a.Summary.Groups)
 		}
 	}
 }

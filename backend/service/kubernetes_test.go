@@ -1,7 +1,6 @@
 package service
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"math"
 	"net/http"
@@ -236,21 +235,9 @@ func TestKubernetesEKSSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The independent computation: split + unused cost per namespace tag.
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
+	_, rows, col := csvColumns(t, path)
 	want := map[string]float64{}
-	for _, r := range recs[1:] {
+	for _, r := range rows {
 		if r[col["split_line_item_parent_resource_id"]] == "" {
 			continue
 		}

@@ -16,9 +16,10 @@ import (
 // year's bill of the nodes of 100 clusters (10 nodes each), then a year
 // of OpenCost allocations of 200 pods per cluster in 10 namespaces (plus
 // each node's idle share: 7.67 M splits), imported cluster by cluster,
-// then the year by namespace, a cluster's namespaces, and the top
-// namespaces' monthly series. COSTPILOT_K8S_BENCH_CLUSTERS sets another
-// number of clusters. The import is timed once and reported as a metric.
+// then the year by namespace, a cluster's namespaces, workloads and
+// pods, and the top namespaces' monthly series.
+// COSTPILOT_K8S_BENCH_CLUSTERS sets another number of clusters. The
+// import is timed once and reported as a metric.
 func BenchmarkK8sYear(b *testing.B) {
 	clusters := 100
 	if v, err := strconv.Atoi(os.Getenv("COSTPILOT_K8S_BENCH_CLUSTERS")); err == nil && v > 0 {
@@ -113,11 +114,13 @@ func BenchmarkK8sYear(b *testing.B) {
 			}
 		}
 	})
-	b.Run("year-one-cluster-by-workload", func(b *testing.B) {
-		for b.Loop() {
-			if _, err := s.GroupSums(ctx, cl, model.MetricBilled, model.DimWorkload); err != nil {
-				b.Fatal(err)
+	for _, d := range []model.Dimension{model.DimWorkload, model.DimPod} {
+		b.Run("year-one-cluster-by-"+string(d), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.GroupSums(ctx, cl, model.MetricBilled, d); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
+		})
+	}
 }

@@ -25,11 +25,11 @@ func TestExportCommand(t *testing.T) {
 	}
 	recs, err := csv.NewReader(f).ReadAll()
 	f.Close()
-	if err != nil || len(recs) < 2 || recs[0][0] != "AvailabilityZone" || recs[0][len(recs[0])-1] != "x_CostpilotSource" {
+	if err != nil || len(recs) < 2 || recs[0][0] != "AllocatedMethodDetails" || recs[0][len(recs[0])-1] != "x_CostpilotSource" {
 		t.Fatalf("%v: %d records", err, len(recs))
 	}
 	code, stdout, errs := run(t, "export", "--days", "3", "-", "--data-dir", data)
-	if code != 0 || !strings.HasPrefix(stdout, "AvailabilityZone,BilledCost,") {
+	if code != 0 || !strings.HasPrefix(stdout, "AllocatedMethodDetails,AllocatedMethodId,") {
 		t.Fatalf("to stdout: exit %d: %s", code, errs)
 	}
 	for _, args := range [][]string{

@@ -35,8 +35,9 @@ How files are grouped and what they replace follows how each cloud delivers:
   FOCUS  Replaces only the days its rows cover, so files cut by day add up.
   OCI  Each cost report covers a few hours and is never restated: it adds to the other reports
       of its days, and importing it again replaces only that report.
-  Kubernetes  --format opencost (a saved OpenCost /allocation answer, step=1d) or eks-split (the
-      EKS split cost allocation rows of an AWS CUR 2.0 CSV) split the billed lines of the nodes
+  Kubernetes  --format opencost (a saved OpenCost /allocation answer, step=1d), eks-split (the
+      EKS split cost allocation rows of an AWS CUR 2.0 CSV) or gke (the GKE cost allocation rows
+      of a Google Cloud billing export CSV) split the billed lines of the nodes
       they ran on by cluster, namespace, workload and pod; they add no cost, except allocations
       on nodes the bill lacks, kept at their own price and marked estimated. Each file replaces
       its clusters' days.

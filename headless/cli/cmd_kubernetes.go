@@ -16,9 +16,10 @@ func (a *app) kubernetesCmd() *cobra.Command {
 		Use:   "kubernetes",
 		Short: "Kubernetes cost allocation: clusters, workload efficiency, OpenCost sync",
 		Long: `Kubernetes costs are a split of the billed lines of the nodes (and volumes) pods ran on, in
-the proportions OpenCost or the EKS split cost allocation data give: group or filter any
-analysis by cluster, namespace, workload, pod or label:KEY (costpilot analyze --group-by
-namespace). Import allocations with costpilot import --format opencost|eks-split FILE, or
+the proportions OpenCost, the EKS split cost allocation data or GKE cost allocation give: group
+or filter any analysis by cluster, namespace, workload, pod or label:KEY (costpilot analyze
+--group-by namespace). Import allocations with costpilot import --format opencost|eks-split|gke
+FILE, or
 pull them from the clusters of kubernetes.clusters with costpilot kubernetes sync.`,
 		Args: cobra.NoArgs,
 	}

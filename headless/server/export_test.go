@@ -24,7 +24,7 @@ func TestExportFOCUS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) < 2 || recs[0][1] != "BilledCost" {
+	if len(recs) < 2 || recs[0][0] != "AllocatedMethodDetails" || recs[0][6] != "BilledCost" {
 		t.Fatalf("%d records, header %v", len(recs), recs[0])
 	}
 	provider := -1
