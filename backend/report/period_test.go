@@ -154,3 +154,12 @@ func TestForecastLineIsNotJoined(t *testing.T) {
 		t.Fatalf("dashed lines %+v: want one of the two forecast days", dashed)
 	}
 }
+
+// TestTypeWords: recommendation types read as words, acronyms as written.
+func TestTypeWords(t *testing.T) {
+	for in, want := range map[model.RecommendationType]string{"cost_allocation": "cost allocation", "ai_model": "AI model", "k8s_requests": "Kubernetes requests"} {
+		if got := typeWords(in); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}

@@ -128,9 +128,20 @@ type providerTotal struct {
 	name string // display name (displayName)
 }
 
-// typeWords is a recommendation type as words ("cost allocation"), so a
-// narrow column breaks it between words, never inside one.
-func typeWords(t model.RecommendationType) string { return strings.ReplaceAll(string(t), "_", " ") }
+// typeWords is a recommendation type as words ("cost allocation", "AI
+// model"), so a narrow column breaks it between words, never inside one.
+func typeWords(t model.RecommendationType) string {
+	words := strings.Split(string(t), "_")
+	for i, w := range words {
+		if p, ok := proseWords[w]; ok {
+			words[i] = p
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// proseWords are the words of identifiers spelled otherwise in prose.
+var proseWords = map[string]string{"ai": "AI", "k8s": "Kubernetes"}
 
 // displayName is how a report names a provider: the clouds by their names,
 // one imported from FOCUS files by the name its files give it.

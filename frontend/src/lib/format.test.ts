@@ -100,6 +100,8 @@ describe('dates and misc', () => {
     expect(formatSeconds(0.1234)).toBe('123 ms');
     expect(formatSeconds(1.5)).toBe('1.50 s');
     expect(titleCase('cost_allocation')).toBe('Cost allocation');
+    expect(titleCase('ai_model')).toBe('AI model');
+    expect(titleCase('k8s_requests')).toBe('Kubernetes requests');
     expect(providerName('gcp')).toBe('Google Cloud');
     expect(providerName('oci')).toBe('Oracle Cloud');
     expect(providerName('anthropic')).toBe('Anthropic');

@@ -165,10 +165,16 @@ export function formatSeconds(s: number | null | undefined): string {
   return `${s.toFixed(2)} s`;
 }
 
-/** titleCase turns cost_allocation into Cost allocation. */
+/** WORDS are the words of identifiers spelled otherwise in prose. */
+const WORDS: Record<string, string> = { ai: 'AI', k8s: 'Kubernetes' };
+
+/** titleCase turns cost_allocation into Cost allocation (ai_model into AI model). */
 export function titleCase(s: string): string {
   if (!s) return s;
-  const t = s.replace(/_/g, ' ');
+  const t = s
+    .split('_')
+    .map((w) => WORDS[w] ?? w)
+    .join(' ');
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
