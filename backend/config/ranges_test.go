@@ -104,6 +104,9 @@ func rangeCases() map[string]rangeCase {
 		field: "reports.schedules[0].day", good: []string{"1", "28"}, bad: []string{"-1", "29", "999999999999"}}
 	cases["reports.schedules[].hour"] = rangeCase{yaml: func(v string) string { return schedule("1", v) },
 		field: "reports.schedules[0].hour", good: []string{"0", "23"}, bad: []string{"-1", "24", "999999999999"}}
+	cases["units.sources[].days"] = rangeCase{yaml: func(v string) string {
+		return "units:\n  sources:\n    - {metric: orders, prometheus_url: 'https://prom.example.com', query: 'sum(increase(orders_total[1d]))', days: " + v + "}\n"
+	}, field: "units.sources[0].days", good: []string{"0", "1", "400"}, bad: []string{"-1", "401", "999999999999"}}
 	return cases
 }
 
