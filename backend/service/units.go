@@ -186,5 +186,5 @@ func unknownMetric(per string, known []model.UnitMetric) error {
 		return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", per).WithDetail("field", "per")
 	}
 	return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", per, strings.Join(names, ", ")).
-		WithDetail("field", "per").WithDetail("allowed", names)
+		WithDetail("field", "per").WithDetail("value", per).WithDetail("allowed", names)
 }
