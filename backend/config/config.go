@@ -35,6 +35,7 @@ type Config struct {
 	Outbound     OutboundConfig     `yaml:"outbound"`
 	Reports      ReportsConfig      `yaml:"reports"`
 	Kubernetes   KubernetesConfig   `yaml:"kubernetes"`
+	Units        UnitsConfig        `yaml:"units"`
 	// Accounts names billing accounts, sub-accounts, subscriptions,
 	// projects and compartments by id; it wins over the names in exports.
 	Accounts map[string]string `yaml:"accounts"`

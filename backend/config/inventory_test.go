@@ -1,18 +1,13 @@
 package config
 
 import (
-	"reflect"
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/model"
 )
 
 func TestInventoryAndPrometheusKeys(t *testing.T) {
-	tests := []struct {
-		name   string
-		yaml   string
-		fields []string // nil: valid
-	}{
+	tests := []fieldCase{
 		{name: "export with the live inventory", yaml: "azure: {enabled: true, source: export, inventory: api, subscription_id: s}\n"},
 		{name: "export inventory needs the identity", yaml: "azure: {enabled: true, source: export, inventory: api}\ngcp: {enabled: true, source: export, inventory: api}\n",
 			fields: []string{"azure.subscription_id", "gcp.project_id", "gcp.billing_table"}},
@@ -26,24 +21,7 @@ func TestInventoryAndPrometheusKeys(t *testing.T) {
 		{name: "prometheus bad regex", yaml: "oci: {enabled: true, source: export, prometheus: {url: 'https://prom', id_regex: '(['}}\n", fields: []string{"oci.prometheus.id_regex"}},
 		{name: "prometheus not for demo", yaml: "oci: {enabled: true, prometheus: {url: 'https://prom'}}\n", fields: []string{"oci.prometheus.url"}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c, err := Parse([]byte(tt.yaml), "test.yaml")
-			if err != nil {
-				t.Fatalf("parse: %v", err)
-			}
-			errs := c.Validate()
-			if tt.fields == nil {
-				if len(errs) != 0 {
-					t.Fatalf("want valid, got %v", errs)
-				}
-				return
-			}
-			if got := fieldsOf(t, errs.Err()); !reflect.DeepEqual(got, tt.fields) {
-				t.Fatalf("fields = %v, want %v (%v)", got, tt.fields, errs)
-			}
-		})
-	}
+	runFieldCases(t, tests)
 }
 
 func TestInventorySyncedAndWithSource(t *testing.T) {

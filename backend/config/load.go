@@ -328,6 +328,7 @@ func (c *Config) Validate() Errors {
 	}
 	validateReports(c, add)
 	validateKubernetes(c, add)
+	validateUnits(c, add)
 	if d.Security.SSLEnabled {
 		if d.Security.SSLCert == "" {
 			add("dashboard.security.ssl_cert", "is required when dashboard.security.ssl_enabled is true")

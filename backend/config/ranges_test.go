@@ -113,6 +113,9 @@ func rangeCases() map[string]rangeCase {
 		good: []string{"1", "744"}, bad: []string{"-1", "745", "999999999999"}}
 	cases["focus_sources[].max_bytes"] = rangeCase{yaml: focus("max_bytes"), field: "focus_sources[0].max_bytes",
 		good: []string{"1", "17179869184"}, bad: []string{"-1", "17179869185"}}
+	cases["units.sources[].days"] = rangeCase{yaml: func(v string) string {
+		return "units:\n  sources:\n    - {metric: orders, prometheus_url: 'https://prom.example.com', query: 'sum(increase(orders_total[1d]))', days: " + v + "}\n"
+	}, field: "units.sources[0].days", good: []string{"0", "1", "400"}, bad: []string{"-1", "401", "999999999999"}}
 	return cases
 }
 

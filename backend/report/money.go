@@ -12,6 +12,9 @@ func formatMoney(v float64, currency string) string { return moneyfmt.Format(v, 
 
 func formatShort(v float64, currency string) string { return moneyfmt.Short(v, currency) }
 
+// formatRate is a cost per unit: four decimals below 1.
+func formatRate(v float64, currency string) string { return moneyfmt.Rate(v, currency) }
+
 // formatPercent writes a fraction as a percentage with one decimal.
 func formatPercent(f float64) string {
 	if math.IsNaN(f) || math.IsInf(f, 0) {

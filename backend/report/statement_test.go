@@ -48,3 +48,23 @@ func TestStatementPDFs(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetOnCostPerUnitInReports: a budget on cost per unit shows its
+// limit, actual and projection with the decimals a cost per unit needs,
+// a budget on spend with cents.
+func TestBudgetOnCostPerUnitInReports(t *testing.T) {
+	d := sampleData(model.ReportComprehensive, 3)
+	d.Budgets = []Budget{
+		{Name: "per order", Scope: "cost per orders · all providers", Period: "2026-05", Amount: 0.05, Actual: 0.04123, Projected: 0.04456, HasForecast: true, Currency: "USD", Per: "orders"},
+		{Name: "spend", Scope: "all providers", Period: "2026-05", Amount: 1000, Actual: 812.345, Currency: "USD"},
+	}
+	html, err := renderHTML(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"$0.0500", "$0.0412", "$0.0446", "$1,000.00", "$812.35"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("the report has no %s", want)
+		}
+	}
+}

@@ -50,6 +50,9 @@ type Budget struct {
 	Projected   float64 `json:"projected"`
 	HasForecast bool    `json:"has_forecast"`
 	Currency    string  `json:"currency"`
+	// Per names the business metric of a budget on cost per unit: its
+	// amounts are then costs per unit.
+	Per string `json:"per,omitempty"`
 }
 
 // Mover is a service or an account whose daily run-rate rose against the

@@ -331,11 +331,15 @@ func execSection(e *Executive, a model.CostAnalysis, money func(float64) string)
 		if b.Amount > 0 {
 			used = formatPercent(b.Actual / b.Amount)
 		}
-		proj := money(b.Projected)
+		bm := money
+		if b.Per != "" {
+			bm = func(v float64) string { return formatRate(v, b.Currency) }
+		}
+		proj := bm(b.Projected)
 		if !b.HasForecast {
 			proj = "n/a"
 		}
-		x.BudgetRows = append(x.BudgetRows, cells{b.Name, b.Scope, b.Period, money(b.Amount), money(b.Actual), used, proj})
+		x.BudgetRows = append(x.BudgetRows, cells{b.Name, b.Scope, b.Period, bm(b.Amount), bm(b.Actual), used, proj})
 	}
 	for _, m := range e.Movers {
 		perDay := signedMoney(m.DailyChange, money) + " a day"

@@ -21,7 +21,8 @@ const (
 // RunBackground does the periodic work of a long-running front door until
 // ctx ends: it imports new or changed files of export_paths and regenerates
 // demo history when the day changes (at start and every 30 seconds), syncs live (api) providers, and the inventory of export
-// providers with inventory: api or prometheus, at start and every six hours,
+// providers with inventory: api or prometheus, and pulls units.sources from
+// Prometheus, at start and every six hours,
 // sends new alerts to the webhook every 15 minutes when notifications are
 // on, delivers the scheduled reports that are due (and retries failed
 // ones) every minute, and flushes the request counters every minute.
@@ -60,8 +61,17 @@ func (s *Service) RunBackground(ctx context.Context) {
 			s.log.Warn("background refresh failed", "err", err)
 		}
 	}
+	syncUnits := func() {
+		if len(s.cfg.Units.Sources) == 0 {
+			return
+		}
+		if _, err := s.SyncUnits(ctx); err != nil && ctx.Err() == nil {
+			s.log.Warn("scheduled units pull failed", "err", err)
+		}
+	}
 	refresh()
 	syncLive()
+	syncUnits()
 	sendAlerts()
 	deliver()
 	refreshT := time.NewTicker(refreshEvery)
@@ -93,6 +103,7 @@ func (s *Service) RunBackground(ctx context.Context) {
 			deliver()
 		case <-syncT.C:
 			syncLive()
+			syncUnits()
 			sendAlerts()
 		}
 	}

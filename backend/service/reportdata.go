@@ -211,7 +211,7 @@ func (s *Service) reportBudgets(ctx context.Context, a model.CostAnalysis) ([]re
 			scope = "cost per " + b.Per + " · " + scope
 		}
 		line := report.Budget{Name: b.Name, Scope: scope, Period: st.Period, Amount: b.Amount,
-			Actual: st.Actual, Projected: st.Projected, HasForecast: st.HasForecast, Currency: st.Currency}
+			Actual: st.Actual, Projected: st.Projected, HasForecast: st.HasForecast, Currency: st.Currency, Per: b.Per}
 		if !yday.Before(bp.End) {
 			// The budget's period is over: its projection is its actual.
 			line.Projected, line.HasForecast = st.Actual, true

@@ -29,6 +29,7 @@ var serviceAccess = map[string]model.Permission{
 	"View": model.PermRead, "Budgets": model.PermRead, "Anomalies": model.PermRead, "Anomaly": model.PermRead,
 	"AICosts": model.PermRead, "Commitments": model.PermRead, "TagCoverage": model.PermRead, "Schedules": model.PermRead,
 	"UnitMetrics": model.PermRead, "Invoices": model.PermRead, "Statements": model.PermRead, "Contracts": model.PermRead, "ImportContracts": model.PermChange,
+	"StatementPDF": model.PermRead,
 	// Changes: editors and admins.
 	"ImportFiles": model.PermChange, "Import": model.PermChange, "ImportKubernetes": model.PermChange, "SyncKubernetes": model.PermChange,
 	"KubernetesOverview": model.PermRead, "Sync": model.PermChange, "RunSync": model.PermChange,
@@ -37,7 +38,7 @@ var serviceAccess = map[string]model.Permission{
 	"DeleteBudget": model.PermChange, "DecideAnomaly": model.PermChange,
 	"GenerateReport": model.PermChange, "OptimizeAll": model.PermChange, "SendAlerts": model.PermChange,
 	"DeliverSchedules": model.PermChange, "DeleteReport": model.PermChange,
-	"ImportUnits": model.PermChange, "DeleteUnitMetric": model.PermChange, "SetInvoiceTotals": model.PermChange,
+	"ImportUnits": model.PermChange, "DeleteUnitMetric": model.PermChange, "SyncUnits": model.PermChange, "WriteStatementPDFs": model.PermChange, "SetInvoiceTotals": model.PermChange,
 	"ImportInvoiceTotals": model.PermChange,
 	// Administration: admins.
 	"AddUser": model.PermAdmin, "SetUserPassword": model.PermAdmin, "Users": model.PermAdmin,

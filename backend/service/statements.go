@@ -80,8 +80,11 @@ func (s *Service) Statements(ctx context.Context, r StatementRequest) (model.Sta
 
 // WriteStatementPDFs makes the statements and writes one PDF per
 // statement into dir (created if missing), returning the set and the
-// files' paths.
+// files' paths. Writing files is a change, as generating a report is.
 func (s *Service) WriteStatementPDFs(ctx context.Context, r StatementRequest, dir string) (model.StatementSet, []string, error) {
+	if err := s.can(ctx, model.PermChange); err != nil {
+		return model.StatementSet{}, nil, err
+	}
 	set, err := s.Statements(ctx, r)
 	if err != nil {
 		return set, nil, err
@@ -94,6 +97,9 @@ func (s *Service) WriteStatementPDFs(ctx context.Context, r StatementRequest, di
 // listed, the department or project), with its file name:
 // GET /api/statements.pdf.
 func (s *Service) StatementPDF(ctx context.Context, r StatementRequest, name string) (string, []byte, error) {
+	if err := s.can(ctx, model.PermRead); err != nil {
+		return "", nil, err
+	}
 	set, err := s.Statements(ctx, r)
 	if err != nil {
 		return "", nil, err

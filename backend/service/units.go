@@ -40,41 +40,60 @@ func (s *Service) ImportUnits(ctx context.Context, name string, r io.Reader) (Un
 		return UnitsImport{}, err
 	}
 	res := UnitsImport{File: name}
+	for _, u := range series {
+		res.Rows += len(u.Values)
+	}
+	res.Metrics, err = s.storeUnits(ctx, series, map[string]any{"file": name, "rows": res.Rows}, func(u units.Series, conflict *store.ScopeConflictError) error {
+		return apperr.E(apperr.Validation,
+			"%s:%d: metric %q is stored scoped %s, this file scopes it %s: delete the metric first (costpilot units delete %s) or use another name",
+			name, u.Line, u.Metric, model.FormatScope(conflict.Stored), model.FormatScope(u.Scope), u.Metric).
+			WithDetail("file", name).WithDetail("line", u.Line).WithDetail("field", "metric")
+	})
+	if err != nil {
+		return UnitsImport{}, err
+	}
+	return res, nil
+}
+
+// storeUnits stores series (values replace those of the same metric and
+// day) with an audit event of details and the metrics' names, and returns
+// the metrics as now stored. A metric stored with another scope is the
+// error conflict makes of it.
+func (s *Service) storeUnits(ctx context.Context, series []units.Series, details map[string]any,
+	conflict func(units.Series, *store.ScopeConflictError) error) ([]model.UnitMetric, error) {
 	in := make([]store.UnitSeries, len(series))
 	names := make([]string, len(series))
 	for i, u := range series {
 		in[i] = store.UnitSeries{Metric: u.Metric, Scope: u.Scope, Values: u.Values}
 		names[i] = u.Metric
-		res.Rows += len(u.Values)
 	}
+	details["metrics"] = names
 	p, _ := PrincipalFrom(ctx)
-	ev := s.auditBy(p, AuditUnitsImport, map[string]any{"file": name, "metrics": names, "rows": res.Rows})
-	err = s.store.SaveUnits(ctx, in, Bounded(p.Name(), maxAuditLen), ev.Time, ev)
-	var conflict *store.ScopeConflictError
-	if errors.As(err, &conflict) {
+	ev := s.auditBy(p, AuditUnitsImport, details)
+	err := s.store.SaveUnits(ctx, in, Bounded(p.Name(), maxAuditLen), ev.Time, ev)
+	var sc *store.ScopeConflictError
+	if errors.As(err, &sc) {
 		for _, u := range series {
-			if u.Metric == conflict.Metric {
-				return UnitsImport{}, apperr.E(apperr.Validation,
-					"%s:%d: metric %q is stored scoped %s, this file scopes it %s: delete the metric first (costpilot units delete %s) or use another name",
-					name, u.Line, u.Metric, model.FormatScope(conflict.Stored), model.FormatScope(u.Scope), u.Metric).
-					WithDetail("file", name).WithDetail("line", u.Line).WithDetail("field", "metric")
+			if u.Metric == sc.Metric {
+				return nil, conflict(u, sc)
 			}
 		}
 	}
 	if err != nil {
-		return UnitsImport{}, err
+		return nil, err
 	}
 	_ = s.cache.DeleteBucket(ResultsBucket)
 	all, err := s.store.UnitMetrics(ctx)
 	if err != nil {
-		return UnitsImport{}, err
+		return nil, err
 	}
+	var out []model.UnitMetric
 	for _, m := range all {
 		if slices.Contains(names, m.Name) {
-			res.Metrics = append(res.Metrics, m)
+			out = append(out, m)
 		}
 	}
-	return res, nil
+	return out, nil
 }
 
 // UnitMetrics lists the stored business metrics: GET /api/units.
@@ -167,5 +186,5 @@ func unknownMetric(per string, known []model.UnitMetric) error {
 		return apperr.E(apperr.Validation, "no business metric %q: none is stored (costpilot units import FILE.csv)", per).WithDetail("field", "per")
 	}
 	return apperr.E(apperr.Validation, "no business metric %q: the stored ones are %s", per, strings.Join(names, ", ")).
-		WithDetail("field", "per").WithDetail("allowed", names)
+		WithDetail("field", "per").WithDetail("value", per).WithDetail("allowed", names)
 }

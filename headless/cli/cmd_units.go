@@ -17,12 +17,13 @@ func init() { register((*app).unitsCmd) }
 
 func (a *app) unitsCmd() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "units list|import|delete",
+		Use:   "units list|import|sync|delete",
 		Short: "Manage business metrics (orders, requests…) that costs are divided by",
 		Long: `Business metrics are daily counts such as orders, requests or customers; analyze --per
 METRIC (and per=METRIC in the API) divides the period's cost by them: the cost per unit,
 in total and per day. A metric may be scoped to some costs (team=web, provider=aws): it
-then divides only the costs with those values.`,
+then divides only the costs with those values. units.sources in the config file pulls
+metrics from Prometheus (units sync, and the dashboard every six hours).`,
 	}
 	list := &cobra.Command{
 		Use:   "list",
@@ -88,10 +89,31 @@ whole file, naming its line, and nothing is written. "-" reads standard input.`,
 			})
 		},
 	}
+	sync := &cobra.Command{
+		Use:   "sync",
+		Short: "Pull the units.sources metrics from Prometheus now",
+		Long: `Pull every metric of units.sources: its PromQL query is evaluated with query_range at the
+end of each UTC day over the source's last days (days, default 35) up to yesterday, the series
+summed per day, and the values stored as an import's, replacing those of the same days. A
+failing source is reported and does not stop the others; the command then exits non-zero.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return a.withService(cmd, func(svc *service.Service) error {
+				res, err := svc.SyncUnits(cmd.Context())
+				if len(res.Sources) > 0 {
+					if eerr := a.emit(res, func(w io.Writer) { printUnitsSync(w, res, a.width()) }); eerr != nil {
+						return eerr
+					}
+				}
+				return err
+			})
+		},
+	}
 	a.outputFlag(list)
 	a.outputFlag(imp)
+	a.outputFlag(sync)
 	a.outputFlag(del)
-	cmd.AddCommand(list, imp, del)
+	cmd.AddCommand(list, imp, sync, del)
 	return cmd
 }
 
@@ -104,6 +126,15 @@ func printUnitMetrics(w io.Writer, ms []model.UnitMetric, limit int) {
 		{name: "DAYS", right: true}, {name: "TOTAL", right: true}}}
 	for _, m := range ms {
 		t.add(m.Name, model.FormatScope(m.Scope), m.FirstDay, m.LastDay, strconv.Itoa(m.Days), strconv.FormatFloat(m.Total, 'f', -1, 64))
+	}
+	t.print(w, limit)
+}
+
+func printUnitsSync(w io.Writer, res service.UnitsSync, limit int) {
+	t := table{cols: []column{{name: "METRIC", cut: cutEnd, min: 10}, {name: "DAYS READ"}, {name: "VALUES", right: true},
+		{name: "TOTAL", right: true}, {name: "ERROR", cut: cutEnd, optional: true}}}
+	for _, s := range res.Sources {
+		t.add(s.Metric, s.From+" – "+s.To, strconv.Itoa(s.Days), strconv.FormatFloat(s.Total, 'f', -1, 64), s.Error)
 	}
 	t.print(w, limit)
 }

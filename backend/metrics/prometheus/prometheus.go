@@ -7,24 +7,18 @@ package prometheus
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/url"
 	"os"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
-	"github.com/costpilot/costpilot/backend/provider"
 )
 
 // Defaults of the keys of <provider>.prometheus left out.
@@ -197,22 +191,23 @@ func (s *Source) Utilization(ctx context.Context) (Result, error) {
 					res.Types[id] = t
 				}
 				for _, p := range sr.Values {
-					if math.IsNaN(p.v) || math.IsInf(p.v, 0) {
+					if math.IsNaN(p.V) || math.IsInf(p.V, 0) {
 						continue // no reading (a counter reset, a division by zero)
 					}
-					k := key{id, p.t.Unix()}
+					t := p.T.Truncate(step) // on the hour
+					k := key{id, t.Unix()}
 					smp := byKey[k]
 					if smp == nil {
-						smp = &model.UtilizationSample{ResourceID: id, Time: p.t, CPU: -1, Memory: -1}
+						smp = &model.UtilizationSample{ResourceID: id, Time: t, CPU: -1, Memory: -1}
 						byKey[k] = smp
 					}
 					switch m {
 					case CPU:
-						smp.CPU = max(smp.CPU, clamp01(p.v))
+						smp.CPU = max(smp.CPU, clamp01(p.V))
 					case Memory:
-						smp.Memory = max(smp.Memory, clamp01(p.v))
+						smp.Memory = max(smp.Memory, clamp01(p.V))
 					case Network:
-						smp.NetworkBytes = max(smp.NetworkBytes, p.v)
+						smp.NetworkBytes = max(smp.NetworkBytes, p.V)
 					}
 				}
 			}
@@ -259,127 +254,13 @@ func (s *Source) resourceID(labels map[string]string) string {
 	return m[0]
 }
 
-// series is one item of a matrix answer.
-type series struct {
-	Metric map[string]string `json:"metric"`
-	Values []point           `json:"values"`
-}
-
-// point is a [unix seconds, "value"] pair, its time on the hour.
-type point struct {
-	t time.Time
-	v float64
-}
-
-func (p *point) UnmarshalJSON(b []byte) error {
-	var raw [2]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	var ts float64
-	if err := json.Unmarshal(raw[0], &ts); err != nil {
-		return fmt.Errorf("timestamp: %w", err)
-	}
-	var vs string
-	if err := json.Unmarshal(raw[1], &vs); err != nil {
-		return fmt.Errorf("value: %w", err)
-	}
-	v, err := strconv.ParseFloat(vs, 64)
-	if err != nil {
-		return fmt.Errorf("value %q: %w", vs, err)
-	}
-	sec, frac := math.Modf(ts)
-	p.t = time.Unix(int64(sec), int64(frac*1e9)).UTC().Truncate(step)
-	p.v = v
-	return nil
-}
-
-// answer is the API's envelope.
-type answer struct {
-	Status    string `json:"status"`
-	ErrorType string `json:"errorType"`
-	Error     string `json:"error"`
-	Data      struct {
-		ResultType string   `json:"resultType"`
-		Result     []series `json:"result"`
-	} `json:"data"`
-}
-
 // queryRange runs one measure's query over [from, to] at the step.
-func (s *Source) queryRange(ctx context.Context, m Measure, from, to time.Time) ([]series, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	form := url.Values{"query": {s.queries[m]}, "start": {strconv.FormatInt(from.Unix(), 10)},
-		"end": {strconv.FormatInt(to.Unix(), 10)}, "step": {strconv.Itoa(int(step / time.Second))},
-		"timeout": {strconv.Itoa(int(s.timeout/time.Second)) + "s"}}
-	endpoint := s.base.JoinPath("api", "v1", "query_range")
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint.String(), strings.NewReader(form.Encode()))
-	if err != nil {
-		return nil, s.fail(m, model.FailureRequest, "cannot build the request: %v", err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if s.token != "" {
-		req.Header.Set("Authorization", "Bearer "+s.token)
-	}
-	resp, err := s.client.Do(req)
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, s.fail(m, model.FailureUnreachable, "no answer within %s (prometheus timeout)", s.timeout)
-		}
-		return nil, s.fail(m, model.FailureUnreachable, "cannot reach %s: %v", s.base.Host, unwrapURL(err))
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxBody+1))
-	if err != nil {
-		return nil, s.fail(m, model.FailureUnreachable, "reading the answer: %v", unwrapURL(err))
-	}
-	if len(body) > MaxBody {
-		return nil, s.fail(m, model.FailureRequest, "the answer is larger than %d MiB: narrow the query", MaxBody>>20)
-	}
-	var a answer
-	if err := json.Unmarshal(body, &a); err != nil || a.Status == "" {
-		if resp.StatusCode/100 != 2 {
-			return nil, s.fail(m, provider.StatusFailure(resp.StatusCode), "%s answered HTTP %d, not the Prometheus API", s.base.Host, resp.StatusCode)
-		}
-		return nil, s.fail(m, model.FailureRequest, "%s did not answer in the Prometheus API's JSON: %v", s.base.Host, err)
-	}
-	if a.Status != "success" {
-		return nil, s.fail(m, errorFailure(a.ErrorType, resp.StatusCode), "%s: %s", a.ErrorType, a.Error)
-	}
-	if a.Data.ResultType != "matrix" {
-		return nil, s.fail(m, model.FailureRequest, "the query gave a %s, not a range vector (matrix)", a.Data.ResultType)
-	}
-	if len(a.Data.Result) > s.maxSeries {
-		return nil, s.fail(m, model.FailureRequest, "the query gave %d series, more than %d (max_series): narrow it or raise the limit", len(a.Data.Result), s.maxSeries)
-	}
-	return a.Data.Result, nil
-}
-
-// unwrapURL drops the URL a *url.Error repeats: the message keeps the
-// host only.
-func unwrapURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}
-
-// errorFailure classifies the API's errorType (bad_data, execution,
-// timeout, canceled, internal, unavailable, too_many_requests, ...).
-func errorFailure(errorType string, code int) model.ProviderFailure {
-	switch errorType {
-	case "bad_data", "execution", "not_acceptable":
-		return model.FailureRequest
-	case "timeout", "canceled", "unavailable", "internal":
-		return model.FailureUnreachable
-	}
-	return provider.StatusFailure(code)
+func (s *Source) queryRange(ctx context.Context, m Measure, from, to time.Time) ([]Series, error) {
+	srv := Server{Base: s.base, Token: s.token, Client: s.client, Timeout: s.timeout, MaxSeries: s.maxSeries}
+	return srv.QueryRange(ctx, string(m), s.queries[m], from, to, step)
 }
 
 // fail is a ProviderError naming the measure and its query's failure.
 func (s *Source) fail(m Measure, why model.ProviderFailure, format string, args ...any) error {
-	return apperr.E(apperr.Provider, "prometheus %s query: %s", m, fmt.Sprintf(format, args...)).
-		WithDetail(model.FailureDetail, why).WithDetail("measure", string(m))
+	return queryFailure(string(m), why, format, args...)
 }
