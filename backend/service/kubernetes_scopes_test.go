@@ -14,6 +14,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/report"
 )
 
 // k8sDays writes, from the two-day fixtures' first day, n days of the bill
@@ -474,5 +475,42 @@ func TestKubernetesGKELabels(t *testing.T) {
 		if !found {
 			t.Errorf("no %s %s in %+v", g.by, g.key, a.Summary.Groups)
 		}
+	}
+}
+
+// TestKubernetesReportOfANamespaceView: a report that follows a saved
+// view filtered to a namespace holds that namespace's share of its node,
+// as the API answers for the same filter.
+func TestKubernetesReportOfANamespaceView(t *testing.T) {
+	s := openFresh(t, k8sConfig(t, ""))
+	ctx := adminCtx()
+	if _, err := s.ImportFiles(ctx, []string{k8sFixture("cur2-eks.csv")}, ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.ImportKubernetes(ctx, []string{k8sFixture("opencost-2days.json")}, FormatOpenCost); err != nil {
+		t.Fatal(err)
+	}
+	spec := model.ViewSpec{Start: "2026-05-01", End: "2026-05-02", Filters: map[string][]string{"namespace": {"kube-system"}}}
+	if _, err := s.SaveView(ctx, "kube-system", spec, "tester", false); err != nil {
+		t.Fatal(err)
+	}
+	api, err := s.Costs(ctx, CostRequest{Start: "2026-05-01", End: "2026-05-02", Filters: spec.Filters})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.GenerateReport(ctx, model.ReportRequest{Type: model.ReportSummary, Format: model.FormatJSON, View: "kube-system"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d report.Data
+	if err := json.Unmarshal(b, &d); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Analysis.Summary.TotalCost; !k8sNear(got, 4) || got != api.Summary.TotalCost {
+		t.Errorf("the report of the kube-system view totals %g; the API %g; want 4", got, api.Summary.TotalCost)
 	}
 }
