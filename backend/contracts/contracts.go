@@ -9,17 +9,20 @@ package contracts
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/csvhead"
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -58,6 +61,31 @@ type Commitment struct {
 func IsDataset(columns []string) bool {
 	h := csvhead.New(columns)
 	return h.Find("ContractCommitmentId") >= 0 && h.Find("ContractCommitmentCategory") >= 0 && h.Find("BilledCost") < 0
+}
+
+// IsDatasetFile says whether the file at path (gzip or not) is a Contract
+// Commitment dataset, by its header row.
+func IsDatasetFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	in, err := Uncompressed(f)
+	if err != nil {
+		return false
+	}
+	header, err := csv.NewReader(io.LimitReader(in, 64<<10)).Read()
+	return err == nil && IsDataset(header)
+}
+
+// Uncompressed reads r, gunzipped when it starts with gzip's magic.
+func Uncompressed(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		return gzip.NewReader(br)
+	}
+	return br, nil
 }
 
 // Parse reads a Contract Commitment dataset's CSV. name labels errors,
@@ -254,8 +282,8 @@ type Worker struct {
 	line int64
 }
 
-// Worker returns a new worker of the file.
-func (f *File) Worker() *Worker {
+// Worker returns a new worker of the file (billing.FileObserver).
+func (f *File) Worker() billing.RecordObserver {
 	w := &Worker{f: f, sums: map[AppliedKey]*AppliedSum{}}
 	f.mu.Lock()
 	f.workers = append(f.workers, w)
@@ -347,6 +375,24 @@ func (w *Worker) Record(fields [][]byte, line int64) {
 	}
 }
 
+// Merge adds the sums of from to into.
+func Merge(into, from map[AppliedKey]*AppliedSum) {
+	for k, v := range from {
+		o := into[k]
+		if o == nil {
+			c := *v
+			into[k] = &c
+			continue
+		}
+		o.Cost += v.Cost
+		o.Quantity += v.Quantity
+		o.Rows += v.Rows
+		if o.Unit == "" {
+			o.Unit = v.Unit
+		}
+	}
+}
+
 // Result is the file's applied sums once every worker is done.
 func (f *File) Result() (map[AppliedKey]*AppliedSum, error) {
 	f.mu.Lock()
@@ -357,20 +403,7 @@ func (f *File) Result() (map[AppliedKey]*AppliedSum, error) {
 		if w.err != nil && (bad == nil || w.line < bad.line) {
 			bad = w
 		}
-		for k, v := range w.sums {
-			o := out[k]
-			if o == nil {
-				c := *v
-				out[k] = &c
-				continue
-			}
-			o.Cost += v.Cost
-			o.Quantity += v.Quantity
-			o.Rows += v.Rows
-			if o.Unit == "" {
-				o.Unit = v.Unit
-			}
-		}
+		Merge(out, w.sums)
 	}
 	if bad != nil {
 		return nil, lineError(f.name, bad.line, "ContractApplied", strings.TrimPrefix(bad.err.Error(), "ContractApplied: "))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -80,7 +81,7 @@ func TestAppliedSums(t *testing.T) {
 		t.Fatal("no ContractApplied column found")
 	}
 	// Two workers, rows dealt alternately, as the import's do.
-	ws := []*Worker{f.Worker(), f.Worker()}
+	ws := []billing.RecordObserver{f.Worker(), f.Worker()}
 	for i, rec := range recs[1:] {
 		ws[i%2].Record(toBytes(rec), int64(i+2))
 	}

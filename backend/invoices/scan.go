@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
+	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/csvhead"
 	"github.com/costpilot/costpilot/backend/model"
 )
@@ -119,8 +120,8 @@ type Worker struct {
 	line int64
 }
 
-// Worker returns a new worker of the file.
-func (f *File) Worker() *Worker {
+// Worker returns a new worker of the file (billing.FileObserver).
+func (f *File) Worker() billing.RecordObserver {
 	w := &Worker{f: f.f, t: tally{sums: map[Key]*Sum{}}, c: cells{last: make([]string, f.columns), dayIn: make([]string, f.columns),
 		dayOut: make([]string, f.columns)}}
 	f.mu.Lock()

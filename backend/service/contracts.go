@@ -1,9 +1,7 @@
 package service
 
 import (
-	"bufio"
 	"bytes"
-	"compress/gzip"
 	"context"
 	"io"
 	"os"
@@ -13,6 +11,7 @@ import (
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/contracts"
+	"github.com/costpilot/costpilot/backend/invoices"
 	"github.com/costpilot/costpilot/backend/model"
 )
 
@@ -56,16 +55,11 @@ func (s *Service) ImportContracts(ctx context.Context, name string, r io.Reader)
 }
 
 func (s *Service) importContracts(ctx context.Context, name string, r io.Reader) ([]model.ContractCommitment, error) {
-	br := bufio.NewReaderSize(io.LimitReader(r, MaxContractsBytes+1), 64<<10)
-	var in io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		z, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, apperr.Wrap(apperr.Validation, err, "%s: not a readable gzip file", name).WithDetail("file", name)
-		}
-		defer z.Close()
-		in = io.LimitReader(z, MaxContractsBytes+1)
+	in, err := contracts.Uncompressed(io.LimitReader(r, MaxContractsBytes+1))
+	if err != nil {
+		return nil, apperr.Wrap(apperr.Validation, err, "%s: not a readable gzip file", name).WithDetail("file", name)
 	}
+	in = io.LimitReader(in, MaxContractsBytes+1)
 	data, err := io.ReadAll(in)
 	if err != nil {
 		return nil, apperr.Wrap(apperr.Validation, err, "%s: cannot read", name).WithDetail("file", name)
@@ -102,99 +96,36 @@ func (s *Service) importContracts(ctx context.Context, name string, r io.Reader)
 	return out, nil
 }
 
-// isContractsFile says whether a file is a Contract Commitment dataset:
-// its first line (in a gzip file too) names the dataset's columns.
-func isContractsFile(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	var in io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		z, err := gzip.NewReader(br)
-		if err != nil {
-			return false
-		}
-		defer z.Close()
-		in = z
-	}
-	line, err := bufio.NewReaderSize(io.LimitReader(in, 64<<10), 64<<10).ReadString('\n')
-	if err != nil && line == "" {
-		return false
-	}
-	return contracts.IsDataset(splitHeader(line))
-}
-
-// splitHeader splits a CSV header line (column names hold no commas).
-func splitHeader(line string) []string {
-	var out []string
-	for _, f := range bytes.Split(bytes.TrimRight([]byte(line), "\r\n"), []byte(",")) {
-		out = append(out, string(bytes.Trim(f, `" `)))
-	}
-	return out
-}
-
-// appliedFiles collects the ContractApplied amounts of an import's files
-// in the parse's own pass (billing.Observer).
-type appliedFiles struct {
+// observed are the files one kind of record observer was bound to in an
+// import's parse, with their names.
+type observed[F billing.FileObserver] struct {
 	mu    sync.Mutex
-	files []*contracts.File
+	names []string
+	files []F
 }
 
-func (o *appliedFiles) File(name string, columns []string) billing.FileObserver {
-	f := contracts.NewFile(name, columns)
-	if f == nil {
-		return nil
-	}
+func (o *observed[F]) add(name string, f F) billing.FileObserver {
 	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.names = append(o.names, name)
 	o.files = append(o.files, f)
-	o.mu.Unlock()
-	return appliedWorkers{f}
+	return f
 }
 
-type appliedWorkers struct{ f *contracts.File }
-
-func (w appliedWorkers) Worker() billing.RecordObserver { return w.f.Worker() }
-
-// record stores the applied sums the parse collected; a file whose
-// ContractApplied cannot be read is a warning, the history import stands.
-func (o *appliedFiles) record(ctx context.Context, s *Service) ([]string, error) {
-	all := map[contracts.AppliedKey]*contracts.AppliedSum{}
-	var warnings []string
-	for _, f := range o.files {
-		sums, err := f.Result()
-		if err != nil {
-			warnings = append(warnings, "contract commitments applied not read: "+apperr.Text(err))
-			continue
-		}
-		for k, v := range sums {
-			if a := all[k]; a != nil {
-				a.Cost += v.Cost
-				a.Quantity += v.Quantity
-				a.Rows += v.Rows
-				continue
-			}
-			all[k] = v
-		}
-	}
-	return warnings, s.store.ReplaceContractApplied(ctx, all)
-}
-
-// importObservers are what an import's parse collects beside the history:
-// the invoice sums and the contract amounts applied.
+// importObservers are what an import's parse collects beside the history
+// (billing.Observer): the invoice sums and the contract amounts applied.
 type importObservers struct {
-	inv     invoiceFiles
-	applied appliedFiles
+	inv     observed[*invoices.File]
+	applied observed[*contracts.File]
 }
 
 func (o *importObservers) File(name string, columns []string) billing.FileObserver {
 	var fos fileObservers
-	for _, ob := range []billing.Observer{&o.inv, &o.applied} {
-		if fo := ob.File(name, columns); fo != nil {
-			fos = append(fos, fo)
-		}
+	if f := invoices.NewFile(name, columns); f != nil {
+		fos = append(fos, o.inv.add(name, f))
+	}
+	if f := contracts.NewFile(name, columns); f != nil {
+		fos = append(fos, o.applied.add(name, f))
 	}
 	if len(fos) == 0 {
 		return nil
@@ -220,14 +151,24 @@ func (rs recordObservers) Record(fields [][]byte, line int64) {
 	}
 }
 
-// recordObserved stores what the parse collected beside the history.
+// recordObserved stores what the parse collected beside the history. A
+// file whose extra columns cannot be read is a warning: the history
+// import stands either way.
 func (s *Service) recordObserved(ctx context.Context, o *importObservers) ([]string, error) {
 	w, err := s.recordInvoices(ctx, &o.inv)
 	if err != nil {
 		return w, err
 	}
-	w2, err := o.applied.record(ctx, s)
-	return append(w, w2...), err
+	applied := map[contracts.AppliedKey]*contracts.AppliedSum{}
+	for _, f := range o.applied.files {
+		sums, err := f.Result()
+		if err != nil {
+			w = append(w, "contract commitments applied not read: "+apperr.Text(err))
+			continue
+		}
+		contracts.Merge(applied, sums)
+	}
+	return w, s.store.ReplaceContractApplied(ctx, applied)
 }
 
 // FormatContracts is the format an import names a FOCUS contract

@@ -12,6 +12,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/apperr"
 	"github.com/costpilot/costpilot/backend/billing"
+	"github.com/costpilot/costpilot/backend/contracts"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/store"
 )
@@ -167,7 +168,7 @@ func (s *Service) importFiles(ctx context.Context, paths []string, o ImportOptio
 	// FOCUS contract commitment datasets are not cost rows: stored apart.
 	rest := plain[:0:0]
 	for _, p := range plain {
-		if !isContractsFile(p) {
+		if !contracts.IsDatasetFile(p) {
 			rest = append(rest, p)
 			continue
 		}

@@ -9,11 +9,9 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
-	"github.com/costpilot/costpilot/backend/billing"
 	"github.com/costpilot/costpilot/backend/invoices"
 	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/store"
@@ -23,42 +21,15 @@ import (
 // imported.
 const AuditInvoiceTotals = "invoice_totals"
 
-// invoiceFiles collects the invoice sums of an import's files in the
-// parse's own pass (billing.Observer): no file is read twice for them.
-type invoiceFiles struct {
-	mu    sync.Mutex
-	files []invoiceFile
-}
-
-type invoiceFile struct {
-	name string
-	f    *invoices.File
-}
-
-func (o *invoiceFiles) File(name string, columns []string) billing.FileObserver {
-	f := invoices.NewFile(name, columns)
-	if f == nil {
-		return nil // no invoices in this format
-	}
-	o.mu.Lock()
-	o.files = append(o.files, invoiceFile{name, f})
-	o.mu.Unlock()
-	return invoiceWorkers{f}
-}
-
-type invoiceWorkers struct{ f *invoices.File }
-
-func (w invoiceWorkers) Worker() billing.RecordObserver { return w.f.Worker() }
-
 // record stores the sums the parse collected, replacing what earlier
 // imports stored for the same provider, account and period. A file whose
 // sums cannot be read is a warning: the history import stands either way.
-func (s *Service) recordInvoices(ctx context.Context, o *invoiceFiles) ([]string, error) {
+func (s *Service) recordInvoices(ctx context.Context, o *observed[*invoices.File]) ([]string, error) {
 	sums := invoiceSums{}
 	var warnings []string
-	for _, f := range o.files {
-		res, err := f.f.Result()
-		if w := sums.add(f.name, res, err); w != "" {
+	for i, f := range o.files {
+		res, err := f.Result()
+		if w := sums.add(o.names[i], res, err); w != "" {
 			warnings = append(warnings, w)
 		}
 	}
