@@ -138,7 +138,15 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if sums.Days, err = s.store.DaySums(ctx, sc, q.Metric); err != nil {
 		return model.CostAnalysis{}, err
 	}
-	if sums.Resources, sums.ResourceCounts, err = s.store.ResourceSums(ctx, sc, q.Metric, analysis.MaxResources); err != nil {
+	// A view grouped by resource sums the same per-key history as the top
+	// resources: one pass gives both.
+	var byResource []store.GroupSum
+	if q.Info != nil && q.GroupBy == model.DimResource {
+		sums.Resources, sums.ResourceCounts, byResource, err = s.store.ResourceGroupSums(ctx, sc, q.Metric, analysis.MaxResources)
+	} else {
+		sums.Resources, sums.ResourceCounts, err = s.store.ResourceSums(ctx, sc, q.Metric, analysis.MaxResources)
+	}
+	if err != nil {
 		return model.CostAnalysis{}, err
 	}
 	a := analysis.Build(keys, sc.Sources, q.Period, q.Metric, sums, conv)
@@ -184,7 +192,7 @@ func (s *Service) AnalyzeCosts(ctx context.Context, q model.CostQuery) (model.Co
 	if q.Info == nil {
 		return a, nil
 	}
-	if err := s.explore(ctx, &a, q, keys, sc, sums.Days, conv); err != nil {
+	if err := s.explore(ctx, &a, q, keys, sc, sums.Days, byResource, conv); err != nil {
 		return model.CostAnalysis{}, err
 	}
 	return a, nil
@@ -208,9 +216,10 @@ func filterProviders(keys []model.ProviderKey, filters []model.Filter) []model.P
 }
 
 // explore adds what a resolved period brings: the series at its
-// granularity, the previous span's totals and the groups.
+// granularity, the previous span's totals and the groups. cur, when
+// set, is the period's group sums already read.
 func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.CostQuery, keys []model.ProviderKey,
-	sc store.Scope, days []store.DaySum, conv *analysis.Converter) error {
+	sc store.Scope, days []store.DaySum, cur []store.GroupSum, conv *analysis.Converter) error {
 	info := *q.Info
 	a.Summary.Period = &info
 	if info.Cut {
@@ -240,9 +249,10 @@ func (s *Service) explore(ctx context.Context, a *model.CostAnalysis, q model.Co
 	if q.GroupBy == "" {
 		return nil
 	}
-	cur, err := s.store.GroupSums(ctx, sc, q.Metric, q.GroupBy)
-	if err != nil {
-		return err
+	if cur == nil {
+		if cur, err = s.store.GroupSums(ctx, sc, q.Metric, q.GroupBy); err != nil {
+			return err
+		}
 	}
 	before, err := s.store.GroupSums(ctx, prev, q.Metric, q.GroupBy)
 	if err != nil {

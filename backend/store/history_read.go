@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -54,6 +56,10 @@ type plan struct {
 	where       string // condition on the keys k of that level or any finer one
 	args        []any
 	nearList    float64
+	// none: every source's stored days (sync_state) lie outside
+	// [from, to], so the per-key reads can skip probing each key; a
+	// previous period before the history began costs nothing.
+	none bool
 	// k8s, when set, keeps the Kubernetes pods' shares of the facts that
 	// its filters select (kubernetes_read.go); k8sOnly says the scope's
 	// other conditions are its sources alone; srcs lists those.
@@ -180,7 +186,46 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 	if sc.NearList > 0 {
 		p.level = levelKey
 	}
+	none, err := s.outsideHistory(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	p.none = none
 	return p, nil
+}
+
+// outsideHistory says whether every source of p has stored days and all
+// of them lie outside [from, to]. The extents only grow while facts are
+// written inside them (a batch's facts are checked against its days), so
+// they bound what is stored; a source without them is not judged.
+func (s *Store) outsideHistory(ctx context.Context, p *plan) (bool, error) {
+	if len(p.srcs) == 0 {
+		return false, nil
+	}
+	extents := map[[2]string][2]string{}
+	err := s.query(ctx, `SELECT provider, source, first_day, last_day FROM sync_state`, nil, func(rows *sql.Rows) error {
+		var k, e [2]string
+		if err := rows.Scan(&k[0], &k[1], &e[0], &e[1]); err != nil {
+			return err
+		}
+		extents[k] = e
+		return nil
+	})
+	if err != nil {
+		return false, err
+	}
+	for _, src := range p.srcs {
+		e, ok := extents[src]
+		if !ok {
+			return false, nil
+		}
+		first, ok1 := model.ParseDayNum(e[0])
+		last, ok2 := model.ParseDayNum(e[1])
+		if !ok1 || !ok2 || (last >= p.from && first <= p.to) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // acceptedKeys runs keep over the line keys of a plan and returns the ids
@@ -256,6 +301,9 @@ func (p *plan) nearCond(alias string) (string, []any) {
 // facts (NearList) reads facts only.
 func (p *plan) keySums() (string, []any) {
 	keysel := `SELECT k.id FROM line_keys k WHERE ` + p.where
+	if p.none && p.k8s == nil {
+		keysel = `SELECT k.id FROM line_keys k WHERE 0 AND ` + p.where
+	}
 	var parts []string
 	var args []any
 	add := func(q string, a ...any) {
@@ -539,21 +587,50 @@ func rankResources(groups map[resKey]*resAgg, top int) ([]*resAgg, map[model.Pro
 // naming happen here, so only the resources returned pay for their
 // strings and tags.
 func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, top int) ([]ResourceSum, map[model.ProviderKey]int, error) {
+	out, counts, _, err := s.resourceSums(ctx, sc, m, top, false)
+	return out, counts, err
+}
+
+// ResourceGroupSums is ResourceSums and GroupSums by resource of the
+// same scope from one pass over the line keys' sums: a view grouped by
+// resource needs both, and at fleet scale each pass is most of its time.
+func (s *Store) ResourceGroupSums(ctx context.Context, sc Scope, m model.CostMetric, top int) ([]ResourceSum, map[model.ProviderKey]int, []GroupSum, error) {
+	return s.resourceSums(ctx, sc, m, top, true)
+}
+
+// groupKey is one group of GroupSums by resource: provider, currency id
+// and resource id (0 for lines without one).
+type groupKey struct {
+	provider           model.ProviderKey
+	currency, resource int64
+}
+
+func (s *Store) resourceSums(ctx context.Context, sc Scope, m model.CostMetric, top int, grouped bool) ([]ResourceSum, map[model.ProviderKey]int, []GroupSum, error) {
 	p, err := s.plan(ctx, sc)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	ks, args := p.keySums()
 	q := `WITH ks AS (` + ks + `)
 		SELECT k.provider, k.source, k.currency, k.resource_id, k.resource_type, k.service, k.region, ` + sumColumn(m) + `
-		FROM ks JOIN line_keys k ON k.id = ks.key WHERE k.resource_id <> 0`
+		FROM ks JOIN line_keys k ON k.id = ks.key`
+	if !grouped {
+		q += ` WHERE k.resource_id <> 0`
+	}
 	groups := map[resKey]*resAgg{}
+	byResource := map[groupKey]model.Nanos{}
 	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
 		var k resKey
 		var rt, sv, rg int64
 		var amt model.Nanos
 		if err := rows.Scan(&k.provider, &k.source, &k.currency, &k.resource, &rt, &sv, &rg, &amt); err != nil {
 			return err
+		}
+		if grouped {
+			byResource[groupKey{k.provider, k.currency, k.resource}] += amt
+			if k.resource == 0 {
+				return nil
+			}
 		}
 		g := groups[k]
 		if g == nil {
@@ -565,7 +642,7 @@ func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	kept, counts := rankResources(groups, top)
 	// Names of what is returned, in one query.
@@ -578,17 +655,40 @@ func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 			}
 		}
 	}
+	for k := range byResource {
+		ids[k.currency], ids[k.resource] = true, true
+	}
 	names, err := s.strings(ctx, ids)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	out, err := s.resourceRows(ctx, kept, names)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var sums []GroupSum
+	if grouped {
+		sums = make([]GroupSum, 0, len(byResource))
+		for k, amt := range byResource {
+			sums = append(sums, GroupSum{Sum: Sum{Provider: k.provider, Currency: names[k.currency], Amount: amt}, Value: names[k.resource]})
+		}
+		// A stable order, as an answer's JSON must be the same each time.
+		slices.SortFunc(sums, func(a, b GroupSum) int {
+			return cmp.Or(cmp.Compare(a.Provider, b.Provider), cmp.Compare(a.Currency, b.Currency), cmp.Compare(a.Value, b.Value))
+		})
+	}
+	return out, counts, sums, nil
+}
+
+// resourceRows names the kept resources and adds their latest tags.
+func (s *Store) resourceRows(ctx context.Context, kept []*resAgg, names map[int64]string) ([]ResourceSum, error) {
 	refs := make([]resourceRef, len(kept))
 	for i, g := range kept {
 		refs[i] = resourceRef{g.key.provider, g.key.source, g.key.resource}
 	}
 	tags, err := s.latestTags(ctx, refs)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	maxName := func(l []int64) string {
 		out := ""
@@ -604,12 +704,12 @@ func (s *Store) ResourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 			Region: maxName(g.regions), Tags: map[string]string{}}
 		if t := tags[resourceRef{g.key.provider, g.key.source, g.key.resource}]; t != "" {
 			if err := json.Unmarshal([]byte(t), &v.Tags); err != nil {
-				return nil, nil, fmt.Errorf("store: tags: %w", err)
+				return nil, fmt.Errorf("store: tags: %w", err)
 			}
 		}
 		out = append(out, v)
 	}
-	return out, counts, nil
+	return out, nil
 }
 
 // strings resolves dimension string ids.
