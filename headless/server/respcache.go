@@ -275,6 +275,40 @@ func canonicalQuery(raw string, params []string) (string, url.Values) {
 	return keep.Encode(), keep
 }
 
+// queryMemo remembers a route's canonical queries: a dashboard asks the
+// same few again and again, and parsing each costs more on the cached
+// path than the rest of its bookkeeping.
+type queryMemo struct {
+	mu sync.Mutex
+	m  map[string]memoQuery
+}
+
+type memoQuery struct {
+	query string
+	view  bool // names a saved view
+}
+
+// maxMemoQueries bounds a route's memo; past it, the memo starts over.
+const maxMemoQueries = 1024
+
+func (m *queryMemo) canonical(raw string, params []string) (string, bool) {
+	m.mu.Lock()
+	c, ok := m.m[raw]
+	m.mu.Unlock()
+	if ok {
+		return c.query, c.view
+	}
+	query, q := canonicalQuery(raw, params)
+	c = memoQuery{query, q.Has("view")}
+	m.mu.Lock()
+	if m.m == nil || len(m.m) >= maxMemoQueries {
+		m.m = map[string]memoQuery{}
+	}
+	m.m[raw] = c
+	m.mu.Unlock()
+	return c.query, c.view
+}
+
 // cached answers GET requests from the response cache, keyed by caller,
 // path and the canonical query of the parameters the route reads, and
 // valid while no process has changed the history since (the history
@@ -289,9 +323,10 @@ func (s *Server) cached(params []string, historyOnly bool, next http.Handler) ht
 	if !s.svc.Config().Performance.Cache.Enabled {
 		return next
 	}
+	memo := &queryMemo{}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		info := infoOf(r)
-		query, q := canonicalQuery(r.URL.RawQuery, params)
+		query, view := memo.canonical(r.URL.RawQuery, params)
 		if query != r.URL.RawQuery {
 			r2 := *r
 			u := *r.URL
@@ -302,7 +337,7 @@ func (s *Server) cached(params []string, historyOnly bool, next http.Handler) ht
 		v, err := s.versionsOf(r)
 		// A saved view can change without the history changing: answers
 		// that name one are computed each time.
-		if err != nil || q.Has("view") {
+		if err != nil || view {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -520,3 +520,28 @@ func TestAuthCacheBounded(t *testing.T) {
 		t.Fatal("no room made for a new credential")
 	}
 }
+
+// The memo of canonical queries answers as canonicalQuery does, the
+// second time from memory, and stays bounded.
+func TestCanonicalQueryMemo(t *testing.T) {
+	params := []string{"days", "group_by", "service*", "view"}
+	m := &queryMemo{}
+	for _, raw := range []string{"days=30", "group_by=region&days=90&token=secret", "service=b&service=a", "view=mine&days=7", "%zz&days=1"} {
+		want, q := canonicalQuery(raw, params)
+		for range 2 {
+			got, view := m.canonical(raw, params)
+			if got != want || view != q.Has("view") {
+				t.Fatalf("%q: memo gave %q view %v, want %q view %v", raw, got, view, want, q.Has("view"))
+			}
+		}
+	}
+	if got, _ := m.canonical("group_by=region&days=90&token=secret", params); got != "days=90&group_by=region" {
+		t.Fatalf("canonical query %q keeps a parameter no handler reads", got)
+	}
+	for i := range maxMemoQueries + 10 {
+		m.canonical(fmt.Sprintf("days=%d", i), params)
+	}
+	if n := len(m.m); n > maxMemoQueries {
+		t.Fatalf("memo holds %d queries, bound %d", n, maxMemoQueries)
+	}
+}
