@@ -22,6 +22,11 @@
 #    table. Then every grouping the UI offers over the year
 #    (?days=365&group_by=…), against DuckDB computing the aggregates plus
 #    each group's total and daily series.
+#    On a second dashboard with the caches on (the default): a
+#    recommendation's state change, then the mixed load (wrk, when
+#    installed: MIXED_CONNS connections for MIXED_DURATION over eight of
+#    the pages' reads, cached and not; p50/p99/max, errors, the
+#    dashboard's memory before and after).
 # 4. Whole commands: recommend, forecast --days 90, alerts, a comprehensive
 #    PDF and a summary HTML report (hyperfine when installed, else
 #    /usr/bin/time; median of RUNS).
@@ -43,7 +48,7 @@
 # 2/3 of the machine's memory), BENCH_DIR (parent of the work dir; default
 # $TMPDIR or /tmp), DUCKDB_DIR (a dir whose node_modules already holds
 # @duckdb/node-api, to skip the npm install), RESULTS (summary file),
-# KEEP=1 (keep the work dir).
+# KEEP=1 (keep the work dir), MIXED_CONNS (64), MIXED_DURATION (30s).
 set -euo pipefail
 
 RESOURCES=${1:-5000}
@@ -54,10 +59,12 @@ DAYS=${DAYS:-365}
 REPS=${REPS:-5}
 RUNS=${RUNS:-3}
 IMPORT_RUNS=${IMPORT_RUNS:-3}
+MIXED_CONNS=${MIXED_CONNS:-64}
+MIXED_DURATION=${MIXED_DURATION:-30s}
 PORT=${PORT:-}
 TAG=${TAG:-team:data}
 MEM_CAP_MB=${MEM_CAP_MB:-$(awk '/^MemTotal/{printf "%d", $2 / 1024 * 2 / 3}' /proc/meminfo)}
-for v in RESOURCES HOURLY_ROWS DAYS REPS RUNS IMPORT_RUNS MEM_CAP_MB ${PORT:+PORT}; do
+for v in RESOURCES HOURLY_ROWS DAYS REPS RUNS IMPORT_RUNS MIXED_CONNS MEM_CAP_MB ${PORT:+PORT}; do
 	[[ ${!v} =~ ^[1-9][0-9]*$ ]] || { echo "history-bench: $v must be a positive integer, got '${!v}'" >&2; exit 2; }
 done
 ((DAYS <= 365)) || { echo "history-bench: DAYS must be at most 365 (the API's days limit)" >&2; exit 2; }
@@ -432,6 +439,44 @@ if [ "$FLEET_OK" = 1 ]; then
 		REC_MED=$(median <"$WORK/times") REC_MAX=$(maxof <"$WORK/times")
 		printf '  POST /api/recommendations/…/state  median %8s s  max %8s s\n' "$REC_MED" "$REC_MAX"
 	fi
+	# The mixed load: MIXED_CONNS connections for MIXED_DURATION, each
+	# request the next of the pages' reads in turn (answers the response
+	# cache holds, and routes it does not: detailed status, runs,
+	# budgets), on the same dashboard with the caches on, asking for
+	# compressed answers as the browser does. wrk's report:
+	# p50/p99/max, non-2xx answers and socket errors; the dashboard's
+	# resident memory before and after.
+	MIX_LINE="-" MIX_RSS="-" MIX_P99="" MIX_ERR=""
+	if command -v wrk >/dev/null; then
+		cat >"$WORK/mixed.lua" <<LUA
+local paths = {"/api/costs?days=30", "/api/costs?days=90&group_by=service", "/api/recommendations",
+	"/api/status/detailed", "/api/budgets", "/api/runs", "/api/costs?days=$DAYS", "/api/costs?days=90&group_by=region"}
+local i = 0
+wrk.headers["Authorization"] = "Bearer $TOKEN"
+wrk.headers["Accept-Encoding"] = "br, gzip"
+request = function()
+	i = i % #paths + 1
+	return wrk.format("GET", paths[i])
+end
+LUA
+		rss_before=$(awk '/^VmRSS/{printf "%.0f", $2/1024}' "/proc/$server_pid/status" 2>/dev/null || echo "?")
+		log "mixed load: wrk -t2 -c$MIXED_CONNS -d$MIXED_DURATION over 8 routes (load $(loadavg))..."
+		wrk -t2 -c"$MIXED_CONNS" -d"$MIXED_DURATION" --timeout 30s --latency -s "$WORK/mixed.lua" "$BASE" >"$WORK/mixed.txt" 2>&1 || true
+		rss_after=$(awk '/^VmRSS/{printf "%.0f", $2/1024}' "/proc/$server_pid/status" 2>/dev/null || echo "?")
+		sed 's/^/  /' "$WORK/mixed.txt"
+		to_s() { awk '{v=$1; if (v ~ /us$/) {sub(/us$/, "", v); v/=1e6} else if (v ~ /ms$/) {sub(/ms$/, "", v); v/=1e3} else if (v ~ /m$/) {sub(/m$/, "", v); v*=60} else {sub(/s$/, "", v)}; printf "%.3f", v}'; }
+		mix_p50=$(awk '$1 == "50%" {print $2}' "$WORK/mixed.txt" | to_s)
+		MIX_P99=$(awk '$1 == "99%" {print $2}' "$WORK/mixed.txt" | to_s)
+		mix_max=$(awk '$1 == "Latency" && $2 != "Distribution" {print $4}' "$WORK/mixed.txt" | to_s)
+		mix_rps=$(awk '/^Requests\/sec:/ {printf "%.0f", $2}' "$WORK/mixed.txt")
+		non2xx=$(awk '/Non-2xx/ {print $NF}' "$WORK/mixed.txt")
+		sockerr=$(awk '/Socket errors/ {gsub(/,/, ""); print $4 + $6 + $8 + $10}' "$WORK/mixed.txt")
+		MIX_ERR=$((${non2xx:-0} + ${sockerr:-0}))
+		MIX_LINE="$mix_rps requests/s, p50 ${mix_p50} s, p99 ${MIX_P99} s, max ${mix_max} s, $MIX_ERR errors"
+		MIX_RSS="$rss_before → $rss_after MiB"
+	else
+		echo "  (wrk is missing: apt-get install wrk; the mixed load is skipped)"
+	fi
 	stop_server
 
 	log "DuckDB: the same four aggregates on its table ($REPS runs each)..."
@@ -462,6 +507,9 @@ if [ "$FLEET_OK" = 1 ]; then
 	done
 	row "recommendation state change (dismiss / reopen), median of $((2 * REPS))" "$(secs "$REC_MED")${REC_MAX:+ (max $REC_MAX s)}" "-" "-" "≤ 0.1 s" "$(verdict "$REC_MED" "<=" 0.1)"
 	row "dashboard peak RSS after the queries" "$SERVER_RSS MiB" "-" "-" "-" "-"
+	row "mixed load, $MIXED_CONNS connections for $MIXED_DURATION (caches on)" "$MIX_LINE" "-" "-" "p99 < 1 s, 0 errors" \
+		"$([ "$MIX_ERR" = 0 ] && [ -n "$MIX_P99" ] && verdict "$MIX_P99" "<" 1 || echo MISS)"
+	row "dashboard RSS before → after the mixed load" "$MIX_RSS" "-" "-" "flat" "-"
 	CROSS="total cost, days=$DAYS: costpilot ${CP_TOTAL[${VIEWS[0]}]:-?}, DuckDB $(dq long total_cost); with $TAG: costpilot ${CP_TOTAL[${VIEWS[2]}]:-?}, DuckDB $(dq tag total_cost)"
 	echo "  $CROSS"
 

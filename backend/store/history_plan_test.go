@@ -43,3 +43,62 @@ func TestPlanKnowsAScopeOutsideTheHistory(t *testing.T) {
 		}
 	}
 }
+
+// The line counts are remembered under the history version: a write by
+// another store on the same data dir (another process) is counted on the
+// next call, and so is a deletion.
+func TestStatsCountAnotherStoresWrites(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	open := func() *Store {
+		s, err := Open(ctx, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}
+	a, b := open(), open()
+	lines := func() int64 {
+		st, err := a.Stats(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int64
+		for _, h := range st {
+			n += h.Lines
+		}
+		return n
+	}
+	if n := lines(); n != 0 {
+		t.Fatalf("empty store counts %d lines", n)
+	}
+	base, _ := model.ParseDayNum("2025-11-20")
+	r := rand.New(rand.NewPCG(5, 7))
+	for range 3 {
+		batch := randomBatch(r, base)
+		batch.Provider, batch.Source = model.AWS, model.SourceExport
+		if err := b.ReplaceHistory(ctx, batch); err != nil {
+			t.Fatal(err)
+		}
+		if want := countFacts(t, b); lines() != want {
+			t.Fatalf("after another store's write: %d lines, want %d", lines(), want)
+		}
+	}
+	if err := b.DeleteHistory(ctx, model.AWS, model.SourceExport); err != nil {
+		t.Fatal(err)
+	}
+	if n := lines(); n != 0 {
+		t.Fatalf("after another store's deletion: %d lines, want 0", n)
+	}
+}
+
+// countFacts counts the stored daily lines directly.
+func countFacts(t *testing.T, s *Store) int64 {
+	t.Helper()
+	var n int64
+	if err := s.r.QueryRowContext(context.Background(), `SELECT COUNT(*) FROM facts`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}

@@ -846,19 +846,14 @@ type HistoryStats struct {
 // Stats returns the extent of the stored history per provider and source;
 // Lines counts the daily lines (from the month rollup's counts).
 func (s *Store) Stats(ctx context.Context) ([]HistoryStats, error) {
-	const q = `SELECT s.provider, s.source, s.first_day, s.last_day, s.synced_at, s.status, s.error,
-			(SELECT COALESCE(SUM(m.days), 0) FROM line_keys k JOIN key_month m ON m.key = k.id
-			  WHERE k.provider = s.provider AND k.source = s.source)
-		FROM sync_state s ORDER BY s.provider, s.source`
-	var out []HistoryStats
-	err := s.query(ctx, q, nil, func(rows *sql.Rows) error {
-		var h HistoryStats
-		if err := rows.Scan(&h.Provider, &h.Source, &h.FirstDay, &h.LastDay, &h.SyncedAt, &h.Status, &h.Error, &h.Lines); err != nil {
-			return err
-		}
-		out = append(out, h)
-		return nil
-	})
+	counts, err := s.lineCounts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.SyncStates(ctx)
+	for i := range out {
+		out[i].Lines = counts[[2]string{string(out[i].Provider), string(out[i].Source)}]
+	}
 	return out, err
 }
 

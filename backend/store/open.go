@@ -30,6 +30,7 @@ type Store struct {
 	path string
 
 	versions versionsReader
+	lines    lineCountMemo
 }
 
 // Open opens (creating if needed) the database in dir and migrates it.
