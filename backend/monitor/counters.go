@@ -20,8 +20,12 @@ type Counters struct {
 	errors   atomic.Int64
 	totalUS  atomic.Int64
 
-	mu      sync.Mutex // guards pending
+	mu      sync.Mutex // guards pending and the day's name
 	pending map[string]DayCounts
+	// dayNum and day name the UTC day of the last request counted: a
+	// request names its day without formatting a date.
+	dayNum int64
+	day    string
 
 	// flushMu serialises flushes and reads that combine the store with
 	// what is pending, so a count is never seen twice or not at all.
@@ -64,8 +68,12 @@ func (c *Counters) RecordAt(t time.Time, d time.Duration, isError bool) {
 		c.errors.Add(1)
 		e = 1
 	}
-	day := t.UTC().Format(model.DateLayout)
+	n := t.Unix() / 86400
 	c.mu.Lock()
+	if c.day == "" || n != c.dayNum {
+		c.dayNum, c.day = n, t.UTC().Format(model.DateLayout)
+	}
+	day := c.day
 	if c.pending == nil {
 		c.pending = map[string]DayCounts{}
 	}
