@@ -140,6 +140,7 @@ const (
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	reqCtx, cancelReqs := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReqs()
+	defer holdGCHeadroom()()
 	var inflight sync.WaitGroup
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inflight.Add(1)
