@@ -140,6 +140,11 @@ func (b *Bindings) Commitments(q service.CommitmentRequest) (model.CommitmentRep
 	})
 }
 
+// Contracts is GET /api/contracts.
+func (b *Bindings) Contracts() ([]model.ContractCommitment, error) {
+	return do(b, callTimeout, b.svc.Contracts)
+}
+
 // TagCoverage is GET /api/allocation/coverage?days=|period=|start=&end=.
 func (b *Bindings) TagCoverage(q service.CommitmentRequest) (model.TagCoverage, error) {
 	return do(b, callTimeout, func(ctx context.Context) (model.TagCoverage, error) {

@@ -1253,6 +1253,41 @@ try {
     await shot('11-commitments');
   });
 
+  await check('the Commitments page lists contract commitments once a FOCUS dataset is posted, as the API gives them', async () => {
+    await page.locator('[data-testid="contracts-empty"]').waitFor();
+    const year = new Date().getUTCFullYear();
+    const csv = [
+      'ContractCommitmentId,ContractCommitmentCategory,ContractCommitmentCost,ContractCommitmentQuantity,ContractCommitmentUnit,ContractCommitmentPeriodStart,ContractCommitmentPeriodEnd,ContractCommitmentDescription,ContractId,BillingCurrency,ServiceProviderName',
+      `e2e-spend,Spend,120000,,,${year}-01-01T00:00:00Z,${year + 1}-01-01T00:00:00Z,Enterprise spend,contract-e2e,USD,Amazon Web Services`,
+      `e2e-hours,Usage,,2000,Hours,${year}-01-01T00:00:00Z,${year + 1}-01-01T00:00:00Z,Compute hours,contract-e2e,USD,Amazon Web Services`,
+    ].join('\n');
+    const stored = await page.evaluate(async (body) => {
+      const r = await fetch('/api/contracts?name=e2e.csv', { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'text/csv' }, body });
+      if (!r.ok) throw new Error(`POST /api/contracts: HTTP ${r.status} ${await r.text()}`);
+      return r.json();
+    }, csv);
+    assert(stored.length === 2, `stored ${stored.length} contract commitments, want 2`);
+    await page.reload();
+    await page.locator('[data-testid="contracts-table"]').waitFor();
+    const rows = await page.locator('[data-testid="contract-row"]').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent.trim())),
+    );
+    assert(rows.length === stored.length, `contract rows ${rows.length}, API ${stored.length}`);
+    const spend = rows.find((r) => r[1].startsWith('e2e-spend'));
+    const hours = rows.find((r) => r[1].startsWith('e2e-hours'));
+    assert(spend && spend[2] === '$120,000.00' && spend[1].includes('Enterprise spend'), `spend row ${JSON.stringify(spend)}`);
+    assert(hours && hours[2] === '2,000.00 Hours', `usage row ${JSON.stringify(hours)}`);
+    const api = Object.fromEntries(stored.map((c) => [c.id, c]));
+    for (const [row, c] of [[spend, api['e2e-spend']], [hours, api['e2e-hours']]]) {
+      assert(row[5] === `${(c.elapsed * 100).toFixed(1)}%`, `${c.id}: elapsed ${row[5]}, API ${c.elapsed}`);
+      assert(c.status === 'no_charges' && row[7] === 'No charges applied', `${c.id}: status ${row[7]}, API ${c.status}`);
+    }
+    // Every column shows at 1280 px, the status last.
+    const status = await page.locator('[data-testid="contract-row"] td:last-child').first().boundingBox();
+    assert(status && status.x + status.width <= 1280, `the status column ends at ${status && status.x + status.width} px`);
+    await shot('11b-contracts');
+  });
+
   await check('grouping by a tag key picked from the keys the data has', async () => {
     await nav('Overview');
     await page.locator('[data-testid="total-cost"]').waitFor();

@@ -57,7 +57,7 @@ func apiConfig() apiSpec {
 			t[service.AnomalyList](), t[service.AnomalyDetail](), t[model.CommitmentReport](),
 			t[model.SavedView](), t[model.PeriodInfo](), t[model.Comparison](), t[model.CostGroup](), t[model.ResourcePage](),
 			t[model.TagCoverage](), t[model.AICosts](), t[service.KubernetesOverview](), t[service.KubernetesSync](),
-			t[model.UnitMetric](), t[service.UnitsImport](), t[model.Invoice](), t[model.InvoiceTotal](), t[service.InvoiceRequest](), t[model.StatementSet](), t[service.StatementRequest](),
+			t[model.UnitMetric](), t[service.UnitsImport](), t[model.Invoice](), t[model.ContractCommitment](), t[model.InvoiceTotal](), t[service.InvoiceRequest](), t[model.StatementSet](), t[service.StatementRequest](),
 			// Administration (web only).
 			t[model.User](), t[store.APIToken](), t[service.NewToken](), t[store.AuditEvent](),
 			// Requests.

@@ -147,6 +147,7 @@ export function createHttpTransport(opts: HttpOptions = {}): Transport {
     ListRuns: () => list('/api/runs'),
     Session: () => get('/api/session'),
     Commitments: (q) => get(`/api/commitments${periodQuery(q)}`),
+    Contracts: () => list('/api/contracts'),
     TagCoverage: (q) => get(`/api/allocation/coverage${periodQuery(q)}`),
     ListAnomalies: () => get('/api/anomalies'),
     Anomaly: (id) => get(`/api/anomalies/${encodeURIComponent(id)}`),

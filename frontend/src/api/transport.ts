@@ -15,6 +15,7 @@ import type {
   Budget,
   BudgetView,
   CommitmentReport,
+  ContractCommitment,
   CommitmentRequest,
   AllocationRules,
   Alert,
@@ -115,6 +116,8 @@ export interface Transport {
   SaveSchedule(id: number, s: Schedule): Promise<ScheduleView>;
   DeleteSchedule(id: number): Promise<void>;
   Commitments(q: CommitmentRequest): Promise<CommitmentReport>;
+  /** Contracts lists the imported FOCUS contract commitments with what was applied to each. */
+  Contracts(): Promise<ContractCommitment[]>;
   /** TagCoverage is the allocatable and unallocated spend of a period (same period fields as Commitments). */
   TagCoverage(q: CommitmentRequest): Promise<TagCoverage>;
   ListAnomalies(): Promise<AnomalyList>;

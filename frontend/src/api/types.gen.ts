@@ -282,6 +282,33 @@ export interface Comparison {
   providers: Partial<Record<ProviderKey, number>> | null;
 }
 
+/** Go: model.ContractCommitment */
+export interface ContractCommitment {
+  provider: ProviderKey;
+  contract_id?: string;
+  id: string;
+  category: string;
+  type?: string;
+  description?: string;
+  start: string;
+  end: string;
+  contract_start?: string;
+  contract_end?: string;
+  currency?: string;
+  committed: number;
+  committed_exact?: string;
+  committed_quantity?: number;
+  unit?: string;
+  applied: number;
+  applied_exact: string;
+  applied_quantity: number;
+  rows: number;
+  share: number;
+  elapsed: number;
+  projected?: number;
+  status: string;
+}
+
 /** Go: model.CostAnalysis */
 export type CostAnalysis = { summary: CostSummary } & { [K in (typeof ProviderKeyValues)[number]]?: ProviderCosts } & { [key: string]: ProviderCosts | CostSummary | undefined };
 

@@ -13,6 +13,7 @@ import type {
   AnomalyDetail,
   AnomalyList,
   CommitmentReport,
+  ContractCommitment,
   TagCoverage,
   UnitMetric,
   UnitsImport,
@@ -118,6 +119,7 @@ export function createWailsTransport(b: Bindings = bindings, doFetch: typeof fet
     GenerateRecommendations: async (f = {}) =>
       (await call<Recommendation[] | null>(() => b.GenerateRecommendations(f as Parameters<Bindings['GenerateRecommendations']>[0]))) ?? [],
     Commitments: (q) => call<CommitmentReport>(() => b.Commitments(q)),
+    Contracts: async () => (await call<ContractCommitment[] | null>(() => b.Contracts())) ?? [],
     TagCoverage: (q) => call<TagCoverage>(() => b.TagCoverage(q)),
     ListAnomalies: () => call<AnomalyList>(() => b.ListAnomalies()),
     Anomaly: (id) => call<AnomalyDetail>(() => b.Anomaly(id)),

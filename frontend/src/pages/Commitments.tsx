@@ -4,9 +4,9 @@
 // The figures and their definitions come from the API
 // (docs/commitments.md); this page only shows them.
 import { useState } from 'preact/hooks';
-import { api, type CommitmentReport, type CommitmentRequest, type CommitmentSummary } from '../api/client';
+import { api, type CommitmentReport, type CommitmentRequest, type CommitmentSummary, type ContractCommitment } from '../api/client';
 import { Empty, ErrorState, Loading, StaleBanner } from '../components/states';
-import { formatCurrency, formatDate, formatPercent, providerName } from '../lib/format';
+import { formatCurrency, formatDate, formatNumber, formatPercent, providerName } from '../lib/format';
 import { CALENDAR } from '../lib/period';
 import { useApi } from '../lib/useApi';
 import { DemoLabel } from '../components/DemoLabel';
@@ -42,6 +42,89 @@ function Row({ s, currency }: { s: CommitmentSummary; currency: string }) {
       <td class="num">{share(s.effective_savings_rate, s.reported)}</td>
       <td class="muted">{s.note ?? (s.expiry_unknown > 0 ? `${s.expiry_unknown} without an end date in the data` : '')}</td>
     </tr>
+  );
+}
+
+// CONTRACT_STATUS names a contract commitment's status as the API gives
+// it (docs/commitments.md#contract-commitments).
+const CONTRACT_STATUS: Record<string, string> = {
+  upcoming: 'Not started',
+  on_track: 'On track',
+  at_risk: 'At risk: short at this pace',
+  met: 'Met',
+  short: 'Ended short',
+  no_charges: 'No charges applied',
+};
+
+function committed(c: ContractCommitment): string {
+  if (c.category === 'Usage' && c.committed_quantity !== undefined) return `${formatNumber(c.committed_quantity, 2)} ${c.unit ?? ''}`.trim();
+  return formatCurrency(c.committed, c.currency || 'USD');
+}
+
+function applied(c: ContractCommitment): string {
+  if (c.category === 'Usage' && c.committed_quantity !== undefined) return `${formatNumber(c.applied_quantity, 2)} ${c.unit ?? ''}`.trim();
+  return formatCurrency(c.applied, c.currency || 'USD');
+}
+
+// ContractsPanel lists the FOCUS contract commitments imported, with
+// what the charges applied to each within its period.
+function ContractsPanel() {
+  const state = useApi<ContractCommitment[]>(() => api.Contracts(), []);
+  const list = state.data;
+  return (
+    <article class="panel" aria-labelledby="contracts-title">
+      <h2 id="contracts-title">Contract commitments</h2>
+      {!list && state.loading && <Loading label="Reading contract commitments…" />}
+      {!list && state.error && <ErrorState error={state.error} onRetry={state.reload} what="Contract commitments" />}
+      {list && list.length === 0 && (
+        <p class="muted" data-testid="contracts-empty">
+          None imported. Negotiated commitments (committed spend, prepaid tokens or hours) come from a FOCUS Contract Commitment dataset:
+          import it like a billing export.
+        </p>
+      )}
+      {list && list.length > 0 && (
+        <div class="table-scroll">
+          <table class="table" data-testid="contracts-table">
+            <thead>
+              <tr>
+                <th>Provider</th>
+                <th>Commitment</th>
+                <th class="num">Committed</th>
+                <th class="num">Applied</th>
+                <th class="num">Share</th>
+                <th class="num" title="Share of the commitment's period gone by">Elapsed</th>
+                <th class="num">Projected</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((c) => (
+                <tr
+                  key={`${c.provider}:${c.contract_id ?? ''}:${c.id}`}
+                  class={c.status === 'at_risk' || c.status === 'short' ? 'row-warn' : undefined}
+                  data-testid="contract-row"
+                >
+                  <td>{providerName(c.provider)}</td>
+                  <td>
+                    <span class="mono">{c.id}</span>
+                    <div class="muted small">{[c.category, c.type, c.description].filter(Boolean).join(' · ')}</div>
+                    <div class="muted small">
+                      {formatDate(c.start)} – {formatDate(c.end)}
+                    </div>
+                  </td>
+                  <td class="num">{committed(c)}</td>
+                  <td class="num">{applied(c)}</td>
+                  <td class="num">{formatPercent(c.share)}</td>
+                  <td class="num">{formatPercent(c.elapsed)}</td>
+                  <td class="num">{c.projected === undefined ? '—' : formatPercent(c.projected)}</td>
+                  <td data-status={c.status}>{CONTRACT_STATUS[c.status] ?? c.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </article>
   );
 }
 
@@ -147,6 +230,7 @@ export function CommitmentsPage() {
           )}
         </article>
       )}
+      <ContractsPanel />
     </section>
   );
 }

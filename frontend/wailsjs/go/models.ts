@@ -222,6 +222,31 @@ export namespace model {
 	    total_cost: number;
 	    providers: Record<string, number>;
 	}
+	export interface ContractCommitment {
+	    provider: string;
+	    contract_id?: string;
+	    id: string;
+	    category: string;
+	    type?: string;
+	    description?: string;
+	    start: string;
+	    end: string;
+	    contract_start?: string;
+	    contract_end?: string;
+	    currency?: string;
+	    committed: number;
+	    committed_exact?: string;
+	    committed_quantity?: number;
+	    unit?: string;
+	    applied: number;
+	    applied_exact: string;
+	    applied_quantity: number;
+	    rows: number;
+	    share: number;
+	    elapsed: number;
+	    projected?: number;
+	    status: string;
+	}
 	export interface PerUnitPrevious {
 	    start: string;
 	    end: string;

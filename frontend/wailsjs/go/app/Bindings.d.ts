@@ -19,6 +19,8 @@ export function CheckHealth():Promise<model.Health>;
 
 export function Commitments(arg1:service.CommitmentRequest):Promise<model.CommitmentReport>;
 
+export function Contracts():Promise<Array<model.ContractCommitment>>;
+
 export function CostResources(arg1:app.CostRequest,arg2:number,arg3:number):Promise<model.ResourcePage>;
 
 export function CredentialFields(arg1:string):Promise<Array<model.CredentialField>>;

@@ -30,6 +30,10 @@ export function Commitments(arg1) {
   return window['go']['app']['Bindings']['Commitments'](arg1);
 }
 
+export function Contracts() {
+  return window['go']['app']['Bindings']['Contracts']();
+}
+
 export function CostResources(arg1, arg2, arg3) {
   return window['go']['app']['Bindings']['CostResources'](arg1, arg2, arg3);
 }
