@@ -8,6 +8,8 @@
 package anomaly
 
 import (
+	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"time"
@@ -316,4 +318,23 @@ func FindNamespaces(ns map[model.ProviderKey]map[string][]float64, series map[mo
 		}
 	}
 	return out
+}
+
+// NamespaceAlert is the alert of a Kubernetes namespace's spike, under
+// the id the anomaly pages give it, so a decision there silences it.
+func NamespaceAlert(f Found, currency string) model.Alert {
+	a := f.Anomaly
+	msg := fmt.Sprintf("Cost anomaly on %s in Kubernetes namespace %s (%s): %.2f %s against a usual %.2f %s (+%.0f%%)",
+		a.Day, f.Namespace, a.Provider, a.Actual, currency, a.Expected, currency, 100*(a.Actual-a.Expected)/math.Max(a.Expected, 1e-9))
+	sev := monitor.SeverityWarning
+	if a.Expected > 0 && a.Actual >= 2*a.Expected {
+		sev = monitor.SeverityCritical
+	}
+	round2 := func(v float64) float64 { return math.Round(v*100) / 100 }
+	return model.Alert{
+		ID: NamespaceID(a.Provider, a.Day, f.Namespace), Kind: monitor.KindAnomaly, Severity: sev, Provider: a.Provider,
+		Message: msg, Time: a.Day + "T00:00:00Z",
+		Details: map[string]any{"day": a.Day, "namespace": f.Namespace, "actual": round2(a.Actual), "expected": round2(a.Expected),
+			"upper": round2(a.Upper), "score": math.Round(a.Score*100) / 100, "currency": currency},
+	}
 }

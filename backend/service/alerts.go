@@ -50,7 +50,7 @@ func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 		out = append(out, b.Alerts(now)...)
 	}
 	opt := monitor.AnomalyOptions{}
-	anomalies, cur, err := s.anomalies(ctx, keys, opt)
+	anomalies, namespaces, cur, err := s.anomalies(ctx, keys, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +65,11 @@ func (s *Service) Alerts(ctx context.Context) ([]model.Alert, error) {
 			continue
 		}
 		out = append(out, a.Alert(cur))
+	}
+	for _, f := range namespaces {
+		if _, ok := decided.Of(anomaly.NamespaceID(f.Provider, f.Day, f.Namespace)); !ok {
+			out = append(out, anomaly.NamespaceAlert(f, cur))
+		}
 	}
 	to := demo.Today(now).AddDate(0, 0, -1)
 	perUnit, err := s.perUnitAnomalies(ctx, keys, to.AddDate(0, 0, -(opt.HistoryDays()-1)), to, opt)
@@ -268,20 +273,27 @@ func (s *Service) scopedSeries(ctx context.Context, keys []model.ProviderKey, bs
 }
 
 // anomalies checks each provider's newest days for cost spikes against a
-// same-weekday median baseline, naming the services that drove each spike.
-// It returns them with the currency of the amounts.
-func (s *Service) anomalies(ctx context.Context, keys []model.ProviderKey, opt monitor.AnomalyOptions) ([]monitor.Anomaly, string, error) {
+// same-weekday median baseline, naming the services that drove each spike,
+// and each Kubernetes namespace's where splits are stored. It returns them
+// with the currency of the amounts.
+func (s *Service) anomalies(ctx context.Context, keys []model.ProviderKey, opt monitor.AnomalyOptions) ([]monitor.Anomaly, []anomaly.Found, string, error) {
 	to := demo.Today(s.now()).AddDate(0, 0, -1)
 	from := to.AddDate(0, 0, -(opt.HistoryDays() - 1))
+	// Days before the history began are not zero-cost days, as the
+	// anomalies page has it: they would drag the baselines down.
+	if first, ok := s.firstDay(ctx, keys); ok && first.After(from) {
+		from = first
+	}
 	series, cur, err := s.anomalySeries(ctx, keys, from, to)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
 	var out []monitor.Anomaly
 	for _, k := range keys {
 		out = append(out, monitor.DetectAnomalies(*series[k], opt)...)
 	}
-	return out, cur, nil
+	ns, err := s.namespaceAnomalies(ctx, keys, from, to, series, opt)
+	return out, ns, cur, err
 }
 
 // anomalySeries is each provider's daily cost, in total and per service,

@@ -169,7 +169,8 @@ func anomaliesOf(ctx context.Context, s *Service) ([]monitor.Anomaly, string, er
 	if err := s.refresh(ctx, keys); err != nil {
 		return nil, "", err
 	}
-	return s.anomalies(ctx, keys, monitor.AnomalyOptions{})
+	found, _, cur, err := s.anomalies(ctx, keys, monitor.AnomalyOptions{})
+	return found, cur, err
 }
 
 func TestInjectedSpikeIsAnAnomalyWithItsService(t *testing.T) {

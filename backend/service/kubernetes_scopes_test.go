@@ -14,6 +14,7 @@ import (
 
 	"github.com/costpilot/costpilot/backend/config"
 	"github.com/costpilot/costpilot/backend/model"
+	"github.com/costpilot/costpilot/backend/monitor"
 	"github.com/costpilot/costpilot/backend/report"
 )
 
@@ -250,6 +251,30 @@ func TestKubernetesNamespaceAnomaly(t *testing.T) {
 	d, err := s.Anomaly(adminCtx(), ns[0].ID)
 	if err != nil || d.Anomaly.Namespace != "shop" {
 		t.Errorf("detail %+v, %v", d, err)
+	}
+	// It alerts (a spike of the newest week) under the same id, until
+	// someone acknowledges it.
+	alerted := func() *model.Alert {
+		alerts, err := s.Alerts(adminCtx())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range alerts {
+			if a.ID == ns[0].ID {
+				return &a
+			}
+		}
+		return nil
+	}
+	a := alerted()
+	if a == nil || a.Kind != monitor.KindAnomaly || !strings.Contains(a.Message, "Kubernetes namespace shop") || a.Details["namespace"] != "shop" {
+		t.Fatalf("alert of the namespace spike: %+v", a)
+	}
+	if _, err := s.DecideAnomaly(adminCtx(), ns[0].ID, AnomalyDecisionRequest{Action: "acknowledged", Reason: "load test"}, "tester"); err != nil {
+		t.Fatal(err)
+	}
+	if a := alerted(); a != nil {
+		t.Fatalf("an acknowledged namespace spike still alerts: %+v", a)
 	}
 }
 
