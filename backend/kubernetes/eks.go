@@ -43,16 +43,77 @@ var eksTags = map[string][]string{
 // are skipped. The pod is named by its tags and its line_item_resource_id
 // (arn:aws:eks:region:account:pod/cluster/namespace/pod/uid).
 func ParseEKSSplit(r io.Reader, name string) (Set, error) {
-	set := Set{Origin: OriginEKS}
 	cr, col, err := openCSV(r, name)
 	if err != nil {
-		return set, err
+		return Set{Origin: OriginEKS}, err
 	}
+	var rec []string
+	get := func(c string) string {
+		if i, ok := col[c]; ok && i < len(rec) {
+			return strings.TrimSpace(rec[i])
+		}
+		return ""
+	}
+	has := func(c string) bool { _, ok := col[c]; return ok }
+	if err := eksColumns(name, has); err != nil { // a file of no rows too
+		return Set{Origin: OriginEKS}, err
+	}
+	return eksSplit(name, func(row func(line int64, has func(string) bool, get func(string) string) error) error {
+		for line := int64(2); ; line++ {
+			rec, err = cr.Read()
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			if err := row(line, has, get); err != nil {
+				return err
+			}
+		}
+	})
+}
+
+// ParseEKSSplitRows reads the same rows from a table file of another
+// container (CUR 2.0's Parquet): timestamps as RFC 3339 text and
+// resource_tags as a JSON object, as RowReader gives them. Errors name
+// the file and the row.
+func ParseEKSSplitRows(rows RowReader, name string) (Set, error) {
+	return eksSplit(name, func(row func(line int64, has func(string) bool, get func(string) string) error) error {
+		var col map[string]int
+		return rows(func(header []string, n int64, rec [][]byte) error {
+			if col == nil {
+				col = make(map[string]int, len(header))
+				for i, h := range header {
+					col[h] = i
+				}
+			}
+			has := func(c string) bool { _, ok := col[c]; return ok }
+			get := func(c string) string {
+				if i, ok := col[c]; ok && i < len(rec) {
+					return strings.TrimSpace(string(rec[i]))
+				}
+				return ""
+			}
+			return row(n, has, get)
+		})
+	})
+}
+
+// eksColumns checks that a file has the split columns read.
+func eksColumns(name string, has func(string) bool) error {
 	for _, c := range []string{colStart, colResource, colParent, colSplitCost, colUnusedCost} {
-		if _, ok := col[c]; !ok {
-			return set, fmt.Errorf("%s: no column %s: not a CUR 2.0 export with split cost allocation data", name, c)
+		if !has(c) {
+			return fmt.Errorf("%s: no column %s: not a CUR 2.0 export with split cost allocation data", name, c)
 		}
 	}
+	return nil
+}
+
+// eksSplit sums the pods' split rows that each hands over, one call of
+// row per row with its line (or row) number and its cells by column.
+func eksSplit(name string, each func(row func(line int64, has func(string) bool, get func(string) string) error) error) (Set, error) {
+	set := Set{Origin: OriginEKS}
 	type podDay struct {
 		day                                      model.DayNum
 		parent, cluster, ns, workload, kind, pod string
@@ -60,41 +121,35 @@ func ParseEKSSplit(r io.Reader, name string) (Set, error) {
 	sums := map[podDay]float64{}
 	var order []podDay
 	currency := ""
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return set, fmt.Errorf("%s:%d: %w", name, line, err)
-		}
-		get := func(c string) string {
-			if i, ok := col[c]; ok && i < len(rec) {
-				return strings.TrimSpace(rec[i])
+	checked := false
+	err := each(func(line int64, has func(string) bool, get func(string) string) error {
+		if !checked {
+			if err := eksColumns(name, has); err != nil {
+				return err
 			}
-			return ""
+			checked = true
 		}
 		parent := get(colParent)
 		arn := get(colResource)
 		if parent == "" || !strings.Contains(arn, ":pod/") {
-			continue
+			return nil
 		}
 		split, err := number(get(colSplitCost))
 		if err != nil {
-			return set, fmt.Errorf("%s:%d: %s: %w", name, line, colSplitCost, err)
+			return fmt.Errorf("%s:%d: %s: %w", name, line, colSplitCost, err)
 		}
 		unused, err := number(get(colUnusedCost))
 		if err != nil {
-			return set, fmt.Errorf("%s:%d: %s: %w", name, line, colUnusedCost, err)
+			return fmt.Errorf("%s:%d: %s: %w", name, line, colUnusedCost, err)
 		}
 		start, err := time.Parse(time.RFC3339, get(colStart))
 		if err != nil {
-			return set, fmt.Errorf("%s:%d: %s %q is not an RFC 3339 time", name, line, colStart, clip(get(colStart)))
+			return fmt.Errorf("%s:%d: %s %q is not an RFC 3339 time", name, line, colStart, clip(get(colStart)))
 		}
 		tags := map[string]string{}
 		if raw := get(colResourceTag); raw != "" {
 			if err := json.Unmarshal([]byte(raw), &tags); err != nil {
-				return set, fmt.Errorf("%s:%d: %s is not a JSON object of strings", name, line, colResourceTag)
+				return fmt.Errorf("%s:%d: %s is not a JSON object of strings", name, line, colResourceTag)
 			}
 		}
 		k := podDay{day: model.DayOf(start.UTC()), parent: parent}
@@ -110,7 +165,7 @@ func ParseEKSSplit(r io.Reader, name string) (Set, error) {
 		k.workload = tagOr(tags, "workload", k.pod)
 		k.kind = tagOr(tags, "kind", "")
 		if k.cluster == "" || k.ns == "" {
-			return set, fmt.Errorf("%s:%d: %s %q names no cluster and namespace", name, line, colResource, clip(arn))
+			return fmt.Errorf("%s:%d: %s %q names no cluster and namespace", name, line, colResource, clip(arn))
 		}
 		if currency == "" {
 			currency = get(colCurrency)
@@ -119,6 +174,10 @@ func ParseEKSSplit(r io.Reader, name string) (Set, error) {
 			order = append(order, k)
 		}
 		sums[k] += split + unused
+		return nil
+	})
+	if err != nil {
+		return set, err
 	}
 	if currency == "" {
 		currency = "USD"

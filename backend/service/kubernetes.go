@@ -27,7 +27,7 @@ import (
 // The import formats of Kubernetes allocations (docs/kubernetes.md).
 const (
 	FormatOpenCost = "opencost"  // a saved OpenCost /allocation answer (JSON)
-	FormatEKSSplit = "eks-split" // the EKS split cost allocation rows of an AWS CUR 2.0 CSV export
+	FormatEKSSplit = "eks-split" // the EKS split cost allocation rows of an AWS CUR 2.0 export (CSV or Parquet)
 	FormatGKE      = "gke"       // the GKE cost allocation rows of a Google Cloud billing export (CSV or JSON lines)
 )
 
@@ -102,14 +102,16 @@ func (s *Service) readAllocations(ctx context.Context, path, format string) (kub
 	}
 	r := io.LimitReader(fh, maxAllocationFile)
 	var set kubernetes.Set
+	// Parquet files (OpenCost's exporter, CUR 2.0 exports) are read as
+	// the billing import reads Parquet.
+	rows := func(fn func([]string, int64, [][]byte) error) error {
+		return billing.EachParquetRow(ctx, fh, st.Size(), fn)
+	}
 	switch {
 	case format == FormatOpenCost && isParquet(fh):
-		// OpenCost's Parquet exporter: read as the billing import reads
-		// Parquet.
-		rows := func(fn func([]string, int64, [][]byte) error) error {
-			return billing.EachParquetRow(ctx, fh, st.Size(), fn)
-		}
 		set, err = kubernetes.ParseOpenCostRows(rows, path, "", s.k8sCurrency())
+	case format == FormatEKSSplit && isParquet(fh):
+		set, err = kubernetes.ParseEKSSplitRows(rows, path)
 	case format == FormatOpenCost:
 		set, err = kubernetes.ParseOpenCost(r, path, "", s.k8sCurrency())
 	case format == FormatGKE:

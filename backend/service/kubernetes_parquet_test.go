@@ -2,8 +2,10 @@ package service
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -88,12 +90,7 @@ func openCostParquet(t *testing.T) string {
 			}
 		}
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
+	closeParquet(t, w, f)
 	return path
 }
 
@@ -131,5 +128,101 @@ func TestKubernetesOpenCostParquet(t *testing.T) {
 	}
 	if _, err := s.ImportKubernetes(ctx, []string{bad}, FormatOpenCost); err == nil {
 		t.Error("a broken Parquet file is accepted")
+	}
+}
+
+// eksPQ is a CUR 2.0 row with split cost allocation data as Parquet:
+// timestamps, doubles and resource_tags as a MAP, as Data Exports write.
+type eksPQ struct {
+	Start     time.Time         `parquet:"line_item_usage_start_date,timestamp(millisecond)"`
+	Resource  string            `parquet:"line_item_resource_id,optional"`
+	Currency  string            `parquet:"line_item_currency_code"`
+	Unblended float64           `parquet:"line_item_unblended_cost"`
+	Parent    string            `parquet:"split_line_item_parent_resource_id,optional"`
+	Split     *float64          `parquet:"split_line_item_split_cost,optional"`
+	Unused    *float64          `parquet:"split_line_item_unused_cost,optional"`
+	Tags      map[string]string `parquet:"resource_tags"`
+}
+
+// eksParquet writes the CUR 2.0 fixture's rows as Parquet.
+func eksParquet(t *testing.T) string {
+	t.Helper()
+	_, rows, col := csvColumns(t, k8sFixture("cur2-eks.csv"))
+	opt := func(s string) *float64 {
+		if s == "" {
+			return nil
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
+	}
+	var out []eksPQ
+	for _, r := range rows {
+		g := func(c string) string { return r[col[c]] }
+		start, err := time.Parse(time.RFC3339, g("line_item_usage_start_date"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tags := map[string]string{}
+		if err := json.Unmarshal([]byte(g("resource_tags")), &tags); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, eksPQ{Start: start, Resource: g("line_item_resource_id"), Currency: g("line_item_currency_code"),
+			Unblended: *opt(g("line_item_unblended_cost")), Parent: g("split_line_item_parent_resource_id"),
+			Split: opt(g("split_line_item_split_cost")), Unused: opt(g("split_line_item_unused_cost")), Tags: tags})
+	}
+	path := filepath.Join(t.TempDir(), "cur2-eks.parquet")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[eksPQ](f)
+	if _, err := w.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	closeParquet(t, w, f)
+	return path
+}
+
+// TestKubernetesEKSSplitParquet: the split rows of a CUR 2.0 Parquet
+// export give every namespace what the same rows as CSV give.
+func TestKubernetesEKSSplitParquet(t *testing.T) {
+	ctx := adminCtx()
+	costs := func(splits string) (map[string]float64, float64) {
+		s := openFresh(t, k8sConfig(t, ""))
+		if _, err := s.ImportFiles(ctx, []string{k8sFixture("cur2-eks.csv")}, ImportOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		res, err := s.ImportKubernetes(ctx, []string{splits}, FormatEKSSplit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := res.Files[0]; f.Allocations == 0 || f.Matched == 0 {
+			t.Fatalf("%s: import %+v", splits, f)
+		}
+		return namespaceCosts(t, s)
+	}
+	want, wantTotal := costs(k8sFixture("cur2-eks.csv"))
+	got, total := costs(eksParquet(t))
+	if len(want) < 3 || !k8sNear(total, wantTotal) {
+		t.Fatalf("Parquet: %v total %g; CSV: %v total %g", got, total, want, wantTotal)
+	}
+	for ns, c := range want {
+		if !k8sNear(got[ns], c) {
+			t.Errorf("namespace %s: %g from Parquet, %g from CSV", ns, got[ns], c)
+		}
+	}
+}
+
+// closeParquet finishes a Parquet writer and its file.
+func closeParquet(t *testing.T, w io.Closer, f *os.File) {
+	t.Helper()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -36,7 +36,7 @@ How files are grouped and what they replace follows how each cloud delivers:
   OCI  Each cost report covers a few hours and is never restated: it adds to the other reports
       of its days, and importing it again replaces only that report.
   Kubernetes  --format opencost (a saved OpenCost /allocation answer, step=1d), eks-split (the
-      EKS split cost allocation rows of an AWS CUR 2.0 CSV) or gke (the GKE cost allocation rows
+      EKS split cost allocation rows of an AWS CUR 2.0 CSV or Parquet export) or gke (the GKE cost allocation rows
       of a Google Cloud billing export CSV) split the billed lines of the nodes
       they ran on by cluster, namespace, workload and pod; they add no cost, except allocations
       on nodes the bill lacks, kept at their own price and marked estimated. Each file replaces
