@@ -1,6 +1,9 @@
 package forecast
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // anomalyReach is how far (days) the local reference of a day's anomaly
 // reaches: the same weekday one and two weeks before and after.
@@ -18,6 +21,7 @@ const dateYears = 2
 type dateEffects struct {
 	start time.Time
 	anom  []float64 // anomaly by day index; valid from anomalyReach to len-anomalyReach-1
+	sigma float64   // robust standard deviation of the anomalies
 }
 
 func newDateEffects(z []float64, start time.Time) *dateEffects {
@@ -27,6 +31,11 @@ func newDateEffects(z []float64, start time.Time) *dateEffects {
 		buf = append(buf[:0], z[t-2*period], z[t-period], z[t+period], z[t+2*period])
 		d.anom[t] = z[t] - median(buf)
 	}
+	abs := make([]float64, 0, len(z))
+	for t := anomalyReach; t+anomalyReach < len(z); t++ {
+		abs = append(abs, math.Abs(d.anom[t]))
+	}
+	d.sigma = 1.4826 * median(abs)
 	return d
 }
 
@@ -40,6 +49,10 @@ func (d *dateEffects) shift(o, h int) []float64 {
 	out := make([]float64, h)
 	for i := range out {
 		day := d.start.AddDate(0, 0, o+i)
+		if v, ok := d.floating(day, o); ok {
+			out[i] = v
+			continue
+		}
 		sum, cnt, pos := 0.0, 0, 0
 		for k := 1; k <= dateYears; k++ {
 			j := int(day.AddDate(-k, 0, 0).Sub(d.start).Hours()/24 + 0.5)
@@ -57,4 +70,52 @@ func (d *dateEffects) shift(o, h int) []float64 {
 		}
 	}
 	return out
+}
+
+// floatLimit is how many robust standard deviations a weekday-ranked
+// day's anomaly must reach, in every past year, to count as a holiday.
+const floatLimit = 3.0
+
+// floating returns the mean anomaly of the same weekday of the same rank
+// in the month (the fourth Thursday of November) in the dateYears years
+// before day, when each of those days stood out by floatLimit robust
+// deviations the same way: holidays such as Thanksgiving or Memorial Day
+// move with the weekday, not the date. Most weekday-ranked days are
+// ordinary, so only clear outliers count.
+func (d *dateEffects) floating(day time.Time, o int) (float64, bool) {
+	if d.sigma == 0 {
+		return 0, false
+	}
+	rank := (day.Day() - 1) / period
+	sum, pos := 0.0, 0
+	for k := 1; k <= dateYears; k++ {
+		first := time.Date(day.Year()-k, day.Month(), 1, 0, 0, 0, 0, time.UTC)
+		off := (int(day.Weekday()) - int(first.Weekday()) + period) % period
+		past := first.AddDate(0, 0, off+rank*period)
+		if past.Month() != day.Month() {
+			return 0, false
+		}
+		j := int(past.Sub(d.start).Hours()/24 + 0.5)
+		if j < anomalyReach || j+anomalyReach >= o {
+			return 0, false
+		}
+		a := d.anom[j]
+		if math.Abs(a) < floatLimit*d.sigma {
+			return 0, false
+		}
+		// A day whose date stood out the year before as well is a
+		// fixed-date holiday (Christmas week), not a weekday-ranked one.
+		jj := int(past.AddDate(-1, 0, 0).Sub(d.start).Hours()/24 + 0.5)
+		if jj >= anomalyReach && math.Abs(d.anom[jj]) >= floatLimit*d.sigma && (d.anom[jj] > 0) == (a > 0) {
+			return 0, false
+		}
+		sum += a
+		if a > 0 {
+			pos++
+		}
+	}
+	if pos != 0 && pos != dateYears {
+		return 0, false
+	}
+	return sum / dateYears, true
 }

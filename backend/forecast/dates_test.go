@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -61,5 +62,71 @@ func TestDateEffectsNeedAgreement(t *testing.T) {
 	d = newDateEffects(z, start)
 	if v := d.shift(day(2022)-5, 10)[5]; math.Abs(v-(-0.35)) > 1e-9 {
 		t.Errorf("14 July 2022: shift %.3f, want -0.350", v)
+	}
+}
+
+// noisyWeeks is three years of a weekly pattern with small deterministic
+// noise from start, so anomalies have a spread to be measured against.
+func noisyWeeks(start time.Time, days int) []float64 {
+	r := rand.New(rand.NewPCG(7, 1))
+	z := make([]float64, days)
+	for i := range z {
+		z[i] = 5 + 0.2*float64(i%period) + 0.02*r.NormFloat64()
+	}
+	return z
+}
+
+// TestFloatingHolidays: a dip on the fourth Thursday of November in the
+// two years before (Thanksgiving: 26 Nov 2020, 25 Nov 2021) is foreseen on
+// the fourth Thursday of November 2022 (the 24th), which no date of the
+// past years' dips matches; noise alone foresees no weekday-ranked day.
+func TestFloatingHolidays(t *testing.T) {
+	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	idx := func(y int, m time.Month, d int) int {
+		return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Sub(start).Hours() / 24)
+	}
+	z := noisyWeeks(start, 3*365)
+	d := newDateEffects(z, start)
+	o := idx(2022, 1, 10)
+	for i, v := range d.shift(o, 340) {
+		if _, ok := d.floating(start.AddDate(0, 0, o+i), o); ok {
+			t.Errorf("no holidays: day %s is taken for one (shift %.3f)", start.AddDate(0, 0, o+i).Format("2006-01-02"), v)
+		}
+	}
+	z[idx(2020, 11, 26)] -= 0.5
+	z[idx(2021, 11, 25)] -= 0.5
+	d = newDateEffects(z, start)
+	o = idx(2022, 11, 1)
+	s := d.shift(o, 30)
+	if v := s[idx(2022, 11, 24)-o]; math.Abs(v-(-0.5)) > 0.06 {
+		t.Errorf("24 Nov 2022: shift %.3f, want about -0.5", v)
+	}
+	if v := s[idx(2022, 11, 17)-o]; v != 0 {
+		t.Errorf("17 Nov 2022 (third Thursday): shift %.3f, want 0", v)
+	}
+}
+
+// TestFloatingHolidaysLeaveDates: a season of dips on fixed dates (20-31
+// December, deeper towards the end, every year) is foreseen date by date:
+// the weekday-ranked days of the years before stood out on the same
+// dates the year before them, so they do not count as moving holidays.
+func TestFloatingHolidaysLeaveDates(t *testing.T) {
+	start := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
+	z := noisyWeeks(start, 4*365)
+	for y := 2019; y <= 2021; y++ {
+		for dd := 20; dd <= 31; dd++ {
+			z[int(time.Date(y, 12, dd, 0, 0, 0, 0, time.UTC).Sub(start).Hours()/24)] -= 0.05 * float64(dd-19)
+		}
+	}
+	d := newDateEffects(z, start)
+	o := int(time.Date(2022, 12, 10, 0, 0, 0, 0, time.UTC).Sub(start).Hours() / 24)
+	for i, v := range d.shift(o, 22) {
+		day := start.AddDate(0, 0, o+i)
+		if _, ok := d.floating(day, o); ok {
+			t.Errorf("%s: taken for a moving holiday", day.Format("2006-01-02"))
+		}
+		if dd := day.Day(); dd >= 20 && math.Abs(v-(-0.05*float64(dd-19))) > 0.06 {
+			t.Errorf("%s: shift %.3f, want about %.3f", day.Format("2006-01-02"), v, -0.05*float64(dd-19))
+		}
 	}
 }
