@@ -26,17 +26,42 @@ type dateEffects struct {
 
 func newDateEffects(z []float64, start time.Time) *dateEffects {
 	d := &dateEffects{start: start, anom: make([]float64, len(z))}
+	d.measure(z, nil)
+	// Holidays cluster (Christmas and New Year are a week apart), so a
+	// day's reference weeks may hold one: measured again without the
+	// outliers among them, the days around a holiday are not taken for
+	// anomalies of their own.
+	out := make([]bool, len(z))
+	for t, a := range d.anom {
+		out[t] = math.Abs(a) >= floatLimit*d.sigma && d.sigma > 0
+	}
+	d.measure(z, out)
+	return d
+}
+
+// measure sets each day's anomaly against the median of its reference
+// days, leaving out those marked in skip (unless all are), and the
+// anomalies' robust standard deviation.
+func (d *dateEffects) measure(z []float64, skip []bool) {
 	buf := make([]float64, 0, 4)
+	anom := make([]float64, len(z))
 	for t := anomalyReach; t+anomalyReach < len(z); t++ {
-		buf = append(buf[:0], z[t-2*period], z[t-period], z[t+period], z[t+2*period])
-		d.anom[t] = z[t] - median(buf)
+		buf = buf[:0]
+		for _, r := range [...]int{t - 2*period, t - period, t + period, t + 2*period} {
+			if skip == nil || !skip[r] {
+				buf = append(buf, z[r])
+			}
+		}
+		if len(buf) == 0 {
+			buf = append(buf, z[t-2*period], z[t-period], z[t+period], z[t+2*period])
+		}
+		anom[t] = z[t] - median(buf)
 	}
 	abs := make([]float64, 0, len(z))
 	for t := anomalyReach; t+anomalyReach < len(z); t++ {
-		abs = append(abs, math.Abs(d.anom[t]))
+		abs = append(abs, math.Abs(anom[t]))
 	}
-	d.sigma = 1.4826 * median(abs)
-	return d
+	d.anom, d.sigma = anom, 1.4826*median(abs)
 }
 
 // shift returns, for the h days after origin o, the mean anomaly of the

@@ -130,3 +130,23 @@ func TestFloatingHolidaysLeaveDates(t *testing.T) {
 		}
 	}
 }
+
+// TestAnomaliesBesideHolidays: with dips on 25 December and 1 January,
+// 18 December has two of its four reference days on holidays; measured
+// without them it is an ordinary day, not a rise of its own.
+func TestAnomaliesBesideHolidays(t *testing.T) {
+	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	z := noisyWeeks(start, 2*365)
+	idx := func(y int, m time.Month, d int) int {
+		return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Sub(start).Hours() / 24)
+	}
+	z[idx(2020, 12, 25)] -= 0.5
+	z[idx(2021, 1, 1)] -= 0.5
+	d := newDateEffects(z, start)
+	if a := d.anom[idx(2020, 12, 18)]; math.Abs(a) > 0.06 {
+		t.Errorf("18 Dec: anomaly %.3f, want about 0", a)
+	}
+	if a := d.anom[idx(2020, 12, 25)]; math.Abs(a-(-0.5)) > 0.06 {
+		t.Errorf("25 Dec: anomaly %.3f, want about -0.5", a)
+	}
+}
