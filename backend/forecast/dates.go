@@ -75,7 +75,7 @@ func (d *dateEffects) shift(o, h int) []float64 {
 	for i := range out {
 		day := d.start.AddDate(0, 0, o+i)
 		if v, ok := d.floating(day, o); ok {
-			out[i] = v
+			out[i] = d.shrink(v, dateYears)
 			continue
 		}
 		sum, cnt, pos := 0.0, 0, 0
@@ -91,7 +91,7 @@ func (d *dateEffects) shift(o, h int) []float64 {
 			}
 		}
 		if cnt > 0 && (pos == 0 || pos == cnt) {
-			out[i] = sum / float64(cnt)
+			out[i] = d.shrink(sum/float64(cnt), cnt)
 		}
 	}
 	return out
@@ -143,4 +143,16 @@ func (d *dateEffects) floating(day time.Time, o int) (float64, bool) {
 		return 0, false
 	}
 	return sum / dateYears, true
+}
+
+// shrink pulls a mean of cnt anomalies towards zero by the share that
+// noise alone would give it (positive-part James-Stein): a holiday far
+// beyond the anomalies' spread keeps nearly all of it, a mean within the
+// spread of noise little or nothing.
+func (d *dateEffects) shrink(m float64, cnt int) float64 {
+	if m == 0 {
+		return 0
+	}
+	v := d.sigma * d.sigma / float64(cnt)
+	return m * math.Max(0, 1-v/(m*m))
 }

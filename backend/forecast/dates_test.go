@@ -150,3 +150,25 @@ func TestAnomaliesBesideHolidays(t *testing.T) {
 		t.Errorf("25 Dec: anomaly %.3f, want about -0.5", a)
 	}
 }
+
+// TestShrinkDateMeans: a mean of two anomalies far beyond their spread
+// keeps nearly all of its size, one within the spread of noise none.
+func TestShrinkDateMeans(t *testing.T) {
+	d := &dateEffects{sigma: 0.1}
+	tests := []struct {
+		name    string
+		m, want float64
+	}{
+		{"holiday", -0.5, -0.5 * (1 - 0.005/0.25)},
+		{"one spread", 0.1, 0.1 * 0.5},
+		{"noise", 0.05, 0},
+		{"none", 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := d.shrink(tt.m, 2); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("shrink(%g) = %g, want %g", tt.m, got, tt.want)
+			}
+		})
+	}
+}
