@@ -106,20 +106,43 @@ const floatLimit = 3.0
 // before day, when each of those days stood out by floatLimit robust
 // deviations the same way: holidays such as Thanksgiving or Memorial Day
 // move with the weekday, not the date. Most weekday-ranked days are
-// ordinary, so only clear outliers count.
+// ordinary, so only clear outliers count. The days next to such a holiday
+// (the Friday after Thanksgiving, which is not always the fourth Friday)
+// are found from the holiday: the day after the fourth Thursday.
 func (d *dateEffects) floating(day time.Time, o int) (float64, bool) {
 	if d.sigma == 0 {
 		return 0, false
 	}
-	rank := (day.Day() - 1) / period
+	for _, lag := range floatLags {
+		if lag != 0 {
+			// Only next to a moving holiday of this year.
+			if _, ok := d.ranked(day.AddDate(0, 0, -lag), 0, o); !ok {
+				continue
+			}
+		}
+		if v, ok := d.ranked(day, lag, o); ok {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+var floatLags = [...]int{0, 1}
+
+// ranked is floating for the day lag days after the weekday-ranked day
+// anchor = day - lag.
+func (d *dateEffects) ranked(day time.Time, lag, o int) (float64, bool) {
+	anchor := day.AddDate(0, 0, -lag)
+	rank := (anchor.Day() - 1) / period
 	sum, pos := 0.0, 0
 	for k := 1; k <= dateYears; k++ {
-		first := time.Date(day.Year()-k, day.Month(), 1, 0, 0, 0, 0, time.UTC)
-		off := (int(day.Weekday()) - int(first.Weekday()) + period) % period
-		past := first.AddDate(0, 0, off+rank*period)
-		if past.Month() != day.Month() {
+		first := time.Date(anchor.Year()-k, anchor.Month(), 1, 0, 0, 0, 0, time.UTC)
+		off := (int(anchor.Weekday()) - int(first.Weekday()) + period) % period
+		pa := first.AddDate(0, 0, off+rank*period)
+		if pa.Month() != anchor.Month() {
 			return 0, false
 		}
+		past := pa.AddDate(0, 0, lag)
 		j := int(past.Sub(d.start).Hours()/24 + 0.5)
 		if j < anomalyReach || j+anomalyReach >= o {
 			return 0, false

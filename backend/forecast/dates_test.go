@@ -76,33 +76,46 @@ func noisyWeeks(start time.Time, days int) []float64 {
 	return z
 }
 
-// TestFloatingHolidays: a dip on the fourth Thursday of November in the
-// two years before (Thanksgiving: 26 Nov 2020, 25 Nov 2021) is foreseen on
-// the fourth Thursday of November 2022 (the 24th), which no date of the
-// past years' dips matches; noise alone foresees no weekday-ranked day.
+// TestFloatingHolidays: dips on the fourth Thursday of November in the
+// two years before (Thanksgiving: 28 Nov 2019, 26 Nov 2020) and smaller
+// ones the day after are foreseen on the fourth Thursday of November 2021
+// (the 25th), which no date of the past years' dips matches, and the day
+// after it, although that Friday was the fifth of its month in 2019;
+// noise alone foresees no weekday-ranked day.
 func TestFloatingHolidays(t *testing.T) {
-	start := time.Date(2020, 1, 1, 0, 0, 0, 0, time.UTC)
+	start := time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)
 	idx := func(y int, m time.Month, d int) int {
 		return int(time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Sub(start).Hours() / 24)
 	}
 	z := noisyWeeks(start, 3*365)
 	d := newDateEffects(z, start)
-	o := idx(2022, 1, 10)
+	o := idx(2021, 1, 10)
 	for i, v := range d.shift(o, 340) {
 		if _, ok := d.floating(start.AddDate(0, 0, o+i), o); ok {
 			t.Errorf("no holidays: day %s is taken for one (shift %.3f)", start.AddDate(0, 0, o+i).Format("2006-01-02"), v)
 		}
 	}
-	z[idx(2020, 11, 26)] -= 0.5
-	z[idx(2021, 11, 25)] -= 0.5
-	d = newDateEffects(z, start)
-	o = idx(2022, 11, 1)
-	s := d.shift(o, 30)
-	if v := s[idx(2022, 11, 24)-o]; math.Abs(v-(-0.5)) > 0.06 {
-		t.Errorf("24 Nov 2022: shift %.3f, want about -0.5", v)
+	for _, day := range [][3]int{{2019, 11, 28}, {2020, 11, 26}} {
+		z[idx(day[0], 11, day[2])] -= 0.6
+		z[idx(day[0], 11, day[2]+1)] -= 0.2
 	}
-	if v := s[idx(2022, 11, 17)-o]; v != 0 {
-		t.Errorf("17 Nov 2022 (third Thursday): shift %.3f, want 0", v)
+	d = newDateEffects(z, start)
+	o = idx(2021, 11, 1)
+	s := d.shift(o, 30)
+	tests := []struct {
+		name string
+		day  int
+		want float64
+	}{
+		{"Thanksgiving", 25, -0.6},
+		{"the day after", 26, -0.2},
+		{"the third Thursday", 18, 0},
+		{"the third Friday", 19, 0},
+	}
+	for _, tt := range tests {
+		if v := s[idx(2021, 11, tt.day)-o]; math.Abs(v-tt.want) > 0.05 {
+			t.Errorf("%s (%d Nov 2021): shift %.3f, want about %.1f", tt.name, tt.day, v, tt.want)
+		}
 	}
 }
 
