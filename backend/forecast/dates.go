@@ -136,7 +136,7 @@ func (d *dateEffects) ranked(day time.Time, lag, o int) (float64, bool) {
 	rank := (anchor.Day() - 1) / period
 	sum, pos := 0.0, 0
 	for k := 1; k <= dateYears; k++ {
-		first := time.Date(anchor.Year()-k, anchor.Month(), 1, 0, 0, 0, 0, time.UTC)
+		first := time.Date(anchor.Year()-k, anchor.Month(), 1, anchor.Hour(), anchor.Minute(), anchor.Second(), anchor.Nanosecond(), anchor.Location())
 		off := (int(anchor.Weekday()) - int(first.Weekday()) + period) % period
 		pa := first.AddDate(0, 0, off+rank*period)
 		if pa.Month() != anchor.Month() {

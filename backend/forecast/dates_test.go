@@ -185,3 +185,23 @@ func TestShrinkDateMeans(t *testing.T) {
 		})
 	}
 }
+
+// TestFloatingHolidaysAnyClock: a history whose days start at 23:00 in a
+// zone far from UTC finds the same moving holiday as one at midnight UTC.
+func TestFloatingHolidaysAnyClock(t *testing.T) {
+	zone := time.FixedZone("UTC-11", -11*3600)
+	for _, start := range []time.Time{
+		time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2019, 1, 1, 23, 0, 0, 0, zone),
+	} {
+		z := noisyWeeks(start, 3*365)
+		for _, d := range []int{31 + 28 + 31 + 30 + 31 + 30 + 31 + 31 + 30 + 31 + 27, 365 + 31 + 29 + 31 + 30 + 31 + 30 + 31 + 31 + 30 + 31 + 25} {
+			z[d] -= 0.6 // 28 Nov 2019 and 26 Nov 2020, the fourth Thursdays
+		}
+		d := newDateEffects(z, start)
+		thanks := 2*365 + 1 + 31 + 28 + 31 + 30 + 31 + 30 + 31 + 31 + 30 + 31 + 24 // 25 Nov 2021
+		if v := d.shift(thanks-10, 20)[10]; math.Abs(v-(-0.6)) > 0.05 {
+			t.Errorf("start %s: 25 Nov 2021 shift %.3f, want about -0.6", start, v)
+		}
+	}
+}
