@@ -18,10 +18,10 @@ const (
 	// single best, whose lead over short backtests is partly luck.
 	combineTop = 3
 	// halfLife (days) is how fast an origin's say in the intervals fades
-	// with its age: the errors of the last two months are more like the next
+	// with its age: the errors of the last month or two are more like the next
 	// ones than those of a year ago, when the account may have been in another
 	// phase (being built, or before a large launch).
-	halfLife = 50.0
+	halfLife = 30.0
 )
 
 // backtestOrigins returns the history lengths at which a rolling-origin
