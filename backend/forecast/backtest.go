@@ -190,13 +190,17 @@ func (bt *backtest) chooseDateWeight(chosen []int) float64 {
 }
 
 // combined is the combination of the chosen candidates' paths from origin
-// j.
+// j, blended at the short leads with the mean of all candidates.
 func (bt *backtest) combined(chosen []int, j int) []float64 {
 	paths := make([][]float64, len(chosen))
 	for i, k := range chosen {
 		paths[i] = bt.zf[k][j]
 	}
-	return combine(paths)
+	all := make([][]float64, len(bt.cands))
+	for k := range bt.cands {
+		all[k] = bt.zf[k][j]
+	}
+	return blendShort(combine(paths), combine(all))
 }
 
 // weights returns each origin's weight in the intervals: one half every
@@ -207,6 +211,29 @@ func (bt *backtest) weights() []float64 {
 		w[j] = math.Exp2(-float64(len(bt.y)-o) / halfLife)
 	}
 	return w
+}
+
+// shortShare is the share of the mean of all candidates in the forecast of
+// lead 1; it falls linearly to none at lead shortLeads. Which three models
+// backtest best is partly luck, and at short leads more so: the first
+// weeks are where candidates that follow the level and those that average
+// it differ most, and the backtest's ranking of them often does not hold
+// for the next month (page views, random walks). Averaging over all
+// candidates there hedges that choice; at longer leads the chosen models'
+// trend and yearly cycle are worth more than the hedge.
+const (
+	shortShare = 0.4
+	shortLeads = 60
+)
+
+// blendShort blends the chosen models' combination with the mean of all
+// candidates by lead, in place, and returns it.
+func blendShort(chosen, all []float64) []float64 {
+	for i := range chosen {
+		w := shortShare * max(0, 1-float64(i)/shortLeads)
+		chosen[i] = (1-w)*chosen[i] + w*all[i]
+	}
+	return chosen
 }
 
 // combine averages forecast paths of equal length.

@@ -66,7 +66,11 @@ func Forecast(values []float64, start time.Time, opt Options) (Result, error) {
 		paths[i] = c.fc(comps, h)
 		names[i] = c.name
 	}
-	zc := bt.withDates(combine(paths), len(values), dw)
+	all := make([][]float64, len(bt.cands))
+	for k, ci := range bt.cands {
+		all[k] = candidates[ci].fc(comps, h)
+	}
+	zc := bt.withDates(blendShort(combine(paths), combine(all)), len(values), dw)
 
 	res := Result{
 		Mean:    make([]float64, h),
