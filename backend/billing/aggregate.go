@@ -309,8 +309,12 @@ type aggregator struct {
 	// (entry key -> index in sums); winBytes is what the windows hold.
 	wins     [][]dayWindow // by provider index, then key within it
 	winBytes int64
-	idx      map[uint64]int32
-	sums     []entry
+	// spilled: the worker has written a run; the windows are off from
+	// then on, since a worker that spills holds a few days of each key
+	// between runs, less than a window's memory pays for.
+	spilled bool
+	idx     map[uint64]int32
+	sums    []entry
 	// share is this worker's part of the memory budget (identities
 	// included, in equal parts); limit is the most sums it may hold.
 	share  int64
@@ -451,7 +455,7 @@ func (a *aggregator) flush() error {
 	if err := a.spill.write(a.sums); err != nil {
 		return err
 	}
-	a.wins, a.winBytes = nil, 0
+	a.wins, a.winBytes, a.spilled = nil, 0, true
 	if r := a.room(); cap(a.sums) > 2*r {
 		// The identities grew since the sums did: give their room back.
 		a.sums, a.idx = make([]entry, 0, r), make(map[uint64]int32, r)
@@ -478,8 +482,11 @@ const (
 )
 
 // slot is where the index of key id's sum of day d is kept, or nil when
-// the day is past the key's window.
+// the day is past the key's window or the worker has spilled.
 func (a *aggregator) slot(id int32, d model.DayNum) *int32 {
+	if a.spilled {
+		return nil
+	}
 	pi, n := int(id>>keyBits), int(id&(maxKeysPerProvider-1))
 	if pi >= len(a.wins) {
 		a.wins = append(a.wins, make([][]dayWindow, pi+1-len(a.wins))...)
