@@ -77,6 +77,7 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
 			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, roll: newTagRoller(), measuring: measure,
 			stmts: map[string]*sql.Stmt{}}
+		w.roll.scan = w.scanRow
 		defer w.closeStmts()
 		if log != nil && log.Progress != nil {
 			w.progress = log.Progress
