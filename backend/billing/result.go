@@ -187,7 +187,7 @@ func merged(ws []*worker, st *aggState) (source, error) {
 					return nil, err
 				}
 			}
-			w.agg.idx, w.agg.sums = nil, nil
+			w.agg.idx, w.agg.wins, w.agg.sums = nil, nil, nil
 		}
 		return st.spill.each, nil
 	}
@@ -195,7 +195,7 @@ func merged(ws []*worker, st *aggState) (source, error) {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var runs [][]entry
 	for _, w := range ws {
-		w.agg.idx = nil // only the entries are needed now
+		w.agg.idx, w.agg.wins = nil, nil // only the entries are needed now
 		if len(w.agg.sums) == 0 {
 			continue
 		}

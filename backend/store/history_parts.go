@@ -213,6 +213,17 @@ func (w *historyWriter) recompute(ctx context.Context, p model.ProviderKey, src 
 			return err
 		}
 	}
+	// The tag rollup keys of every recomputed key are looked up before
+	// the write: admitting a key's tags may exclude a tag key and delete
+	// its rollup rows, which must not run while the write's own rows are
+	// on their way to the feed (the writer sends them as it goes).
+	for i, f := range facts {
+		if i == 0 || f.key != facts[i-1].key {
+			if _, err := w.roll.ofLine(ctx, w.tx, f.key); err != nil {
+				return err
+			}
+		}
+	}
 	return w.write(ctx, scope, scopeArgs, lo, hi, func(yield func(idFact) error) error {
 		for _, f := range facts {
 			if err := yield(f); err != nil {

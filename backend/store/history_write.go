@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -74,7 +75,10 @@ func (s *Store) apply(ctx context.Context, dry, measure bool, log *ImportLog, ba
 	var changes []SpanChange
 	err := s.historyTx(ctx, func(tx *sql.Tx) error {
 		w := &historyWriter{tx: tx, strs: map[string]int64{}, tags: map[string]int64{},
-			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, roll: newTagRoller(), measuring: measure}
+			svc: map[svcKey]int64{}, grp: map[grpKey]int64{}, roll: newTagRoller(), measuring: measure,
+			stmts: map[string]*sql.Stmt{}}
+		w.roll.scan = w.scanRow
+		defer w.closeStmts()
 		if log != nil && log.Progress != nil {
 			w.progress = log.Progress
 			for _, b := range batches {
@@ -167,6 +171,8 @@ type historyWriter struct {
 	svc  map[svcKey]int64
 	grp  map[grpKey]int64
 	roll *tagRoller
+	// stmts are the interning statements, prepared once per transaction.
+	stmts map[string]*sql.Stmt
 
 	measuring bool
 	known     []CurrencySums // the last batch's sums after, when the write knew them
@@ -355,81 +361,17 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 	// Full months are summed here from the new facts alone; the months the
 	// span only partly covers also hold older facts and are summed in SQL.
 	full := func(m model.Month) bool { return m.First() >= from && m.Last() <= to }
-	svcDay := newDayRollup(w.tx, "svc_day(skey, day, billed, effective, list)")
-	grpDay := newDayRollup(w.tx, "grp_day(gkey, day, billed, effective, list)")
-	tagDay := newDayRollup(w.tx, "tag_day(tkid, day, billed, effective, list)")
-	tagKey, tagKeys := int64(-1), []int64(nil)
-	factIns := newBulk(w.tx, "facts(key, day, billed, effective, list, quantity)", 6)
-	monthIns := newBulk(w.tx, "key_month(key, month, billed, effective, list, days, first_day, last_day, quantity)", 9)
-	var cur struct {
-		key      int64
-		month    model.Month
-		s        sums
-		q        float64
-		n        int64
-		fd, ld   model.DayNum
-		hasMonth bool
-	}
-	flushMonth := func() error {
-		if !cur.hasMonth || !full(cur.month) {
-			return nil
-		}
-		return monthIns.add(ctx, cur.key, int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld), cur.q)
-	}
-	err := each(func(f idFact) error {
-		if err := factIns.add(ctx, f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list, f.q); err != nil {
-			return err
-		}
-		if err := svcDay.add(ctx, f.skey, f.day, f.s); err != nil {
-			return err
-		}
-		if err := grpDay.add(ctx, f.gkey, f.day, f.s); err != nil {
-			return err
-		}
-		if f.key != tagKey {
-			ids, err := w.roll.ofLine(ctx, w.tx, f.key)
-			if err != nil {
-				return err
-			}
-			tagKey, tagKeys = f.key, ids
-		}
-		for _, tk := range tagKeys {
-			if err := tagDay.add(ctx, tk, f.day, f.s); err != nil {
-				return err
-			}
-		}
-		m := f.day.Month()
-		if !cur.hasMonth || cur.key != f.key || cur.month != m {
-			if err := flushMonth(); err != nil {
-				return err
-			}
-			cur.key, cur.month, cur.s, cur.q, cur.n, cur.fd, cur.hasMonth = f.key, m, sums{}, 0, 0, f.day, true
-		}
-		cur.s.plus(f.s)
-		cur.q += f.q
-		cur.n++
-		cur.ld = f.day
-		return nil
-	})
-	if err == nil {
-		err = flushMonth()
-	}
-	if err == nil {
-		err = factIns.flush(ctx)
-	}
-	if err == nil {
-		err = monthIns.flush(ctx)
-	}
+	feed, err := newFeeder(ctx, w.tx)
 	if err != nil {
 		return err
 	}
-	if err := svcDay.flush(ctx); err != nil {
-		return err
+	err = w.feedFacts(ctx, feed, full, each)
+	// Everything sent is in (or the first error known) before the month
+	// sums and key bounds below read the facts back.
+	if cerr := feed.close(); err == nil || errors.Is(err, errFeedFailed) {
+		err = cmp.Or(cerr, err)
 	}
-	if err := grpDay.flush(ctx); err != nil {
-		return err
-	}
-	if err := tagDay.flush(ctx); err != nil {
+	if err != nil {
 		return err
 	}
 	edges := []model.Month{fm}
@@ -452,6 +394,80 @@ func (w *historyWriter) write(ctx context.Context, scope string, scopeArgs []any
 		return fmt.Errorf("key bounds: %w", err)
 	}
 	return nil
+}
+
+// feedFacts sends the facts each yields to feed, with their month and
+// day rollups.
+func (w *historyWriter) feedFacts(ctx context.Context, feed *feeder, full func(model.Month) bool, each func(func(idFact) error) error) error {
+	const sumsSuffix = ` ON CONFLICT DO UPDATE SET billed = billed + excluded.billed,
+		effective = effective + excluded.effective, list = list + excluded.list`
+	svcDay := newDayRollup(newFeedInsert(feed, "svc_day(skey, day, billed, effective, list)", 5, 0, sumsSuffix))
+	grpDay := newDayRollup(newFeedInsert(feed, "grp_day(gkey, day, billed, effective, list)", 5, 0, sumsSuffix))
+	tagDay := newDayRollup(newFeedInsert(feed, "tag_day(tkid, day, billed, effective, list)", 5, 0, sumsSuffix))
+	tagKey, tagKeys := int64(-1), []int64(nil)
+	factIns := newFeedInsert(feed, "facts(key, day, billed, effective, list, quantity)", 6, 1<<5, "")
+	monthIns := newFeedInsert(feed, "key_month(key, month, billed, effective, list, days, first_day, last_day, quantity)", 9, 1<<8, "")
+	var cur struct {
+		key      int64
+		month    model.Month
+		s        sums
+		q        float64
+		n        int64
+		fd, ld   model.DayNum
+		hasMonth bool
+	}
+	flushMonth := func() error {
+		if !cur.hasMonth || !full(cur.month) {
+			return nil
+		}
+		return monthIns.add(cur.key, int64(cur.month), cur.s.billed, cur.s.effective, cur.s.list, cur.n, int64(cur.fd), int64(cur.ld),
+			int64(math.Float64bits(cur.q)))
+	}
+	err := each(func(f idFact) error {
+		if err := factIns.add(f.key, int64(f.day), f.s.billed, f.s.effective, f.s.list, int64(math.Float64bits(f.q))); err != nil {
+			return err
+		}
+		if err := svcDay.add(f.skey, f.day, f.s); err != nil {
+			return err
+		}
+		if err := grpDay.add(f.gkey, f.day, f.s); err != nil {
+			return err
+		}
+		if f.key != tagKey {
+			ids, err := w.roll.ofLine(ctx, w.tx, f.key)
+			if err != nil {
+				return err
+			}
+			tagKey, tagKeys = f.key, ids
+		}
+		for _, tk := range tagKeys {
+			if err := tagDay.add(tk, f.day, f.s); err != nil {
+				return err
+			}
+		}
+		m := f.day.Month()
+		if !cur.hasMonth || cur.key != f.key || cur.month != m {
+			if err := flushMonth(); err != nil {
+				return err
+			}
+			cur.key, cur.month, cur.s, cur.q, cur.n, cur.fd, cur.hasMonth = f.key, m, sums{}, 0, 0, f.day, true
+		}
+		cur.s.plus(f.s)
+		cur.q += f.q
+		cur.n++
+		cur.ld = f.day
+		return nil
+	})
+	if err == nil {
+		err = flushMonth()
+	}
+	for _, b := range []interface{ flush() error }{factIns, monthIns, svcDay, grpDay, tagDay} {
+		if err != nil {
+			break
+		}
+		err = b.flush()
+	}
+	return err
 }
 
 // scopeKeys is the SQL selecting the ids of the line keys a batch
@@ -543,7 +559,7 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 	if !ok {
 		const q = `INSERT INTO svc_keys(provider, source, billing_account, service, currency) VALUES (?,?,?,?,?)
 			ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
-		if err := w.tx.QueryRowContext(ctx, q, sk.provider, sk.source, sk.account, sk.service, sk.curren).Scan(&skey); err != nil {
+		if err := w.scanRow(ctx, q, []any{sk.provider, sk.source, sk.account, sk.service, sk.curren}, &skey); err != nil {
 			return 0, 0, 0, fmt.Errorf("service key: %w", err)
 		}
 		w.svc[sk] = skey
@@ -554,8 +570,8 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 		const q = `INSERT INTO grp_keys(provider, source, billing_account, sub_account, service, service_category,
 				region, charge_category, currency) VALUES (?,?,?,?,?,?,?,?,?)
 			ON CONFLICT DO UPDATE SET provider = excluded.provider RETURNING id`
-		if err := w.tx.QueryRowContext(ctx, q, gk.provider, gk.source, gk.account, gk.sub, gk.service, gk.category,
-			gk.region, gk.charge, gk.curren).Scan(&gkey); err != nil {
+		if err := w.scanRow(ctx, q, []any{gk.provider, gk.source, gk.account, gk.sub, gk.service, gk.category,
+			gk.region, gk.charge, gk.curren}, &gkey); err != nil {
 			return 0, 0, 0, fmt.Errorf("group key: %w", err)
 		}
 		w.grp[gk] = gkey
@@ -564,8 +580,8 @@ func (w *historyWriter) lineKey(ctx context.Context, b model.Batch, k *model.Cos
 			region, resource_id, resource_type, charge_category, tag_set, currency, svc_key, grp_key, usage, unit)
 		VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
 		ON CONFLICT DO UPDATE SET grp_key = excluded.grp_key RETURNING id`
-	if err := w.tx.QueryRowContext(ctx, q, string(b.Provider), string(b.Source), d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
-		tagID, d[8], skey, gkey, d[9], d[10]).Scan(&id); err != nil {
+	if err := w.scanRow(ctx, q, []any{string(b.Provider), string(b.Source), d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7],
+		tagID, d[8], skey, gkey, d[9], d[10]}, &id); err != nil {
 		return 0, 0, 0, fmt.Errorf("line key: %w", err)
 	}
 	tkeys, err := w.roll.keys(ctx, w.tx, sk, keyRolled(k))
@@ -591,12 +607,33 @@ func (w *historyWriter) str(ctx context.Context, v string) (int64, error) {
 		return id, nil
 	}
 	var id int64
-	err := w.tx.QueryRowContext(ctx, `INSERT INTO strs(s) VALUES (?) ON CONFLICT(s) DO UPDATE SET s = excluded.s RETURNING id`, v).Scan(&id)
+	err := w.scanRow(ctx, `INSERT INTO strs(s) VALUES (?) ON CONFLICT(s) DO UPDATE SET s = excluded.s RETURNING id`, []any{v}, &id)
 	if err != nil {
 		return 0, fmt.Errorf("intern string: %w", err)
 	}
 	w.strs[v] = id
 	return id, nil
+}
+
+// scanRow runs q with args and scans its one row into dest; q is prepared
+// once per transaction (a write interns thousands of keys with a few
+// statements, and preparing costs more than running them).
+func (w *historyWriter) scanRow(ctx context.Context, q string, args []any, dest ...any) error {
+	st := w.stmts[q]
+	if st == nil {
+		var err error
+		if st, err = w.tx.PrepareContext(ctx, q); err != nil {
+			return err
+		}
+		w.stmts[q] = st
+	}
+	return st.QueryRowContext(ctx, args...).Scan(dest...)
+}
+
+func (w *historyWriter) closeStmts() {
+	for _, st := range w.stmts {
+		_ = st.Close() // the transaction is over: nothing to report
+	}
 }
 
 // tagSet interns a tag set; 1 is the empty set.
@@ -609,8 +646,8 @@ func (w *historyWriter) tagSet(ctx context.Context, tags map[string]string) (int
 		return id, nil
 	}
 	var id int64
-	err := w.tx.QueryRowContext(ctx, `INSERT INTO tag_sets(tags) VALUES (?)
-		ON CONFLICT(tags) DO UPDATE SET tags = excluded.tags RETURNING id`, key).Scan(&id)
+	err := w.scanRow(ctx, `INSERT INTO tag_sets(tags) VALUES (?)
+		ON CONFLICT(tags) DO UPDATE SET tags = excluded.tags RETURNING id`, []any{key}, &id)
 	if err != nil {
 		return 0, fmt.Errorf("intern tags: %w", err)
 	}

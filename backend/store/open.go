@@ -38,6 +38,9 @@ func Open(ctx context.Context, dir string) (*Store, error) {
 	if err := security.PrivateDir(dir); err != nil {
 		return nil, fmt.Errorf("store: create data dir: %w", err)
 	}
+	if err := registerFeed(); err != nil {
+		return nil, fmt.Errorf("store: register the feed table: %w", err)
+	}
 	path := filepath.Join(dir, FileName)
 	if err := security.PrivateDB(path); err != nil {
 		return nil, fmt.Errorf("store: make the database private: %w", err)

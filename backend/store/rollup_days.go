@@ -2,8 +2,6 @@ package store
 
 import (
 	"cmp"
-	"context"
-	"database/sql"
 	"maps"
 	"slices"
 
@@ -17,9 +15,8 @@ import (
 // holds, adding to rows written before, and starts again: memory stays
 // bounded whatever the number of keys and the span of days.
 type dayRollup struct {
-	tx     *sql.Tx
-	insert string // the INSERT head: table and columns
-	budget int    // blocks held before a flush
+	ins    *feedInsert // adds to the rows a previous flush wrote
+	budget int         // blocks held before a flush
 	blocks map[blockKey]*dayBlock
 	last   blockKey
 	lastB  *dayBlock
@@ -46,18 +43,18 @@ type dayBlock struct {
 	has uint64
 }
 
-func newDayRollup(tx *sql.Tx, insert string) *dayRollup {
-	return &dayRollup{tx: tx, insert: insert, budget: rollupBlocks, blocks: map[blockKey]*dayBlock{}}
+func newDayRollup(ins *feedInsert) *dayRollup {
+	return &dayRollup{ins: ins, budget: rollupBlocks, blocks: map[blockKey]*dayBlock{}}
 }
 
-func (r *dayRollup) add(ctx context.Context, key int64, day model.DayNum, s sums) error {
+func (r *dayRollup) add(key int64, day model.DayNum, s sums) error {
 	bk := blockKey{key, int64(day) >> blockShift}
 	b := r.lastB
 	if b == nil || bk != r.last {
 		b = r.blocks[bk]
 		if b == nil {
 			if len(r.blocks) >= r.budget {
-				if err := r.flush(ctx); err != nil {
+				if err := r.flush(); err != nil {
 					return err
 				}
 			}
@@ -75,10 +72,7 @@ func (r *dayRollup) add(ctx context.Context, key int64, day model.DayNum, s sums
 // flush writes the rows held, in key and day order (the table's primary
 // key order, which SQLite inserts fastest), adding to any row a previous
 // flush wrote.
-func (r *dayRollup) flush(ctx context.Context) error {
-	ins := newBulk(r.tx, r.insert, 5)
-	ins.suffix = ` ON CONFLICT DO UPDATE SET billed = billed + excluded.billed,
-		effective = effective + excluded.effective, list = list + excluded.list`
+func (r *dayRollup) flush() error {
 	for _, bk := range slices.SortedFunc(maps.Keys(r.blocks), func(a, b blockKey) int {
 		return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.block, b.block))
 	}) {
@@ -88,12 +82,12 @@ func (r *dayRollup) flush(ctx context.Context) error {
 				continue
 			}
 			s := b.s[i]
-			if err := ins.add(ctx, bk.key, bk.block<<blockShift+i, s.billed, s.effective, s.list); err != nil {
+			if err := r.ins.add(bk.key, bk.block<<blockShift+i, s.billed, s.effective, s.list); err != nil {
 				return err
 			}
 		}
 	}
 	clear(r.blocks)
 	r.lastB = nil
-	return ins.flush(ctx)
+	return r.ins.flush()
 }

@@ -40,6 +40,9 @@ type tagRoller struct {
 	state  map[string]*rollState
 	ids    map[tagKey]int64
 	byLine map[int64][]int64
+	// scan, when set, runs an interning query with statements prepared
+	// once (historyWriter.scanRow); else each query is prepared anew.
+	scan func(ctx context.Context, q string, args []any, dest ...any) error
 }
 
 func newTagRoller() *tagRoller {
@@ -236,7 +239,14 @@ func (r *tagRoller) keys(ctx context.Context, tx *sql.Tx, sk svcKey, l rolled) (
 		if !ok {
 			const q = `INSERT INTO tag_keys(provider, source, billing_account, currency, tkey, tval)
 				VALUES (?,?,?,?,?,?) ON CONFLICT DO UPDATE SET tkey = excluded.tkey RETURNING id`
-			if err := tx.QueryRowContext(ctx, q, k.provider, k.source, k.account, k.curren, k.tkey, k.tval).Scan(&id); err != nil {
+			args := []any{k.provider, k.source, k.account, k.curren, k.tkey, k.tval}
+			var err error
+			if r.scan != nil {
+				err = r.scan(ctx, q, args, &id)
+			} else {
+				err = tx.QueryRowContext(ctx, q, args...).Scan(&id)
+			}
+			if err != nil {
 				return nil, fmt.Errorf("tag rollup key: %w", err)
 			}
 			r.ids[k] = id
