@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -325,5 +326,46 @@ func TestAuthDisabled(t *testing.T) {
 	}
 	if w := e.srv.Warnings(context.Background()); len(w) != 2 || !strings.Contains(w[0], "auth") {
 		t.Fatalf("warnings %v", w)
+	}
+}
+
+// TestSecurityHeadersByKind: a data answer (JSON) carries the API set
+// (no framing, no sniffing); a page the full document set; an answer
+// the handler never wrote, or flushed before writing, gets them too.
+func TestSecurityHeadersByKind(t *testing.T) {
+	e := newEnv(t, func(c *config.Config) { c.Dashboard.RateLimit.Enabled = false })
+	ck := e.mustLogin()
+	api := e.do(req{path: "/api/costs?days=7", cookie: ck})
+	page := e.do(req{path: "/login"})
+	if api.status != 200 || page.status != 200 {
+		t.Fatalf("api %s, page %s", fmtRes(api), fmtRes(page))
+	}
+	for k, want := range map[string]string{"Content-Security-Policy": "frame-ancestors 'none'", "X-Content-Type-Options": "nosniff",
+		"X-Frame-Options": "DENY", "Referrer-Policy": "", "Cross-Origin-Opener-Policy": ""} {
+		if got := api.header.Get(k); got != want {
+			t.Errorf("JSON answer: %s = %q, want %q", k, got, want)
+		}
+	}
+	for _, k := range []string{"Referrer-Policy", "Cross-Origin-Opener-Policy", "X-Frame-Options", "X-Content-Type-Options"} {
+		if page.header.Get(k) == "" {
+			t.Errorf("page: no %s", k)
+		}
+	}
+	if !strings.Contains(page.header.Get("Content-Security-Policy"), "script-src 'self'") {
+		t.Errorf("page CSP %q", page.header.Get("Content-Security-Policy"))
+	}
+	rt := route{Route: Route{"GET", "/x-unwritten"}, access: accessPublic}
+	e.srv.mux.Handle("GET /x-unwritten", e.srv.wrap(rt, http.HandlerFunc(func(http.ResponseWriter, *http.Request) {})))
+	if res := e.do(req{path: "/x-unwritten"}); res.status != 200 || res.header.Get("X-Frame-Options") != "DENY" || res.header.Get("Content-Security-Policy") == "" {
+		t.Errorf("unwritten answer: %s, headers %v", fmtRes(res), res.header)
+	}
+	// A flush before any write sends the header: with them.
+	under := httptest.NewRecorder()
+	rec := &recorder{ResponseWriter: under, srv: e.srv}
+	if err := http.NewResponseController(rec).Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if h := under.Result().Header; h.Get("X-Frame-Options") != "DENY" || h.Get("Content-Security-Policy") == "" {
+		t.Errorf("flushed answer's headers %v", h)
 	}
 }

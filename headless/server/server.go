@@ -99,7 +99,7 @@ func New(svc *service.Service) (*Server, error) {
 		s.served[pattern] = rt.Path != "/api/"
 	}
 	s.mux.Handle("/", s.unmatched())
-	s.handler = s.observe(s.bodyDeadline(s.recoverer(s.headers(s.clientAddr(s.originCheck(canonical(s.mux)))))))
+	s.handler = s.observe(s.bodyDeadline(s.recoverer(s.clientAddr(s.originCheck(canonical(s.mux))))))
 	return s, nil
 }
 
