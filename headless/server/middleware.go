@@ -28,6 +28,7 @@ type reqInfo struct {
 	cacheHit  bool
 	cacheMiss bool
 	rec       *recorder
+	recv      recorder // what rec points to, allocated with the info
 
 	versionsRead bool // versions holds this request's read (versionsOf)
 	versions     model.Versions
@@ -89,8 +90,9 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &recorder{ResponseWriter: w, srv: s}
-		info := &reqInfo{rec: rec}
+		info := &reqInfo{recv: recorder{ResponseWriter: w, srv: s}}
+		rec := &info.recv
+		info.rec = rec
 		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
 		next.ServeHTTP(rec, r)
 		// An answer the handler never wrote goes out as an empty 200

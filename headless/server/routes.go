@@ -217,7 +217,7 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 	}
 	// The response cache is outside the time limit: a cached answer needs
 	// none. The UI's files carry their own compressed forms.
-	inner := withTimeout(timeout, h)
+	inner := withTimeout(timeout, withCaller(h))
 	switch {
 	case rt.cache:
 		inner = s.cached(rt.params, rt.historyOnly, inner)
@@ -234,13 +234,12 @@ func (s *Server) wrap(rt route, h http.Handler) http.Handler {
 		}
 		p, idErr := s.identify(r, rt.access == accessAPI)
 		if p != nil {
-			// The caller travels to the Service in the context, with its
-			// address for the audit log; the cached principal is shared,
-			// so this is a copy.
+			// The caller, with its address for the audit log; the cached
+			// principal is shared, so this is a copy. It reaches the
+			// Service's context in withCaller.
 			c := *p
 			c.ClientAddr = info.addr
 			p = &c
-			r = r.WithContext(service.WithPrincipal(r.Context(), c))
 		}
 		info.principal = p
 		if !rt.noLimit && s.cfg.RateLimit.Enabled {
@@ -352,6 +351,18 @@ func canonical(next http.Handler) http.Handler {
 					service.Bounded(p, service.MaxFilterLen), service.Bounded(c, service.MaxFilterLen)))
 				return
 			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withCaller hands the caller identified in wrap to the Service, in the
+// context. It runs past the response cache, so a cached answer, which
+// calls no Service method, does not pay for a context and a request copy.
+func withCaller(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if info := infoOf(r); info != nil && info.principal != nil {
+			r = r.WithContext(service.WithPrincipal(r.Context(), *info.principal))
 		}
 		next.ServeHTTP(w, r)
 	})
