@@ -27,8 +27,7 @@ type reqInfo struct {
 	err       error
 	cacheHit  bool
 	cacheMiss bool
-	rec       *recorder
-	recv      recorder // what rec points to, allocated with the info
+	rec       recorder // the answer's writer, allocated with the info
 
 	versionsRead bool // versions holds this request's read (versionsOf)
 	versions     model.Versions
@@ -90,9 +89,8 @@ func (r *recorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &reqInfo{recv: recorder{ResponseWriter: w, srv: s}}
-		rec := &info.recv
-		info.rec = rec
+		info := &reqInfo{rec: recorder{ResponseWriter: w, srv: s}}
+		rec := &info.rec
 		r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, info))
 		next.ServeHTTP(rec, r)
 		// An answer the handler never wrote goes out as an empty 200
