@@ -218,14 +218,20 @@ func Scan(r io.Reader, name string) (Result, error) {
 // cells reads the cells of one record. Exports repeat account, invoice,
 // period, currency and day on row after row, so a cell equal to its
 // column's previous value is that string again, with no allocation or
-// date parsing.
+// date parsing; exports that interleave accounts row by row find their
+// few values in the column's interned strings instead.
 type cells struct {
 	rec           [][]byte
 	last          []string
+	seen          []map[string]string // per column, at most maxInterned values
 	dayIn, dayOut []string
 	clouds        map[string]model.ProviderKey
 	lowIn, lowOut string
 }
+
+// maxInterned bounds each column's interned values: a column of
+// identifiers per row (which invoices never read) must not grow them.
+const maxInterned = 1024
 
 // lower is strings.ToLower of the row's kind column, remembered: a kind
 // repeats row after row.
@@ -254,19 +260,42 @@ func (c *cells) cloud(name string) model.ProviderKey {
 
 var null = []byte("null")
 
-// get is the trimmed cell i ("" for a missing cell or null).
-func (c *cells) get(i int) string {
+// raw is the trimmed cell i (nil for a missing cell or null).
+func (c *cells) raw(i int) []byte {
 	if i < 0 || i >= len(c.rec) || i >= len(c.last) {
-		return ""
+		return nil
 	}
 	b := bytes.TrimSpace(c.rec[i])
 	if bytes.EqualFold(b, null) {
+		return nil
+	}
+	return b
+}
+
+// get is the trimmed cell i ("" for a missing cell or null).
+func (c *cells) get(i int) string {
+	b := c.raw(i)
+	if len(b) == 0 {
 		return ""
 	}
 	if string(b) == c.last[i] {
 		return c.last[i]
 	}
-	v := string(b)
+	if c.seen == nil {
+		c.seen = make([]map[string]string, len(c.last))
+	}
+	m := c.seen[i]
+	v, ok := m[string(b)]
+	if !ok {
+		v = string(b)
+		if m == nil {
+			m = map[string]string{}
+			c.seen[i] = m
+		}
+		if len(m) < maxInterned {
+			m[v] = v
+		}
+	}
 	c.last[i] = v
 	return v
 }
@@ -322,22 +351,36 @@ func (f *format) add(t *tally, c *cells) error {
 	return nil
 }
 
-// tally sums by Key. Row after row of an export shares its key, so the
-// last one is kept at hand rather than hashed again.
+// tally sums by Key. An export has few keys, repeated row after row or
+// interleaved, so the latest ones are kept at hand rather than hashed
+// again: their strings are the cells' interned ones, which compare by
+// pointer.
 type tally struct {
 	sums map[Key]*Sum
-	last Key
-	sum  *Sum
+	near [8]nearKey
+	next int
+}
+
+type nearKey struct {
+	k Key
+	s *Sum
 }
 
 func (t *tally) put(k Key, amount model.Nanos, late bool) {
-	s := t.sum
-	if s == nil || k != t.last {
+	var s *Sum
+	for i := range t.near {
+		if n := &t.near[i]; n.s != nil && n.k == k {
+			s = n.s
+			break
+		}
+	}
+	if s == nil {
 		if s = t.sums[k]; s == nil {
 			s = &Sum{}
 			t.sums[k] = s
 		}
-		t.last, t.sum = k, s
+		t.near[t.next] = nearKey{k, s}
+		t.next = (t.next + 1) % len(t.near)
 	}
 	s.Billed += amount
 	s.Rows++
@@ -349,13 +392,13 @@ func (t *tally) put(k Key, amount model.Nanos, late bool) {
 
 // amount parses a money cell; empty is zero.
 func amount(c *cells, i int, column string) (model.Nanos, error) {
-	v := c.get(i)
-	if v == "" {
+	v := c.raw(i)
+	if len(v) == 0 {
 		return 0, nil
 	}
-	n, err := model.ParseNanos(v)
+	n, err := model.ParseNanosBytes(v)
 	if err != nil {
-		return 0, fmt.Errorf("%s: invalid amount %q", column, clip(v))
+		return 0, fmt.Errorf("%s: invalid amount %q", column, clip(string(v)))
 	}
 	return n, nil
 }

@@ -108,6 +108,50 @@ func ParseNanos(s string) (Nanos, error) {
 	if len(fracPart) > 9 && fracPart[9] >= '5' {
 		roundUp = true
 	}
+	return nanosOf(whole, frac, roundUp, neg), nil
+}
+
+// ParseNanosBytes is ParseNanos of b. Plain decimals of up to nine
+// integer digits, nearly every cell of an export, are read without copying
+// b to a string: an import reads millions of them. Anything else (spaces,
+// exponents, errors) goes through ParseNanos.
+func ParseNanosBytes(b []byte) (Nanos, error) {
+	i := 0
+	neg := false
+	if i < len(b) && (b[i] == '-' || b[i] == '+') {
+		neg = b[i] == '-'
+		i++
+	}
+	var whole, frac int64
+	ints, fracs := 0, 0
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		whole = whole*10 + int64(b[i]-'0')
+		ints++
+	}
+	roundUp := false
+	if i < len(b) && b[i] == '.' {
+		for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			switch {
+			case fracs < 9:
+				frac = frac*10 + int64(b[i]-'0')
+			case fracs == 9:
+				roundUp = b[i] >= '5'
+			}
+			fracs++
+		}
+	}
+	if i != len(b) || ints > 9 || ints+fracs == 0 {
+		return ParseNanos(string(b))
+	}
+	for k := fracs; k < 9; k++ {
+		frac *= 10
+	}
+	return nanosOf(whole, frac, roundUp, neg), nil
+}
+
+// nanosOf is whole units and frac nanos, one more nano when the digits
+// beyond the ninth round up, negated for a minus sign.
+func nanosOf(whole, frac int64, roundUp, neg bool) Nanos {
 	v := whole*NanosPerUnit + frac
 	if roundUp {
 		v++
@@ -115,7 +159,7 @@ func ParseNanos(s string) (Nanos, error) {
 	if neg {
 		v = -v
 	}
-	return Nanos(v), nil
+	return Nanos(v)
 }
 
 func allDigits(s string) bool {
