@@ -898,8 +898,15 @@ try {
       page.locator('[data-testid="schedule-save"]').click(),
     ]);
     assert(res.status() === 400, `POST /api/schedules: HTTP ${res.status()}`);
-    const shown = await page.locator('[data-testid="schedule-form"]').innerText();
+    // The answer arrives before the form renders it, and the browser's
+    // console line for the 400 may come later still: wait for both.
+    const form = page.locator('[data-testid="schedule-form"]');
+    await form.filter({ hasText: 'reports.smtp' }).waitFor({ timeout: 10000 }).catch(() => {});
+    const shown = await form.innerText();
     assert(shown.includes('reports.smtp'), `the form says: ${shown}`);
+    for (let i = 0; i < 50 && !consoleProblems.slice(consoleBefore).some((m) => /status of 400/.test(m.text)); i++) {
+      await page.waitForTimeout(100);
+    }
     const list = await page.evaluate(async () => (await fetch('/api/schedules', { credentials: 'same-origin' })).json());
     assert(list.length === 0, `a refused schedule was stored: ${JSON.stringify(list)}`);
     // The browser logs the refused request (HTTP 400) as a console error:
