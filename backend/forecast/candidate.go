@@ -63,6 +63,14 @@ var candidates = []candidate{
 	{name: "damped+week", fc: func(c *components, h int) []float64 {
 		return smoothed(c, h, c.weekLong, nil, true)
 	}},
+	// Robust smoothing, clipped at half and at one error scale: the one
+	// tracks a median of the recent days more closely, the other a mean.
+	{name: "robust0.5+week", fc: func(c *components, h int) []float64 {
+		return robustSmoothed(c, h, c.weekLong, 0.5)
+	}},
+	{name: "robust1+week", fc: func(c *components, h int) []float64 {
+		return robustSmoothed(c, h, c.weekLong, 1)
+	}},
 	{name: "ses+week8", fc: func(c *components, h int) []float64 {
 		return smoothed(c, h, c.weekShort, nil, false)
 	}},
@@ -130,6 +138,18 @@ func windowMean(c *components, h, w int, week weekProfile, year []float64) []flo
 		path[i] = lvl
 	}
 	return reseason(path, len(a), week, year)
+}
+
+// robustSmoothed forecasts the adjusted series by robust exponential
+// smoothing with its errors clipped at k scales.
+func robustSmoothed(c *components, h int, week weekProfile, k float64) []float64 {
+	a := adjusted(c, week, nil)
+	path := make([]float64, h)
+	lvl := robustLevel(a, k)
+	for i := range path {
+		path[i] = lvl
+	}
+	return reseason(path, len(a), week, nil)
 }
 
 // smoothed forecasts the adjusted series by exponential smoothing.

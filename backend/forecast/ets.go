@@ -59,6 +59,63 @@ func fitETS(a []float64, damped bool) ets {
 	return fit
 }
 
+// robustScaleWeight is how fast robustLevel's error scale follows the
+// errors (an exponential weight per day), and robustScaleClip where an
+// error stops adding to it (in scales): a spike neither moves the level
+// much nor widens the clip for the days after it.
+const (
+	robustScaleWeight = 0.1
+	robustScaleClip   = 2.0
+)
+
+// robustLevel fits robust simple exponential smoothing to a and returns
+// its final level: each one-step error moves the level by at most k
+// times a running scale of the errors (Huber's psi), as in the robust
+// exponential smoothing of Gelper, Fried and Croux (2010). Page views and
+// other news-driven series have heavy-tailed days that clean leaves in
+// (below its spike limit); clipped at about one scale the level becomes a
+// running M-estimate between the mean and the median of the recent days,
+// which tracks a level shift within days yet is not dragged by single
+// days. The smoothing constant minimises the Huber loss of the one-step
+// errors with the same k.
+func robustLevel(a []float64, k float64) float64 {
+	if len(a) > etsWindow {
+		a = a[len(a)-etsWindow:]
+	}
+	w := min(2*period, len(a))
+	l0 := mean(a[:min(period, len(a))])
+	s0 := 0.0
+	for i := 1; i < w; i++ {
+		s0 += math.Abs(a[i] - a[i-1])
+	}
+	// The mean absolute day-to-day change, as a standard deviation (the
+	// factor is that of a normal error); never zero, so a constant series
+	// divides by something.
+	s0 = s0/float64(max(1, w-1))*1.25 + 1e-9*(1+math.Abs(l0))
+	best, level := math.Inf(1), l0
+	for _, al := range etsAlphas {
+		l, s, loss := l0, s0, 0.0
+		for _, y := range a {
+			e := y - l
+			u := e / s
+			if math.Abs(u) <= k {
+				loss += e * e
+			} else {
+				loss += (2*k*math.Abs(u) - k*k) * s * s
+			}
+			if loss >= best {
+				break
+			}
+			l += al * math.Max(-k, math.Min(k, u)) * s
+			s *= math.Sqrt(1 - robustScaleWeight + robustScaleWeight*math.Min(u*u, robustScaleClip*robustScaleClip))
+		}
+		if loss < best {
+			best, level = loss, l
+		}
+	}
+	return level
+}
+
 func etsInit(a []float64, damped bool) (level, trend float64) {
 	k := min(period, len(a))
 	level = mean(a[:k])
