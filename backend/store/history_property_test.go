@@ -647,6 +647,20 @@ func checkResourceGroups(t *testing.T, s *Store, sc Scope, m model.CostMetric, w
 	if g, w := byID(top), byID(alone); !reflect.DeepEqual(g, w) {
 		t.Fatalf("%s: one-pass top resources %v, want %v", what, g, w)
 	}
+	// A history of many keys is read in two halves of the key ids, on two
+	// connections: forced here, the answers are the same.
+	defer func(n int64) { splitKeys = n }(splitKeys)
+	splitKeys = 1
+	halves, hcounts, hsums, err := s.ResourceGroupSums(ctx, sc, m, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(hcounts, counts) || !reflect.DeepEqual(hsums, sums) {
+		t.Fatalf("%s: read in halves: counts %v, sums %v; want %v, %v", what, hcounts, hsums, counts, sums)
+	}
+	if g, w := byID(halves), byID(top); !reflect.DeepEqual(g, w) {
+		t.Fatalf("%s: top resources read in halves %v, want %v", what, g, w)
+	}
 }
 
 // checkTop: the top 3 resources of each single-currency provider, with

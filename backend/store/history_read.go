@@ -5,10 +5,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/model"
@@ -610,39 +612,34 @@ func (s *Store) resourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	ks, args := p.keySums()
-	q := `WITH ks AS (` + ks + `)
-		SELECT k.provider, k.source, k.currency, k.resource_id, k.resource_type, k.service, k.region, ` + sumColumn(m) + `
-		FROM ks JOIN line_keys k ON k.id = ks.key`
-	if !grouped {
-		q += ` WHERE k.resource_id <> 0`
-	}
-	groups := map[resKey]*resAgg{}
-	byResource := map[groupKey]model.Nanos{}
-	err = s.query(ctx, q, args, func(rows *sql.Rows) error {
-		var k resKey
-		var rt, sv, rg int64
-		var amt model.Nanos
-		if err := rows.Scan(&k.provider, &k.source, &k.currency, &k.resource, &rt, &sv, &rg, &amt); err != nil {
-			return err
-		}
-		if grouped {
-			byResource[groupKey{k.provider, k.currency, k.resource}] += amt
-			if k.resource == 0 {
-				return nil
-			}
-		}
-		g := groups[k]
-		if g == nil {
-			g = &resAgg{key: k}
-			groups[k] = g
-		}
-		g.amount += amt
-		g.types, g.svcs, g.regions = append(g.types, rt), append(g.svcs, sv), append(g.regions, rg)
-		return nil
-	})
+	parts, err := s.keyRanges(ctx, p)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	passes := make([]resourcePass, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() { passes[i], errs[i] = s.resourcePass(ctx, &parts[i], m, grouped) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, nil, nil, err
+	}
+	// In key order, as one pass gives them: the halves hold ascending keys.
+	groups, byResource := passes[0].groups, passes[0].byResource
+	for _, h := range passes[1:] {
+		for k, g := range h.groups {
+			if o := groups[k]; o != nil {
+				o.amount += g.amount
+				o.types, o.svcs, o.regions = append(o.types, g.types...), append(o.svcs, g.svcs...), append(o.regions, g.regions...)
+			} else {
+				groups[k] = g
+			}
+		}
+		for k, amt := range h.byResource {
+			byResource[k] += amt
+		}
 	}
 	kept, counts := rankResources(groups, top)
 	// Names of what is returned, in one query.
@@ -678,6 +675,75 @@ func (s *Store) resourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 		})
 	}
 	return out, counts, sums, nil
+}
+
+// resourcePass is one pass of resourceSums over a plan's keys.
+type resourcePass struct {
+	groups     map[resKey]*resAgg
+	byResource map[groupKey]model.Nanos
+}
+
+func (s *Store) resourcePass(ctx context.Context, p *plan, m model.CostMetric, grouped bool) (resourcePass, error) {
+	ks, args := p.keySums()
+	q := `WITH ks AS (` + ks + `)
+		SELECT k.provider, k.source, k.currency, k.resource_id, k.resource_type, k.service, k.region, ` + sumColumn(m) + `
+		FROM ks JOIN line_keys k ON k.id = ks.key`
+	if !grouped {
+		q += ` WHERE k.resource_id <> 0`
+	}
+	r := resourcePass{groups: map[resKey]*resAgg{}, byResource: map[groupKey]model.Nanos{}}
+	err := s.query(ctx, q, args, func(rows *sql.Rows) error {
+		var k resKey
+		var rt, sv, rg int64
+		var amt model.Nanos
+		if err := rows.Scan(&k.provider, &k.source, &k.currency, &k.resource, &rt, &sv, &rg, &amt); err != nil {
+			return err
+		}
+		if grouped {
+			r.byResource[groupKey{k.provider, k.currency, k.resource}] += amt
+			if k.resource == 0 {
+				return nil
+			}
+		}
+		g := r.groups[k]
+		if g == nil {
+			g = &resAgg{key: k}
+			r.groups[k] = g
+		}
+		g.amount += amt
+		g.types, g.svcs, g.regions = append(g.types, rt), append(g.svcs, sv), append(g.regions, rg)
+		return nil
+	})
+	return r, err
+}
+
+// splitKeys is how many line keys a history needs before a per-key pass
+// is split in two, each half on a reader connection of its own: at
+// 50,000 resources the pass is most of a view's time and one core of
+// SQLite's; below this it is fast enough that a second statement costs
+// more than it saves.
+var splitKeys int64 = 16384
+
+// keyRanges is p, or p split into two plans over the lower and upper
+// halves of the line key ids when the history has many keys.
+func (s *Store) keyRanges(ctx context.Context, p *plan) ([]plan, error) {
+	if p.none {
+		return []plan{*p}, nil
+	}
+	var top sql.NullInt64
+	if err := s.r.QueryRowContext(ctx, `SELECT MAX(id) FROM line_keys`).Scan(&top); err != nil {
+		return nil, fmt.Errorf("store: line keys: %w", err)
+	}
+	if !top.Valid || top.Int64 < splitKeys {
+		return []plan{*p}, nil
+	}
+	mid := top.Int64 / 2
+	lo, hi := *p, *p
+	lo.where = "(" + p.where + ") AND k.id <= ?"
+	lo.args = append(slices.Clip(p.args), mid)
+	hi.where = "(" + p.where + ") AND k.id > ?"
+	hi.args = append(slices.Clip(p.args), mid)
+	return []plan{lo, hi}, nil
 }
 
 // resourceRows names the kept resources and adds their latest tags.
