@@ -8,40 +8,79 @@ import (
 	"github.com/costpilot/costpilot/backend/model"
 )
 
-// A scope wholly outside every source's stored days is known empty from
-// sync_state; one that overlaps any, or names a source with no stored
-// days, is not.
+// A plan knows the first and last day its sources have facts on (the
+// per-key reads skip the months outside them), and a scope wholly
+// outside those days is known empty; one that overlaps them is not. A
+// source with nothing stored adds no days, and another store's write
+// (another process) moves the bounds at once.
 func TestPlanKnowsAScopeOutsideTheHistory(t *testing.T) {
 	ctx := context.Background()
-	s := openTest(t)
+	dir := t.TempDir()
+	s, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
 	base, _ := model.ParseDayNum("2025-11-20")
 	r := rand.New(rand.NewPCG(3, 7))
 	b := randomBatch(r, base)
 	if err := s.ReplaceHistory(ctx, b); err != nil {
 		t.Fatal(err)
 	}
-	first, _ := model.ParseDayNum(b.From)
-	last, _ := model.ParseDayNum(b.To)
+	days := func(b model.Batch) (first, last model.DayNum) {
+		for _, l := range b.Lines {
+			d, _ := model.ParseDayNum(l.Day)
+			if first == 0 || d < first {
+				first = d
+			}
+			last = max(last, d)
+		}
+		return first, last
+	}
+	first, last := days(b)
 	src := map[model.ProviderKey]model.SourceKind{b.Provider: b.Source}
-	for _, c := range []struct {
-		from, to model.DayNum
-		sources  map[model.ProviderKey]model.SourceKind
-		none     bool
-	}{
-		{first - 400, first - 1, src, true},
-		{last + 1, last + 30, src, true},
-		{first - 400, first, src, false},
-		{last, last + 30, src, false},
-		{first - 400, first - 1, map[model.ProviderKey]model.SourceKind{b.Provider: b.Source, model.OCI: model.SourceExport}, false},
-	} {
-		p, err := s.plan(ctx, Scope{Sources: c.sources, From: c.from.String(), To: c.to.String()})
+	withEmpty := map[model.ProviderKey]model.SourceKind{b.Provider: b.Source, model.OCI: model.SourceExport}
+	check := func(from, to model.DayNum, sources map[model.ProviderKey]model.SourceKind, none bool, stored [2]model.DayNum) {
+		t.Helper()
+		p, err := s.plan(ctx, Scope{Sources: sources, From: from.String(), To: to.String()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.none != c.none {
-			t.Errorf("%s..%s of %v (history %s..%s): none %v, want %v", c.from, c.to, c.sources, b.From, b.To, p.none, c.none)
+		if p.none != none || p.stored != stored {
+			t.Errorf("%s..%s of %v (facts %s..%s): none %v, stored %v; want %v, %v", from, to, sources, first, last,
+				p.none, p.stored, none, stored)
 		}
 	}
+	both := [2]model.DayNum{first, last}
+	check(first-400, first-1, src, true, both)
+	check(last+1, last+30, src, true, both)
+	check(first-400, first, src, false, both)
+	check(last, last+30, src, false, both)
+	check(first-400, first-1, withEmpty, true, both)
+	check(first, last, withEmpty, false, both)
+	check(first, last, map[model.ProviderKey]model.SourceKind{model.OCI: model.SourceExport}, true, [2]model.DayNum{})
+
+	other, err := Open(ctx, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { other.Close() })
+	shift := func(day string) string {
+		d, _ := model.ParseDayNum(day)
+		return (d + 500).String()
+	}
+	later := b
+	later.Lines = nil
+	for _, l := range b.Lines {
+		l.Day = shift(l.Day)
+		later.Lines = append(later.Lines, l)
+	}
+	later.From, later.To = shift(b.From), shift(b.To)
+	if err := other.ReplaceHistory(ctx, later); err != nil {
+		t.Fatal(err)
+	}
+	check(last+501, last+530, src, true, [2]model.DayNum{first, last + 500})
+	check(last+1, last+30, src, false, [2]model.DayNum{first, last + 500}) // between the two: one span, not judged by holes
 }
 
 // The line counts are remembered under the history version: a write by

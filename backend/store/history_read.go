@@ -62,6 +62,10 @@ type plan struct {
 	// [from, to], so the per-key reads can skip probing each key; a
 	// previous period before the history began costs nothing.
 	none bool
+	// stored is the first and last day any of its sources has stored
+	// (zero when a source has none on record): the per-key reads need not
+	// look at the months of [from, to] outside it.
+	stored [2]model.DayNum
 	// k8s, when set, keeps the Kubernetes pods' shares of the facts that
 	// its filters select (kubernetes_read.go); k8sOnly says the scope's
 	// other conditions are its sources alone; srcs lists those.
@@ -188,46 +192,40 @@ func (s *Store) plan(ctx context.Context, sc Scope) (*plan, error) {
 	if sc.NearList > 0 {
 		p.level = levelKey
 	}
-	none, err := s.outsideHistory(ctx, p)
-	if err != nil {
+	if err := s.bound(ctx, p); err != nil {
 		return nil, err
 	}
-	p.none = none
 	return p, nil
 }
 
-// outsideHistory says whether every source of p has stored days and all
-// of them lie outside [from, to]. The extents only grow while facts are
-// written inside them (a batch's facts are checked against its days), so
-// they bound what is stored; a source without them is not judged.
-func (s *Store) outsideHistory(ctx context.Context, p *plan) (bool, error) {
+// bound sets p.stored to the first and last day its sources have facts
+// on, and p.none when none of those days lies in [from, to]; a source
+// with no facts is left out, and a scope of unknown sources is not
+// bounded.
+func (s *Store) bound(ctx context.Context, p *plan) error {
 	if len(p.srcs) == 0 {
-		return false, nil
-	}
-	extents := map[[2]string][2]string{}
-	err := s.query(ctx, `SELECT provider, source, first_day, last_day FROM sync_state`, nil, func(rows *sql.Rows) error {
-		var k, e [2]string
-		if err := rows.Scan(&k[0], &k[1], &e[0], &e[1]); err != nil {
-			return err
-		}
-		extents[k] = e
 		return nil
-	})
+	}
+	days, err := s.storedDays(ctx)
 	if err != nil {
-		return false, err
+		return err
 	}
+	var lo, hi model.DayNum
 	for _, src := range p.srcs {
-		e, ok := extents[src]
+		d, ok := days[src]
 		if !ok {
-			return false, nil
+			continue
 		}
-		first, ok1 := model.ParseDayNum(e[0])
-		last, ok2 := model.ParseDayNum(e[1])
-		if !ok1 || !ok2 || (last >= p.from && first <= p.to) {
-			return false, nil
+		if lo == 0 || d[0] < lo {
+			lo = d[0]
 		}
+		hi = max(hi, d[1])
 	}
-	return true, nil
+	p.none = lo == 0 || hi < p.from || lo > p.to
+	if lo != 0 {
+		p.stored = [2]model.DayNum{lo, hi}
+	}
+	return nil
 }
 
 // acceptedKeys runs keep over the line keys of a plan and returns the ids
@@ -322,7 +320,14 @@ func (p *plan) keySums() (string, []any) {
 			WHERE f.key IN (`+keysel+`) AND f.day BETWEEN ? AND ?`+nc)
 		args = append(append(append(append(args, fa...), p.args...), int64(p.from), int64(p.to)), na...)
 	} else {
-		fm, tm := p.from.Month(), p.to.Month()
+		// Months outside the stored days hold nothing: a previous period
+		// that ends on the history's first day reads one month, not
+		// thirteen, of every key.
+		from, to := p.from, p.to
+		if p.stored[0] != 0 && p.stored[0] <= to && p.stored[1] >= from {
+			from, to = max(from, p.stored[0]), min(to, p.stored[1])
+		}
+		fm, tm := from.Month(), to.Month()
 		if fm+1 <= tm-1 {
 			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld, m.quantity AS q
 				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month BETWEEN ? AND ?`, int64(fm+1), int64(tm-1))
@@ -332,7 +337,7 @@ func (p *plan) keySums() (string, []any) {
 			edges = append(edges, tm)
 		}
 		for _, m := range edges {
-			a, b := max(p.from, m.First()), min(p.to, m.Last())
+			a, b := max(from, m.First()), min(to, m.Last())
 			add(`SELECT m.key, m.billed AS b, m.effective AS e, m.list AS l, m.first_day AS fd, m.last_day AS ld, m.quantity AS q
 				FROM key_month m WHERE m.key IN (`+keysel+`) AND m.month = ? AND m.first_day >= ? AND m.last_day <= ?`,
 				int64(m), int64(a), int64(b))

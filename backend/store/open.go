@@ -13,6 +13,7 @@ import (
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"github.com/costpilot/costpilot/backend/model"
 	"github.com/costpilot/costpilot/backend/security"
 )
 
@@ -30,7 +31,8 @@ type Store struct {
 	path string
 
 	versions versionsReader
-	lines    lineCountMemo
+	lines    versionMemo[map[[2]string]int64]
+	days     versionMemo[map[[2]string][2]model.DayNum]
 }
 
 // Open opens (creating if needed) the database in dir and migrates it.
