@@ -246,11 +246,7 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 			WHERE ` + p.where + ` GROUP BY k.provider, k.currency, k.` + g.col
 		args = append(fa, p.args...)
 	} else {
-		ks, ksArgs := p.keySums()
-		q = `WITH ks AS (` + ks + `) SELECT k.provider, cu.s, k.` + g.col + `, SUM(` + sumColumn(m) + `)
-			FROM ks JOIN line_keys k ON k.id = ks.key JOIN strs cu ON cu.id = k.currency
-			GROUP BY k.provider, k.currency, k.` + g.col
-		args = ksArgs
+		return s.keyGroupSums(ctx, p, g, m)
 	}
 	rows, err := s.groupRows(ctx, g, q, args, nil)
 	out := make([]GroupSum, len(rows))
@@ -258,6 +254,47 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 		out[i] = r.GroupSum
 	}
 	return out, err
+}
+
+// keyGroupSums is GroupSums from the line keys' sums, read in the key
+// ranges of keyRanges at once; a group both ranges hold is summed here,
+// exactly, in the order the ranges give the groups.
+func (s *Store) keyGroupSums(ctx context.Context, p *plan, g *grouping, m model.CostMetric) ([]GroupSum, error) {
+	parts, err := s.keyRanges(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := eachRange(parts, func(p *plan) ([]GroupDaySum, error) {
+		g := *g // the ids each range reads, to name, are its own
+		if g.ids != nil {
+			g.ids = map[int64]bool{}
+		}
+		ks, args := p.keySums()
+		q := `WITH ks AS (` + ks + `) SELECT k.provider, cu.s, k.` + g.col + `, SUM(` + sumColumn(m) + `)
+			FROM ks JOIN line_keys k ON k.id = ks.key JOIN strs cu ON cu.id = k.currency
+			GROUP BY k.provider, k.currency, k.` + g.col
+		return s.groupRows(ctx, &g, q, args, nil)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []GroupSum
+	at := map[GroupSum]int{} // a group (its amount left zero) -> its place in out
+	for _, part := range rows {
+		for _, r := range part {
+			if len(parts) > 1 {
+				k := r.GroupSum
+				k.Amount = 0
+				if i, ok := at[k]; ok {
+					out[i].Amount += r.Amount
+					continue
+				}
+				at[k] = len(out)
+			}
+			out = append(out, r.GroupSum)
+		}
+	}
+	return out, nil
 }
 
 // groupRows runs a grouping query whose rows are provider, currency, the

@@ -593,6 +593,9 @@ func checkGroups(t *testing.T, s *Store, sc Scope, sel []model.CostLine, m model
 			got[string(v.Provider)+"|"+v.Currency+"|"+v.Value] += v.Amount
 		}
 		same(t, what+": group sums by "+string(d), got, want)
+		if halves := groupSumsInHalves(t, s, sc, m, d); !reflect.DeepEqual(halves, got) {
+			t.Fatalf("%s: group sums by %s read in halves: %v, want %v", what, d, halves, got)
+		}
 		if d == model.DimResource {
 			checkResourceGroups(t, s, sc, m, want, what)
 		}
@@ -614,6 +617,23 @@ func checkGroups(t *testing.T, s *Store, sc Scope, sel []model.CostLine, m model
 			same(t, what+": group "+name+" sums by "+string(d), got, w)
 		}
 	}
+}
+
+// groupSumsInHalves is GroupSums read in two halves of the key ids, as a
+// history of many keys is, summed by group.
+func groupSumsInHalves(t *testing.T, s *Store, sc Scope, m model.CostMetric, d model.Dimension) map[string]model.Nanos {
+	t.Helper()
+	defer func(n int64) { splitKeys = n }(splitKeys)
+	splitKeys = 1
+	sums, err := s.GroupSums(context.Background(), sc, m, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]model.Nanos{}
+	for _, v := range sums {
+		got[string(v.Provider)+"|"+v.Currency+"|"+v.Value] += v.Amount
+	}
+	return got
 }
 
 // checkResourceGroups: the one-pass ResourceGroupSums answers as

@@ -621,14 +621,8 @@ func (s *Store) resourceSums(ctx context.Context, sc Scope, m model.CostMetric, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	passes := make([]resourcePass, len(parts))
-	errs := make([]error, len(parts))
-	var wg sync.WaitGroup
-	for i := range parts {
-		wg.Go(func() { passes[i], errs[i] = s.resourcePass(ctx, &parts[i], m, grouped) })
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	passes, err := eachRange(parts, func(p *plan) (resourcePass, error) { return s.resourcePass(ctx, p, m, grouped) })
+	if err != nil {
 		return nil, nil, nil, err
 	}
 	// In key order, as one pass gives them: the halves hold ascending keys.
@@ -749,6 +743,19 @@ func (s *Store) keyRanges(ctx context.Context, p *plan) ([]plan, error) {
 	hi.where = "(" + p.where + ") AND k.id > ?"
 	hi.args = append(slices.Clip(p.args), mid)
 	return []plan{lo, hi}, nil
+}
+
+// eachRange runs read on each of keyRanges' plans at once, each on a
+// reader connection of its own, and gives their results in order.
+func eachRange[T any](parts []plan, read func(*plan) (T, error)) ([]T, error) {
+	out := make([]T, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i := range parts {
+		wg.Go(func() { out[i], errs[i] = read(&parts[i]) })
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // resourceRows names the kept resources and adds their latest tags.
