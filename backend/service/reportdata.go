@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/costpilot/costpilot/backend/apperr"
@@ -76,46 +77,85 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 		return d, err
 	}
 	d.Analysis = a
-	if recs == nil {
-		if recs, err = s.GenerateRecommendations(ctx); err != nil {
-			return d, err
-		}
-	}
-	d.Recommendations = report.InScope(recs, a, d.Scope)
-	d.RecBasis = "Open recommendations as of " + yesterday(s.now()) + ": each is computed from its provider's last " +
-		strconv.Itoa(recommendationWindow) + " days with data and says what can be saved from now on, whatever the report's period."
-	if d.NotAssessed, err = s.notAssessedIn(ctx, req.Providers); err != nil {
-		return d, err
-	}
-	done, err := s.Recommendations(ctx, RecommendationFilter{State: string(model.RecDone)})
+	// The recommendations, the forecast, the tag coverage and the
+	// allocation are independent of each other and of the summary's
+	// groups: computed at once, a comprehensive report of a fleet takes
+	// the time of its longest part rather than of all of them.
+	var wg sync.WaitGroup
+	var recErr error
+	wg.Go(func() { recErr = s.reportRecommendations(ctx, &d, req, recs) })
+	wg.Go(func() { s.reportExtras(ctx, &d, cr) })
+	err = s.reportSummary(ctx, &d, cr, withSummary)
+	wg.Wait()
 	if err != nil {
 		return d, err
 	}
-	d.Realized = report.InScope(done, a, d.Scope)
-	if withSummary {
-		d.ServiceGroups = a.Summary.Groups
-		cr.GroupBy = string(model.DimSubAccount)
-		acc, err := s.Costs(ctx, cr)
-		if err != nil {
-			return d, err
+	return d, recErr
+}
+
+// reportRecommendations fills the open and the realised recommendations
+// in the report's scope (recs when given, else generated) and the
+// providers not assessed.
+func (s *Service) reportRecommendations(ctx context.Context, d *report.Data, req model.ReportRequest, recs []model.Recommendation) error {
+	var err error
+	if recs == nil {
+		if recs, err = s.GenerateRecommendations(ctx); err != nil {
+			return err
 		}
-		d.AccountGroups = acc.Summary.Groups
-		if d.Budgets, err = s.reportBudgets(ctx, a); err != nil {
-			return d, err
-		}
-		d.Outlook, d.OutlookNote = s.outlook(ctx, a, d.Scope)
 	}
-	if t == model.ReportComprehensive && !d.Scope.Narrowed() && s.periodRunning(a) {
-		// A forecast needs 28 days of history; a report without one is
-		// still useful, so its absence is logged, not fatal. A period
-		// that is over gets none: its forecast would be of other days.
+	d.Recommendations = report.InScope(recs, d.Analysis, d.Scope)
+	d.RecBasis = "Open recommendations as of " + yesterday(s.now()) + ": each is computed from its provider's last " +
+		strconv.Itoa(recommendationWindow) + " days with data and says what can be saved from now on, whatever the report's period."
+	if d.NotAssessed, err = s.notAssessedIn(ctx, req.Providers); err != nil {
+		return err
+	}
+	done, err := s.Recommendations(ctx, RecommendationFilter{State: string(model.RecDone)})
+	if err != nil {
+		return err
+	}
+	d.Realized = report.InScope(done, d.Analysis, d.Scope)
+	return nil
+}
+
+// reportSummary fills the summary's groups by service and account, the
+// budgets and the outlook.
+func (s *Service) reportSummary(ctx context.Context, d *report.Data, cr CostRequest, withSummary bool) error {
+	if !withSummary {
+		return nil
+	}
+	a := d.Analysis
+	d.ServiceGroups = a.Summary.Groups
+	cr.GroupBy = string(model.DimSubAccount)
+	acc, err := s.Costs(ctx, cr)
+	if err != nil {
+		return err
+	}
+	d.AccountGroups = acc.Summary.Groups
+	if d.Budgets, err = s.reportBudgets(ctx, a); err != nil {
+		return err
+	}
+	d.Outlook, d.OutlookNote = s.outlook(ctx, a, d.Scope)
+	return nil
+}
+
+// reportExtras fills a comprehensive report's forecast, tag coverage and
+// allocation; a report without one is still useful, so a failure is
+// logged, not fatal.
+func (s *Service) reportExtras(ctx context.Context, d *report.Data, cr CostRequest) {
+	if d.Type != model.ReportComprehensive {
+		return
+	}
+	a := d.Analysis
+	if !d.Scope.Narrowed() && s.periodRunning(a) {
+		// A forecast needs 28 days of history. A period that is over
+		// gets none: its forecast would be of other days.
 		if fc, err := s.ForecastCosts(ctx, 30, true); err == nil {
 			d.Forecast = &fc
 		} else {
 			s.log.Warn("report without forecast", "err", err)
 		}
 	}
-	if t == model.ReportComprehensive && !d.Scope.Narrowed() {
+	if !d.Scope.Narrowed() {
 		// The report's own period: the coverage of what it shows.
 		if q, err := s.CostQuery(cr); err == nil {
 			if cov, err := s.TagCoverage(ctx, q.Period); err == nil {
@@ -125,22 +165,19 @@ func (s *Service) reportData(ctx context.Context, req model.ReportRequest, recs 
 			}
 		}
 	}
-	if t == model.ReportComprehensive {
-		rules := defaultAllocation
-		if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {
-			rules = sets[0].Rules
-		}
-		// The report's period, not the rules' own or the last 30 days.
-		if info := a.Summary.Period; info != nil {
-			rules.Start, rules.End = info.Start, info.End
-		}
-		if al, err := s.AllocateCosts(ctx, rules); err == nil {
-			d.Allocation = &al
-		} else {
-			s.log.Warn("report without allocation", "err", err)
-		}
+	rules := defaultAllocation
+	if sets, err := s.store.RuleSets(ctx); err == nil && len(sets) > 0 {
+		rules = sets[0].Rules
 	}
-	return d, nil
+	// The report's period, not the rules' own or the last 30 days.
+	if info := a.Summary.Period; info != nil {
+		rules.Start, rules.End = info.Start, info.End
+	}
+	if al, err := s.AllocateCosts(ctx, rules); err == nil {
+		d.Allocation = &al
+	} else {
+		s.log.Warn("report without allocation", "err", err)
+	}
 }
 
 // periodRunning reports whether the analysed period reaches the last
