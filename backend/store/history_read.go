@@ -58,13 +58,13 @@ type plan struct {
 	where       string // condition on the keys k of that level or any finer one
 	args        []any
 	nearList    float64
-	// none: every source's stored days (sync_state) lie outside
-	// [from, to], so the per-key reads can skip probing each key; a
-	// previous period before the history began costs nothing.
+	// none: no source has facts in [from, to] (see bound), so the
+	// per-key reads can skip probing each key; a previous period before
+	// the history began costs nothing.
 	none bool
-	// stored is the first and last day any of its sources has stored
-	// (zero when a source has none on record): the per-key reads need not
-	// look at the months of [from, to] outside it.
+	// stored is the first and last day any of its sources has facts on
+	// (zero when none has): the per-key reads need not look at the
+	// months of [from, to] outside it.
 	stored [2]model.DayNum
 	// k8s, when set, keeps the Kubernetes pods' shares of the facts that
 	// its filters select (kubernetes_read.go); k8sOnly says the scope's
@@ -748,6 +748,10 @@ func (s *Store) keyRanges(ctx context.Context, p *plan) ([]plan, error) {
 // eachRange runs read on each of keyRanges' plans at once, each on a
 // reader connection of its own, and gives their results in order.
 func eachRange[T any](parts []plan, read func(*plan) (T, error)) ([]T, error) {
+	if len(parts) == 1 {
+		v, err := read(&parts[0])
+		return []T{v}, err
+	}
 	out := make([]T, len(parts))
 	errs := make([]error, len(parts))
 	var wg sync.WaitGroup
