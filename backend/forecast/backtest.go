@@ -71,6 +71,9 @@ func runBacktest(y []float64, start time.Time, tr transform, h int) *backtest {
 		if c.needYear && !recentHaveYear(comps) {
 			continue
 		}
+		if c.maxH > 0 && h > c.maxH {
+			continue
+		}
 		fs := make([][]float64, len(bt.origins))
 		for j, o := range bt.origins {
 			fs[j] = c.fc(comps[j], min(h, len(y)-o))

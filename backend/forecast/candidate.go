@@ -43,7 +43,9 @@ type candidate struct {
 	name string
 	// needYear marks models that need the yearly cycle.
 	needYear bool
-	fc       func(c *components, h int) []float64
+	// maxH, when set, is the longest horizon the model runs in.
+	maxH int
+	fc   func(c *components, h int) []float64
 }
 
 // candidates are the models the rolling-origin backtest chooses among.
@@ -56,9 +58,6 @@ var candidates = []candidate{
 	{name: "snaive", fc: seasonalNaive},
 	{name: "mean28+week", fc: func(c *components, h int) []float64 {
 		return windowMean(c, h, 28, c.weekLong, nil)
-	}},
-	{name: "ses+week", fc: func(c *components, h int) []float64 {
-		return smoothed(c, h, c.weekLong, nil, false)
 	}},
 	{name: "damped+week", fc: func(c *components, h int) []float64 {
 		return smoothed(c, h, c.weekLong, nil, true)
@@ -88,6 +87,17 @@ var candidates = []candidate{
 	}},
 	{name: "damped+week+hyear", needYear: true, fc: func(c *components, h int) []float64 {
 		return smoothed(c, h, c.weekLong, c.halfYear, true)
+	}},
+	// Direct median regressions per lead span (lad.go): whether the next
+	// weeks revert towards the longer medians or keep the latest level,
+	// which the smoothing models cannot tell apart on news-driven series.
+	{name: "lad+week", maxH: ladMaxHorizon, fc: func(c *components, h int) []float64 {
+		a := adjusted(c, c.weekLong, nil)
+		return reseason(ladPath(a, h), len(a), c.weekLong, nil)
+	}},
+	{name: "lad+week8", maxH: ladMaxHorizon, fc: func(c *components, h int) []float64 {
+		a := adjusted(c, c.weekShort, nil)
+		return reseason(ladPath(a, h), len(a), c.weekShort, nil)
 	}},
 	{name: "mean28+week+hyear", needYear: true, fc: func(c *components, h int) []float64 {
 		return windowMean(c, h, 28, c.weekLong, c.halfYear)

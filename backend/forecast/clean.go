@@ -11,8 +11,14 @@ import (
 // drag level and weekly pattern for weeks.
 const spikeLimit = 2.5
 
+// dipLimit is the limit below the level. On the log scale low days
+// (holidays, lockdown weeks, quiet weekends) stand further out than high
+// ones and are more often part of the pattern, so they are clipped only
+// when far out.
+const dipLimit = 4.5
+
 // clean returns a copy of z with spikes pulled back to spikeLimit robust
-// standard deviations from a local level (a 15-day running median of the
+// standard deviations above, and dips to dipLimit below, a local level (a 15-day running median of the
 // weekly-adjusted series). A level shift moves the running median too, so
 // it is kept, not clipped.
 func clean(z []float64) []float64 {
@@ -35,48 +41,74 @@ func clean(z []float64) []float64 {
 	if sigma == 0 {
 		return out
 	}
-	lim := spikeLimit * sigma
+	up, down := spikeLimit*sigma, dipLimit*sigma
 	for t := range d {
 		dev := d[t] - lvl[t]
-		if dev > lim {
-			out[t] = z[t] - dev + lim
-		} else if dev < -lim {
-			out[t] = z[t] - dev - lim
+		if dev > up {
+			out[t] = z[t] - dev + up
+		} else if dev < -down {
+			out[t] = z[t] - dev - down
 		}
 	}
 	return out
 }
 
+// sortedWindow is a sliding window of values kept sorted, so each step
+// moves a few values instead of sorting the window again.
+type sortedWindow []float64
+
+func (w *sortedWindow) add(x float64) {
+	k := sort.SearchFloat64s(*w, x)
+	*w = append(*w, 0)
+	copy((*w)[k+1:], (*w)[k:])
+	(*w)[k] = x
+}
+
+func (w *sortedWindow) remove(x float64) {
+	k := sort.SearchFloat64s(*w, x)
+	*w = append((*w)[:k], (*w)[k+1:]...)
+}
+
+func (w sortedWindow) median() float64 {
+	m := len(w) / 2
+	if len(w)%2 == 1 {
+		return w[m]
+	}
+	return (w[m-1] + w[m]) / 2
+}
+
 // runningMedian returns the median of v over each centred window of
-// 2*half+1 days (shorter at the ends). It keeps the window sorted as it
-// slides, so each step moves a few values instead of sorting.
+// 2*half+1 days (shorter at the ends).
 func runningMedian(v []float64, half int) []float64 {
 	n := len(v)
 	out := make([]float64, n)
-	win := make([]float64, 0, 2*half+1)
-	add := func(x float64) {
-		k := sort.SearchFloat64s(win, x)
-		win = append(win, 0)
-		copy(win[k+1:], win[k:])
-		win[k] = x
-	}
+	win := make(sortedWindow, 0, 2*half+1)
 	for t := 0; t < min(half, n); t++ {
-		add(v[t])
+		win.add(v[t])
 	}
 	for t := range v {
 		if t+half < n {
-			add(v[t+half])
+			win.add(v[t+half])
 		}
 		if t-half-1 >= 0 {
-			k := sort.SearchFloat64s(win, v[t-half-1])
-			win = append(win[:k], win[k+1:]...)
+			win.remove(v[t-half-1])
 		}
-		m := len(win) / 2
-		if len(win)%2 == 1 {
-			out[t] = win[m]
-		} else {
-			out[t] = (win[m-1] + win[m]) / 2
+		out[t] = win.median()
+	}
+	return out
+}
+
+// trailingMedians returns out[t] = the median of v[t-w:t] for t >= w (and
+// of v[:t] before), for every t from 1 to len(v).
+func trailingMedians(v []float64, w int) []float64 {
+	out := make([]float64, len(v)+1)
+	win := make(sortedWindow, 0, w+1)
+	for t := 1; t <= len(v); t++ {
+		win.add(v[t-1])
+		if len(win) > w {
+			win.remove(v[t-1-w])
 		}
+		out[t] = win.median()
 	}
 	return out
 }
