@@ -8,7 +8,11 @@ package forecast
 // learns that per series, the median (not the mean) of the outcomes so
 // that spikes do not steer it.
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
 
 // ladBuckets are the lead-time spans the direct regressions forecast, one
 // regression each: the mean adjusted level over the span.
@@ -22,7 +26,7 @@ const (
 	ladBack                  = 364 // days of origins the regressions learn from
 	ladStep                  = 3   // days between those origins
 	ladIters                 = 12  // reweightings of least absolute deviations
-	ladMinRows               = 20
+	ladMinRows               = 20  // fewer origins than this: no regression, the last week's median
 	// ladMaxHorizon bounds the forecasts the model runs in: it learns the
 	// next month's level, not a trend or a year.
 	ladMaxHorizon = 30
@@ -80,64 +84,45 @@ func ladPath(a []float64, h int) []float64 {
 }
 
 // lad3 fits y ≈ X b by least absolute deviations (iteratively reweighted
-// least squares).
+// least squares, each step's normal equations solved by Cholesky as the
+// yearly cycle's are).
 func lad3(X [][3]float64, y []float64) ([3]float64, bool) {
 	var b [3]float64
 	w := make([]float64, len(y))
 	for i := range w {
 		w[i] = 1
 	}
+	xtx := mat.NewSymDense(3, nil)
+	xty := mat.NewVecDense(3, nil)
+	beta := mat.NewVecDense(3, nil)
+	var ch mat.Cholesky
 	for it := 0; it < ladIters; it++ {
-		var A [3][4]float64
+		var g [3][3]float64
+		var gy [3]float64
 		for r, x := range X {
 			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					A[i][j] += w[r] * x[i] * x[j]
+				v := w[r] * x[i]
+				for j := i; j < 3; j++ {
+					g[i][j] += v * x[j]
 				}
-				A[i][3] += w[r] * x[i] * y[r]
+				gy[i] += v * y[r]
 			}
 		}
 		for i := 0; i < 3; i++ {
-			A[i][i] = A[i][i]*1.0001 + 1e-9
+			for j := i; j < 3; j++ {
+				xtx.SetSym(i, j, g[i][j])
+			}
+			// A tiny ridge keeps a constant feature solvable.
+			xtx.SetSym(i, i, g[i][i]*1.0001+1e-9)
+			xty.SetVec(i, gy[i])
 		}
-		var ok bool
-		if b, ok = solve3(A); !ok {
+		if !ch.Factorize(xtx) || ch.SolveVecTo(beta, xty) != nil {
 			return b, false
 		}
+		b = [3]float64{beta.AtVec(0), beta.AtVec(1), beta.AtVec(2)}
 		for r, x := range X {
 			w[r] = 1 / math.Max(math.Abs(y[r]-x[0]*b[0]-x[1]*b[1]-x[2]*b[2]), 1e-4)
 		}
 	}
 	return b, true
-}
-
-// solve3 solves a 3x3 system given as an augmented matrix.
-func solve3(A [3][4]float64) ([3]float64, bool) {
-	var x [3]float64
-	for c := 0; c < 3; c++ {
-		piv := c
-		for r := c + 1; r < 3; r++ {
-			if math.Abs(A[r][c]) > math.Abs(A[piv][c]) {
-				piv = r
-			}
-		}
-		if math.Abs(A[piv][c]) < 1e-14 {
-			return x, false
-		}
-		A[c], A[piv] = A[piv], A[c]
-		for r := c + 1; r < 3; r++ {
-			f := A[r][c] / A[c][c]
-			for k := c; k < 4; k++ {
-				A[r][k] -= f * A[c][k]
-			}
-		}
-	}
-	for c := 2; c >= 0; c-- {
-		s := A[c][3]
-		for k := c + 1; k < 3; k++ {
-			s -= A[c][k] * x[k]
-		}
-		x[c] = s / A[c][c]
-	}
-	return x, true
 }

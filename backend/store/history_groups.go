@@ -237,18 +237,14 @@ func (s *Store) GroupSums(ctx context.Context, sc Scope, m model.CostMetric, d m
 			return s.tagSumsRolled(ctx, p, m, key)
 		}
 	}
-	var q string
-	var args []any
-	if min(p.level, g.lvl) == levelSvc {
-		from, fa := p.days(levelSvc)
-		q = `SELECT k.provider, cu.s, k.` + g.col + `, SUM(` + metricColumn(m, "d") + `)` + from + `
-			JOIN strs cu ON cu.id = k.currency
-			WHERE ` + p.where + ` GROUP BY k.provider, k.currency, k.` + g.col
-		args = append(fa, p.args...)
-	} else {
+	if min(p.level, g.lvl) != levelSvc {
 		return s.keyGroupSums(ctx, p, g, m)
 	}
-	rows, err := s.groupRows(ctx, g, q, args, nil)
+	from, fa := p.days(levelSvc)
+	q := `SELECT k.provider, cu.s, k.` + g.col + `, SUM(` + metricColumn(m, "d") + `)` + from + `
+		JOIN strs cu ON cu.id = k.currency
+		WHERE ` + p.where + ` GROUP BY k.provider, k.currency, k.` + g.col
+	rows, err := s.groupRows(ctx, g, q, append(fa, p.args...), nil)
 	out := make([]GroupSum, len(rows))
 	for i, r := range rows {
 		out[i] = r.GroupSum
