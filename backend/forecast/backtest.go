@@ -74,6 +74,9 @@ func runBacktest(y []float64, start time.Time, tr transform, h int) *backtest {
 		if c.maxH > 0 && h > c.maxH {
 			continue
 		}
+		if c.needTrend && !steadyTrend(bt.zc) {
+			continue
+		}
 		fs := make([][]float64, len(bt.origins))
 		for j, o := range bt.origins {
 			fs[j] = c.fc(comps[j], min(h, len(y)-o))
@@ -142,6 +145,11 @@ func (bt *backtest) choose() []int {
 		sc[k] = bt.score(k)
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return sc[idx[a]] < sc[idx[b]] })
+	if len(idx) > 1 && candidates[bt.cands[idx[0]]].needTrend && sc[idx[0]] < driftAlone*sc[idx[1]] {
+		// A steady line that clearly beats every level model is not
+		// averaged with them: each would bend its trend flat.
+		return idx[:1]
+	}
 	return idx[:min(combineTop, len(idx))]
 }
 

@@ -45,7 +45,9 @@ type candidate struct {
 	needYear bool
 	// maxH, when set, is the longest horizon the model runs in.
 	maxH int
-	fc   func(c *components, h int) []float64
+	// needTrend marks models that run only on a steady trend (drift.go).
+	needTrend bool
+	fc        func(c *components, h int) []float64
 }
 
 // candidates are the models the rolling-origin backtest chooses among.
@@ -98,6 +100,12 @@ var candidates = []candidate{
 	{name: "lad+week8", maxH: ladMaxHorizon, fc: func(c *components, h int) []float64 {
 		a := adjusted(c, c.weekShort, nil)
 		return reseason(ladPath(a, h), len(a), c.weekShort, nil)
+	}},
+	// A straight line, only for a history with a steady half-year trend
+	// (drift.go): the smoothing models bend a steady growth flat.
+	{name: "drift+week", needTrend: true, fc: func(c *components, h int) []float64 {
+		a := adjusted(c, c.weekLong, nil)
+		return reseason(driftPath(a, h), len(a), c.weekLong, nil)
 	}},
 	{name: "mean28+week+hyear", needYear: true, fc: func(c *components, h int) []float64 {
 		return windowMean(c, h, 28, c.weekLong, c.halfYear)
