@@ -1,11 +1,5 @@
 package forecast
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
-)
-
 // A straight-line trend for bills that grow (or shrink) steadily: a robust
 // line through the last weeks' means, carried on. Damped smoothing and the
 // next month's median regressions bend a trend flat within weeks, which
@@ -24,9 +18,9 @@ const (
 	driftAlone = 0.9
 )
 
-// steadyTrend reports whether the last driftWeeks weeks of the adjusted
-// history a trend the same way, significantly, in the whole window and in
-// each half of it.
+// steadyTrend reports whether the last driftWeeks weeks of the history a
+// (on the model scale; whole-week means cancel the weekly pattern) trend
+// the same way, significantly, in the whole window and in each half of it.
 func steadyTrend(a []float64) bool {
 	if len(a) < driftWeeks*period {
 		return false
@@ -46,33 +40,14 @@ func steadyTrend(a []float64) bool {
 // mkDirection is the direction of a significant Mann-Kendall trend in x
 // (1 up, -1 down), or 0.
 func mkDirection(x []float64) int {
-	s, varS := mannKendall(x)
-	if varS <= 0 || s == 0 {
+	s, p := mannKendallTest(x)
+	switch {
+	case p >= driftAlpha:
 		return 0
-	}
-	z := (s - 1) / math.Sqrt(varS)
-	if s < 0 {
-		z = (s + 1) / math.Sqrt(varS)
-	}
-	if 2*distuv.UnitNormal.Survival(math.Abs(z)) >= driftAlpha {
-		return 0
-	}
-	if s > 0 {
+	case s > 0:
 		return 1
 	}
 	return -1
-}
-
-// weekMeans returns the means of the last k whole weeks of a (fewer when
-// a is shorter), oldest first.
-func weekMeans(a []float64, k int) []float64 {
-	k = min(k, len(a)/period)
-	out := make([]float64, k)
-	for i := range out {
-		from := len(a) - (k-i)*period
-		out[i] = mean(a[from : from+period])
-	}
-	return out
 }
 
 // driftPath forecasts h days of the adjusted history a on the Sen line

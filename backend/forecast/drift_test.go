@@ -24,14 +24,6 @@ func steadyGrowth(n, riseDays int, noise float64, seed uint64) []float64 {
 	return out
 }
 
-func logs(v []float64) []float64 {
-	out := make([]float64, len(v))
-	for i, x := range v {
-		out[i] = math.Log(x)
-	}
-	return out
-}
-
 // TestSteadyTrendTellsALineFromAFadedRise: half a year of steady growth or
 // decline is a steady trend; a rise that levelled off halfway, noise, or
 // less than half a year of history is not.
@@ -51,7 +43,7 @@ func TestSteadyTrendTellsALineFromAFadedRise(t *testing.T) {
 		{"no growth", steadyGrowth(300, 1, 0.01, 4), false},
 		{"a day short of 26 weeks", steadyGrowth(26*7-1, 0, 0.01, 5), false},
 	} {
-		if got := steadyTrend(clean(logs(c.y))); got != c.want {
+		if got := steadyTrend(clean(newTransform(c.y).fwdAll(c.y))); got != c.want {
 			t.Errorf("%s: steadyTrend = %v, want %v", c.name, got, c.want)
 		}
 	}

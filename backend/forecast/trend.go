@@ -25,32 +25,14 @@ const (
 // volatility.
 func Trend(values []float64) model.TrendAnalysis {
 	out := model.TrendAnalysis{TrendDirection: model.TrendStable, PValue: 1, Volatility: volatility(values)}
-	weeks := len(values) / period
-	if weeks > trendWeeks {
-		weeks = trendWeeks
-	}
-	if weeks < 3 {
+	w := weekMeans(values, trendWeeks)
+	if len(w) < 3 {
 		return out
 	}
-	recent := values[len(values)-weeks*period:]
-	w := make([]float64, weeks)
-	for i := range w {
-		w[i] = mean(recent[i*period : (i+1)*period])
-	}
-	s, varS := mannKendall(w)
 	out.Slope = senSlope(w) / period
-	if varS <= 0 {
-		return out
-	}
-	var zs float64
-	switch {
-	case s > 0:
-		zs = (s - 1) / math.Sqrt(varS)
-	case s < 0:
-		zs = (s + 1) / math.Sqrt(varS)
-	}
-	out.PValue = 2 * distuv.UnitNormal.Survival(math.Abs(zs))
-	if out.PValue < trendAlpha {
+	s, p := mannKendallTest(w)
+	out.PValue = p
+	if p < trendAlpha {
 		if s > 0 {
 			out.TrendDirection = model.TrendIncreasing
 		} else {
@@ -58,6 +40,36 @@ func Trend(values []float64) model.TrendAnalysis {
 		}
 	}
 	return out
+}
+
+// weekMeans returns the means of the last k whole weeks of a (fewer when
+// a is shorter), oldest first.
+func weekMeans(a []float64, k int) []float64 {
+	k = min(k, len(a)/period)
+	out := make([]float64, k)
+	for i := range out {
+		from := len(a) - (k-i)*period
+		out[i] = mean(a[from : from+period])
+	}
+	return out
+}
+
+// mannKendallTest returns the Mann-Kendall statistic S of x and its
+// two-sided p-value under no trend (normal approximation with continuity
+// correction); 1 when x has no variance to test.
+func mannKendallTest(x []float64) (s, p float64) {
+	s, varS := mannKendall(x)
+	if varS <= 0 {
+		return s, 1
+	}
+	var z float64
+	switch {
+	case s > 0:
+		z = (s - 1) / math.Sqrt(varS)
+	case s < 0:
+		z = (s + 1) / math.Sqrt(varS)
+	}
+	return s, 2 * distuv.UnitNormal.Survival(math.Abs(z))
 }
 
 // mannKendall returns the Mann-Kendall statistic S of x and its variance
