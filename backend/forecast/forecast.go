@@ -56,7 +56,7 @@ func Forecast(values []float64, start time.Time, opt Options) (Result, error) {
 	chosen := bt.choose()
 	dw := bt.chooseDateWeight(chosen)
 	raw, cleaned := bt.combinedErrors(chosen, dw)
-	cal := calibrate(raw, cleaned, bt.weights())
+	cal := calibrate(raw, cleaned, bt.weights(), h)
 
 	comps := decompose(tr.fwdAll(values), h)
 	paths := make([][]float64, len(chosen))
