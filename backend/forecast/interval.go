@@ -128,7 +128,7 @@ func calibrate(raw, clean [][]float64, w []float64, h int) calibration {
 		tot = append(tot, mean(e)/sp.scale(len(e)))
 		tw = append(tw, ws[j])
 	}
-	q := weightedQuantile(u, uw)
+	daily := errorQuantiles(u, uw)
 	full := 0
 	for _, e := range raw {
 		if len(e) >= h {
@@ -138,8 +138,12 @@ func calibrate(raw, clean [][]float64, w []float64, h int) calibration {
 	// The tail ratio is read on the raw errors too: a backtest whose
 	// spikes stand far out is a series whose next month holds more (read
 	// on the clean errors alone, the benchmark's 80 % bands covered 0.772).
-	sp.a += math.Log(boundsWidening((q(0.975)-q(0.025))/(q(0.9)-q(0.1)), full))
-	return calibration{spread: sp, daily: errorQuantiles(u, uw).tails(tailWiden), total: errorQuantiles(tot, tw).tails(tailWiden)}
+	sp.a += math.Log(boundsWidening(daily.tailRatio(), full))
+	return calibration{
+		spread: sp,
+		daily:  daily.aroundForecast().tails(tailWiden),
+		total:  errorQuantiles(tot, tw).aroundForecast().tails(tailWiden),
+	}
 }
 
 // fitSpread fits log mean|error| = a + b log h by least squares, each lead
@@ -184,19 +188,29 @@ func (q quantiles) tails(k float64) quantiles {
 }
 
 // errorQuantiles returns the interval quantiles of standardised errors u
-// with weights w, widened so that the 80 % interval always contains the
-// point forecast.
+// with weights w.
 func errorQuantiles(u, w []float64) quantiles {
 	if len(u) == 0 {
 		return quantiles{}
 	}
 	q := weightedQuantile(u, w)
-	out := quantiles{lo95: q(0.025), lo80: q(0.10), hi80: q(0.90), hi95: q(0.975)}
-	out.lo80 = math.Min(out.lo80, 0)
-	out.hi80 = math.Max(out.hi80, 0)
-	out.lo95 = math.Min(out.lo95, out.lo80)
-	out.hi95 = math.Max(out.hi95, out.hi80)
-	return out
+	return quantiles{lo95: q(0.025), lo80: q(0.10), hi80: q(0.90), hi95: q(0.975)}
+}
+
+// tailRatio is the width of the central 95 % over that of the central
+// 80 % (NaN when both are zero).
+func (q quantiles) tailRatio() float64 {
+	return (q.hi95 - q.lo95) / (q.hi80 - q.lo80)
+}
+
+// aroundForecast widens the quantiles so that the 80 % interval always
+// contains the point forecast (and the 95 % one the 80 % one).
+func (q quantiles) aroundForecast() quantiles {
+	q.lo80 = math.Min(q.lo80, 0)
+	q.hi80 = math.Max(q.hi80, 0)
+	q.lo95 = math.Min(q.lo95, q.lo80)
+	q.hi95 = math.Max(q.hi95, q.hi80)
+	return q
 }
 
 // weightedQuantile returns the quantile function of values v with weights
